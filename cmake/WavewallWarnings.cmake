@@ -1,0 +1,12 @@
+# ww_configure_target(<target>): the warning and optimization flags every wavewall target uses.
+function(ww_configure_target target)
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                                             -Wno-sign-conversion)
+    if(WW_WERROR)
+        target_compile_options(${target} PRIVATE -Werror)
+    endif()
+    if(WW_NATIVE AND NOT WW_SANITIZE)
+        target_compile_options(${target} PRIVATE -march=native)
+    endif()
+    target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})
+endfunction()

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs wavewall's build and test dependencies from Debian 12 packages.
+# Idempotent: packages already present are skipped, so a second run is fast.
+set -euo pipefail
+
+packages=(
+    build-essential cmake pkg-config git
+    libglfw3-dev libglew-dev libglm-dev libimgui-dev libstb-dev
+    libegl-dev libegl-mesa0 libgl1-mesa-dri libgl-dev
+    libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev libopenblas-dev
+    libcli11-dev nlohmann-json3-dev
+    xvfb xauth
+    python3 python3-matplotlib
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#packages[@]} packages present"
+    exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
