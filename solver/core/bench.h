@@ -1,0 +1,63 @@
+// Benchmark records shared by every suite of `wavewall bench`: each measurement is a median
+// over repeats, with the baselines (another backend, a well-known library, a bandwidth
+// bound) measured in the same run, so ratios mean something on any machine.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "solver/core/timer.h"
+
+namespace ww::bench {
+
+struct Baseline {
+    std::string name;  ///< e.g. "eigen", "openblas-1t", "cpu", "triad-bound"
+    double medianMs = 0.0;
+};
+
+struct Record {
+    std::string suite;    ///< ops | lcp | cg | wall | water
+    std::string name;     ///< what was measured, e.g. "jacobi-iteration"
+    std::string size;     ///< e.g. "1000x1000", "256x256"
+    std::string backend;  ///< cpu | gpu | a library name
+    double medianMs = 0.0;
+    int repeats = 0;
+    std::vector<Baseline> baselines;
+    std::vector<std::pair<std::string, double>> metrics;  ///< e.g. {"GB/s", 9.1}
+};
+
+struct Options {
+    int repeats = 5;        ///< timed repetitions per measurement (median reported)
+    bool gpu = false;       ///< a GPU context is current and GPU rows should be measured
+    bool quick = false;     ///< smaller sizes, for smoke tests of the bench command itself
+};
+
+class Recorder {
+public:
+    void add(Record r) { m_records.push_back(std::move(r)); }
+    const std::vector<Record>& records() const { return m_records; }
+
+private:
+    std::vector<Record> m_records;
+};
+
+/// Median wall-clock milliseconds of `repeats` calls of f after one warm-up call.
+/// f must include its own GPU synchronization when it times GPU work.
+template <typename F>
+double medianMs(int repeats, F&& f) {
+    f();
+    std::vector<double> t;
+    t.reserve(static_cast<std::size_t>(repeats));
+    for (int i = 0; i < repeats; ++i) {
+        Stopwatch sw;
+        f();
+        t.push_back(sw.elapsedMs());
+    }
+    std::sort(t.begin(), t.end());
+    const std::size_t n = t.size();
+    return n == 0 ? 0.0 : (n % 2 == 1 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]));
+}
+
+}  // namespace ww::bench
