@@ -1,0 +1,100 @@
+// Dense bounded linear complementarity problems (LCP) and the one solver API with two
+// backends (CPU, GPU).
+//
+// Problem: find x with lo <= x <= hi such that, with w = A x + b, for every row i
+//   x_i = lo_i  =>  w_i >= 0,     x_i = hi_i  =>  w_i <= 0,     lo_i < x_i < hi_i  =>  w_i = 0.
+// lo = 0, hi = +inf is the plain LCP  x >= 0, w >= 0, x^T w = 0  of Moravanszky, "Dense
+// Matrix Algebra on the GPU" (ShaderX2, 2003), section 5. A friction row f of a contact
+// with normal row k has the x-dependent bounds  -mu_f * max(x_k, 0) <= x_f <= mu_f * max(x_k, 0).
+//
+// Projected Jacobi (the paper's method, D = diag(A)):
+//   x^{t+1} = clamp(x^t - omega * D^-1 (A x^t + b), lo(x^t), hi(x^t)).
+// The paper writes x + omega' D^-1 (A x + b) with omega' = -0.1; here omega = -omega' = 0.1.
+// Projected Gauss-Seidel (CPU) applies the same update row by row using the newest values.
+// Residual: the natural map  ||x - clamp(x - (A x + b), lo(x), hi(x))||_inf, zero exactly at a
+// solution. See docs/lcp.md.
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "solver/core/result.h"
+
+namespace ww::gpu {
+class ShaderLibrary;
+}
+
+namespace ww::lcp {
+
+inline constexpr float kInfinity = std::numeric_limits<float>::infinity();
+/// The relaxation the paper uses (its omega = -0.1 in x + omega D^-1 (Ax + b)).
+inline constexpr float kPaperOmega = 0.1f;
+
+/// Dense bounded LCP: find lo <= x <= hi complementary to w = A x + b.
+struct LcpProblem {
+    int n = 0;
+    std::vector<float> a;             ///< n*n, row-major
+    std::vector<float> b, lo, hi;     ///< n each (lo may be -kInfinity, hi +kInfinity)
+    std::vector<int> frictionNormal;  ///< empty, or n: -1, or index of the normal row this
+                                      ///< friction row depends on (bounds ±mu*max(x[normal],0))
+    std::vector<float> mu;            ///< n entries when frictionNormal is non-empty
+    static LcpProblem plain(int n);   ///< sized, lo = 0, hi = +inf, no friction
+
+    bool hasFriction() const { return !frictionNormal.empty(); }
+    /// Empty string when the arrays are consistent (sizes, lo <= hi, positive diagonal,
+    /// friction indices in range and not themselves friction rows); otherwise the reason.
+    std::string validate() const;
+};
+
+enum class LcpMethod { kJacobi, kGaussSeidel };
+enum class LcpStatus { kConverged, kIterationLimit, kDiverged };
+const char* toString(LcpMethod m);
+const char* toString(LcpStatus s);
+
+struct LcpOptions {
+    LcpMethod method = LcpMethod::kJacobi;
+    /// x <- clamp(x - omega * D^-1 (A x + b), lo, hi). Jacobi converges for SPD A when
+    /// 0 < omega < 2 / lambda_max(D^-1 A); the default is the paper's conservative value.
+    /// Gauss-Seidel converges for 0 < omega < 2 (SPD A); use 1 there.
+    float omega = kPaperOmega;
+    int maxIterations = 0;       ///< 0 means "2n" (the paper's choice)
+    float tolerance = 0.0f;      ///< natural-map residual inf-norm; 0 = run the fixed count
+    int checkEvery = 8;          ///< residual check period when tolerance > 0
+    bool recordHistory = false;  ///< residual per iteration (computing it may cost extra)
+    /// Divergence: a non-finite iterate, or a checked residual above this factor times the
+    /// smallest residual seen so far (and above the tolerance).
+    float divergenceGrowth = 1.0e4f;
+};
+
+struct LcpReport {
+    int iterations = 0;
+    float residual = 0;  ///< natural-map residual of the returned x
+    LcpStatus status = LcpStatus::kIterationLimit;
+    std::vector<float> history;  ///< residual after each iteration, when recordHistory
+    double solveMs = 0, uploadMs = 0;
+};
+
+class LcpSolver {  // one API, two backends
+  public:
+    virtual ~LcpSolver() = default;
+    virtual const char* backendName() const = 0;  // "cpu" | "gpu"
+    /// x: warm-start guess in (size n), solution out. Never returns NaN silently: divergence
+    /// is reported in status, and x is then left at the last finite iterate (or the guess).
+    virtual LcpReport solve(const LcpProblem& p, std::span<float> x, const LcpOptions& o) = 0;
+    /// Independent blocks (islands) solved together (GPU: one dispatch for the whole batch);
+    /// x holds the blocks' unknowns concatenated in order. One report per block.
+    virtual std::vector<LcpReport> solveBatch(std::span<const LcpProblem> blocks,
+                                              std::span<float> x, const LcpOptions& o) = 0;
+};
+
+std::unique_ptr<LcpSolver> makeCpuLcpSolver();
+/// Needs a current GpuContext; fails with a reason (never crashes).
+Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& shaders);
+
+/// Natural-map residual ||x - clamp(x - (Ax+b), lo, hi)||_inf (friction bounds from x), double.
+double naturalResidual(const LcpProblem& p, std::span<const float> x);
+
+}  // namespace ww::lcp
