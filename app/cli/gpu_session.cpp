@@ -1,0 +1,47 @@
+#include "app/cli/gpu_session.h"
+
+#include <cstdio>
+
+namespace ww::app {
+
+int exitCodeFor(const Error& e) {
+    switch (e.kind) {
+        case ErrorKind::kGpuUnavailable: return kExitNoGpu;
+        case ErrorKind::kNumerical: return kExitCheckFailed;
+        default: return kExitUsage;
+    }
+}
+
+int reportError(const Error& e) {
+    std::fprintf(stderr, "wavewall: error: %s\n", e.message.c_str());
+    return exitCodeFor(e);
+}
+
+Result<Backend> selectBackend(const std::string& choice, const std::string& shaderDir,
+                              GpuSession& session) {
+    Result<gpu::ShaderLibrary> lib = gpu::ShaderLibrary::create(shaderDir);
+    if (!lib) {
+        return lib.error();
+    }
+    session.shaders = std::move(lib).value();
+    if (choice == "cpu") {
+        return Backend::kCpu;
+    }
+    if (gpu::GpuContext::current() == nullptr) {
+        auto ctx = gpu::GpuContext::createHeadless();
+        if (!ctx) {
+            session.unavailableReason = ctx.error().message;
+            if (choice == "gpu") {
+                return Error{ErrorKind::kGpuUnavailable,
+                             "--backend gpu was requested but " + ctx.error().message};
+            }
+            std::fprintf(stderr, "wavewall: note: no GPU backend, using the CPU: %s\n",
+                         ctx.error().message.c_str());
+            return Backend::kCpu;
+        }
+        session.context = std::move(ctx).value();
+    }
+    return Backend::kGpu;
+}
+
+}  // namespace ww::app

@@ -1,0 +1,42 @@
+// Backend selection shared by every subcommand: `--backend cpu` needs no GL at all; `gpu`
+// demands a GL 4.3 context (exit 3 with the reason if none can be had); `auto` uses the GPU
+// when one is available and otherwise falls back to the CPU, saying why.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "solver/core/backend.h"
+#include "solver/core/result.h"
+#include "solver/gpu/gpu_context.h"
+#include "solver/gpu/shader_library.h"
+
+namespace ww::app {
+
+/// Exit codes of the command-line contract (docs/cli.md).
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitCheckFailed = 1,  ///< --check violation, divergence, solve not converged
+    kExitUsage = 2,        ///< bad flag, unreadable or malformed input
+    kExitNoGpu = 3,        ///< --backend gpu and no GL 4.3 context
+};
+
+int exitCodeFor(const Error& e);
+/// Prints "wavewall: error: <message>" to stderr and returns the matching exit code.
+int reportError(const Error& e);
+
+struct GpuSession {
+    std::unique_ptr<gpu::GpuContext> context;  ///< headless context (null if adopted/none)
+    gpu::ShaderLibrary shaders;
+    std::string unavailableReason;  ///< why there is no GPU, when there is none
+    bool available() const { return gpu::GpuContext::current() != nullptr; }
+};
+
+/// Resolves `choice` ("cpu" | "gpu" | "auto"). For gpu/auto, creates a headless EGL context
+/// unless one is already current (the desktop app's window). Errors: kGpuUnavailable when
+/// the GPU was demanded and none is available; kInput for a bad shader folder.
+Result<Backend> selectBackend(const std::string& choice, const std::string& shaderDir,
+                              GpuSession& session);
+
+}  // namespace ww::app

@@ -1,0 +1,164 @@
+#include "app/cli/option_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace ww::app {
+
+namespace {
+
+std::string typeError(const std::string& name, const char* expected, const nlohmann::json& v) {
+    return "key \"" + name + "\" must be " + expected + ", not " + std::string(v.type_name()) +
+           " " + v.dump();
+}
+
+std::string readText(const std::string& path, bool& ok) {
+    std::ifstream in(path);
+    ok = static_cast<bool>(in);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace
+
+int lineOfKey(const std::string& text, const std::string& key) {
+    const std::size_t pos = text.find("\"" + key + "\"");
+    if (pos == std::string::npos) {
+        return 0;
+    }
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
+}
+
+Result<nlohmann::json> readJsonFile(const std::string& path) {
+    bool ok = false;
+    const std::string text = readText(path, ok);
+    if (!ok) {
+        return Error{ErrorKind::kIo, path + ": cannot open config file; check the path"};
+    }
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        // e.byte is the 1-based offset where parsing failed.
+        const std::size_t at = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n');
+        const std::size_t lineStart = text.rfind('\n', at == 0 ? 0 : at - 1);
+        const std::size_t column = lineStart == std::string::npos ? at + 1 : at - lineStart;
+        std::string what = e.what();
+        if (const auto p = what.find("syntax error"); p != std::string::npos) {
+            what = what.substr(p);
+        }
+        return inputError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                          ": malformed JSON: " + what);
+    }
+}
+
+std::string OptionTable::assign(const std::string& name, const nlohmann::json& v, int& t,
+                                const std::vector<std::string>&) {
+    if (!v.is_number_integer()) {
+        return typeError(name, "an integer", v);
+    }
+    const auto x = v.get<long long>();
+    if (x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max()) {
+        return "key \"" + name + "\" is out of the integer range";
+    }
+    t = static_cast<int>(x);
+    return {};
+}
+
+std::string OptionTable::assign(const std::string& name, const nlohmann::json& v,
+                                std::uint64_t& t, const std::vector<std::string>&) {
+    if (!v.is_number_unsigned()) {
+        return typeError(name, "a non-negative integer", v);
+    }
+    t = v.get<std::uint64_t>();
+    return {};
+}
+
+std::string OptionTable::assign(const std::string& name, const nlohmann::json& v, float& t,
+                                const std::vector<std::string>&) {
+    if (!v.is_number()) {
+        return typeError(name, "a number", v);
+    }
+    t = v.get<float>();
+    return {};
+}
+
+std::string OptionTable::assign(const std::string& name, const nlohmann::json& v, double& t,
+                                const std::vector<std::string>&) {
+    if (!v.is_number()) {
+        return typeError(name, "a number", v);
+    }
+    t = v.get<double>();
+    return {};
+}
+
+std::string OptionTable::assign(const std::string& name, const nlohmann::json& v,
+                                std::string& t, const std::vector<std::string>& allowed) {
+    std::string s;
+    if (v.is_string()) {
+        s = v.get<std::string>();
+    } else if (v.is_boolean() &&
+               std::find(allowed.begin(), allowed.end(), "on") != allowed.end()) {
+        s = v.get<bool>() ? "on" : "off";
+    } else if (v.is_number_integer() && allowed.empty()) {
+        s = std::to_string(v.get<long long>());  // e.g. "iterations": 40 next to "2n"
+    } else {
+        return typeError(name, "a string", v);
+    }
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
+        std::string list;
+        for (const auto& a : allowed) {
+            list += (list.empty() ? "" : ", ") + a;
+        }
+        return "key \"" + name + "\" is \"" + s + "\"; expected one of: " + list;
+    }
+    t = s;
+    return {};
+}
+
+Status OptionTable::applyConfig(const std::string& path) const {
+    Result<nlohmann::json> doc = readJsonFile(path);
+    if (!doc) {
+        return doc.error();
+    }
+    bool ok = false;
+    const std::string text = readText(path, ok);
+    auto where = [&](const std::string& key) {
+        const int line = lineOfKey(text, key);
+        return path + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": ";
+    };
+    if (!doc->is_object()) {
+        return inputError(path + ": a config file must hold one JSON object of option keys");
+    }
+    for (const auto& [key, value] : doc->items()) {
+        auto it = std::find_if(m_entries.begin(), m_entries.end(),
+                               [&](const Entry& e) { return e.name == key; });
+        if (it == m_entries.end()) {
+            return inputError(where(key) + "unknown key \"" + key +
+                              "\" (see `wavewall " + m_command->get_name() +
+                              " --help` for the options; each flag --NAME has the key \"NAME\")");
+        }
+        if (it->option->count() > 0) {
+            continue;  // given on the command line: flags override the file
+        }
+        const std::string err = it->assign(value);
+        if (!err.empty()) {
+            return inputError(where(key) + err);
+        }
+    }
+    return {};
+}
+
+std::vector<std::string> OptionTable::keys() const {
+    std::vector<std::string> k;
+    for (const Entry& e : m_entries) {
+        k.push_back(e.name);
+    }
+    return k;
+}
+
+}  // namespace ww::app

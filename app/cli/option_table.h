@@ -1,0 +1,75 @@
+// One table of named options shared by the command line and JSON config files: each option
+// is registered once with its flag (`--omega`), its config key (`"omega"`) and its target
+// variable. After CLI11 has parsed the flags, applyConfig() fills every option the user did
+// not give on the command line from the file, so flags override the file. Unknown keys,
+// wrong types and malformed JSON are errors naming the file, line and key.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "solver/core/result.h"
+
+namespace ww::app {
+
+class OptionTable {
+public:
+    explicit OptionTable(CLI::App& command) : m_command(&command) {}
+
+    /// Registers `--name` and config key `name` bound to `target` (int, float, double,
+    /// std::string). `allowed` (strings only) lists the accepted values.
+    template <typename T>
+    CLI::Option* add(const std::string& name, T& target, const std::string& help,
+                     std::vector<std::string> allowed = {}) {
+        CLI::Option* opt = m_command->add_option("--" + name, target, help);
+        if constexpr (!std::is_same_v<T, std::string>) {
+            opt->capture_default_str();
+        } else {
+            opt->capture_default_str();
+            if (!allowed.empty()) {
+                opt->check(CLI::IsMember(allowed));
+            }
+        }
+        m_entries.push_back({name, opt, [&target, name, allowed](const nlohmann::json& v) {
+                                 return assign(name, v, target, allowed);
+                             }});
+        return opt;
+    }
+
+    /// Applies `path` to every registered option not given on the command line.
+    Status applyConfig(const std::string& path) const;
+    /// Keys every config file may hold (for docs and --help).
+    std::vector<std::string> keys() const;
+
+private:
+    struct Entry {
+        std::string name;
+        CLI::Option* option;
+        std::function<std::string(const nlohmann::json&)> assign;  // "" or the type error
+    };
+
+    static std::string assign(const std::string& name, const nlohmann::json& v, int& t,
+                              const std::vector<std::string>&);
+    static std::string assign(const std::string& name, const nlohmann::json& v, float& t,
+                              const std::vector<std::string>&);
+    static std::string assign(const std::string& name, const nlohmann::json& v, double& t,
+                              const std::vector<std::string>&);
+    static std::string assign(const std::string& name, const nlohmann::json& v, std::string& t,
+                              const std::vector<std::string>& allowed);
+    static std::string assign(const std::string& name, const nlohmann::json& v, std::uint64_t& t,
+                              const std::vector<std::string>&);
+
+    CLI::App* m_command;
+    std::vector<Entry> m_entries;
+};
+
+/// Reads a JSON file; a syntax error names file, line and column.
+Result<nlohmann::json> readJsonFile(const std::string& path);
+/// 1-based line of the first occurrence of `"key"` in the file text (0 if not found), so
+/// messages about a key can point at it.
+int lineOfKey(const std::string& text, const std::string& key);
+
+}  // namespace ww::app
