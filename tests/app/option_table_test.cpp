@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/cli/option_table.h"
+
+namespace ww {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Fixture {
+    CLI::App app{"test"};
+    app::OptionTable table{app};
+    float omega = 0.1f;
+    int steps = 10;
+    std::string mode = "islands";
+    std::string warm = "on";
+    Fixture() {
+        table.add("omega", omega, "relaxation");
+        table.add("steps", steps, "steps");
+        table.add("lcp-mode", mode, "mode", {"dense", "islands"});
+        table.add("warm-start", warm, "warm", {"on", "off"});
+    }
+    void parse(std::vector<std::string> args) {
+        std::reverse(args.begin(), args.end());
+        app.parse(args);
+    }
+};
+
+std::string writeConfig(const std::string& text) {
+    const fs::path p = fs::temp_directory_path() /
+                       ("ww_cfg_" + std::to_string(::getpid()) + "_" +
+                        ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".json");
+    std::ofstream(p) << text;
+    return p.string();
+}
+
+TEST(OptionTable, FileFillsAndFlagsOverride) {
+    Fixture f;
+    f.parse({"--omega", "0.7"});
+    const std::string path = writeConfig(
+        "{\n  \"omega\": 0.3,\n  \"steps\": 250,\n  \"lcp-mode\": \"dense\",\n  \"warm-start\": false\n}\n");
+    Status s = f.table.applyConfig(path);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    EXPECT_FLOAT_EQ(f.omega, 0.7f);  // the flag wins
+    EXPECT_EQ(f.steps, 250);
+    EXPECT_EQ(f.mode, "dense");
+    EXPECT_EQ(f.warm, "off");
+    fs::remove(path);
+}
+
+TEST(OptionTable, UnknownKeyNamesFileLineAndKey) {
+    Fixture f;
+    f.parse({});
+    const std::string path = writeConfig("{\n  \"steps\": 5,\n  \"omgea\": 0.3\n}\n");
+    Status s = f.table.applyConfig(path);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().kind, ErrorKind::kInput);
+    EXPECT_NE(s.error().message.find(path + ":3:"), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find("omgea"), std::string::npos) << s.error().message;
+    fs::remove(path);
+}
+
+TEST(OptionTable, WrongTypesAndValuesAreRejected) {
+    for (const std::string& body :
+         {std::string("{\"steps\": \"many\"}"), std::string("{\"steps\": 2.5}"),
+          std::string("{\"omega\": \"fast\"}"), std::string("{\"lcp-mode\": \"sparse\"}"),
+          std::string("[1, 2]")}) {
+        Fixture f;
+        f.parse({});
+        const std::string path = writeConfig(body);
+        Status s = f.table.applyConfig(path);
+        EXPECT_FALSE(s.ok()) << body;
+        fs::remove(path);
+    }
+}
+
+TEST(OptionTable, MalformedJsonReportsLineAndColumn) {
+    Fixture f;
+    f.parse({});
+    const std::string path = writeConfig("{\n  \"steps\": 5,\n  \"omega\": ,\n}\n");
+    Status s = f.table.applyConfig(path);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.error().message.find(path + ":3:"), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find("malformed JSON"), std::string::npos);
+    fs::remove(path);
+}
+
+}  // namespace
+}  // namespace ww
