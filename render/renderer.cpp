@@ -1,0 +1,485 @@
+#include "render/renderer.h"
+
+#include <GL/glew.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+#include <vector>
+
+#include "render/gpu_layout.h"
+#include "render/render_target.h"
+#include "solver/core/timer.h"
+#include "solver/gpu/gl_objects.h"
+#include "solver/gpu/gpu_context.h"
+#include "solver/gpu/shader_library.h"
+
+namespace ww::render {
+
+namespace {
+
+constexpr int kBoxVertices = 36;
+constexpr int kSphereVertices = 24 * 14 * 6;  // kSlices × kStacks × 6 in render_mesh.vert
+constexpr int kTimerSlots = 3;
+// Towards the key light: high, from the back left of the default view, so shadows fall
+// forward-right where the camera sees them.
+const glm::vec3 kSunDir = sunDirection();
+
+enum ProgramId { kSky, kGround, kBox, kSphere, kBoxShadow, kSphereShadow, kWater, kProgramCount };
+
+gpu::ProgramSpec programSpec(ProgramId id) {
+    switch (id) {
+        case kSky:
+            return {{}, "render_sky.vert", "render_sky.frag", {}};
+        case kGround:
+            return {{}, "render_ground.vert", "render_ground.frag", {}};
+        case kBox:
+            return {{}, "render_mesh.vert", "render_mesh.frag", {{"MESH_BOX", "1"}}};
+        case kSphere:
+            return {{}, "render_mesh.vert", "render_mesh.frag", {{"MESH_SPHERE", "1"}}};
+        case kBoxShadow:
+            return {{}, "render_mesh.vert", "render_shadow.frag", {{"MESH_BOX", "1"}}};
+        case kSphereShadow:
+            return {{}, "render_mesh.vert", "render_shadow.frag", {{"MESH_SPHERE", "1"}}};
+        case kWater:
+            return {{}, "render_water.vert", "render_water.frag", {}};
+        default:
+            return {};
+    }
+}
+
+void setVec3(const gpu::Program& p, const char* name, glm::vec3 v) {
+    p.set(name, v.x, v.y, v.z);
+}
+
+void setMat4(const gpu::Program& p, const char* name, const glm::mat4& m) {
+    p.setMat4(name, glm::value_ptr(m));
+}
+
+// Grows `buffer` (never shrinks) so it holds at least `bytes`; allocation only on growth.
+Status ensureCapacity(gpu::Buffer& buffer, std::size_t bytes, const char* what) {
+    if (buffer.valid() && buffer.bytes() >= bytes) {
+        return {};
+    }
+    auto created =
+        gpu::Buffer::create(std::max<std::size_t>(bytes + bytes / 2, 256), nullptr, what);
+    if (!created) {
+        return created.error();
+    }
+    buffer = std::move(created).value();
+    return {};
+}
+
+}  // namespace
+
+struct Renderer::State {
+    RendererOptions options;
+    gpu::ShaderLibrary library;
+    std::array<gpu::Program, kProgramCount> programs;
+    GLuint vao = 0;
+    GLuint shadowFbo = 0;
+    GLuint shadowTexture = 0;
+    RenderTarget target;
+    gpu::Buffer boxBuffer;
+    gpu::Buffer sphereBuffer;
+    gpu::Buffer heightBuffer;  // CPU-backend heights, uploaded once per frame
+    GLuint waterIndices = 0;
+    int meshX = 0;
+    int meshY = 0;
+    GLsizei waterIndexCount = 0;
+    std::vector<gpu_layout::BoxInstance> boxScratch;
+    std::vector<gpu_layout::SphereInstance> sphereScratch;
+    std::array<gpu::TimerQuery, kTimerSlots> timers;
+    std::array<bool, kTimerSlots> timerPending{};
+    bool timersEnabled = false;
+    int frameIndex = 0;
+    RenderStats stats;
+};
+
+Renderer::Renderer() = default;
+
+Renderer::~Renderer() {
+    shutdown();
+}
+
+bool Renderer::initialized() const {
+    return m_state != nullptr;
+}
+
+const RenderStats& Renderer::stats() const {
+    static const RenderStats kEmpty;
+    return m_state ? m_state->stats : kEmpty;
+}
+
+const RendererOptions& Renderer::options() const {
+    static const RendererOptions kDefault;
+    return m_state ? m_state->options : kDefault;
+}
+
+Status Renderer::init(const RendererOptions& options) {
+    shutdown();
+    if (glCreateProgram == nullptr || glBlitFramebuffer == nullptr) {
+        return Error{ErrorKind::kGpuUnavailable,
+                     "Renderer::init needs a current GL 4.3 context with GLEW loaded "
+                     "(create or adopt a gpu::GpuContext first)"};
+    }
+    auto state = std::make_unique<State>();
+    state->options = options;
+    state->options.shadowMapSize = std::clamp(options.shadowMapSize, 256, 8192);
+    state->options.maxWaterMesh = std::clamp(options.maxWaterMesh, 2, 4096);
+    if (!options.shaderDir.empty()) {
+        auto lib = gpu::ShaderLibrary::create(options.shaderDir);
+        if (!lib) {
+            return lib.error();
+        }
+        state->library = std::move(lib).value();
+    }
+    for (int i = 0; i < kProgramCount; ++i) {
+        auto program = state->library.build(programSpec(static_cast<ProgramId>(i)));
+        if (!program) {
+            return program.error();
+        }
+        state->programs[i] = std::move(program).value();
+    }
+
+    glGenVertexArrays(1, &state->vao);
+    glGenTextures(1, &state->shadowTexture);
+    glBindTexture(GL_TEXTURE_2D, state->shadowTexture);
+    const int s = state->options.shadowMapSize;
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, s, s, 0, GL_DEPTH_COMPONENT, GL_FLOAT,
+                 nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glGenFramebuffers(1, &state->shadowFbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, state->shadowFbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, state->shadowTexture,
+                           0);
+    glDrawBuffer(GL_NONE);
+    glReadBuffer(GL_NONE);
+    const GLenum fboStatus = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glGenBuffers(1, &state->waterIndices);
+
+    const gpu::GpuContext* ctx = gpu::GpuContext::current();
+    state->timersEnabled = ctx != nullptr && ctx->info().timerQueries;
+    m_state = std::move(state);
+    if (fboStatus != GL_FRAMEBUFFER_COMPLETE) {
+        shutdown();
+        return Error{ErrorKind::kGpuUnavailable, "shadow map framebuffer is incomplete"};
+    }
+    if (glGetError() != GL_NO_ERROR) {
+        shutdown();
+        return Error{ErrorKind::kGpuUnavailable, "creating renderer GL objects raised a GL error"};
+    }
+    return {};
+}
+
+void Renderer::shutdown() {
+    if (!m_state) {
+        return;
+    }
+    State& st = *m_state;
+    glDeleteVertexArrays(1, &st.vao);
+    glDeleteFramebuffers(1, &st.shadowFbo);
+    glDeleteTextures(1, &st.shadowTexture);
+    glDeleteBuffers(1, &st.waterIndices);
+    m_state.reset();
+}
+
+Status Renderer::reloadShaders() {
+    if (!m_state) {
+        return Error{ErrorKind::kInput, "Renderer::reloadShaders before init"};
+    }
+    for (int i = 0; i < kProgramCount; ++i) {
+        Status s =
+            m_state->library.rebuild(programSpec(static_cast<ProgramId>(i)), m_state->programs[i]);
+        if (!s) {
+            return s;
+        }
+    }
+    return {};
+}
+
+void Renderer::beginFrame() {
+    if (!m_state || !m_state->timersEnabled) {
+        return;
+    }
+    for (int i = 0; i < kTimerSlots; ++i) {
+        if (m_state->timerPending[i] && m_state->timers[i].available()) {
+            m_state->stats.gpuMs = m_state->timers[i].elapsedMs();
+            m_state->timerPending[i] = false;
+        }
+    }
+}
+
+namespace {
+
+struct Bounds {
+    glm::vec3 lo{1e30f};
+    glm::vec3 hi{-1e30f};
+    void add(glm::vec3 c, float r) {
+        lo = glm::min(lo, c - glm::vec3(r));
+        hi = glm::max(hi, c + glm::vec3(r));
+    }
+    bool empty() const { return lo.x > hi.x; }
+};
+
+// An orthographic light covering the bounding sphere of the shadow casters.
+glm::mat4 lightViewProj(const Bounds& casters) {
+    glm::vec3 center(0.0f);
+    float radius = 1.0f;
+    if (!casters.empty()) {
+        center = 0.5f * (casters.lo + casters.hi);
+        radius = std::max(0.5f * glm::length(casters.hi - casters.lo), 0.5f);
+    }
+    radius *= 1.05f;
+    const glm::mat4 view =
+        glm::lookAt(center + kSunDir * (2.0f * radius), center, glm::vec3(0.0f, 1.0f, 0.0f));
+    return glm::ortho(-radius, radius, -radius, radius, 0.5f * radius, 3.5f * radius) * view;
+}
+
+void rebuildWaterIndices(GLuint buffer, int mx, int my, GLsizei& count) {
+    std::vector<std::uint32_t> indices;
+    indices.reserve(static_cast<std::size_t>(mx - 1) * (my - 1) * 6);
+    for (int j = 0; j + 1 < my; ++j) {
+        for (int i = 0; i + 1 < mx; ++i) {
+            const auto a = static_cast<std::uint32_t>(j * mx + i);
+            const auto b = a + 1;
+            const auto c = a + static_cast<std::uint32_t>(mx);
+            const auto d = c + 1;
+            // Counter-clockwise seen from +y (x right, z towards the viewer).
+            indices.insert(indices.end(), {a, c, d, a, d, b});
+        }
+    }
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buffer);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(indices.size() * sizeof(std::uint32_t)), indices.data(),
+                 GL_STATIC_DRAW);
+    count = static_cast<GLsizei>(indices.size());
+}
+
+}  // namespace
+
+Status Renderer::render(const DrawData& data, const Camera& camera, const Viewport& viewport) {
+    if (!m_state) {
+        return Error{ErrorKind::kInput, "Renderer::render before init"};
+    }
+    State& st = *m_state;
+    const Stopwatch clock;
+    st.stats.drawCalls = 0;
+    st.stats.boxes = static_cast<int>(data.boxes.size());
+    st.stats.spheres = static_cast<int>(data.spheres.size());
+    st.stats.waterVertices = 0;
+    st.stats.waterFromSolverBuffer = false;
+    if (viewport.width <= 0 || viewport.height <= 0) {
+        st.stats.cpuMs = clock.elapsedMs();
+        return {};
+    }
+    const WaterSurface& water = data.water;
+    const bool drawWater = water.enabled && water.nx >= 2 && water.ny >= 2;
+    if (drawWater && water.heightBuffer == 0 &&
+        water.heightsCpu.size() < static_cast<std::size_t>(water.nx) * water.ny) {
+        return Error{ErrorKind::kInput,
+                     "water surface has neither a GL buffer nor nx*ny CPU heights"};
+    }
+
+    const int slot = st.frameIndex % kTimerSlots;
+    const bool timed = st.timersEnabled && !st.timerPending[slot];
+    if (timed) {
+        st.timers[slot].begin();
+    }
+
+    // Instances and heights: one upload each per frame into buffers that only grow.
+    st.boxScratch.resize(data.boxes.size());
+    Bounds casters;
+    for (std::size_t i = 0; i < data.boxes.size(); ++i) {
+        st.boxScratch[i] = gpu_layout::pack(data.boxes[i]);
+        casters.add(data.boxes[i].position, glm::length(data.boxes[i].halfExtents));
+    }
+    st.sphereScratch.resize(data.spheres.size());
+    for (std::size_t i = 0; i < data.spheres.size(); ++i) {
+        st.sphereScratch[i] = gpu_layout::pack(data.spheres[i]);
+        casters.add(data.spheres[i].position, data.spheres[i].radius);
+    }
+    if (!st.boxScratch.empty()) {
+        Status s = ensureCapacity(
+            st.boxBuffer, st.boxScratch.size() * sizeof(gpu_layout::BoxInstance), "box instances");
+        if (!s) {
+            return s;
+        }
+        st.boxBuffer.upload(std::span<const gpu_layout::BoxInstance>(st.boxScratch));
+        st.boxBuffer.bind(0);
+    }
+    if (!st.sphereScratch.empty()) {
+        Status s = ensureCapacity(st.sphereBuffer,
+                                  st.sphereScratch.size() * sizeof(gpu_layout::SphereInstance),
+                                  "sphere instances");
+        if (!s) {
+            return s;
+        }
+        st.sphereBuffer.upload(std::span<const gpu_layout::SphereInstance>(st.sphereScratch));
+        st.sphereBuffer.bind(1);
+    }
+
+    glBindVertexArray(st.vao);
+    const glm::mat4 light = lightViewProj(casters);
+    const float shadowTexel = 1.0f / static_cast<float>(st.options.shadowMapSize);
+
+    // Pass 1: shadow map.
+    glBindFramebuffer(GL_FRAMEBUFFER, st.shadowFbo);
+    glViewport(0, 0, st.options.shadowMapSize, st.options.shadowMapSize);
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
+    glDisable(GL_BLEND);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_CULL_FACE);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(2.0f, 4.0f);
+    if (!data.boxes.empty()) {
+        const gpu::Program& p = st.programs[kBoxShadow];
+        p.use();
+        setMat4(p, "uViewProj", light);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, kBoxVertices,
+                              static_cast<GLsizei>(data.boxes.size()));
+        ++st.stats.drawCalls;
+    }
+    if (!data.spheres.empty()) {
+        const gpu::Program& p = st.programs[kSphereShadow];
+        p.use();
+        setMat4(p, "uViewProj", light);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, kSphereVertices,
+                              static_cast<GLsizei>(data.spheres.size()));
+        ++st.stats.drawCalls;
+    }
+    glDisable(GL_POLYGON_OFFSET_FILL);
+
+    // Pass 2: the scene into the multisampled target, sized to the viewport.
+    if (!st.target.valid() || st.target.width() != viewport.width ||
+        st.target.height() != viewport.height) {
+        auto t = RenderTarget::create(viewport.width, viewport.height, st.options.msaaSamples);
+        if (!t) {
+            return t.error();
+        }
+        st.target = std::move(t).value();
+    }
+    st.target.bind();
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    const float aspect = static_cast<float>(viewport.width) / static_cast<float>(viewport.height);
+    const glm::mat4 viewProj = camera.projection(aspect) * camera.view();
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, st.shadowTexture);
+    auto common = [&](const gpu::Program& p) {
+        p.use();
+        setMat4(p, "uViewProj", viewProj);
+        setVec3(p, "uSunDir", kSunDir);
+        setVec3(p, "uEye", camera.eye);
+        setMat4(p, "uLightViewProj", light);
+        p.set("uShadowMap", 0);
+        p.set("uShadowTexel", shadowTexel);
+    };
+
+    glDisable(GL_DEPTH_TEST);
+    glDepthMask(GL_FALSE);
+    common(st.programs[kSky]);
+    setMat4(st.programs[kSky], "uInvViewProj", glm::inverse(viewProj));
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    ++st.stats.drawCalls;
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_TRUE);
+
+    if (data.groundPlane) {
+        const gpu::Program& p = st.programs[kGround];
+        common(p);
+        const float dist = glm::length(camera.eye - camera.target);
+        const float half = std::max(60.0f, 20.0f * dist);
+        p.set("uCenter", camera.target.x, camera.target.z);
+        p.set("uHalfSizeM", half);
+        p.set("uFadeStartM", std::max(15.0f, 2.5f * dist));
+        p.set("uFadeEndM", 0.9f * half);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        ++st.stats.drawCalls;
+    }
+
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+    if (!data.boxes.empty()) {
+        common(st.programs[kBox]);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, kBoxVertices,
+                              static_cast<GLsizei>(data.boxes.size()));
+        ++st.stats.drawCalls;
+    }
+    if (!data.spheres.empty()) {
+        common(st.programs[kSphere]);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, kSphereVertices,
+                              static_cast<GLsizei>(data.spheres.size()));
+        ++st.stats.drawCalls;
+    }
+    glDisable(GL_CULL_FACE);
+
+    if (drawWater) {
+        if (water.heightBuffer != 0) {
+            // Heights written by the solver's compute kernels: make them visible to vertex
+            // shader reads, then bind the solver's buffer itself.
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, water.heightBuffer);
+            st.stats.waterFromSolverBuffer = true;
+        } else {
+            const std::size_t count = static_cast<std::size_t>(water.nx) * water.ny;
+            Status s = ensureCapacity(st.heightBuffer, count * sizeof(float), "water heights");
+            if (!s) {
+                return s;
+            }
+            st.heightBuffer.upload(water.heightsCpu.first(count));
+            st.heightBuffer.bind(0);
+        }
+        const int mx = std::min(water.nx, st.options.maxWaterMesh);
+        const int my = std::min(water.ny, st.options.maxWaterMesh);
+        if (mx != st.meshX || my != st.meshY) {
+            glBindVertexArray(st.vao);
+            rebuildWaterIndices(st.waterIndices, mx, my, st.waterIndexCount);
+            st.meshX = mx;
+            st.meshY = my;
+        }
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, st.waterIndices);
+        const gpu::Program& p = st.programs[kWater];
+        common(p);
+        p.set("uNx", water.nx);
+        p.set("uNy", water.ny);
+        p.set("uMeshX", mx);
+        p.set("uMeshY", my);
+        p.set("uCellM", water.cellSizeM);
+        p.set("uBaseM", water.baseHeightM);
+        glDrawElements(GL_TRIANGLES, st.waterIndexCount, GL_UNSIGNED_INT, nullptr);
+        ++st.stats.drawCalls;
+        st.stats.waterVertices = mx * my;
+    }
+
+    // Pass 3: resolve into the destination.
+    st.target.blitTo(viewport.framebuffer, viewport.x, viewport.y, viewport.width, viewport.height);
+    glBindVertexArray(0);
+    glDisable(GL_DEPTH_TEST);
+    glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
+    if (timed) {
+        st.timers[slot].end();
+        st.timerPending[slot] = true;
+    }
+    ++st.frameIndex;
+    st.stats.cpuMs = clock.elapsedMs();
+    if (const GLenum err = glGetError(); err != GL_NO_ERROR) {
+        return Error{ErrorKind::kGpuUnavailable,
+                     "rendering raised GL error " + std::to_string(static_cast<unsigned>(err))};
+    }
+    return {};
+}
+
+}  // namespace ww::render

@@ -1,0 +1,83 @@
+// The scene-agnostic renderer: draws a DrawData (boxes, spheres, water height field,
+// ground) as seen by a Camera into a viewport of a framebuffer. Shaped like a Dear ImGui
+// backend: init / shutdown / beginFrame / render, all state in one struct, no globals.
+//
+// Each frame: (1) a depth-only pass of boxes and spheres into the key light's shadow map
+// (orthographic, fitted to the casters' bounding sphere); (2) into a multisampled offscreen
+// target: sky, ground with grid, instanced boxes and spheres, then the water surface, whose
+// vertex shader reads heights straight from the solver's SSBO; (3) an MSAA resolve into
+// the destination framebuffer (0 = the window). Works under a window context and under a
+// headless EGL context alike.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "render/camera.h"
+#include "render/draw_data.h"
+#include "solver/core/result.h"
+
+namespace ww::render {
+
+struct RendererOptions {
+    int msaaSamples = 4;       ///< 0 or 1 = no multisampling
+    int shadowMapSize = 2048;  ///< texels per side
+    int maxWaterMesh = 512;    ///< water mesh vertices per side at most (bilinear beyond)
+    std::string shaderDir;     ///< override folder for live shader editing ("" = embedded)
+};
+
+/// Where a frame goes: a rectangle (GL convention, origin bottom-left) of a framebuffer.
+struct Viewport {
+    int x = 0;
+    int y = 0;
+    int width = 0;
+    int height = 0;
+    unsigned framebuffer = 0;  ///< 0 = the default (window) framebuffer
+};
+
+/// What the last frames cost; read by the demo panel and the tests.
+struct RenderStats {
+    double cpuMs = 0.0;   ///< CPU time of the last render() call (submission)
+    double gpuMs = -1.0;  ///< GPU time of the most recent finished frame; −1 if unknown
+    int drawCalls = 0;
+    int boxes = 0;
+    int spheres = 0;
+    int waterVertices = 0;
+    bool waterFromSolverBuffer = false;  ///< heights bound from the solver's SSBO (no copy)
+};
+
+/// Unit vector towards the key light (the sun) that lights and shadows every frame.
+inline glm::vec3 sunDirection() {
+    return glm::normalize(glm::vec3(-0.55f, 0.9f, 0.45f));
+}
+
+class Renderer {
+  public:
+    Renderer();
+    ~Renderer();
+    Renderer(const Renderer&) = delete;
+    Renderer& operator=(const Renderer&) = delete;
+
+    /// Compiles the shaders and creates GL objects; needs a current GL 4.3 context.
+    Status init(const RendererOptions& options = {});
+    /// Releases every GL object; safe to call twice. The context must still be current.
+    void shutdown();
+    bool initialized() const;
+
+    /// Collects GPU timings of earlier frames; call once per frame before render().
+    void beginFrame();
+    /// Draws `data` from `camera` into `viewport`. A 0×0 viewport (minimized window) draws
+    /// nothing and succeeds.
+    Status render(const DrawData& data, const Camera& camera, const Viewport& viewport);
+    /// Recompiles every program from the shader folder; keeps the old ones on failure.
+    Status reloadShaders();
+
+    const RenderStats& stats() const;
+    const RendererOptions& options() const;
+
+  private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+}  // namespace ww::render

@@ -1,0 +1,35 @@
+#version 430 core
+// Ground: a light floor with an anti-aliased 1 m grid (heavier every 5 m), the key light's
+// shadow, and a fade into the sky colour with distance so the plane has no hard edge.
+#include "render_common.glsl"
+
+in vec3 vWorldPos;
+uniform sampler2DShadow uShadowMap;
+uniform mat4 uLightViewProj;
+uniform float uShadowTexel;
+uniform float uFadeStartM;
+uniform float uFadeEndM;
+out vec4 fragColor;
+
+float gridLine(vec2 xz, float spacing, float widthPixels) {
+    vec2 g = xz / spacing;
+    vec2 w = fwidth(g) * widthPixels;
+    vec2 d = abs(fract(g - 0.5) - 0.5);
+    vec2 line = 1.0 - smoothstep(w * 0.5, w, d);
+    // Fade lines out where they get denser than a few pixels (far away), avoiding moiré.
+    float density = clamp(1.0 - max(fwidth(g).x, fwidth(g).y) * 4.0, 0.0, 1.0);
+    return max(line.x, line.y) * density;
+}
+
+void main() {
+    vec3 n = vec3(0.0, 1.0, 0.0);
+    float lit = shadowLit(uShadowMap, uLightViewProj, vWorldPos, n, uShadowTexel);
+    vec3 albedo = vec3(0.52, 0.53, 0.52);
+    albedo = mix(albedo, vec3(0.36, 0.38, 0.40), gridLine(vWorldPos.xz, 1.0, 1.2) * 0.6);
+    albedo = mix(albedo, vec3(0.26, 0.28, 0.31), gridLine(vWorldPos.xz, 5.0, 1.6) * 0.7);
+    vec3 color = shade(albedo, n, vWorldPos, lit, 16.0, 0.04);
+    vec3 toEye = vWorldPos - uEye;
+    float fade = smoothstep(uFadeStartM, uFadeEndM, length(toEye.xz));
+    color = mix(color, skyColor(normalize(vec3(toEye.x, 0.0, toEye.z))), fade);
+    fragColor = toDisplay(color);
+}

@@ -1,0 +1,31 @@
+#version 430 core
+// Water look: Schlick-Fresnel blend of the sky reflection over a body colour tinted by the
+// depth of water the view ray crosses, plus a sharp specular highlight of the key light.
+#include "render_common.glsl"
+
+in vec3 vWorldPos;
+in vec3 vNormal;
+uniform sampler2DShadow uShadowMap;
+uniform mat4 uLightViewProj;
+uniform float uShadowTexel;
+out vec4 fragColor;
+
+void main() {
+    vec3 n = normalize(vNormal);
+    vec3 v = normalize(uEye - vWorldPos);
+    float cosTheta = clamp(dot(n, v), 0.0, 1.0);
+    float fresnel = 0.02 + 0.98 * pow(1.0 - cosTheta, 5.0);
+    vec3 reflection = skyColor(reflect(-v, n));
+    // Path length through water to the floor at y = 0 along the refracted ray (index 1.33).
+    vec3 r = refract(-v, n, 1.0 / 1.33);
+    float depth = max(vWorldPos.y, 0.0);
+    float path = depth / max(-r.y, 0.15);
+    vec3 shallow = vec3(0.10, 0.42, 0.45);
+    vec3 deep = vec3(0.01, 0.07, 0.14);
+    float lit = shadowLit(uShadowMap, uLightViewProj, vWorldPos, n, uShadowTexel);
+    vec3 body = mix(shallow, deep, 1.0 - exp(-path * 1.6)) * (0.55 + 0.45 * lit * max(uSunDir.y, 0.0));
+    vec3 h = normalize(uSunDir + v);
+    float spec = pow(max(dot(n, h), 0.0), 600.0) * 6.0 * lit;
+    vec3 color = mix(body, reflection, fresnel) + vec3(1.0, 0.95, 0.85) * spec;
+    fragColor = toDisplay(color);
+}

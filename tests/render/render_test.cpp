@@ -1,0 +1,296 @@
+// Headless rendering of DrawData through the offscreen target, checked for content: brick
+// pixels where the bricks are, a water surface that changes with a bump, shadows on the
+// ground, GPU-buffer and CPU-upload water paths agreeing, not blank, not black.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+
+#include "render/capture.h"
+#include "render/renderer.h"
+#include "solver/gpu/gl_objects.h"
+#include "support/gpu_fixture.h"
+#include "test_scene.h"
+
+namespace ww::render {
+namespace {
+
+// llvmpipe shades every pixel on the CPU: small images keep the suite fast.
+constexpr int kW = 320;
+constexpr int kH = 200;
+
+Renderer& sharedRenderer() {
+    static Renderer renderer;
+    if (!renderer.initialized()) {
+        RendererOptions options;
+        options.shadowMapSize = 1024;
+        Status s = renderer.init(options);
+        EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
+    }
+    return renderer;
+}
+
+std::string outPath(const std::string& name) {
+    const char* dir = std::getenv("WW_RENDER_TEST_OUT");
+    const std::filesystem::path base = dir != nullptr ? dir : testing::TempDir();
+    return (base / name).string();
+}
+
+Image renderOrDie(const DrawData& data, const Camera& camera, const std::string& png) {
+    auto image = renderToImage(sharedRenderer(), data, camera, kW, kH);
+    EXPECT_TRUE(image.ok()) << (image.ok() ? "" : image.error().message);
+    if (!image.ok()) {
+        return {};
+    }
+    EXPECT_TRUE(writePng(*image, outPath(png)).ok());
+    return std::move(image).value();
+}
+
+bool isBrick(glm::u8vec4 p) {
+    // Bricks are red-orange: red dominates green and blue clearly even in shadow; sky, ground
+    // and water are grey or blue-green.
+    return p.r > 50 && p.r > p.g * 1.35f && p.r > p.b * 1.6f;
+}
+
+double meanLuma(const Image& im) {
+    double sum = 0.0;
+    for (std::size_t k = 0; k < im.rgba.size(); k += 4) {
+        sum += 0.299 * im.rgba[k] + 0.587 * im.rgba[k + 1] + 0.114 * im.rgba[k + 2];
+    }
+    return sum / (static_cast<double>(im.width) * im.height);
+}
+
+// Not blank (a single colour) and not black: enough distinct colours (5 bits per channel)
+// and a mean luma that a lit scene has. Measured: sky + ground alone ~24 distinct colours,
+// a wall or a pool several hundred; a black, cleared or failed frame has 1.
+void expectLooksLikeAFrame(const Image& im, int minDistinct = 50) {
+    ASSERT_GT(im.width, 0);
+    EXPECT_GT(meanLuma(im), 40.0);
+    std::vector<bool> seen(1 << 15, false);
+    int distinct = 0;
+    for (std::size_t k = 0; k < im.rgba.size(); k += 4) {
+        const int key =
+            (im.rgba[k] >> 3) << 10 | (im.rgba[k + 1] >> 3) << 5 | (im.rgba[k + 2] >> 3);
+        if (!seen[key]) {
+            seen[key] = true;
+            ++distinct;
+        }
+    }
+    EXPECT_GT(distinct, minDistinct);
+}
+
+Camera wallCamera(float yaw) {
+    OrbitCamera orbit({0.0f, 1.2f, 0.0f}, 9.0f, yaw, 0.25f);
+    return orbit.camera();
+}
+
+void checkWall(unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> yawDist(-0.7f, 0.7f);
+    const float yaw = yawDist(rng);
+    DrawData data;
+    const glm::vec3 half(0.25f, 0.15f, 0.2f);
+    data.boxes = test::makeWall(8, 6, half);
+    const Camera cam = wallCamera(yaw);
+    const Image im = renderOrDie(data, cam, "wall.png");
+    ASSERT_EQ(im.width, kW);
+    expectLooksLikeAFrame(im);
+    // The centre of each brick's front face (facing +z, towards the camera) is brick red.
+    int hits = 0;
+    for (const BoxInstance& b : data.boxes) {
+        const glm::vec3 face = b.position + glm::vec3(0.0f, 0.0f, half.z);
+        const glm::vec3 px = cam.project(face, {kW, kH});
+        const glm::u8vec4 p = im.at(static_cast<int>(px.x), static_cast<int>(px.y));
+        EXPECT_TRUE(isBrick(p)) << "brick at (" << b.position.x << ", " << b.position.y
+                                << ") pixel " << px.x << "," << px.y << " rgb " << int(p.r) << " "
+                                << int(p.g) << " " << int(p.b) << " seed " << seed;
+        hits += isBrick(p) ? 1 : 0;
+    }
+    EXPECT_EQ(hits, static_cast<int>(data.boxes.size()));
+    // And nowhere else: well above the wall and beside it, no brick pixels.
+    const glm::vec3 above = cam.project({0.0f, 3.0f, 0.0f}, {kW, kH});
+    EXPECT_FALSE(isBrick(im.at(static_cast<int>(above.x), static_cast<int>(above.y))));
+    const glm::vec3 beside = cam.project({4.0f, 0.0f, 2.0f}, {kW, kH});
+    if (beside.x >= 0 && beside.x < kW && beside.y >= 0 && beside.y < kH) {
+        EXPECT_FALSE(isBrick(im.at(static_cast<int>(beside.x), static_cast<int>(beside.y))));
+    }
+}
+
+TEST(Renderer, WallFixedView) {
+    WW_REQUIRE_GPU();
+    checkWall(1u);
+}
+
+TEST(Renderer, WallRandomView) {
+    WW_REQUIRE_GPU();
+    checkWall(std::random_device{}());
+}
+
+TEST(Renderer, EmptySceneHasNoBrickPixels) {
+    WW_REQUIRE_GPU();
+    DrawData data;
+    const Image im = renderOrDie(data, wallCamera(0.3f), "empty.png");
+    expectLooksLikeAFrame(im, 10);
+    int bricks = 0;
+    for (int y = 0; y < im.height; ++y) {
+        for (int x = 0; x < im.width; ++x) {
+            bricks += isBrick(im.at(x, y)) ? 1 : 0;
+        }
+    }
+    EXPECT_EQ(bricks, 0);
+}
+
+TEST(Renderer, BoxCastsShadowOnGround) {
+    WW_REQUIRE_GPU();
+    DrawData data;
+    BoxInstance b;
+    b.position = {0.0f, 1.5f, 0.0f};
+    b.halfExtents = glm::vec3(0.5f);
+    data.boxes.push_back(b);
+    const Camera cam = OrbitCamera({0.0f, 0.5f, 0.0f}, 8.0f, 0.0f, 0.9f).camera();
+    const Image im = renderOrDie(data, cam, "shadow.png");
+    // The shadow of the box centre: along −sun from the centre down to y = 0.
+    const glm::vec3 sun = sunDirection();
+    const glm::vec3 shadow = b.position - sun * (b.position.y / sun.y);
+    const glm::vec3 mirror = {-shadow.x, 0.0f, -shadow.z};  // same distance, lit side
+    const glm::vec3 ps = cam.project(shadow, {kW, kH});
+    const glm::vec3 pl = cam.project(mirror, {kW, kH});
+    auto luma = [&](glm::vec3 p) {
+        const glm::u8vec4 c = im.at(static_cast<int>(p.x), static_cast<int>(p.y));
+        return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
+    };
+    // Direct sun is over half of the ground's light in shade(); 0.8 leaves room for grid
+    // lines and the PCF edge.
+    EXPECT_LT(luma(ps), 0.8 * luma(pl)) << "shadow at " << ps.x << "," << ps.y;
+}
+
+struct Pool {
+    int nx = 96;
+    int ny = 96;
+    float h = 0.06f;
+    float base = 0.4f;
+};
+
+DrawData poolData(const Pool& pool, std::span<const float> heights) {
+    DrawData data;
+    data.water.nx = pool.nx;
+    data.water.ny = pool.ny;
+    data.water.cellSizeM = pool.h;
+    data.water.baseHeightM = pool.base;
+    data.water.heightsCpu = heights;
+    data.water.enabled = true;
+    data.boxes = test::poolRim(pool.nx, pool.ny, pool.h, pool.base + 0.1f);
+    return data;
+}
+
+TEST(Renderer, WaterBumpChangesTheSurface) {
+    WW_REQUIRE_GPU();
+    const unsigned seed = std::random_device{}();
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> where(-1.0f, 1.0f);
+    const Pool pool;
+    const Camera cam = OrbitCamera({0.0f, 0.3f, 0.0f}, 7.0f, 0.4f, 0.6f).camera();
+    const std::vector<float> flat(static_cast<std::size_t>(pool.nx) * pool.ny, 0.0f);
+    const std::vector<float> bump =
+        test::gaussianBump(pool.nx, pool.ny, pool.h, where(rng), where(rng), 0.25f, 0.35f);
+    const Image a = renderOrDie(poolData(pool, flat), cam, "water_flat.png");
+    const Image b = renderOrDie(poolData(pool, bump), cam, "water_bump.png");
+    expectLooksLikeAFrame(a);
+    expectLooksLikeAFrame(b);
+    EXPECT_EQ(sharedRenderer().stats().waterVertices, pool.nx * pool.ny);
+    EXPECT_FALSE(sharedRenderer().stats().waterFromSolverBuffer);
+    int changed = 0;
+    for (std::size_t k = 0; k < a.rgba.size(); k += 4) {
+        const int d = std::abs(a.rgba[k] - b.rgba[k]) + std::abs(a.rgba[k + 1] - b.rgba[k + 1]) +
+                      std::abs(a.rgba[k + 2] - b.rgba[k + 2]);
+        changed += d > 12 ? 1 : 0;
+    }
+    // A bump of σ = 0.35 m covers ~1.5 m² of a 32 m² pool seen from 7 m: ~1% of the frame at
+    // least, counting only clear changes (> 12 levels summed over RGB).
+    EXPECT_GT(changed, kW * kH / 100) << "seed " << seed;
+
+    // The flat surface is smooth: neighbouring water pixels at the image centre differ little
+    // (only the sky reflection gradient), unlike the shaded bump.
+    const glm::vec3 c = cam.project({0.0f, pool.base, 0.0f}, {kW, kH});
+    const glm::u8vec4 p0 = a.at(static_cast<int>(c.x), static_cast<int>(c.y));
+    const glm::u8vec4 p1 = a.at(static_cast<int>(c.x) + 3, static_cast<int>(c.y));
+    EXPECT_LE(std::abs(p0.g - p1.g), 4);
+    // Water is blue-green, not brick and not grey ground.
+    EXPECT_GT(p0.g + p0.b, 2 * p0.r);
+}
+
+TEST(Renderer, SolverBufferAndCpuUploadDrawTheSame) {
+    WW_REQUIRE_GPU();
+    const Pool pool;
+    const Camera cam = OrbitCamera({0.0f, 0.3f, 0.0f}, 6.0f, -0.3f, 0.5f).camera();
+    const std::vector<float> u = test::ripples(pool.nx, pool.ny, pool.h, 0.4f, -0.3f, 0.05f, 0.5f);
+    const Image cpu = renderOrDie(poolData(pool, u), cam, "water_cpu.png");
+
+    auto buffer = gpu::Buffer::fromSpan(std::span<const float>(u), "test heights");
+    ASSERT_TRUE(buffer.ok());
+    DrawData data = poolData(pool, {});
+    data.water.heightBuffer = buffer->handle();
+    const Image gpu = renderOrDie(data, cam, "water_gpu.png");
+    EXPECT_TRUE(sharedRenderer().stats().waterFromSolverBuffer);
+    ASSERT_EQ(cpu.rgba.size(), gpu.rgba.size());
+    // Same heights, same shaders, same GL state: the images are bit-identical.
+    EXPECT_EQ(cpu.rgba, gpu.rgba);
+}
+
+TEST(Renderer, CoarseMeshSamplesBilinearly) {
+    WW_REQUIRE_GPU();
+    // A grid larger than the mesh cap: the vertex count is capped and the frame still shows
+    // the bump.
+    Renderer renderer;
+    RendererOptions options;
+    options.maxWaterMesh = 64;
+    options.shadowMapSize = 512;
+    ASSERT_TRUE(renderer.init(options).ok());
+    Pool pool;
+    pool.nx = 200;
+    pool.ny = 150;
+    pool.h = 0.03f;
+    const std::vector<float> bump =
+        test::gaussianBump(pool.nx, pool.ny, pool.h, 0.0f, 0.0f, 0.3f, 0.4f);
+    const Camera cam = OrbitCamera({0.0f, 0.3f, 0.0f}, 6.0f, 0.2f, 0.5f).camera();
+    auto im = renderToImage(renderer, poolData(pool, bump), cam, kW, kH);
+    ASSERT_TRUE(im.ok());
+    EXPECT_EQ(renderer.stats().waterVertices, 64 * 64);
+    expectLooksLikeAFrame(*im);
+}
+
+TEST(Renderer, ZeroViewportDrawsNothingAndSucceeds) {
+    WW_REQUIRE_GPU();
+    DrawData data;
+    data.boxes = test::makeWall(2, 2, glm::vec3(0.3f));
+    Status s = sharedRenderer().render(data, wallCamera(0.0f), {0, 0, 0, 0, 0});
+    EXPECT_TRUE(s.ok());
+    EXPECT_EQ(sharedRenderer().stats().drawCalls, 0);
+}
+
+TEST(Renderer, MissingHeightsIsAnInputError) {
+    WW_REQUIRE_GPU();
+    DrawData data;
+    data.water = {8, 8, 0.1f, 0.2f, 0, {}, true};
+    auto im = renderToImage(sharedRenderer(), data, wallCamera(0.0f), 64, 64);
+    ASSERT_FALSE(im.ok());
+    EXPECT_EQ(im.error().kind, ErrorKind::kInput);
+}
+
+TEST(Renderer, PngRoundTripWritesAFile) {
+    WW_REQUIRE_GPU();
+    DrawData data;
+    data.boxes = test::makeWall(3, 2, glm::vec3(0.3f));
+    const std::string path = outPath("roundtrip.png");
+    std::filesystem::remove(path);
+    ASSERT_TRUE(renderToPng(sharedRenderer(), data, wallCamera(0.2f), 96, 64, path).ok());
+    EXPECT_GT(std::filesystem::file_size(path), 100u);
+    EXPECT_FALSE(
+        renderToPng(sharedRenderer(), data, wallCamera(0.2f), 96, 64, "/nonexistent-dir/x.png")
+            .ok());
+}
+
+}  // namespace
+}  // namespace ww::render
