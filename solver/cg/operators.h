@@ -1,0 +1,158 @@
+// The SPD operators the conjugate-gradient solvers accept (Krüger & Westermann, GPU Gems 2
+// ch. 44, sec. 44.2: full, banded and random sparse matrices; Göddeke's nine-banded storage).
+//
+//   StencilOperator  A = I - alpha L on an nx x ny grid, matrix-free, where
+//                    (L u)_ij = sum_{valid neighbours n} (u_n - u_ij)      (Neumann: ghost = u_ij)
+//                    (L u)_ij = u_i-1,j + u_i+1,j + u_i,j-1 + u_i,j+1 - 4 u_ij  (Dirichlet: ghost
+//                    0) so (A u)_ij = (1 + alpha k_ij) u_ij - alpha sum_n u_n with k_ij = 4
+//                    (Dirichlet) or the number of in-grid neighbours (Neumann).
+//   BandedOperator   A(i, i + offset_d) = band_d[i]; entries whose column leaves [0, n) are
+//                    ignored (the chapter's zero padding).
+//   CsrMatrix        general sparse, compressed rows with sorted columns.
+//   DenseOperator    row-major n x n.
+//
+// Every operator offers a fast float path (vectorized, both cores for large sizes) and a
+// scalar double-precision reference path (applyReference) that the tests compare against.
+// applyDot() fuses y = A x with the dot product x.y that CG needs next; its reduction sums
+// fixed blocks in a fixed order, so results do not depend on the number of threads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "solver/cg/cg_types.h"
+#include "solver/core/result.h"
+
+namespace ww::cg {
+
+/// One entry of a sparse matrix given by coordinates (0-based).
+struct Triplet {
+    int row = 0;
+    int col = 0;
+    float value = 0.0f;
+};
+
+class StencilOperator {
+  public:
+    /// (I - alpha L) on an nx x ny grid (row-major, x fastest); nx, ny >= 2, alpha >= 0.
+    StencilOperator(int nx, int ny, float alpha, Boundary boundary);
+
+    std::size_t size() const { return static_cast<std::size_t>(m_nx) * m_ny; }
+    int nx() const { return m_nx; }
+    int ny() const { return m_ny; }
+    float alpha() const { return m_alpha; }
+    Boundary boundary() const { return m_boundary; }
+
+    /// y = A x.
+    void apply(std::span<const float> x, std::span<float> y) const;
+    /// y = A x; returns x . y.
+    double applyDot(const float* x, float* y) const;
+    /// p <- r + beta p, then q = A p; returns p . q. Rows of p are updated just ahead of the
+    /// stencil that reads them, so p, r and q stream through memory once.
+    double directionApplyDot(const float* r, float* p, float beta, float* q) const;
+    /// y = A x in double precision, plain loops.
+    void applyReference(std::span<const double> x, std::span<double> y) const;
+    std::vector<Triplet> triplets() const;
+
+  private:
+    /// y row j = (A x) row j; returns x . y over the row.
+    float applyRowDot(const float* x, float* y, int j) const;
+    int m_nx;
+    int m_ny;
+    float m_alpha;
+    Boundary m_boundary;
+    std::vector<float> m_zeroRow;  ///< the Dirichlet ghost row
+};
+
+class BandedOperator {
+  public:
+    /// bands[d][i] = A(i, i + offsets[d]); every band has length n.
+    static Result<BandedOperator> create(std::size_t n, std::vector<int> offsets,
+                                         std::vector<std::vector<float>> bands);
+    /// The same matrix as `op` in five-banded storage.
+    static BandedOperator fromStencil(const StencilOperator& op);
+    /// Göddeke's nine-banded case: I + alpha K on an nx x ny grid with K the bilinear (Q1)
+    /// finite-element stiffness stencil (8/3 centre, -1/3 for all eight neighbours), Dirichlet
+    /// rows truncated. SPD and strictly diagonally dominant, so Jacobi converges.
+    static BandedOperator nineBandedQ1(int nx, int ny, float alpha);
+
+    std::size_t size() const { return m_n; }
+    const std::vector<int>& offsets() const { return m_offsets; }
+    /// All bands one after the other: band d occupies [d n, (d + 1) n).
+    const std::vector<float>& bandData() const { return m_bands; }
+    std::span<const float> band(std::size_t d) const { return {m_bands.data() + d * m_n, m_n}; }
+    /// Index of the band with offset 0, or -1.
+    int diagonalBand() const { return m_diagonal; }
+
+    void apply(std::span<const float> x, std::span<float> y) const;
+    double applyDot(const float* x, float* y) const;
+    double directionApplyDot(const float* r, float* p, float beta, float* q) const;
+    void applyReference(std::span<const double> x, std::span<double> y) const;
+    std::vector<Triplet> triplets() const;
+
+    /// One Jacobi sweep x_out = x_in + (b - A x_in) * invDiag (Göddeke: 20 flops per row
+    /// for nine bands). invDiag holds 1 / A(i, i).
+    void jacobiSweep(const float* b, const float* invDiag, const float* xIn, float* xOut) const;
+    void jacobiSweepReference(const float* b, const float* xIn, float* xOut) const;
+    std::vector<float> inverseDiagonal() const;
+
+  private:
+    /// y[i0, i1) = (A x)[i0, i1), i1 - i0 <= detail::kBlock.
+    void applyBlock(std::size_t i0, std::size_t i1, const float* x, float* y) const;
+    std::size_t m_n = 0;
+    std::vector<int> m_offsets;
+    std::vector<float> m_bands;
+    int m_diagonal = -1;
+};
+
+class CsrMatrix {
+  public:
+    /// Builds an n x n matrix from coordinates; duplicates are summed, columns sorted.
+    /// Fails (kInput) on out-of-range indices or mismatched array lengths.
+    static Result<CsrMatrix> fromTriplets(int n, std::span<const int> rows,
+                                          std::span<const int> cols, std::span<const float> values);
+    static Result<CsrMatrix> fromTriplets(int n, std::span<const Triplet> entries);
+
+    std::size_t size() const { return m_n; }
+    std::size_t nonZeros() const { return m_values.size(); }
+    const std::vector<std::uint32_t>& rowPointers() const { return m_rowPtr; }
+    const std::vector<std::uint32_t>& columns() const { return m_cols; }
+    const std::vector<float>& values() const { return m_values; }
+    /// True if A equals its transpose exactly (structure and values).
+    bool isSymmetric() const;
+
+    void apply(std::span<const float> x, std::span<float> y) const;
+    double applyDot(const float* x, float* y) const;
+    double directionApplyDot(const float* r, float* p, float beta, float* q) const;
+    void applyReference(std::span<const double> x, std::span<double> y) const;
+    std::vector<Triplet> triplets() const;
+
+  private:
+    std::size_t m_n = 0;
+    std::vector<std::uint32_t> m_rowPtr;
+    std::vector<std::uint32_t> m_cols;
+    std::vector<float> m_values;
+};
+
+class DenseOperator {
+  public:
+    /// Row-major n x n values (n * n of them).
+    static Result<DenseOperator> create(std::size_t n, std::vector<float> rowMajor);
+
+    std::size_t size() const { return m_n; }
+    const std::vector<float>& values() const { return m_values; }
+
+    void apply(std::span<const float> x, std::span<float> y) const;
+    double applyDot(const float* x, float* y) const;
+    double directionApplyDot(const float* r, float* p, float beta, float* q) const;
+    void applyReference(std::span<const double> x, std::span<double> y) const;
+    std::vector<Triplet> triplets() const;
+
+  private:
+    std::size_t m_n = 0;
+    std::vector<float> m_values;
+};
+
+}  // namespace ww::cg

@@ -1,0 +1,251 @@
+// CPU conjugate gradients and operators against double-precision direct solves.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "dense_reference.h"
+#include "solver/cg/cg_cpu.h"
+#include "solver/cg/operators.h"
+
+namespace ww::cg {
+namespace {
+
+using test::choleskySolve;
+using test::freshSeed;
+using test::randomVector;
+using test::relativeError;
+using test::toDense;
+
+std::vector<double> toDouble(const std::vector<float>& v) {
+    return {v.begin(), v.end()};
+}
+
+// Fast float operator application vs the double reference: each output sums 5 terms of
+// size <= (1 + 4 alpha) |x|, so float rounding is bounded by ~6 ulp of that; 1e-5 relative
+// to the largest entry leaves margin.
+template <typename Op>
+void expectApplyMatchesReference(const Op& op, std::uint64_t seed) {
+    const std::vector<float> x = randomVector(op.size(), seed);
+    std::vector<float> y(op.size());
+    const double dot = op.applyDot(x.data(), y.data());
+    std::vector<double> yRef(op.size());
+    op.applyReference(toDouble(x), yRef);
+    double scale = 0.0;
+    double dotRef = 0.0;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        scale = std::max(scale, std::fabs(yRef[i]));
+        dotRef += x[i] * yRef[i];
+    }
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        ASSERT_NEAR(y[i], yRef[i], 1e-5 * scale) << "row " << i << " seed " << seed;
+    }
+    EXPECT_NEAR(dot, dotRef, 1e-5 * std::fabs(dotRef) + 1e-6) << "seed " << seed;
+}
+
+TEST(StencilOperator, MatchesReferenceBothBoundaries) {
+    const std::uint64_t seed = freshSeed();
+    for (Boundary bc : {Boundary::kDirichlet, Boundary::kNeumann}) {
+        expectApplyMatchesReference(StencilOperator(7, 5, 0.7f, bc), 11);
+        expectApplyMatchesReference(StencilOperator(33, 17, 2.5f, bc), seed);
+        // Large enough to run on both cores.
+        expectApplyMatchesReference(StencilOperator(300, 130, 1.0f, bc), seed + 1);
+    }
+}
+
+TEST(StencilOperator, TripletsAreSymmetricAndMatchApply) {
+    const StencilOperator op(9, 6, 1.3f, Boundary::kNeumann);
+    auto csr = CsrMatrix::fromTriplets(static_cast<int>(op.size()), op.triplets());
+    ASSERT_TRUE(csr.ok());
+    EXPECT_TRUE(csr->isSymmetric());
+    const std::vector<float> x = randomVector(op.size(), freshSeed());
+    std::vector<float> y1(op.size()), y2(op.size());
+    op.apply(x, y1);
+    csr->apply(x, y2);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        EXPECT_NEAR(y1[i], y2[i], 1e-5f) << i;
+    }
+}
+
+TEST(BandedOperator, FromStencilAndNineBandedMatchReference) {
+    const std::uint64_t seed = freshSeed();
+    const StencilOperator s(40, 23, 0.9f, Boundary::kDirichlet);
+    expectApplyMatchesReference(BandedOperator::fromStencil(s), seed);
+    expectApplyMatchesReference(BandedOperator::nineBandedQ1(50, 31, 1.5f), seed + 7);
+    expectApplyMatchesReference(BandedOperator::nineBandedQ1(256, 200, 1.5f), seed + 8);
+}
+
+TEST(CsrMatrix, FromTripletsSumsDuplicatesAndRejectsBadIndices) {
+    const std::vector<int> rows = {0, 1, 0, 1, 0};
+    const std::vector<int> cols = {0, 1, 1, 0, 0};
+    const std::vector<float> vals = {1.0f, 2.0f, 3.0f, 3.0f, 4.0f};
+    auto m = CsrMatrix::fromTriplets(2, rows, cols, vals);
+    ASSERT_TRUE(m.ok());
+    EXPECT_EQ(m->nonZeros(), 4u);
+    EXPECT_EQ(m->values()[0], 5.0f);  // (0,0): 1 + 4
+    EXPECT_TRUE(m->isSymmetric());
+    const std::vector<int> badRows = {0, 2};
+    const std::vector<int> badCols = {0, 0};
+    const std::vector<float> badVals = {1.0f, 1.0f};
+    auto bad = CsrMatrix::fromTriplets(2, badRows, badCols, badVals);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("(2, 0)"), std::string::npos);
+}
+
+// CG stops at relative residual tol; the error then satisfies
+// ||x - x*|| / ||x*|| <= cond(A) * tol. For I - alpha L with alpha <= 2 (Dirichlet),
+// cond <= 1 + 8 alpha = 17, so tol = 1e-6 bounds the error by 1.7e-5; float rounding in the
+// recursive residual adds a few 1e-7 * cond. 5e-5 covers both.
+template <typename Op>
+void expectMatchesDirect(const Op& op, std::uint64_t seed, double tolerance) {
+    const int n = static_cast<int>(op.size());
+    const std::vector<float> b = randomVector(op.size(), seed);
+    const std::vector<double> xStar = choleskySolve(n, toDense(n, op.triplets()), toDouble(b));
+    ASSERT_FALSE(xStar.empty()) << "reference matrix not SPD";
+    std::vector<float> x = randomVector(op.size(), seed + 1);  // a non-trivial start
+    CgOptions options;
+    options.tolerance = 1e-6f;
+    options.recordHistory = true;
+    const CgReport report = solveCpu(op, b, std::span<float>(x), options);
+    EXPECT_EQ(report.status, CgStatus::kConverged) << "seed " << seed;
+    EXPECT_LE(report.residual, 1e-6f);
+    EXPECT_EQ(report.history.size(), static_cast<std::size_t>(report.iterations) + 1);
+    EXPECT_LT(relativeError(x, xStar), tolerance) << "seed " << seed;
+
+    std::vector<double> xRef = toDouble(randomVector(op.size(), seed + 1));
+    const CgReport ref = solveReference(op, toDouble(b), std::span<double>(xRef), options);
+    EXPECT_EQ(ref.status, CgStatus::kConverged);
+    // Same algorithm in float and double: float rounding perturbs the Krylov sequence a
+    // little, so the iteration counts agree to within a few.
+    EXPECT_NEAR(report.iterations, ref.iterations, 3) << "seed " << seed;
+    EXPECT_LT(relativeError(xRef, xStar), tolerance);
+}
+
+TEST(CgCpu, StencilMatchesDirectSolve) {
+    const std::uint64_t seed = freshSeed();
+    for (Boundary bc : {Boundary::kDirichlet, Boundary::kNeumann}) {
+        expectMatchesDirect(StencilOperator(12, 9, 1.0f, bc), 3, 5e-5);
+        expectMatchesDirect(StencilOperator(17, 14, 2.0f, bc), seed, 5e-5);
+    }
+}
+
+TEST(CgCpu, BandedMatchesDirectSolve) {
+    // Q1: cond <= (1 + 16 alpha / 3) / 1 = 9 for alpha = 1.5, see the stencil bound above.
+    expectMatchesDirect(BandedOperator::nineBandedQ1(13, 11, 1.5f), freshSeed(), 5e-5);
+}
+
+TEST(CgCpu, RandomSparseSpdMatchesDirectSolve) {
+    // Strict dominance margin 1 and at most ~8 off-diagonals in [-1, 1] per row give
+    // cond <= (2 * 8 + 1) / 1 = 17: the same 5e-5 bound.
+    for (std::uint64_t seed : {std::uint64_t{42}, freshSeed()}) {
+        const auto t = test::randomSparseSpd(80, 8, 1.0f, seed);
+        auto a = CsrMatrix::fromTriplets(80, t);
+        ASSERT_TRUE(a.ok());
+        ASSERT_TRUE(a->isSymmetric());
+        expectMatchesDirect(a.value(), seed, 5e-5);
+    }
+}
+
+TEST(CgCpu, DenseSpdMatchesDirectSolve) {
+    const std::uint64_t seed = freshSeed();
+    const int n = 40;
+    const std::vector<float> m = randomVector(static_cast<std::size_t>(n) * n, seed);
+    std::vector<float> a(static_cast<std::size_t>(n) * n);
+    // A = M^T M / n + I: SPD with cond <= 1 + ||M||^2 / n, about 5 for uniform [-1, 1].
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            double s = 0.0;
+            for (int k = 0; k < n; ++k) {
+                s += double(m[k * n + i]) * m[k * n + j];
+            }
+            a[static_cast<std::size_t>(i) * n + j] = static_cast<float>(s / n + (i == j));
+        }
+    }
+    auto op = DenseOperator::create(n, a);
+    ASSERT_TRUE(op.ok());
+    expectMatchesDirect(op.value(), seed, 5e-5);
+}
+
+TEST(CgCpu, WarmStartCutsIterations) {
+    const StencilOperator op(64, 48, 2.0f, Boundary::kNeumann);
+    const std::uint64_t seed = freshSeed();
+    std::vector<float> b = randomVector(op.size(), seed);
+    std::vector<float> x(op.size(), 0.0f);
+    const CgReport first = solveCpu(op, b, std::span<float>(x));
+    ASSERT_TRUE(first.converged());
+    // A nearby right-hand side, as between two time steps.
+    const std::vector<float> db = randomVector(op.size(), seed + 1, -1e-3f, 1e-3f);
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        b[i] += db[i];
+    }
+    std::vector<float> cold(op.size(), 0.0f);
+    const CgReport coldReport = solveCpu(op, b, std::span<float>(cold));
+    const CgReport warmReport = solveCpu(op, b, std::span<float>(x));
+    ASSERT_TRUE(coldReport.converged());
+    ASSERT_TRUE(warmReport.converged());
+    EXPECT_LT(warmReport.iterations, coldReport.iterations / 2) << "seed " << seed;
+}
+
+TEST(CgCpu, IndefiniteMatrixBreaksDown) {
+    std::vector<float> a = {1.0f, 0.0f, 0.0f, -1.0f};
+    auto op = DenseOperator::create(2, a);
+    ASSERT_TRUE(op.ok());
+    const std::vector<float> b = {1.0f, 1.0f};
+    std::vector<float> x = {0.0f, 0.0f};
+    const CgReport report = solveCpu(op.value(), b, std::span<float>(x));
+    EXPECT_EQ(report.status, CgStatus::kBreakdown);
+}
+
+TEST(CgCpu, IterationLimitIsReported) {
+    const StencilOperator op(32, 32, 4.0f, Boundary::kDirichlet);
+    const std::vector<float> b = randomVector(op.size(), freshSeed());
+    std::vector<float> x(op.size(), 0.0f);
+    CgOptions options;
+    options.maxIterations = 3;
+    const CgReport report = solveCpu(op, b, std::span<float>(x), options);
+    EXPECT_EQ(report.status, CgStatus::kIterationLimit);
+    EXPECT_EQ(report.iterations, 3);
+}
+
+TEST(CgCpu, ResultDoesNotDependOnThreadCount) {
+    const StencilOperator op(256, 160, 2.0f, Boundary::kNeumann);  // above the parallel size
+    const std::vector<float> b = randomVector(op.size(), freshSeed());
+    std::vector<float> x1(op.size(), 0.0f), x2(op.size(), 0.0f);
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const CgReport r1 = solveCpu(op, b, std::span<float>(x1));
+    omp_set_num_threads(2);
+    const CgReport r2 = solveCpu(op, b, std::span<float>(x2));
+    omp_set_num_threads(saved);
+    EXPECT_EQ(r1.iterations, r2.iterations);
+    EXPECT_EQ(std::memcmp(x1.data(), x2.data(), x1.size() * sizeof(float)), 0);
+}
+
+TEST(JacobiCpu, NineBandedConvergesToDirectSolve) {
+    const BandedOperator op = BandedOperator::nineBandedQ1(15, 12, 1.0f);
+    const int n = static_cast<int>(op.size());
+    const std::uint64_t seed = freshSeed();
+    const std::vector<float> b = randomVector(op.size(), seed);
+    const std::vector<double> xStar = choleskySolve(n, toDense(n, op.triplets()), toDouble(b));
+    std::vector<float> x(op.size(), 0.0f);
+    // Jacobi contracts by at most rho(I - D^-1 A) <= (8/3) / (1 + 8/3) = 0.73 per sweep;
+    // 80 sweeps give 0.73^80 ~ 1e-11, float rounding (~1e-6) dominates.
+    const double residual = jacobiCpu(op, b, x, 80);
+    EXPECT_LT(residual, 1e-5);
+    EXPECT_LT(relativeError(x, xStar), 1e-5) << "seed " << seed;
+
+    // One fast sweep against the scalar reference sweep.
+    const std::vector<float> x0 = randomVector(op.size(), seed + 3);
+    std::vector<float> fast(op.size()), ref(op.size());
+    const std::vector<float> inv = op.inverseDiagonal();
+    op.jacobiSweep(b.data(), inv.data(), x0.data(), fast.data());
+    op.jacobiSweepReference(b.data(), x0.data(), ref.data());
+    for (std::size_t i = 0; i < fast.size(); ++i) {
+        ASSERT_NEAR(fast[i], ref[i], 1e-5f) << i;
+    }
+}
+
+}  // namespace
+}  // namespace ww::cg
