@@ -73,8 +73,13 @@ struct LcpReport {
     int iterations = 0;
     float residual = 0;  ///< natural-map residual of the returned x
     LcpStatus status = LcpStatus::kIterationLimit;
-    std::vector<float> history;  ///< residual after each iteration, when recordHistory
+    /// When recordHistory: history[t] is the residual of the t-th iterate, t = 0 (the guess)
+    /// .. iterations, so it has iterations + 1 entries.
+    std::vector<float> history;
     double solveMs = 0, uploadMs = 0;
+    /// Non-empty when the problem or x was rejected before solving (x is then untouched and
+    /// status is kDiverged): the reason, e.g. a size mismatch or a non-positive diagonal.
+    std::string error;
 };
 
 class LcpSolver {  // one API, two backends

@@ -1,0 +1,295 @@
+// CPU backend of the LCP solver: projected Jacobi and projected Gauss-Seidel.
+//
+// Jacobi (Moravanszky 2003, section 5, with omega = -omega_paper and D = diag(A)):
+//   w^t     = A x^t + b                                   (one SIMD matVec, both cores)
+//   r(x^t)  = max_i | x_i^t - clamp(x_i^t - w_i^t, lo_i, hi_i) |   (free: w^t is at hand)
+//   x^{t+1} = clamp(x^t - omega D^-1 w^t, lo(x^t), hi(x^t))
+// Friction rows take lo = -mu max(x_k^t, 0), hi = mu max(x_k^t, 0) from the current iterate.
+// Gauss-Seidel updates row i in place with the newest values of x (as ODE quickstep and
+// Bullet do); its residual needs an extra matVec, so it is computed only when asked for.
+// Stopping: a fixed count (0 = 2n), or r <= tolerance checked every checkEvery iterations.
+// Divergence: a non-finite w or x, or r above divergenceGrowth times the smallest r seen.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <omp.h>
+
+#include "solver/core/timer.h"
+#include "solver/lcp/lcp_solver.h"
+#include "solver/linalg/dense.h"
+
+namespace ww::lcp {
+
+namespace {
+
+struct Workspace {
+    std::vector<float> cur, next, good, w, invDiag, lo, hi;
+    void reserve(std::size_t n) {
+        for (auto* v : {&cur, &next, &good, &w, &invDiag, &lo, &hi}) {
+            v->resize(n);
+        }
+    }
+};
+
+// Bounds of every row at iterate x; friction rows take them from their normal's value.
+void currentBounds(const LcpProblem& p, const float* x, float* lo, float* hi) {
+    std::memcpy(lo, p.lo.data(), p.lo.size() * sizeof(float));
+    std::memcpy(hi, p.hi.data(), p.hi.size() * sizeof(float));
+    if (!p.hasFriction()) {
+        return;
+    }
+    for (int i = 0; i < p.n; ++i) {
+        const int k = p.frictionNormal[i];
+        if (k >= 0) {
+            const float bound = p.mu[i] * std::max(x[k], 0.0f);
+            lo[i] = -bound;
+            hi[i] = bound;
+        }
+    }
+}
+
+// Residual of x given w = A x (b added here); NaN/Inf in w or x make it infinite.
+float residualFromW(const LcpProblem& p, const float* x, const float* w, const float* lo,
+                    const float* hi) {
+    float r = 0.0f;
+    float probe = 0.0f;
+    for (int i = 0; i < p.n; ++i) {
+        const float wi = w[i] + p.b[i];
+        const float ri = std::abs(x[i] - std::clamp(x[i] - wi, lo[i], hi[i]));
+        r = std::max(r, ri);
+        probe += 0.0f * (wi + ri);  // NaN when anything is NaN or infinite
+    }
+    return std::isfinite(probe) ? r : kInfinity;
+}
+
+float residualOf(const LcpProblem& p, const float* x, Workspace& ws, bool parallel) {
+    linalg::matVec(p.a.data(), p.n, p.n, x, ws.w.data(), parallel);
+    currentBounds(p, x, ws.lo.data(), ws.hi.data());
+    return residualFromW(p, x, ws.w.data(), ws.lo.data(), ws.hi.data());
+}
+
+float divergenceFloor(const LcpProblem& p) {
+    float bmax = 0.0f;
+    for (float v : p.b) {
+        bmax = std::max(bmax, std::abs(v));
+    }
+    return 1.0e-4f * (1.0f + bmax);
+}
+
+// Tracks convergence and divergence at the checked iterates; returns true to stop.
+struct Monitor {
+    const LcpOptions& o;
+    float floor;
+    float minResidual = kInfinity;
+    bool diverged = false;
+    bool converged = false;
+
+    bool check(float r) {
+        if (!std::isfinite(r)) {
+            diverged = true;
+            return true;
+        }
+        if (o.tolerance > 0.0f && r <= o.tolerance) {
+            converged = true;
+            return true;
+        }
+        if (r > o.divergenceGrowth * std::max(minResidual, floor) && r > o.tolerance) {
+            diverged = true;
+            return true;
+        }
+        minResidual = std::min(minResidual, r);
+        return false;
+    }
+};
+
+int iterationCount(const LcpProblem& p, const LcpOptions& o) {
+    return o.maxIterations > 0 ? o.maxIterations : 2 * p.n;
+}
+
+void finish(const LcpProblem& p, std::span<float> x, const float* iterate, const Monitor& m,
+            Workspace& ws, bool parallel, LcpReport& rep) {
+    const auto n = static_cast<std::size_t>(p.n);
+    if (m.diverged) {
+        rep.status = LcpStatus::kDiverged;
+        std::copy_n(ws.good.data(), n, x.data());
+        rep.residual = residualOf(p, x.data(), ws, parallel);
+        return;
+    }
+    std::copy_n(iterate, n, x.data());
+    rep.status = m.converged ? LcpStatus::kConverged : LcpStatus::kIterationLimit;
+}
+
+void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, Workspace& ws,
+                 bool parallel, LcpReport& rep) {
+    const auto n = static_cast<std::size_t>(p.n);
+    const int maxIt = iterationCount(p, o);
+    const int every = std::max(1, o.checkEvery);
+    std::copy_n(x.data(), n, ws.cur.data());
+    std::copy_n(x.data(), n, ws.good.data());
+    for (std::size_t i = 0; i < n; ++i) {
+        ws.invDiag[i] = o.omega / p.a[i * n + i];
+    }
+    Monitor mon{o, divergenceFloor(p)};
+    float* cur = ws.cur.data();
+    float* next = ws.next.data();
+    int t = 0;
+    for (; t <= maxIt; ++t) {
+        linalg::matVec(p.a.data(), p.n, p.n, cur, ws.w.data(), parallel);
+        currentBounds(p, cur, ws.lo.data(), ws.hi.data());
+        float r = 0.0f;
+        float probe = 0.0f;
+        const float* w = ws.w.data();
+        const float* lo = ws.lo.data();
+        const float* hi = ws.hi.data();
+        for (std::size_t i = 0; i < n; ++i) {
+            const float wi = w[i] + p.b[i];
+            r = std::max(r, std::abs(cur[i] - std::clamp(cur[i] - wi, lo[i], hi[i])));
+            next[i] = std::clamp(cur[i] - ws.invDiag[i] * wi, lo[i], hi[i]);
+            probe += 0.0f * wi;
+        }
+        if (!std::isfinite(probe)) {
+            r = kInfinity;
+        }
+        if (o.recordHistory) {
+            rep.history.push_back(r);
+        }
+        rep.residual = r;
+        // The last pass (t == maxIt) only measures the residual of the final iterate.
+        if (t == maxIt || !std::isfinite(r) || t % every == 0) {
+            if (mon.check(r) || t == maxIt) {
+                break;
+            }
+            std::copy_n(cur, n, ws.good.data());
+        }
+        std::swap(cur, next);
+    }
+    rep.iterations = t;
+    finish(p, x, cur, mon, ws, parallel, rep);
+}
+
+void solveGaussSeidel(const LcpProblem& p, std::span<float> x, const LcpOptions& o, Workspace& ws,
+                      bool parallel, LcpReport& rep) {
+    const auto n = static_cast<std::size_t>(p.n);
+    const int maxIt = iterationCount(p, o);
+    const int every = std::max(1, o.checkEvery);
+    const bool measureEach = o.recordHistory;
+    float* cur = ws.cur.data();
+    std::copy_n(x.data(), n, cur);
+    std::copy_n(x.data(), n, ws.good.data());
+    Monitor mon{o, divergenceFloor(p)};
+    int t = 0;
+    for (; t <= maxIt; ++t) {
+        const bool checkNow = t == maxIt || t % every == 0;
+        if (measureEach || checkNow) {
+            const float r = residualOf(p, cur, ws, parallel);
+            if (o.recordHistory) {
+                rep.history.push_back(r);
+            }
+            rep.residual = r;
+            if (checkNow) {
+                if (mon.check(r) || t == maxIt) {
+                    break;
+                }
+                std::copy_n(cur, n, ws.good.data());
+            }
+        }
+        float probe = 0.0f;
+        for (std::size_t i = 0; i < n; ++i) {
+            const float* ai = p.a.data() + i * n;
+            const float wi = linalg::dot({ai, n}, {cur, n}) + p.b[i];
+            float lo = p.lo[i];
+            float hi = p.hi[i];
+            if (p.hasFriction() && p.frictionNormal[i] >= 0) {
+                hi = p.mu[i] * std::max(cur[p.frictionNormal[i]], 0.0f);
+                lo = -hi;
+            }
+            cur[i] = std::clamp(cur[i] - o.omega * wi / ai[i], lo, hi);
+            probe += 0.0f * wi;
+        }
+        if (!std::isfinite(probe)) {
+            mon.diverged = true;
+            break;
+        }
+    }
+    rep.iterations = std::min(t, maxIt);
+    finish(p, x, cur, mon, ws, parallel, rep);
+}
+
+LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o, Workspace& ws,
+                   bool parallel) {
+    Stopwatch sw;
+    LcpReport rep;
+    rep.error = p.validate();
+    if (rep.error.empty() && x.size() != static_cast<std::size_t>(p.n)) {
+        rep.error =
+            "x has " + std::to_string(x.size()) + " entries, the problem " + std::to_string(p.n);
+    }
+    if (rep.error.empty() && !(o.omega > 0.0f)) {
+        rep.error = "omega must be positive";
+    }
+    if (!rep.error.empty()) {
+        rep.status = LcpStatus::kDiverged;
+        rep.residual = kInfinity;
+        return rep;
+    }
+    ws.reserve(static_cast<std::size_t>(p.n));
+    if (p.n > 0) {
+        if (o.method == LcpMethod::kJacobi) {
+            solveJacobi(p, x, o, ws, parallel, rep);
+        } else {
+            solveGaussSeidel(p, x, o, ws, parallel, rep);
+        }
+    } else {
+        rep.status = LcpStatus::kConverged;
+    }
+    rep.solveMs = sw.elapsedMs();
+    return rep;
+}
+
+class CpuLcpSolver final : public LcpSolver {
+  public:
+    const char* backendName() const override { return "cpu"; }
+
+    LcpReport solve(const LcpProblem& p, std::span<float> x, const LcpOptions& o) override {
+        return solveOne(p, x, o, m_ws[0], true);
+    }
+
+    std::vector<LcpReport> solveBatch(std::span<const LcpProblem> blocks, std::span<float> x,
+                                      const LcpOptions& o) override {
+        std::vector<std::size_t> offsets(blocks.size() + 1, 0);
+        for (std::size_t k = 0; k < blocks.size(); ++k) {
+            offsets[k + 1] = offsets[k] + static_cast<std::size_t>(std::max(blocks[k].n, 0));
+        }
+        std::vector<LcpReport> reports(blocks.size());
+        if (offsets.back() != x.size()) {
+            for (auto& r : reports) {
+                r.status = LcpStatus::kDiverged;
+                r.error = "x has " + std::to_string(x.size()) + " entries, the blocks " +
+                          std::to_string(offsets.back());
+            }
+            return reports;
+        }
+        // Islands are independent: one per thread, each solved single-threaded.
+        const auto count = static_cast<std::ptrdiff_t>(blocks.size());
+#pragma omp parallel for schedule(dynamic) num_threads(2)
+        for (std::ptrdiff_t k = 0; k < count; ++k) {
+            const auto uk = static_cast<std::size_t>(k);
+            Workspace& ws = m_ws[std::min(omp_get_thread_num(), 1)];
+            reports[uk] = solveOne(
+                blocks[uk], x.subspan(offsets[uk], offsets[uk + 1] - offsets[uk]), o, ws, false);
+        }
+        return reports;
+    }
+
+  private:
+    Workspace m_ws[2];
+};
+
+}  // namespace
+
+std::unique_ptr<LcpSolver> makeCpuLcpSolver() {
+    return std::make_unique<CpuLcpSolver>();
+}
+
+}  // namespace ww::lcp

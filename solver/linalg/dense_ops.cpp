@@ -1,0 +1,293 @@
+// CPU kernels of the dense operation set (see dense.h for the equations). Elementwise loops
+// are written so that -O3 vectorizes them without -ffast-math (no reassociated reductions);
+// matVec uses AVX2+FMA intrinsics on 4 rows at a time so that each load of x feeds four
+// rows, and splits rows over both cores for matrices large enough to pay for the fork.
+#include <algorithm>
+#include <cassert>
+#include <cstddef>
+
+#include "solver/linalg/dense.h"
+
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#define WW_LINALG_AVX2 1
+#endif
+
+namespace ww::linalg {
+
+namespace {
+
+using Index = std::ptrdiff_t;
+
+#ifdef WW_LINALG_AVX2
+inline float horizontalSum(__m256 v) {
+    const __m128 lo = _mm256_castps256_ps128(v);
+    const __m128 hi = _mm256_extractf128_ps(v, 1);
+    __m128 s = _mm_add_ps(lo, hi);
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+void matVecRows(const float* a, Index cols, const float* x, float* y, Index r0, Index r1) {
+    Index i = r0;
+    for (; i + 4 <= r1; i += 4) {
+        const float* a0 = a + i * cols;
+        const float* a1 = a0 + cols;
+        const float* a2 = a1 + cols;
+        const float* a3 = a2 + cols;
+        __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
+        __m256 s2 = _mm256_setzero_ps(), s3 = _mm256_setzero_ps();
+        __m256 t0 = _mm256_setzero_ps(), t1 = _mm256_setzero_ps();
+        __m256 t2 = _mm256_setzero_ps(), t3 = _mm256_setzero_ps();
+        Index j = 0;
+        // Two independent accumulators per row hide the FMA latency.
+        for (; j + 16 <= cols; j += 16) {
+            const __m256 xa = _mm256_loadu_ps(x + j);
+            const __m256 xb = _mm256_loadu_ps(x + j + 8);
+            s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a0 + j), xa, s0);
+            s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a1 + j), xa, s1);
+            s2 = _mm256_fmadd_ps(_mm256_loadu_ps(a2 + j), xa, s2);
+            s3 = _mm256_fmadd_ps(_mm256_loadu_ps(a3 + j), xa, s3);
+            t0 = _mm256_fmadd_ps(_mm256_loadu_ps(a0 + j + 8), xb, t0);
+            t1 = _mm256_fmadd_ps(_mm256_loadu_ps(a1 + j + 8), xb, t1);
+            t2 = _mm256_fmadd_ps(_mm256_loadu_ps(a2 + j + 8), xb, t2);
+            t3 = _mm256_fmadd_ps(_mm256_loadu_ps(a3 + j + 8), xb, t3);
+        }
+        for (; j + 8 <= cols; j += 8) {
+            const __m256 xa = _mm256_loadu_ps(x + j);
+            s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a0 + j), xa, s0);
+            s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a1 + j), xa, s1);
+            s2 = _mm256_fmadd_ps(_mm256_loadu_ps(a2 + j), xa, s2);
+            s3 = _mm256_fmadd_ps(_mm256_loadu_ps(a3 + j), xa, s3);
+        }
+        float y0 = horizontalSum(_mm256_add_ps(s0, t0));
+        float y1 = horizontalSum(_mm256_add_ps(s1, t1));
+        float y2 = horizontalSum(_mm256_add_ps(s2, t2));
+        float y3 = horizontalSum(_mm256_add_ps(s3, t3));
+        for (; j < cols; ++j) {
+            y0 += a0[j] * x[j];
+            y1 += a1[j] * x[j];
+            y2 += a2[j] * x[j];
+            y3 += a3[j] * x[j];
+        }
+        y[i] = y0;
+        y[i + 1] = y1;
+        y[i + 2] = y2;
+        y[i + 3] = y3;
+    }
+    for (; i < r1; ++i) {
+        const float* ai = a + i * cols;
+        __m256 s = _mm256_setzero_ps();
+        Index j = 0;
+        for (; j + 8 <= cols; j += 8) {
+            s = _mm256_fmadd_ps(_mm256_loadu_ps(ai + j), _mm256_loadu_ps(x + j), s);
+        }
+        float yi = horizontalSum(s);
+        for (; j < cols; ++j) {
+            yi += ai[j] * x[j];
+        }
+        y[i] = yi;
+    }
+}
+#else
+void matVecRows(const float* a, Index cols, const float* x, float* y, Index r0, Index r1) {
+    for (Index i = r0; i < r1; ++i) {
+        y[i] = dot(std::span<const float>(a + i * cols, static_cast<std::size_t>(cols)),
+                   std::span<const float>(x, static_cast<std::size_t>(cols)));
+    }
+}
+#endif
+
+// y[c0, c1) += s * row[c0, c1)
+inline void axpyRange(float s, const float* row, float* y, Index c0, Index c1) {
+    for (Index j = c0; j < c1; ++j) {
+        y[j] += s * row[j];
+    }
+}
+
+}  // namespace
+
+void copy(std::span<const float> a, std::span<float> y) {
+    assert(a.size() == y.size());
+    std::copy(a.begin(), a.end(), y.begin());
+}
+
+void add(std::span<const float> a, std::span<const float> b, std::span<float> y) {
+    assert(a.size() == y.size() && b.size() == y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        y[i] = a[i] + b[i];
+    }
+}
+
+void accumulate(std::span<const float> a, std::span<float> y) {
+    assert(a.size() == y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        y[i] += a[i];
+    }
+}
+
+void scale(std::span<const float> a, float c, std::span<float> y) {
+    assert(a.size() == y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        y[i] = c * a[i];
+    }
+}
+
+void maxScalar(std::span<const float> a, float c, std::span<float> y) {
+    assert(a.size() == y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        y[i] = std::max(a[i], c);
+    }
+}
+
+void mad(std::span<const float> a, float c, std::span<float> y) {
+    assert(a.size() == y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        y[i] += c * a[i];
+    }
+}
+
+void madTo(std::span<const float> a, std::span<const float> b, float c, std::span<float> y) {
+    assert(a.size() == y.size() && b.size() == y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        y[i] = a[i] + c * b[i];
+    }
+}
+
+void madElem(std::span<const float> a, std::span<const float> b, std::span<float> y) {
+    assert(a.size() == y.size() && b.size() == y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        y[i] += a[i] * b[i];
+    }
+}
+
+void madad(std::span<const float> a, std::span<const float> b, std::span<const float> c,
+           std::span<const float> d, std::span<float> y) {
+    assert(a.size() == y.size() && b.size() == y.size() && c.size() == y.size() &&
+           d.size() == y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        y[i] = a[i] + (b[i] + c[i]) * d[i];
+    }
+}
+
+float dot(std::span<const float> a, std::span<const float> b) {
+    assert(a.size() == b.size());
+    constexpr std::size_t kLanes = 16;
+    float lanes[kLanes] = {};
+    const std::size_t n = a.size();
+    std::size_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        for (std::size_t l = 0; l < kLanes; ++l) {
+            lanes[l] += a[i + l] * b[i + l];
+        }
+    }
+    float s = 0.0f;
+    for (; i < n; ++i) {
+        s += a[i] * b[i];
+    }
+    for (float v : lanes) {
+        s += v;
+    }
+    return s;
+}
+
+float norm2(std::span<const float> a) {
+    return dot(a, a);
+}
+
+void matVec(const float* a, int rows, int cols, const float* x, float* y, bool parallel) {
+    const bool split = parallel && rows >= kParallelMinRows;
+    if (!split) {
+        matVecRows(a, cols, x, y, 0, rows);
+        return;
+    }
+    // Blocks of 4 rows keep the 4-row kernel busy; static split: rows cost the same.
+    const Index blocks = (rows + 3) / 4;
+#pragma omp parallel for schedule(static)
+    for (Index t = 0; t < 2; ++t) {
+        const Index b0 = blocks * t / 2;
+        const Index b1 = blocks * (t + 1) / 2;
+        matVecRows(a, cols, x, y, std::min<Index>(b0 * 4, rows), std::min<Index>(b1 * 4, rows));
+    }
+}
+
+void matVec(const Matrix& a, std::span<const float> x, std::span<float> y) {
+    assert(x.size() == static_cast<std::size_t>(a.cols));
+    assert(y.size() == static_cast<std::size_t>(a.rows));
+    matVec(a.data.data(), a.rows, a.cols, x.data(), y.data(), true);
+}
+
+void matTVec(const Matrix& a, std::span<const float> x, std::span<float> y) {
+    assert(x.size() == static_cast<std::size_t>(a.rows));
+    assert(y.size() == static_cast<std::size_t>(a.cols));
+    std::fill(y.begin(), y.end(), 0.0f);
+    const Index cols = a.cols;
+    const int chunks = a.rows >= kParallelMinRows ? 2 : 1;
+    // Each thread owns a column range of y and streams every row over it.
+#pragma omp parallel for schedule(static) if (chunks > 1)
+    for (int t = 0; t < chunks; ++t) {
+        const Index c0 = (cols * t / chunks) & ~Index{15};
+        const Index c1 = t + 1 == chunks ? cols : (cols * (t + 1) / chunks) & ~Index{15};
+        for (Index i = 0; i < a.rows; ++i) {
+            axpyRange(x[i], a.row(static_cast<int>(i)), y.data(), c0, c1);
+        }
+    }
+}
+
+void matMat(const Matrix& a, const Matrix& b, Matrix& c) {
+    assert(a.cols == b.rows);
+    c = Matrix(a.rows, b.cols);
+    const Index n = b.cols;
+    constexpr Index kBlock = 128;  // 128 rows of B (512 KB at n = 1000) stay in L2
+    for (Index k0 = 0; k0 < a.cols; k0 += kBlock) {
+        const Index k1 = std::min<Index>(k0 + kBlock, a.cols);
+#pragma omp parallel for schedule(static) if (a.rows >= 64)
+        for (Index i = 0; i < a.rows; ++i) {
+            float* ci = c.data.data() + i * n;
+            const float* ai = a.row(static_cast<int>(i));
+            for (Index k = k0; k < k1; ++k) {
+                axpyRange(ai[k], b.row(static_cast<int>(k)), ci, 0, n);
+            }
+        }
+    }
+}
+
+void matTMat(const Matrix& a, const Matrix& b, Matrix& c) {
+    assert(a.rows == b.rows);
+    c = Matrix(a.cols, b.cols);
+    const Index n = b.cols;
+    constexpr Index kBlock = 128;
+    for (Index k0 = 0; k0 < a.rows; k0 += kBlock) {
+        const Index k1 = std::min<Index>(k0 + kBlock, a.rows);
+#pragma omp parallel for schedule(static) if (a.cols >= 64)
+        for (Index i = 0; i < a.cols; ++i) {
+            float* ci = c.data.data() + i * n;
+            for (Index k = k0; k < k1; ++k) {
+                axpyRange(a(static_cast<int>(k), static_cast<int>(i)), b.row(static_cast<int>(k)),
+                          ci, 0, n);
+            }
+        }
+    }
+}
+
+void matVecScalar(const float* a, int rows, int cols, const float* x, float* y) {
+    for (int i = 0; i < rows; ++i) {
+        float s = 0.0f;
+        const float* ai = a + static_cast<std::size_t>(i) * cols;
+        for (int j = 0; j < cols; ++j) {
+            s += ai[j] * x[j];
+        }
+        y[i] = s;
+    }
+}
+
+std::string checkMatVec(int rows, int cols, std::size_t xSize, std::size_t ySize) {
+    if (xSize != static_cast<std::size_t>(cols) || ySize != static_cast<std::size_t>(rows)) {
+        return "dimension mismatch: A is " + std::to_string(rows) + "x" + std::to_string(cols) +
+               ", x has " + std::to_string(xSize) + " entries and y has " + std::to_string(ySize);
+    }
+    return {};
+}
+
+}  // namespace ww::linalg
