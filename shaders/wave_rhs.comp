@@ -1,0 +1,27 @@
+#version 430
+// Crank–Nicolson right-hand side and warm-start guess, on the GPU beside the solve:
+//   rhs = [2 u - (1 - g) uPrev + a L (2 u + uPrev)] / (1 + g),  guess = 2 u - uPrev (or 0).
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "wave_common.glsl"
+
+layout(std430, binding = 0) readonly buffer U { float u[]; };
+layout(std430, binding = 1) readonly buffer UPrev { float uPrev[]; };
+layout(std430, binding = 2) writeonly buffer Rhs { float rhs[]; };
+layout(std430, binding = 3) writeonly buffer Guess { float guess[]; };
+
+uniform int uWarmStart;
+
+WAVE_LAPLACIAN(lapU, u)
+WAVE_LAPLACIAN(lapPrev, uPrev)
+
+void main() {
+    int i = int(gl_GlobalInvocationID.x);
+    int j = int(gl_GlobalInvocationID.y);
+    if (i >= uNx || j >= uNy) {
+        return;
+    }
+    int k = j * uNx + i;
+    float w = 2.0 * lapU(i, j) + lapPrev(i, j);
+    rhs[k] = (2.0 * u[k] - (1.0 - uG) * uPrev[k] + uA * w) / (1.0 + uG);
+    guess[k] = uWarmStart != 0 ? 2.0 * u[k] - uPrev[k] : 0.0;
+}

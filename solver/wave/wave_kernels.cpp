@@ -1,0 +1,217 @@
+// CPU kernels of the wave model (equations in wave_kernels.h).
+#include "solver/wave/wave_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace ww::wave {
+
+namespace {
+
+constexpr long kParallelMinCells = 1L << 15;
+
+// Pointers to the rows above and below row j with the boundary's ghost rows.
+struct Rows {
+    const float* up;
+    const float* row;
+    const float* dn;
+};
+
+Rows rowsOf(const GridCoeffs& k, const float* u, int j, const float* zeros) {
+    const std::size_t nx = static_cast<std::size_t>(k.nx);
+    const float* row = u + j * nx;
+    return {j > 0 ? row - nx : (k.neumann ? row : zeros), row,
+            j + 1 < k.ny ? row + nx : (k.neumann ? row : zeros)};
+}
+
+// Laplacian of the row at column i (edges use the ghost value).
+inline float lapAt(const Rows& r, int i, int nx, bool neumann) {
+    const float c = r.row[i];
+    const float l = i > 0 ? r.row[i - 1] : (neumann ? c : 0.0f);
+    const float rr = i + 1 < nx ? r.row[i + 1] : (neumann ? c : 0.0f);
+    return l + rr + r.up[i] + r.dn[i] - 4.0f * c;
+}
+
+// Runs f(j) for every row, on both cores when the grid is large.
+template <typename F>
+void forRows(const GridCoeffs& k, F&& f) {
+#pragma omp parallel for schedule(static) if (static_cast <long>(k.nx) * k.ny >= kParallelMinCells)
+    for (int j = 0; j < k.ny; ++j) {
+        f(j);
+    }
+}
+
+const float* zeroRow(int nx) {
+    thread_local std::vector<float> zeros;
+    if (zeros.size() < static_cast<std::size_t>(nx)) {
+        zeros.assign(static_cast<std::size_t>(nx), 0.0f);
+    }
+    return zeros.data();
+}
+
+}  // namespace
+
+void cnRhs(const GridCoeffs& k, const float* u, const float* uPrev, float* rhs, float* guess,
+           bool warmStart) {
+    const float* zeros = zeroRow(k.nx);
+    const float a = k.a;
+    const float inv = 1.0f / (1.0f + k.g);
+    const float keep = 1.0f - k.g;
+    const int nx = k.nx;
+    forRows(k, [&](int j) {
+        const Rows ru = rowsOf(k, u, j, zeros);
+        const Rows rp = rowsOf(k, uPrev, j, zeros);
+        float* out = rhs + static_cast<std::size_t>(j) * nx;
+        float* gs = guess + static_cast<std::size_t>(j) * nx;
+        auto edge = [&](int i) {
+            const float w = 2.0f * lapAt(ru, i, nx, k.neumann) + lapAt(rp, i, nx, k.neumann);
+            out[i] = (2.0f * ru.row[i] - keep * rp.row[i] + a * w) * inv;
+        };
+        edge(0);
+#pragma omp simd
+        for (int i = 1; i < nx - 1; ++i) {
+            const float lu = ru.row[i - 1] + ru.row[i + 1] + ru.up[i] + ru.dn[i] - 4.0f * ru.row[i];
+            const float lp = rp.row[i - 1] + rp.row[i + 1] + rp.up[i] + rp.dn[i] - 4.0f * rp.row[i];
+            out[i] = (2.0f * ru.row[i] - keep * rp.row[i] + a * (2.0f * lu + lp)) * inv;
+        }
+        edge(nx - 1);
+        if (warmStart) {
+#pragma omp simd
+            for (int i = 0; i < nx; ++i) {
+                gs[i] = 2.0f * ru.row[i] - rp.row[i];
+            }
+        } else {
+            std::fill(gs, gs + nx, 0.0f);
+        }
+    });
+}
+
+namespace {
+
+// Value at (i, j) with ghost cells, for the scalar references.
+double at(const GridCoeffs& k, const float* u, int i, int j, int ci, int cj) {
+    if (i >= 0 && i < k.nx && j >= 0 && j < k.ny) {
+        return u[static_cast<std::size_t>(j) * k.nx + i];
+    }
+    return k.neumann ? u[static_cast<std::size_t>(cj) * k.nx + ci] : 0.0;
+}
+
+double lapRef(const GridCoeffs& k, const float* u, int i, int j) {
+    return at(k, u, i - 1, j, i, j) + at(k, u, i + 1, j, i, j) + at(k, u, i, j - 1, i, j) +
+           at(k, u, i, j + 1, i, j) - 4.0 * at(k, u, i, j, i, j);
+}
+
+}  // namespace
+
+void cnRhsReference(const GridCoeffs& k, const float* u, const float* uPrev, float* rhs) {
+    for (int j = 0; j < k.ny; ++j) {
+        for (int i = 0; i < k.nx; ++i) {
+            const std::size_t c = static_cast<std::size_t>(j) * k.nx + i;
+            const double w = 2.0 * lapRef(k, u, i, j) + lapRef(k, uPrev, i, j);
+            rhs[c] =
+                static_cast<float>((2.0 * u[c] - (1.0 - k.g) * uPrev[c] + k.a * w) / (1.0 + k.g));
+        }
+    }
+}
+
+void explicitStep(const GridCoeffs& k, const float* u, const float* uPrev, float* uNext) {
+    const float* zeros = zeroRow(k.nx);
+    const float c2 = 4.0f * k.a;
+    const float inv = 1.0f / (1.0f + k.g);
+    const float keep = 1.0f - k.g;
+    const int nx = k.nx;
+    forRows(k, [&](int j) {
+        const Rows ru = rowsOf(k, u, j, zeros);
+        const float* rp = uPrev + static_cast<std::size_t>(j) * nx;
+        float* out = uNext + static_cast<std::size_t>(j) * nx;
+        auto edge = [&](int i) {
+            out[i] = (2.0f * ru.row[i] - keep * rp[i] + c2 * lapAt(ru, i, nx, k.neumann)) * inv;
+        };
+        edge(0);
+#pragma omp simd
+        for (int i = 1; i < nx - 1; ++i) {
+            const float lu = ru.row[i - 1] + ru.row[i + 1] + ru.up[i] + ru.dn[i] - 4.0f * ru.row[i];
+            out[i] = (2.0f * ru.row[i] - keep * rp[i] + c2 * lu) * inv;
+        }
+        edge(nx - 1);
+    });
+}
+
+void explicitStepReference(const GridCoeffs& k, const float* u, const float* uPrev, float* uNext) {
+    for (int j = 0; j < k.ny; ++j) {
+        for (int i = 0; i < k.nx; ++i) {
+            const std::size_t c = static_cast<std::size_t>(j) * k.nx + i;
+            uNext[c] = static_cast<float>(
+                (2.0 * u[c] - (1.0 - k.g) * uPrev[c] + 4.0 * k.a * lapRef(k, u, i, j)) /
+                (1.0 + k.g));
+        }
+    }
+}
+
+double energy(const GridCoeffs& k, bool crankNicolson, float cellSize, float waveSpeed, float dt,
+              const float* u, const float* uPrev) {
+    // Potential term: sum over the edges (i,j)-(i+1,j) and (i,j)-(i,j+1), plus Dirichlet ghost
+    // edges. For CN the bilinear form is evaluated at ubar twice; for leapfrog at (u, uPrev).
+    double kinetic = 0.0;
+    double potential = 0.0;
+    auto edge = [&](std::size_t p, std::size_t q) {
+        if (crankNicolson) {
+            const double d = 0.5 * ((double(u[p]) + uPrev[p]) - (double(u[q]) + uPrev[q]));
+            return d * d;
+        }
+        return (double(u[p]) - u[q]) * (double(uPrev[p]) - uPrev[q]);
+    };
+    auto ghost = [&](std::size_t p) {
+        if (crankNicolson) {
+            const double d = 0.5 * (double(u[p]) + uPrev[p]);
+            return d * d;
+        }
+        return double(u[p]) * uPrev[p];
+    };
+    for (int j = 0; j < k.ny; ++j) {
+        for (int i = 0; i < k.nx; ++i) {
+            const std::size_t c = static_cast<std::size_t>(j) * k.nx + i;
+            const double v = (double(u[c]) - uPrev[c]) / dt;
+            kinetic += v * v;
+            if (i + 1 < k.nx) {
+                potential += edge(c, c + 1);
+            }
+            if (j + 1 < k.ny) {
+                potential += edge(c, c + static_cast<std::size_t>(k.nx));
+            }
+            if (!k.neumann) {
+                const int ghosts = (i == 0) + (i + 1 == k.nx) + (j == 0) + (j + 1 == k.ny);
+                potential += ghosts * ghost(c);
+            }
+        }
+    }
+    const double h2 = double(cellSize) * cellSize;
+    return 0.5 * h2 * kinetic + 0.5 * double(waveSpeed) * waveSpeed * potential;
+}
+
+void applyImpulse(const GridCoeffs& k, float cellSize, const Impulse& d, float* u, float* uPrev) {
+    const float reach = 3.0f * d.radiusM;
+    const int i0 = std::max(0, static_cast<int>(std::floor((d.xM - reach) / cellSize)));
+    const int i1 = std::min(k.nx - 1, static_cast<int>(std::ceil((d.xM + reach) / cellSize)));
+    const int j0 = std::max(0, static_cast<int>(std::floor((d.yM - reach) / cellSize)));
+    const int j1 = std::min(k.ny - 1, static_cast<int>(std::ceil((d.yM + reach) / cellSize)));
+    const float invR2 = 1.0f / (d.radiusM * d.radiusM);
+    for (int j = j0; j <= j1; ++j) {
+        for (int i = i0; i <= i1; ++i) {
+            const float dx = (static_cast<float>(i) + 0.5f) * cellSize - d.xM;
+            const float dy = (static_cast<float>(j) + 0.5f) * cellSize - d.yM;
+            const float r2 = dx * dx + dy * dy;
+            if (r2 < reach * reach) {
+                const float bump = d.amplitude * std::exp(-r2 * invR2);
+                const std::size_t c = static_cast<std::size_t>(j) * k.nx + i;
+                u[c] += bump;
+                if (d.bothLevels != 0u) {
+                    uPrev[c] += bump;
+                }
+            }
+        }
+    }
+}
+
+}  // namespace ww::wave

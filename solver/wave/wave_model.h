@@ -1,0 +1,117 @@
+// The implicit water surface (Krüger & Westermann, GPU Gems 2 ch. 44.4): heights u on an
+// nx x ny grid advanced by Crank–Nicolson (one SPD solve (I - alpha L) u^n+1 = rhs per step,
+// by warm-started CG) or by the explicit leapfrog scheme, on the CPU or the GPU. The right-
+// hand side is built on the backend that solves; switching backends keeps the state.
+// Equations: solver/wave/wave_kernels.h and docs/wave.md.
+//
+// State: u^n and u^n-1 (a ring of three height buffers, the third receives u^n+1), the
+// pending disturbances, the rain generator and the wake. Parameters: WaveParams.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solver/cg/cg_cpu.h"
+#include "solver/cg/operators.h"
+#include "solver/core/backend.h"
+#include "solver/core/result.h"
+#include "solver/gpu/shader_library.h"
+#include "solver/wave/wave_kernels.h"
+#include "solver/wave/wave_params.h"
+
+namespace ww::wave {
+
+/// A point of a wake path, normalized pool coordinates in [0, 1].
+struct PathPoint {
+    float x = 0.0f;
+    float y = 0.0f;
+};
+
+class WaveModel {
+  public:
+    /// Builds the model at rest. kGpu needs a current GL context and `library`.
+    static Result<WaveModel> create(const WaveParams& params, Backend backend,
+                                    const gpu::ShaderLibrary* library);
+    WaveModel(WaveModel&&) noexcept;
+    WaveModel& operator=(WaveModel&&) noexcept;
+    ~WaveModel();
+
+    const WaveParams& params() const { return m_params; }
+    /// Changes dt, speed, damping, scheme, boundary or CG options (not the grid size).
+    Status setParams(const WaveParams& params);
+
+    /// A drop at rest: a Gaussian bump of `amplitude` metres and 1/e radius `radiusM`
+    /// centred at normalized (xNorm, yNorm), applied at the start of the next step.
+    void addDrop(float xNorm, float yNorm, float amplitude, float radiusM);
+    /// Random drops at `dropsPerSecond` (Poisson in time, uniform in space), reproducible
+    /// from `seed`.
+    void setRain(bool on, float dropsPerSecond, std::uint64_t seed, float amplitude = 0.02f,
+                 float radiusM = 0.08f);
+    /// A source moving along `path` (normalized points, looped) at `speedMps`, pushing the
+    /// surface down by `depthRate` metres per second under a Gaussian of `radiusM`.
+    void setWake(std::vector<PathPoint> path, float speedMps, float depthRate = 0.5f,
+                 float radiusM = 0.15f);
+    void clearWake() { m_wakePath.clear(); }
+
+    /// Advances one time step.
+    StepStats step();
+
+    /// Discrete energy of (u^n, u^n-1), see wave_kernels.h (downloads on the GPU).
+    double energy() const;
+    /// Heights u^n, row-major nx x ny (downloads on the GPU: not for the render path).
+    std::vector<float> heights() const;
+    /// GL buffer name of u^n (nx * ny floats) when on the GPU, 0 on the CPU. Valid until
+    /// the next step() or setBackend().
+    unsigned heightBufferHandle() const;
+    /// Replaces the state (u^n, u^n-1); sizes must be nx * ny.
+    Status setState(const std::vector<float>& u, const std::vector<float>& uPrev);
+
+    Backend backend() const { return m_backend; }
+    /// Moves the state to the other backend (kGpu needs a current context and `library`).
+    Status setBackend(Backend backend, const gpu::ShaderLibrary* library);
+
+    long steps() const { return m_steps; }
+    double timeSeconds() const { return m_time; }
+    /// FNV-1a hash of u^n and u^n-1, for determinism checks.
+    std::string stateHash() const;
+
+  private:
+    WaveModel() = default;
+    GridCoeffs coeffs() const;
+    void collectImpulses(float dt);
+    StepStats stepCpu();
+    StepStats stepGpu();
+    void heightsPair(std::vector<float>& u, std::vector<float>& uPrev) const;
+
+    struct Gpu;
+    WaveParams m_params;
+    Backend m_backend = Backend::kCpu;
+    cg::StencilOperator m_op{4, 4, 0.0f, cg::Boundary::kNeumann};
+
+    // CPU state: ring of heights, current index = u^n, (index + 2) % 3 = u^n-1.
+    std::array<std::vector<float>, 3> m_u;
+    int m_current = 0;
+    std::vector<float> m_rhs;
+    cg::CpuCgSolver m_cpuCg;
+    std::unique_ptr<Gpu> m_gpu;
+
+    std::vector<Impulse> m_pending;   ///< drops queued by addDrop
+    std::vector<Impulse> m_impulses;  ///< this step's impulses
+    bool m_rainOn = false;
+    float m_rainRate = 0.0f;
+    float m_rainAmplitude = 0.0f;
+    float m_rainRadius = 0.0f;
+    std::uint64_t m_rng = 0;
+    std::vector<PathPoint> m_wakePath;
+    float m_wakeSpeed = 0.0f;
+    float m_wakeDepthRate = 0.0f;
+    float m_wakeRadius = 0.0f;
+    double m_wakeDistance = 0.0;
+    long m_steps = 0;
+    double m_time = 0.0;
+};
+
+}  // namespace ww::wave

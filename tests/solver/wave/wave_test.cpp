@@ -1,0 +1,314 @@
+// The wave model: kernels vs scalar references, stability, energy, wave speed, CPU vs GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "solver/wave/wave_kernels.h"
+#include "solver/wave/wave_model.h"
+#include "support/gpu_fixture.h"
+
+namespace ww::wave {
+namespace {
+
+std::uint64_t freshSeed() {
+    std::random_device rd;
+    return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
+std::vector<float> randomField(std::size_t n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    std::vector<float> v(n);
+    for (float& x : v) {
+        x = d(rng);
+    }
+    return v;
+}
+
+float maxAbs(const std::vector<float>& v) {
+    float m = 0.0f;
+    for (float x : v) {
+        m = std::max(m, std::isfinite(x) ? std::fabs(x) : INFINITY);
+    }
+    return m;
+}
+
+WaveParams smallParams(int n, float dtRatio) {
+    WaveParams p;
+    p.nx = n;
+    p.ny = n;
+    p.poolSizeM = 4.0f;
+    p.waveSpeed = 1.0f;
+    p.dtRatio = dtRatio;
+    p.cg.tolerance = 1e-6f;
+    return p;
+}
+
+const gpu::ShaderLibrary& library() {
+    static gpu::ShaderLibrary lib;
+    return lib;
+}
+
+// Vectorized kernels vs the double references: rhs entries combine ~12 terms of size
+// <= (2 + 8a)|u| with |u| <= 1, so float rounding stays below 1e-5 for a <= 2.
+TEST(WaveKernels, FastPathsMatchReferences) {
+    const std::uint64_t seed = freshSeed();
+    for (bool neumann : {true, false}) {
+        for (int n : {9, 300}) {  // 300^2 runs on both cores
+            const GridCoeffs k{n, n - 3, 0.7f, 0.05f, neumann};
+            const std::size_t cells = static_cast<std::size_t>(k.nx) * k.ny;
+            const auto u = randomField(cells, seed);
+            const auto up = randomField(cells, seed + 1);
+            std::vector<float> rhs(cells), guess(cells), ref(cells);
+            cnRhs(k, u.data(), up.data(), rhs.data(), guess.data(), true);
+            cnRhsReference(k, u.data(), up.data(), ref.data());
+            for (std::size_t c = 0; c < cells; ++c) {
+                ASSERT_NEAR(rhs[c], ref[c], 1e-5f) << c << " seed " << seed;
+                ASSERT_EQ(guess[c], 2.0f * u[c] - up[c]);
+            }
+            explicitStep(k, u.data(), up.data(), rhs.data());
+            explicitStepReference(k, u.data(), up.data(), ref.data());
+            for (std::size_t c = 0; c < cells; ++c) {
+                ASSERT_NEAR(rhs[c], ref[c], 1e-5f) << c << " seed " << seed;
+            }
+        }
+    }
+}
+
+TEST(WaveModel, ImplicitBoundedAtTenTimesExplicitLimitWhileExplicitDiverges) {
+    for (Scheme scheme : {Scheme::kCrankNicolson, Scheme::kExplicit}) {
+        WaveParams p = smallParams(40, 10.0f);
+        p.scheme = scheme;
+        p.trackEnergy = false;
+        auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+        ASSERT_TRUE(m.ok());
+        m->addDrop(0.4f, 0.6f, 0.1f, 0.3f);
+        float peak = 0.0f;
+        for (int s = 0; s < 1000; ++s) {
+            (void)m->step();
+            peak = std::max(peak, maxAbs(m->heights()));
+            if (!std::isfinite(peak) || peak > 1e6f) {
+                break;
+            }
+        }
+        if (scheme == Scheme::kCrankNicolson) {
+            // Energy conservation bounds the heights; a drop of 0.1 m spreads out, so the
+            // surface never exceeds the drop's own height by much.
+            EXPECT_LT(peak, 0.2f);
+        } else {
+            EXPECT_FALSE(peak < 1e6f) << "explicit scheme at 10x its limit must blow up";
+        }
+    }
+}
+
+TEST(WaveModel, ExplicitStaysBoundedBelowItsLimit) {
+    WaveParams p = smallParams(40, 0.95f);
+    p.scheme = Scheme::kExplicit;
+    p.trackEnergy = false;
+    auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+    ASSERT_TRUE(m.ok());
+    m->addDrop(0.5f, 0.5f, 0.1f, 0.3f);
+    for (int s = 0; s < 1000; ++s) {
+        (void)m->step();
+    }
+    EXPECT_LT(maxAbs(m->heights()), 0.2f);
+}
+
+TEST(WaveModel, UndampedEnergyDoesNotGrowDampedDecays) {
+    const std::uint64_t seed = freshSeed();
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> pos(0.2f, 0.8f);
+    for (cg::Boundary bc : {cg::Boundary::kNeumann, cg::Boundary::kDirichlet}) {
+        WaveParams p = smallParams(48, 2.0f);
+        p.boundary = bc;
+        auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+        ASSERT_TRUE(m.ok());
+        m->addDrop(pos(rng), pos(rng), 0.1f, 0.25f);
+        m->addDrop(pos(rng), pos(rng), -0.05f, 0.2f);
+        const double e0 = m->step().energy;
+        double eMax = e0;
+        for (int s = 0; s < 300; ++s) {
+            eMax = std::max(eMax, m->step().energy);
+        }
+        // CN conserves E exactly in exact arithmetic; each CG solve (tol 1e-6) perturbs it
+        // by ~1e-6 relative, float rounding by ~1e-7: 300 steps stay far below 1e-3.
+        EXPECT_LT(eMax, e0 * (1.0 + 1e-3)) << "seed " << seed;
+        EXPECT_GT(e0, 0.0);
+
+        WaveParams damped = p;
+        damped.damping = 0.5f;  // 1/s: E decays roughly like exp(-gamma t)
+        ASSERT_TRUE(m->setParams(damped).ok());
+        double prev = m->step().energy;
+        const double start = prev;
+        for (int s = 0; s < 100; ++s) {
+            const double e = m->step().energy;
+            // Monotone up to the CG perturbation above.
+            EXPECT_LE(e, prev * (1.0 + 1e-5));
+            prev = e;
+        }
+        const double t = 100.0 * p.dt();
+        EXPECT_LT(prev, start * std::exp(-0.5 * 0.5 * t)) << "t = " << t;
+    }
+}
+
+TEST(WaveModel, ExplicitEnergyConservedBelowLimit) {
+    WaveParams p = smallParams(40, 0.7f);
+    p.scheme = Scheme::kExplicit;
+    auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+    ASSERT_TRUE(m.ok());
+    m->addDrop(0.3f, 0.5f, 0.1f, 0.3f);
+    const double e0 = m->step().energy;
+    for (int s = 0; s < 300; ++s) {
+        // Leapfrog's modified energy is an exact invariant: only float rounding moves it.
+        EXPECT_NEAR(m->step().energy, e0, 1e-4 * e0);
+    }
+}
+
+// Radius of the ring's crest: the azimuthal maximum of |u| along the four axis rays,
+// averaged, with a parabola through the peak sample for sub-cell accuracy.
+double crestRadius(const std::vector<float>& u, int n, float h) {
+    const int c = n / 2;
+    double sum = 0.0;
+    const int dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    for (const auto& d : dirs) {
+        int best = 1;
+        for (int s = 1; s < c - 1; ++s) {
+            const float v = u[static_cast<std::size_t>((c + d[1] * s) * n + c + d[0] * s)];
+            const float b = u[static_cast<std::size_t>((c + d[1] * best) * n + c + d[0] * best)];
+            if (v > b) {
+                best = s;
+            }
+        }
+        auto at = [&](int s) {
+            return double(u[static_cast<std::size_t>((c + d[1] * s) * n + c + d[0] * s)]);
+        };
+        const double ym = at(best - 1), y0 = at(best), yp = at(best + 1);
+        const double den = ym - 2.0 * y0 + yp;
+        const double shift = den != 0.0 ? 0.5 * (ym - yp) / den : 0.0;
+        sum += (best + shift) * h;
+    }
+    return sum / 4.0;
+}
+
+TEST(WaveModel, DropWavefrontTravelsAtWaveSpeed) {
+    // 160^2 cells over 8 m (h = 5 cm), c = 1.5 m/s, drop radius 0.25 m (5 cells) so the
+    // ring is resolved; dt = 0.5 explicit limit. The crest of a 2D pulse starting at rest
+    // approaches r = c t from behind (the 2D wave's tail), so speed is measured as
+    // (r(t2) - r(t1)) / (t2 - t1) between 1.0 s and 2.0 s. The 5-point stencil's numerical
+    // dispersion slows waves of 10 cells/wavelength by ~2 %; 5 % is the stated tolerance.
+    WaveParams p;
+    p.nx = p.ny = 160;
+    p.poolSizeM = 8.0f;
+    p.waveSpeed = 1.5f;
+    p.dtRatio = 0.5f;
+    p.cg.tolerance = 1e-6f;
+    p.trackEnergy = false;
+    auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+    ASSERT_TRUE(m.ok());
+    // Centre of cell (80, 80): normalized (80.5 / 160).
+    m->addDrop(80.5f / 160.0f, 80.5f / 160.0f, 0.1f, 0.25f);
+    const int s1 = static_cast<int>(std::lround(1.0 / p.dt()));
+    const int s2 = static_cast<int>(std::lround(2.0 / p.dt()));
+    double r1 = 0.0;
+    for (int s = 1; s <= s2; ++s) {
+        (void)m->step();
+        if (s == s1) {
+            r1 = crestRadius(m->heights(), p.nx, p.cellSize());
+        }
+    }
+    const double r2 = crestRadius(m->heights(), p.nx, p.cellSize());
+    const double speed = (r2 - r1) / ((s2 - s1) * double(p.dt()));
+    EXPECT_NEAR(speed, p.waveSpeed, 0.05 * p.waveSpeed) << "r1 " << r1 << " r2 " << r2;
+}
+
+TEST(WaveModel, WarmStartCutsIterations) {
+    // Long, slow waves (radius 1.2-1.5 m on a 4 m pool, dt = half the explicit limit): the
+    // prediction 2u^n - u^n-1 is off by O((c dt / R)^2) ~ 1e-3, so CG starts far closer than
+    // from 0. (At dt >= 2x the limit on short waves the gain shrinks: docs/wave.md.)
+    double iters[2] = {0.0, 0.0};
+    for (int warm = 0; warm < 2; ++warm) {
+        WaveParams p = smallParams(64, 0.5f);
+        p.warmStart = warm == 1;
+        p.trackEnergy = false;
+        auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+        ASSERT_TRUE(m.ok());
+        m->addDrop(0.5f, 0.5f, 0.1f, 1.5f);
+        m->addDrop(0.2f, 0.7f, 0.1f, 1.2f);
+        for (int s = 0; s < 60; ++s) {
+            iters[warm] += m->step().cgIterations;
+        }
+    }
+    EXPECT_LT(iters[1], 0.8 * iters[0]) << "cold " << iters[0] << " warm " << iters[1];
+}
+
+TEST(WaveModel, RainAndWakeAreDeterministicPerSeed) {
+    auto run = [](std::uint64_t seed) {
+        WaveParams p = smallParams(48, 2.0f);
+        p.trackEnergy = false;
+        auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+        m->setRain(true, 40.0f, seed);
+        m->setWake({{0.2f, 0.2f}, {0.8f, 0.3f}, {0.5f, 0.8f}}, 1.0f);
+        int drops = 0;
+        for (int s = 0; s < 50; ++s) {
+            drops += m->step().drops;
+        }
+        EXPECT_GT(drops, 50);  // 50 wake impulses plus rain (~40/s over ~2 s)
+        return m->stateHash();
+    };
+    const std::uint64_t seed = freshSeed();
+    EXPECT_EQ(run(seed), run(seed)) << "seed " << seed;
+    EXPECT_NE(run(seed), run(seed + 1)) << "seed " << seed;
+}
+
+// CPU and GPU solve each step to relative residual 1e-6 from the same state; differences
+// are CG-tolerance sized per step and do not grow for this stable scheme. 1e-4 of the drop
+// height over 30 steps leaves a wide margin over the ~1e-6 per step.
+TEST(WaveModelGpu, MatchesCpuAndSwitchingKeepsState) {
+    WW_REQUIRE_GPU();
+    for (Scheme scheme : {Scheme::kCrankNicolson, Scheme::kExplicit}) {
+        WaveParams p = smallParams(56, scheme == Scheme::kExplicit ? 0.9f : 3.0f);
+        p.scheme = scheme;
+        p.ny = 44;
+        p.trackEnergy = false;
+        auto cpu = WaveModel::create(p, Backend::kCpu, nullptr);
+        auto gpuModel = WaveModel::create(p, Backend::kGpu, &library());
+        ASSERT_TRUE(cpu.ok());
+        ASSERT_TRUE(gpuModel.ok()) << gpuModel.error().message;
+        auto mixed = WaveModel::create(p, Backend::kCpu, nullptr);
+        for (WaveModel* m : {&cpu.value(), &gpuModel.value(), &mixed.value()}) {
+            m->addDrop(0.3f, 0.6f, 0.1f, 0.3f);
+            m->setRain(true, 30.0f, 7);
+            m->setWake({{0.2f, 0.2f}, {0.8f, 0.7f}}, 1.0f);
+        }
+        for (int s = 0; s < 30; ++s) {
+            const StepStats a = cpu->step();
+            const StepStats b = gpuModel->step();
+            EXPECT_EQ(a.drops, b.drops);
+            if (scheme == Scheme::kCrankNicolson) {
+                EXPECT_EQ(b.cgStatus, cg::CgStatus::kConverged);
+            }
+            if (s == 15) {
+                ASSERT_TRUE(mixed->setBackend(Backend::kGpu, &library()).ok());
+                EXPECT_NE(mixed->heightBufferHandle(), 0u);
+            }
+            (void)mixed->step();
+        }
+        const auto hc = cpu->heights();
+        const auto hg = gpuModel->heights();
+        const auto hm = mixed->heights();
+        for (std::size_t c = 0; c < hc.size(); ++c) {
+            ASSERT_NEAR(hg[c], hc[c], 1e-5f) << c;
+            ASSERT_NEAR(hm[c], hc[c], 1e-5f) << c;
+        }
+        EXPECT_NEAR(gpuModel->energy(), cpu->energy(), 1e-4 * cpu->energy());
+        ASSERT_TRUE(mixed->setBackend(Backend::kCpu, nullptr).ok());
+        EXPECT_EQ(mixed->heightBufferHandle(), 0u);
+        EXPECT_EQ(mixed->heights(), hm);
+    }
+}
+
+}  // namespace
+}  // namespace ww::wave
