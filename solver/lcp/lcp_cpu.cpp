@@ -16,7 +16,7 @@
 #include <omp.h>
 
 #include "solver/core/timer.h"
-#include "solver/lcp/lcp_solver.h"
+#include "solver/lcp/lcp_common.h"
 #include "solver/linalg/dense.h"
 
 namespace ww::lcp {
@@ -69,14 +69,6 @@ float residualOf(const LcpProblem& p, const float* x, Workspace& ws, bool parall
     return residualFromW(p, x, ws.w.data(), ws.lo.data(), ws.hi.data());
 }
 
-float divergenceFloor(const LcpProblem& p) {
-    float bmax = 0.0f;
-    for (float v : p.b) {
-        bmax = std::max(bmax, std::abs(v));
-    }
-    return 1.0e-4f * (1.0f + bmax);
-}
-
 // Tracks convergence and divergence at the checked iterates; returns true to stop.
 struct Monitor {
     const LcpOptions& o;
@@ -102,10 +94,6 @@ struct Monitor {
         return false;
     }
 };
-
-int iterationCount(const LcpProblem& p, const LcpOptions& o) {
-    return o.maxIterations > 0 ? o.maxIterations : 2 * p.n;
-}
 
 void finish(const LcpProblem& p, std::span<float> x, const float* iterate, const Monitor& m,
             Workspace& ws, bool parallel, LcpReport& rep) {
@@ -220,14 +208,7 @@ LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o,
                    bool parallel) {
     Stopwatch sw;
     LcpReport rep;
-    rep.error = p.validate();
-    if (rep.error.empty() && x.size() != static_cast<std::size_t>(p.n)) {
-        rep.error =
-            "x has " + std::to_string(x.size()) + " entries, the problem " + std::to_string(p.n);
-    }
-    if (rep.error.empty() && !(o.omega > 0.0f)) {
-        rep.error = "omega must be positive";
-    }
+    rep.error = checkInput(p, x.size(), o);
     if (!rep.error.empty()) {
         rep.status = LcpStatus::kDiverged;
         rep.residual = kInfinity;

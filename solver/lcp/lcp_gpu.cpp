@@ -1,11 +1,403 @@
-// GPU backend of the LCP solver (placeholder until the kernels land).
+// GPU backend of the LCP solver: projected Jacobi in compute shaders (see
+// shaders/lcp_jacobi_block.comp and shaders/lcp_jacobi_step.comp for the equations).
+//  - n <= kBlockMaxN: the whole solve is ONE dispatch (one workgroup, barriers between
+//    iterations); a batch of such blocks (islands) is also one dispatch, a workgroup each.
+//  - larger n: one fused dispatch (matvec + projection + residual) per iteration, plus one
+//    that measures the residual of the final iterate; the stopping rule runs on the GPU, so
+//    nothing is read back until the end.
+// Either way the only readbacks are the results after the last dispatch.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "solver/core/timer.h"
+#include "solver/gpu/gl_objects.h"
 #include "solver/gpu/shader_library.h"
-#include "solver/lcp/lcp_solver.h"
+#include "solver/lcp/lcp_common.h"
+#include "solver/lcp/lcp_gpu_layout.h"
+#include "solver/linalg/gpu_layout.h"
 
 namespace ww::lcp {
 
-Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary&) {
-    return Error{ErrorKind::kGpuUnavailable, "GPU LCP solver not built yet"};
+namespace {
+
+namespace gl = gpu_layout;
+
+// Grows `buffer` to at least `bytes` (never shrinks, so steady-state solves do not allocate).
+Status ensure(gpu::Buffer& buffer, std::size_t bytes, const char* what) {
+    bytes = std::max<std::size_t>(bytes, 16);
+    if (buffer.valid() && buffer.bytes() >= bytes) {
+        return {};
+    }
+    auto created = gpu::Buffer::create(bytes + bytes / 2, nullptr, what);
+    if (!created) {
+        return created.error();
+    }
+    buffer = std::move(created).value();
+    return {};
+}
+
+LcpStatus toStatus(std::uint32_t s) {
+    return s == gl::kConverged  ? LcpStatus::kConverged
+           : s == gl::kDiverged ? LcpStatus::kDiverged
+                                : LcpStatus::kIterationLimit;
+}
+
+void appendRows(const LcpProblem& p, std::vector<gl::Row>& rows) {
+    for (int i = 0; i < p.n; ++i) {
+        const auto ui = static_cast<std::size_t>(i);
+        gl::Row r{};
+        r.b = p.b[ui];
+        r.lo = p.lo[ui];
+        r.hi = p.hi[ui];
+        r.invDiag = 1.0f / p.a[ui * static_cast<std::size_t>(p.n) + ui];
+        r.normal = p.hasFriction() ? p.frictionNormal[ui] : -1;
+        r.mu = p.hasFriction() ? p.mu[ui] : 0.0f;
+        rows.push_back(r);
+    }
+    rows.resize(rows.size() + (linalg::paddedLength(p.n) - static_cast<std::size_t>(p.n)),
+                gl::Row{0, 0, 0, 0, 0, -1, 0, 0});
+}
+
+bool allFinite(std::span<const float> v) {
+    return std::all_of(v.begin(), v.end(), [](float f) { return std::isfinite(f); });
+}
+
+class GpuLcpSolver final : public LcpSolver {
+  public:
+    GpuLcpSolver(gpu::Program block, gpu::Program step)
+        : m_block(std::move(block)), m_step(std::move(step)) {}
+
+    const char* backendName() const override { return "gpu"; }
+
+    LcpReport solve(const LcpProblem& p, std::span<float> x, const LcpOptions& o) override {
+        LcpReport rep;
+        rep.error = checkGpuInput(p, x.size(), o);
+        if (!rep.error.empty()) {
+            rep.status = LcpStatus::kDiverged;
+            rep.residual = kInfinity;
+            return rep;
+        }
+        if (p.n <= gl::kBlockMaxN) {
+            return solveBlocks(std::span<const LcpProblem>(&p, 1), x, o).front();
+        }
+        return solveLarge(p, x, o);
+    }
+
+    std::vector<LcpReport> solveBatch(std::span<const LcpProblem> blocks, std::span<float> x,
+                                      const LcpOptions& o) override {
+        std::size_t total = 0;
+        std::string error;
+        for (const auto& b : blocks) {
+            total += static_cast<std::size_t>(std::max(b.n, 0));
+        }
+        if (total != x.size()) {
+            error = "x has " + std::to_string(x.size()) + " entries, the blocks " +
+                    std::to_string(total);
+        }
+        for (std::size_t k = 0; k < blocks.size() && error.empty(); ++k) {
+            error = checkGpuInput(blocks[k], static_cast<std::size_t>(blocks[k].n), o);
+            if (!error.empty()) {
+                error = "block " + std::to_string(k) + ": " + error;
+            }
+        }
+        if (!error.empty()) {
+            std::vector<LcpReport> reports(blocks.size());
+            for (auto& r : reports) {
+                r.status = LcpStatus::kDiverged;
+                r.residual = kInfinity;
+                r.error = error;
+            }
+            return reports;
+        }
+        // Small blocks share one dispatch; blocks too large for a workgroup go alone.
+        std::vector<LcpProblem> smallBlocks;
+        std::vector<std::size_t> smallIndex, offsets(blocks.size() + 1, 0);
+        for (std::size_t k = 0; k < blocks.size(); ++k) {
+            offsets[k + 1] = offsets[k] + static_cast<std::size_t>(blocks[k].n);
+        }
+        std::vector<LcpReport> reports(blocks.size());
+        std::vector<float> xs;
+        for (std::size_t k = 0; k < blocks.size(); ++k) {
+            auto xk = x.subspan(offsets[k], offsets[k + 1] - offsets[k]);
+            if (blocks[k].n > gl::kBlockMaxN) {
+                reports[k] = solveLarge(blocks[k], xk, o);
+            } else {
+                smallIndex.push_back(k);
+            }
+        }
+        if (smallIndex.size() == blocks.size()) {
+            return solveBlocks(blocks, x, o);
+        }
+        if (!smallIndex.empty()) {
+            std::vector<LcpProblem> sub;
+            for (std::size_t k : smallIndex) {
+                sub.push_back(blocks[k]);
+                xs.insert(xs.end(), x.begin() + static_cast<std::ptrdiff_t>(offsets[k]),
+                          x.begin() + static_cast<std::ptrdiff_t>(offsets[k + 1]));
+            }
+            auto subReports = solveBlocks(sub, xs, o);
+            std::size_t off = 0;
+            for (std::size_t s = 0; s < smallIndex.size(); ++s) {
+                const std::size_t k = smallIndex[s];
+                std::copy_n(xs.begin() + static_cast<std::ptrdiff_t>(off), blocks[k].n,
+                            x.begin() + static_cast<std::ptrdiff_t>(offsets[k]));
+                off += static_cast<std::size_t>(blocks[k].n);
+                reports[k] = std::move(subReports[s]);
+            }
+        }
+        return reports;
+    }
+
+  private:
+    static std::string checkGpuInput(const LcpProblem& p, std::size_t xSize, const LcpOptions& o) {
+        if (o.method != LcpMethod::kJacobi) {
+            return "the GPU backend implements projected Jacobi only (Gauss-Seidel is "
+                   "sequential by nature); use the CPU backend";
+        }
+        return checkInput(p, xSize, o);
+    }
+
+    Status upload(gpu::Buffer& buffer, const void* data, std::size_t bytes, const char* what) {
+        if (auto s = ensure(buffer, bytes, what); !s) {
+            return s;
+        }
+        buffer.upload(data, bytes);
+        return {};
+    }
+
+    static LcpReport failed(const Status& s) {
+        LcpReport rep;
+        rep.status = LcpStatus::kDiverged;
+        rep.residual = kInfinity;
+        rep.error = s.error().message;
+        return rep;
+    }
+
+    std::vector<LcpReport> solveBlocks(std::span<const LcpProblem> blocks, std::span<float> x,
+                                       const LcpOptions& o) {
+        Stopwatch uploadClock;
+        m_rows.clear();
+        m_descs.clear();
+        std::size_t texels = 0, vector = 0, history = 0;
+        for (const auto& p : blocks) {
+            gl::BlockDesc d{};
+            d.n = static_cast<std::uint32_t>(p.n);
+            d.rowBlocks = static_cast<std::uint32_t>(linalg::rowBlocksOf(p.n));
+            d.matrixOffset = static_cast<std::uint32_t>(texels);
+            d.vectorOffset = static_cast<std::uint32_t>(vector);
+            d.historyOffset = static_cast<std::uint32_t>(history);
+            d.maxIterations = static_cast<std::uint32_t>(iterationCount(p, o));
+            d.divergenceFloor = divergenceFloor(p);
+            m_descs.push_back(d);
+            texels += linalg::gpuMatrixFloats(p.n, p.n) / 4;
+            vector += linalg::paddedLength(p.n);
+            history += o.recordHistory ? static_cast<std::size_t>(d.maxIterations) + 1 : 0;
+            appendRows(p, m_rows);
+        }
+        m_packed.resize(texels * 4);
+        m_xPadded.assign(vector, 0.0f);
+        std::size_t xOff = 0;
+        for (std::size_t k = 0; k < blocks.size(); ++k) {
+            const auto& p = blocks[k];
+            linalg::packRowBlocks(p.a.data(), p.n, p.n,
+                                  m_packed.data() + std::size_t{m_descs[k].matrixOffset} * 4);
+            std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(xOff), p.n,
+                        m_xPadded.begin() + m_descs[k].vectorOffset);
+            xOff += static_cast<std::size_t>(p.n);
+        }
+        Status s = upload(m_matrix, m_packed.data(), m_packed.size() * 4, "LCP matrices");
+        if (s)
+            s = upload(m_rowBuffer, m_rows.data(), m_rows.size() * sizeof(gl::Row), "LCP rows");
+        if (s)
+            s = upload(m_x, m_xPadded.data(), m_xPadded.size() * 4, "LCP x");
+        if (s)
+            s = upload(m_blocks, m_descs.data(), m_descs.size() * sizeof(gl::BlockDesc),
+                       "LCP blocks");
+        if (s)
+            s = ensure(m_history, history * 4, "LCP history");
+        if (s)
+            s = ensure(m_results, blocks.size() * sizeof(gl::BlockResult), "LCP results");
+        if (!s) {
+            return std::vector<LcpReport>(blocks.size(), failed(s));
+        }
+        const double uploadMs = uploadClock.elapsedMs();
+
+        Stopwatch solveClock;
+        m_block.use();
+        m_block.set("uOmega", o.omega);
+        m_block.set("uTolerance", o.tolerance);
+        m_block.set("uGrowth", o.divergenceGrowth);
+        m_block.set("uCheckEvery", static_cast<unsigned>(std::max(1, o.checkEvery)));
+        m_block.set("uRecordHistory", o.recordHistory ? 1u : 0u);
+        m_matrix.bind(0);
+        m_rowBuffer.bind(1);
+        m_x.bind(2);
+        m_blocks.bind(3);
+        m_history.bind(4);
+        m_results.bind(5);
+        s = gpu::dispatch(m_block, static_cast<std::uint32_t>(blocks.size()));
+        if (!s) {
+            return std::vector<LcpReport>(blocks.size(), failed(s));
+        }
+        gpu::barrier();
+        const auto results = m_results.download<gl::BlockResult>(blocks.size());
+        m_x.download(m_xPadded.data(), m_xPadded.size() * 4);
+        std::vector<float> hist;
+        if (o.recordHistory) {
+            hist = m_history.download<float>(history);
+        }
+        const double solveMs = solveClock.elapsedMs();
+
+        std::vector<LcpReport> reports(blocks.size());
+        xOff = 0;
+        for (std::size_t k = 0; k < blocks.size(); ++k) {
+            const auto& d = m_descs[k];
+            auto& rep = reports[k];
+            rep.iterations = static_cast<int>(results[k].iterations);
+            rep.residual = results[k].residual;
+            rep.status = toStatus(results[k].status);
+            rep.uploadMs = uploadMs;
+            rep.solveMs = solveMs;
+            rep.dispatches = 1;
+            rep.readbacks = o.recordHistory ? 3 : 2;
+            if (o.recordHistory) {
+                const auto first = hist.begin() + d.historyOffset;
+                rep.history.assign(first, first + rep.iterations + 1);
+            }
+            std::copy_n(m_xPadded.begin() + d.vectorOffset, d.n,
+                        x.begin() + static_cast<std::ptrdiff_t>(xOff));
+            xOff += d.n;
+        }
+        return reports;
+    }
+
+    LcpReport solveLarge(const LcpProblem& p, std::span<float> x, const LcpOptions& o) {
+        Stopwatch uploadClock;
+        LcpReport rep;
+        const int maxIt = iterationCount(p, o);
+        const int rowBlocks = linalg::rowBlocksOf(p.n);
+        m_packed.resize(linalg::gpuMatrixFloats(p.n, p.n));
+        linalg::packRowBlocks(p.a.data(), p.n, p.n, m_packed.data());
+        m_rows.clear();
+        appendRows(p, m_rows);
+        m_xPadded.assign(linalg::paddedLength(p.n), 0.0f);
+        std::copy(x.begin(), x.end(), m_xPadded.begin());
+        const std::size_t vecBytes = m_xPadded.size() * 4;
+        const gl::Control control{gl::kNone, gl::kIterationLimit, {0.0f, 0.0f}};
+        Status s = upload(m_matrix, m_packed.data(), m_packed.size() * 4, "LCP matrix");
+        if (s)
+            s = upload(m_rowBuffer, m_rows.data(), m_rows.size() * sizeof(gl::Row), "LCP rows");
+        if (s)
+            s = upload(m_x, m_xPadded.data(), vecBytes, "LCP x");
+        if (s)
+            s = upload(m_x2, m_xPadded.data(), vecBytes, "LCP x'");
+        if (s)
+            s = upload(m_good, m_xPadded.data(), vecBytes, "LCP last good x");
+        if (s)
+            s = upload(m_control, &control, sizeof control, "LCP control");
+        if (s)
+            s = ensure(m_residual, (static_cast<std::size_t>(maxIt) + 1) * 4, "LCP residuals");
+        if (!s) {
+            return failed(s);
+        }
+        m_residual.clear();
+        rep.uploadMs = uploadClock.elapsedMs();
+
+        Stopwatch solveClock;
+        m_step.use();
+        m_step.set("uN", static_cast<unsigned>(p.n));
+        m_step.set("uRowBlocks", static_cast<unsigned>(rowBlocks));
+        m_step.set("uOmega", o.omega);
+        m_step.set("uTolerance", o.tolerance);
+        m_step.set("uGrowth", o.divergenceGrowth);
+        m_step.set("uFloor", divergenceFloor(p));
+        m_step.set("uCheckEvery", static_cast<unsigned>(std::max(1, o.checkEvery)));
+        m_matrix.bind(0);
+        m_rowBuffer.bind(1);
+        m_residual.bind(4);
+        m_control.bind(5);
+        m_good.bind(6);
+        const auto groups = gpu::groupsFor(static_cast<std::size_t>(rowBlocks), gl::kStepThreads);
+        for (int t = 0; t <= maxIt; ++t) {
+            // Ping-pong: dispatch t reads x^t from buffer t % 2.
+            (t % 2 == 0 ? m_x : m_x2).bind(2);
+            (t % 2 == 0 ? m_x2 : m_x).bind(3);
+            m_step.set("uT", static_cast<unsigned>(t));
+            if (s = gpu::dispatch(m_step, groups); !s) {
+                return failed(s);
+            }
+            gpu::barrier();
+            ++rep.dispatches;
+        }
+        gl::Control done{};
+        m_control.download(&done, sizeof done);
+        const bool stopped = done.stopAt != gl::kNone;
+        const auto last = stopped ? static_cast<int>(done.stopAt) : maxIt;
+        const auto residuals =
+            m_residual.download<std::uint32_t>(static_cast<std::size_t>(last) + 1);
+        rep.readbacks = 3;
+        float r = 0.0f;
+        std::memcpy(&r, &residuals.back(), sizeof r);
+        rep.iterations = last;
+        rep.residual = r;
+        LcpStatus status = stopped ? toStatus(done.status) : LcpStatus::kIterationLimit;
+        if (!stopped) {
+            // The final iterate's checks, as the CPU does them at t == maxIterations.
+            const float minRes = done.minResidual[maxIt % 2];
+            if (!std::isfinite(r) ||
+                (r > o.divergenceGrowth * std::max(minRes, divergenceFloor(p)) &&
+                 r > o.tolerance)) {
+                status = LcpStatus::kDiverged;
+            } else if (o.tolerance > 0.0f && r <= o.tolerance) {
+                status = LcpStatus::kConverged;
+            }
+        }
+        rep.status = status;
+        const gpu::Buffer& result =
+            status == LcpStatus::kDiverged ? m_good : (last % 2 == 0 ? m_x : m_x2);
+        result.download(m_xPadded.data(), vecBytes);
+        ++rep.readbacks;
+        if (status == LcpStatus::kDiverged) {
+            if (!allFinite({m_xPadded.data(), static_cast<std::size_t>(p.n)})) {
+                std::copy(x.begin(), x.end(), m_xPadded.begin());
+            }
+            std::copy_n(m_xPadded.begin(), p.n, x.begin());
+            rep.residual = static_cast<float>(naturalResidual(p, x));
+        } else {
+            std::copy_n(m_xPadded.begin(), p.n, x.begin());
+        }
+        if (o.recordHistory) {
+            rep.history.resize(residuals.size());
+            std::memcpy(rep.history.data(), residuals.data(), residuals.size() * 4);
+        }
+        rep.solveMs = solveClock.elapsedMs();
+        return rep;
+    }
+
+    gpu::Program m_block, m_step;
+    gpu::Buffer m_matrix, m_rowBuffer, m_x, m_x2, m_good, m_blocks, m_history, m_results,
+        m_residual, m_control;
+    std::vector<float> m_packed, m_xPadded;
+    std::vector<gl::Row> m_rows;
+    std::vector<gl::BlockDesc> m_descs;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& shaders) {
+    auto block = shaders.build(gpu::ProgramSpec::computeStage(
+        "lcp_jacobi_block.comp", {{"LCP_THREADS", std::to_string(gl::kBlockThreads)},
+                                  {"LCP_BLOCK_MAX_N", std::to_string(gl::kBlockMaxN)}}));
+    if (!block) {
+        return block.error();
+    }
+    auto step = shaders.build(gpu::ProgramSpec::computeStage("lcp_jacobi_step.comp"));
+    if (!step) {
+        return step.error();
+    }
+    return std::unique_ptr<LcpSolver>(
+        std::make_unique<GpuLcpSolver>(std::move(block).value(), std::move(step).value()));
 }
 
 }  // namespace ww::lcp

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "solver/lcp/lcp_solver.h"
+#include "solver/lcp/lcp_common.h"
 
 namespace ww::lcp {
 
@@ -78,6 +78,25 @@ const char* toString(LcpStatus s) {
             return "diverged";
     }
     return "?";
+}
+
+float divergenceFloor(const LcpProblem& p) {
+    float bmax = 0.0f;
+    for (float v : p.b) {
+        bmax = std::max(bmax, std::abs(v));
+    }
+    return 1.0e-4f * (1.0f + bmax);
+}
+
+std::string checkInput(const LcpProblem& p, std::size_t xSize, const LcpOptions& o) {
+    std::string e = p.validate();
+    if (e.empty() && xSize != static_cast<std::size_t>(p.n)) {
+        e = "x has " + std::to_string(xSize) + " entries, the problem " + std::to_string(p.n);
+    }
+    if (e.empty() && !(o.omega > 0.0f)) {
+        e = "omega must be positive";
+    }
+    return e;
 }
 
 double naturalResidual(const LcpProblem& p, std::span<const float> x) {

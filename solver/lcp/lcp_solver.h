@@ -77,6 +77,8 @@ struct LcpReport {
     /// .. iterations, so it has iterations + 1 entries.
     std::vector<float> history;
     double solveMs = 0, uploadMs = 0;
+    int dispatches = 0;  ///< GPU compute dispatches this solve issued (0 on the CPU)
+    int readbacks = 0;   ///< GPU-to-host transfers this solve issued (0 on the CPU)
     /// Non-empty when the problem or x was rejected before solving (x is then untouched and
     /// status is kDiverged): the reason, e.g. a size mismatch or a non-positive diagonal.
     std::string error;

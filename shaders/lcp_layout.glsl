@@ -1,0 +1,56 @@
+// Buffer layouts shared by the LCP kernels, mirrored in solver/lcp/lcp_gpu_layout.h with
+// static_asserts (std430). The matrix of a block uses the vec4 row-block layout of
+// docs/linalg.md: texel (rb, j) = A[4rb .. 4rb+3][j] lives at matrixOffset + j * rowBlocks + rb.
+
+// One row of a problem: w = (A x)_i + b, bounds, 1 / A_ii, friction (normal < 0: none).
+struct LcpRow {
+    float b;
+    float lo;
+    float hi;
+    float invDiag;
+    float mu;
+    int normal;  // index of the normal row within the same block, or -1
+    float pad0;
+    float pad1;
+};
+
+// One independent block (island) of a batch.
+struct LcpBlockDesc {
+    uint n;
+    uint rowBlocks;      // ceil(n / 4)
+    uint matrixOffset;   // in vec4 texels
+    uint vectorOffset;   // in floats (rows and x)
+    uint historyOffset;  // in floats
+    uint maxIterations;
+    float divergenceFloor;
+    uint pad0;
+};
+
+struct LcpBlockResult {
+    uint iterations;
+    float residual;
+    uint status;  // LCP_CONVERGED, LCP_ITERATION_LIMIT, LCP_DIVERGED
+    uint pad0;
+};
+
+// Control word of the one-dispatch-per-iteration path.
+struct LcpControl {
+    uint stopAt;     // LCP_NONE, or the iteration whose iterate is the answer
+    uint status;
+    float minResidual[2];  // smallest checked residual, written by dispatch t into [t % 2]
+};
+
+#define LCP_CONVERGED 0u
+#define LCP_ITERATION_LIMIT 1u
+#define LCP_DIVERGED 2u
+#define LCP_NONE 0xffffffffu
+#define LCP_INF_BITS 0x7f800000u
+
+// Residual bits of row i: |x - clamp(x - w, lo, hi)|, or +inf when w is not finite (so that
+// atomicMax over uint bits of non-negative floats keeps the largest, and NaN is never lost).
+uint lcpResidualBits(float xi, float w, float lo, float hi) {
+    if (isnan(w) || isinf(w) || isnan(xi) || isinf(xi)) {
+        return LCP_INF_BITS;
+    }
+    return floatBitsToUint(abs(xi - clamp(xi - w, lo, hi)));
+}

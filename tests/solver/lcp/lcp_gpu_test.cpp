@@ -1,0 +1,203 @@
+// GPU projected Jacobi against the CPU one (same iteration, different summation order) and
+// against the pivoting reference; dispatch and readback counts; batches of islands;
+// divergence. Sizes are modest because the GL here is llvmpipe (software).
+//
+// CPU/GPU tolerance: both run the same contraction in float; summation order differs, so
+// each iterate differs by a few ulps of |A||x| per step, and the contraction keeps that
+// from growing: 1e-4 * (1 + max|x|) is ~100x the observed gap and far below solution changes.
+#include <gtest/gtest.h>
+
+#include "lcp_generators.h"
+#include "solver/gpu/shader_library.h"
+#include "solver/lcp/lcp_gpu_layout.h"
+#include "solver/lcp/lcp_reference.h"
+#include "support/gpu_fixture.h"
+
+namespace ww::lcp {
+namespace {
+
+std::unique_ptr<LcpSolver> gpuSolver() {
+    static gpu::ShaderLibrary shaders;
+    auto s = makeGpuLcpSolver(shaders);
+    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
+    return s.ok() ? std::move(s).value() : nullptr;
+}
+
+float goodOmega(const LcpProblem& p) {
+    const auto s = test::spectrum(p);
+    return static_cast<float>(2.0 / (s.minScaled + s.maxScaled));
+}
+
+void expectClose(std::span<const float> a, std::span<const float> b, const std::string& what) {
+    ASSERT_EQ(a.size(), b.size());
+    float scale = 1.0f;
+    for (float v : a) {
+        scale = std::max(scale, 1.0f + std::abs(v));
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        ASSERT_NEAR(a[i], b[i], 1e-4f * scale) << what << " i " << i;
+    }
+}
+
+TEST(LcpGpu, SingleDispatchMatchesCpu) {
+    WW_REQUIRE_GPU();
+    auto gpu = gpuSolver();
+    ASSERT_TRUE(gpu);
+    auto cpu = makeCpuLcpSolver();
+    const unsigned fresh = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(fresh));
+    int k = 0;
+    for (int n : {1, 2, 5, 33, 120}) {
+        for (bool contact : {false, true}) {
+            const unsigned seed =
+                (k++ % 2 == 0) ? 300u + static_cast<unsigned>(n) : fresh + static_cast<unsigned>(n);
+            const auto p = contact ? test::contactProblem(std::max(1, n / 3), seed, true)
+                                   : test::spdProblem(n, seed);
+            LcpOptions o;
+            o.omega = goodOmega(p);
+            o.maxIterations = 60;
+            o.recordHistory = true;
+            std::vector<float> xc(static_cast<std::size_t>(p.n), 0.1f), xg = xc;
+            const auto rc = cpu->solve(p, xc, o);
+            const auto rg = gpu->solve(p, xg, o);
+            const std::string what = std::string(contact ? "contact" : "spd") + " n " +
+                                     std::to_string(p.n) + " seed " + std::to_string(seed);
+            ASSERT_TRUE(rg.error.empty()) << rg.error;
+            EXPECT_EQ(rg.dispatches, 1) << what;
+            EXPECT_LE(rg.readbacks, 3) << what;
+            EXPECT_EQ(rg.iterations, rc.iterations) << what;
+            EXPECT_EQ(rg.status, rc.status) << what;
+            ASSERT_EQ(rg.history.size(), rc.history.size()) << what;
+            expectClose(xc, xg, what);
+            expectClose(rc.history, rg.history, what + " history");
+        }
+    }
+}
+
+TEST(LcpGpu, ToleranceStopMatchesReference) {
+    WW_REQUIRE_GPU();
+    auto gpu = gpuSolver();
+    ASSERT_TRUE(gpu);
+    for (int n : {7, 90}) {
+        const auto p = test::spdProblem(n, 77u + static_cast<unsigned>(n));
+        LcpOptions o;
+        o.omega = goodOmega(p);
+        o.tolerance = 1e-5f;
+        o.checkEvery = 4;
+        o.maxIterations = 4000;
+        std::vector<float> x(static_cast<std::size_t>(n), 0.0f);
+        const auto rep = gpu->solve(p, x, o);
+        EXPECT_EQ(rep.status, LcpStatus::kConverged);
+        EXPECT_EQ(rep.iterations % 4, 0);
+        // The GPU's float residual and the double one differ by float rounding of A x + b.
+        EXPECT_LE(naturalResidual(p, x), 2e-5);
+        const auto ref = reference::solveBounded(p);
+        ASSERT_TRUE(ref.has_value());
+        const auto s = test::spectrum(p);
+        // Natural-map error bound (see lcp_cpu_test.cpp) at residual 2e-5.
+        EXPECT_LE(test::maxAbsDiff(x, *ref),
+                  (1 + s.maxEig) / s.minEig * std::sqrt(double(n)) * 2e-5 + 1e-6);
+    }
+}
+
+TEST(LcpGpu, LargeProblemOneDispatchPerIterationNoReadbackInLoop) {
+    WW_REQUIRE_GPU();
+    auto gpu = gpuSolver();
+    ASSERT_TRUE(gpu);
+    auto cpu = makeCpuLcpSolver();
+    const int n = gpu_layout::kBlockMaxN + 37;
+    auto p = test::contactProblem(n / 3, 5u, true);
+    const float omega = 0.3f;  // contact rows couple few others: well inside the range
+    LcpOptions o;
+    o.omega = omega;
+    o.maxIterations = 24;
+    o.recordHistory = true;
+    std::vector<float> xc(static_cast<std::size_t>(p.n), 0.0f), xg = xc;
+    const auto rc = cpu->solve(p, xc, o);
+    const auto rg = gpu->solve(p, xg, o);
+    ASSERT_TRUE(rg.error.empty()) << rg.error;
+    EXPECT_EQ(rg.dispatches, o.maxIterations + 1);  // + the final residual
+    EXPECT_LE(rg.readbacks, 4);
+    EXPECT_EQ(rg.iterations, rc.iterations);
+    EXPECT_EQ(rg.status, rc.status);
+    expectClose(xc, xg, "large");
+    expectClose(rc.history, rg.history, "large history");
+    // With a tolerance, the GPU-side stop leaves the iterate at a check point.
+    o.tolerance = rc.history[12] * 1.0001f;
+    o.checkEvery = 4;
+    std::fill(xg.begin(), xg.end(), 0.0f);
+    const auto rt = gpu->solve(p, xg, o);
+    EXPECT_EQ(rt.status, LcpStatus::kConverged);
+    EXPECT_LE(rt.iterations, 12);
+    EXPECT_EQ(rt.iterations % 4, 0);
+    EXPECT_NEAR(naturalResidual(p, xg), rt.residual, 1e-4 * (1 + rt.residual));
+}
+
+TEST(LcpGpu, BatchOfIslandsInOneDispatch) {
+    WW_REQUIRE_GPU();
+    auto gpu = gpuSolver();
+    ASSERT_TRUE(gpu);
+    auto cpu = makeCpuLcpSolver();
+    std::vector<LcpProblem> blocks;
+    std::size_t total = 0;
+    for (int k = 0; k < 14; ++k) {
+        blocks.push_back(
+            k % 2 == 0 ? test::spdProblem(1 + 9 * k, 60u + static_cast<unsigned>(k))
+                       : test::contactProblem(1 + 3 * k, 70u + static_cast<unsigned>(k), true));
+        total += static_cast<std::size_t>(blocks.back().n);
+    }
+    LcpOptions o;
+    o.omega = 0.25f;
+    o.maxIterations = 0;  // 2n per block: different counts in the same dispatch
+    std::vector<float> xc(total, 0.0f), xg(total, 0.0f);
+    const auto rc = cpu->solveBatch(blocks, xc, o);
+    const auto rg = gpu->solveBatch(blocks, xg, o);
+    ASSERT_EQ(rg.size(), blocks.size());
+    for (std::size_t k = 0; k < blocks.size(); ++k) {
+        ASSERT_TRUE(rg[k].error.empty()) << rg[k].error;
+        EXPECT_EQ(rg[k].dispatches, 1);
+        EXPECT_EQ(rg[k].iterations, 2 * blocks[k].n) << "block " << k;
+        EXPECT_EQ(rg[k].status, rc[k].status) << "block " << k;
+    }
+    expectClose(xc, xg, "batch");
+}
+
+TEST(LcpGpu, OmegaTooLargeIsReportedAsDivergence) {
+    WW_REQUIRE_GPU();
+    auto gpu = gpuSolver();
+    ASSERT_TRUE(gpu);
+    for (int n : {40, gpu_layout::kBlockMaxN + 3}) {
+        auto p = test::spdProblem(n, 31u);
+        std::fill(p.lo.begin(), p.lo.end(), -kInfinity);
+        // For large n, D ~ 1.5 I and lambda_max(A) ~ 4.5 (Marchenko-Pastur edge 4 plus c),
+        // so lambda_max(D^-1 A) ~ 3 and omega = 1 > 2 / 3 is outside the convergent range
+        // for free rows (a linear Jacobi iteration, error growing ~2x per step).
+        LcpOptions o;
+        o.omega = n < 100 ? static_cast<float>(2.6 / test::spectrum(p).maxScaled) : 1.0f;
+        o.maxIterations = n < 100 ? 5000 : 200;
+        std::vector<float> x(static_cast<std::size_t>(n), 0.0f);
+        const auto rep = gpu->solve(p, x, o);
+        EXPECT_EQ(rep.status, LcpStatus::kDiverged) << "n " << n;
+        EXPECT_LT(rep.iterations, o.maxIterations);
+        for (float v : x) {
+            ASSERT_TRUE(std::isfinite(v));
+        }
+        EXPECT_TRUE(std::isfinite(rep.residual));
+    }
+}
+
+TEST(LcpGpu, RejectsGaussSeidelAndBadSizes) {
+    WW_REQUIRE_GPU();
+    auto gpu = gpuSolver();
+    ASSERT_TRUE(gpu);
+    auto p = test::spdProblem(4, 1u);
+    std::vector<float> x(4, 0.0f);
+    LcpOptions o;
+    o.method = LcpMethod::kGaussSeidel;
+    EXPECT_NE(gpu->solve(p, x, o).error.find("Jacobi only"), std::string::npos);
+    x.resize(5);
+    EXPECT_NE(gpu->solve(p, x, {}).error.find("x has 5"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ww::lcp
