@@ -1,0 +1,260 @@
+// Dense LCP assembly from contact Jacobians (equations in assembly.h).
+#include "solver/rigid/assembly.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ww::rigid {
+namespace {
+
+const Vec3& dirOf(const Contact& c, int r) {
+    return r == 0 ? c.normal : (r == 1 ? c.tangent1 : c.tangent2);
+}
+
+/// Velocity bias of a normal row (see the header), given the pre-step normal speed.
+float normalBias(const Contact& c, float vn, const AssemblyParams& p) {
+    float bias = 0.0f;
+    if (c.separation > 0.0f) {
+        bias = c.separation / p.dt;
+    } else {
+        bias =
+            -std::min(p.erp / p.dt * std::max(-c.separation - p.slop, 0.0f), p.maxCorrectionSpeed);
+    }
+    if (p.restitution > 0.0f && vn < -p.restitutionThreshold) {
+        bias += p.restitution * vn;
+    }
+    return bias;
+}
+
+Vec3 pointVelocity(const Body& b, const Vec3& r) {
+    return b.linearVelocity + cross(b.angularVelocity, r);
+}
+
+}  // namespace
+
+void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                      std::vector<RowJacobian>& jac) {
+    jac.resize(3 * contacts.size());
+    for (std::size_t k = 0; k < contacts.size(); ++k) {
+        const Contact& c = contacts[k];
+        const Body& a = bodies[c.bodyA];
+        const Body& b = bodies[c.bodyB];
+        const Vec3 ra = c.point - a.position;
+        const Vec3 rb = c.point - b.position;
+        for (int r = 0; r < 3; ++r) {
+            const Vec3& d = dirOf(c, r);
+            RowJacobian& j = jac[3 * k + r];
+            j = RowJacobian{};
+            if (!a.isStatic()) {
+                j.linA = d;
+                j.angA = cross(ra, d);
+                j.mLinA = d * a.invMass;
+                j.mAngA = a.invInertiaWorld * j.angA;
+            }
+            if (!b.isStatic()) {
+                j.linB = -d;
+                j.angB = -cross(rb, d);
+                j.mLinB = j.linB * b.invMass;
+                j.mAngB = b.invInertiaWorld * j.angB;
+            }
+        }
+    }
+}
+
+void ContactAssembler::assemble(const std::vector<Body>& bodies,
+                                const std::vector<Contact>& contacts,
+                                const std::vector<RowJacobian>& jac, std::span<const int> ids,
+                                const AssemblyParams& p, lcp::LcpProblem& out,
+                                std::span<float> guess) {
+    const int n = 3 * static_cast<int>(ids.size());
+    const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+    out.n = n;
+    out.a.assign(nn, 0.0f);
+    out.b.resize(n);
+    out.lo.resize(n);
+    out.hi.resize(n);
+    out.frictionNormal.resize(n);
+    out.mu.resize(n);
+
+    // Rows touching each non-static body of the block, as CSR over local body slots.
+    m_bodySlot.resize(bodies.size(), -1);
+    m_slotBodies.clear();
+    for (int id : ids) {
+        for (int body : {contacts[id].bodyA, contacts[id].bodyB}) {
+            if (!bodies[body].isStatic() && m_bodySlot[body] < 0) {
+                m_bodySlot[body] = static_cast<int>(m_slotBodies.size());
+                m_slotBodies.push_back(body);
+            }
+        }
+    }
+    const int slots = static_cast<int>(m_slotBodies.size());
+    m_slotStart.assign(slots + 1, 0);
+    for (int id : ids) {
+        for (int body : {contacts[id].bodyA, contacts[id].bodyB}) {
+            if (!bodies[body].isStatic()) {
+                m_slotStart[m_bodySlot[body] + 1] += 3;
+            }
+        }
+    }
+    for (int s = 0; s < slots; ++s) {
+        m_slotStart[s + 1] += m_slotStart[s];
+    }
+    m_slotRows.resize(m_slotStart[slots]);
+    std::vector<int>& fill = m_slotStart;  // advanced while filling, restored below
+    for (int k = 0; k < static_cast<int>(ids.size()); ++k) {
+        const Contact& c = contacts[ids[k]];
+        for (int side = 0; side < 2; ++side) {
+            const int body = side == 0 ? c.bodyA : c.bodyB;
+            if (bodies[body].isStatic()) {
+                continue;
+            }
+            for (int r = 0; r < 3; ++r) {
+                m_slotRows[fill[m_bodySlot[body]]++] = 2 * (3 * k + r) + side;
+            }
+        }
+    }
+    for (int s = slots; s > 0; --s) {
+        fill[s] = fill[s - 1];
+    }
+    fill[0] = 0;
+
+    // A = J M^-1 J^T: only rows sharing a body couple, through that body's mass matrix.
+    for (int s = 0; s < slots; ++s) {
+        const int begin = m_slotStart[s];
+        const int end = m_slotStart[s + 1];
+        for (int e1 = begin; e1 < end; ++e1) {
+            const int row1 = m_slotRows[e1] >> 1;
+            const RowJacobian& j1 = jac[3 * ids[row1 / 3] + row1 % 3];
+            const bool a1 = (m_slotRows[e1] & 1) == 0;
+            const Vec3& lin1 = a1 ? j1.linA : j1.linB;
+            const Vec3& ang1 = a1 ? j1.angA : j1.angB;
+            float* arow = out.a.data() + static_cast<std::size_t>(row1) * n;
+            for (int e2 = begin; e2 < end; ++e2) {
+                const int row2 = m_slotRows[e2] >> 1;
+                const RowJacobian& j2 = jac[3 * ids[row2 / 3] + row2 % 3];
+                const bool a2 = (m_slotRows[e2] & 1) == 0;
+                arow[row2] +=
+                    dot(lin1, a2 ? j2.mLinA : j2.mLinB) + dot(ang1, a2 ? j2.mAngA : j2.mAngB);
+            }
+        }
+    }
+    for (int s = 0; s < slots; ++s) {
+        m_bodySlot[m_slotBodies[s]] = -1;
+    }
+
+    for (int k = 0; k < static_cast<int>(ids.size()); ++k) {
+        const Contact& c = contacts[ids[k]];
+        const Body& a = bodies[c.bodyA];
+        const Body& b = bodies[c.bodyB];
+        const Vec3 ra = c.point - a.position;
+        const Vec3 rb = c.point - b.position;
+        // Relative velocity of a's point w.r.t. b's, before and after the external forces.
+        const Vec3 vRel = pointVelocity(a, ra) - pointVelocity(b, rb);
+        const Vec3 gRel =
+            (a.isStatic() ? Vec3{} : p.gravity * p.dt) - (b.isStatic() ? Vec3{} : p.gravity * p.dt);
+        for (int r = 0; r < 3; ++r) {
+            const int row = 3 * k + r;
+            const Vec3& d = dirOf(c, r);
+            const float vd = dot(d, vRel);
+            out.a[static_cast<std::size_t>(row) * n + row] += p.cfm;
+            out.b[row] = vd + dot(d, gRel) + (r == 0 ? normalBias(c, vd, p) : 0.0f);
+            out.lo[row] = r == 0 ? 0.0f : -lcp::kInfinity;
+            out.hi[row] = lcp::kInfinity;
+            out.frictionNormal[row] = r == 0 ? -1 : 3 * k;
+            out.mu[row] = r == 0 ? 0.0f : p.friction;
+            guess[row] = c.impulse[r];
+        }
+    }
+}
+
+void assembleReference(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                       std::span<const int> ids, const AssemblyParams& p, std::vector<double>& a,
+                       std::vector<double>& b) {
+    const int n = 3 * static_cast<int>(ids.size());
+    const int nb = static_cast<int>(bodies.size());
+    std::vector<double> jm(static_cast<std::size_t>(n) * 6 * nb, 0.0);  // J, n x 6nb
+    const auto jAt = [&](int row, int col) -> double& {
+        return jm[static_cast<std::size_t>(row) * 6 * nb + col];
+    };
+    b.assign(n, 0.0);
+    for (int k = 0; k < static_cast<int>(ids.size()); ++k) {
+        const Contact& c = contacts[ids[k]];
+        for (int r = 0; r < 3; ++r) {
+            const Vec3& d = dirOf(c, r);
+            const int row = 3 * k + r;
+            for (int side = 0; side < 2; ++side) {
+                const int body = side == 0 ? c.bodyA : c.bodyB;
+                const Body& bd = bodies[body];
+                if (bd.isStatic()) {
+                    continue;
+                }
+                const double sg = side == 0 ? 1.0 : -1.0;
+                const Vec3 ang = cross(c.point - bd.position, d);
+                const double js[6] = {d.x, d.y, d.z, ang.x, ang.y, ang.z};
+                const Vec3 vg = bd.linearVelocity + p.gravity * p.dt;
+                const double vs[6] = {vg.x,
+                                      vg.y,
+                                      vg.z,
+                                      bd.angularVelocity.x,
+                                      bd.angularVelocity.y,
+                                      bd.angularVelocity.z};
+                for (int q = 0; q < 6; ++q) {
+                    jAt(row, 6 * body + q) = sg * js[q];
+                    b[row] += sg * js[q] * vs[q];
+                }
+            }
+        }
+        const Body& ba = bodies[c.bodyA];
+        const Body& bb = bodies[c.bodyB];
+        const Vec3 vRel =
+            pointVelocity(ba, c.point - ba.position) - pointVelocity(bb, c.point - bb.position);
+        b[3 * k] += normalBias(c, dot(c.normal, vRel), p);
+    }
+    a.assign(static_cast<std::size_t>(n) * n, 0.0);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            double sum = 0.0;
+            for (int body = 0; body < nb; ++body) {
+                const Body& bd = bodies[body];
+                if (bd.isStatic()) {
+                    continue;
+                }
+                for (int q = 0; q < 3; ++q) {
+                    sum += jAt(i, 6 * body + q) * bd.invMass * jAt(j, 6 * body + q);
+                }
+                for (int q = 0; q < 3; ++q) {
+                    for (int s = 0; s < 3; ++s) {
+                        const double minv = bd.invInertiaWorld.c[s][q];  // row q, column s
+                        sum += jAt(i, 6 * body + 3 + q) * minv * jAt(j, 6 * body + 3 + s);
+                    }
+                }
+            }
+            a[static_cast<std::size_t>(i) * n + j] = sum + (i == j ? p.cfm : 0.0);
+        }
+    }
+}
+
+void applyImpulses(std::vector<Body>& bodies, std::vector<Contact>& contacts,
+                   const std::vector<RowJacobian>& jac, std::span<const int> ids,
+                   std::span<const float> x) {
+    for (int k = 0; k < static_cast<int>(ids.size()); ++k) {
+        Contact& c = contacts[ids[k]];
+        Body& a = bodies[c.bodyA];
+        Body& b = bodies[c.bodyB];
+        for (int r = 0; r < 3; ++r) {
+            const float lambda = x[3 * k + r];
+            const RowJacobian& j = jac[3 * ids[k] + r];
+            c.impulse[r] = lambda;
+            if (!a.isStatic()) {
+                a.linearVelocity += j.mLinA * lambda;
+                a.angularVelocity += j.mAngA * lambda;
+            }
+            if (!b.isStatic()) {
+                b.linearVelocity += j.mLinB * lambda;
+                b.angularVelocity += j.mAngB * lambda;
+            }
+        }
+    }
+}
+
+}  // namespace ww::rigid

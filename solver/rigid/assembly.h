@@ -1,0 +1,76 @@
+// Assembly of the dense contact LCP of one block of contacts (an island, or the whole scene).
+//
+// Unknowns: impulses x (N s), three rows per contact (normal, tangent1, tangent2). With the
+// Jacobian J (one row per unknown, see contacts.h), M^-1 = diag(1/m, I_w^-1) per body, the
+// velocities before the step v and the external accelerations g:
+//   A = J M^-1 J^T + cfm I                      (dense, n x n, symmetric positive semidefinite)
+//   b = J (v + dt g) + bias                     (so that w = A x + b = J v_next + bias)
+// Normal rows (x in [0, inf)), with separation s (m) and relative normal speed v_n = J_n v:
+//   bias = s / dt                                         if s > 0 (speculative: may close the
+//                                                         gap in this step, not more)
+//        = -min(erp / dt * max(-s - slop, 0), vmax)      if s <= 0 (Baumgarte, with slop)
+//   plus restitution  e v_n  when v_n < -threshold (so that v_n,next >= -e v_n).
+// Friction rows: bias 0, |x_t| <= mu x_n (frictionNormal/mu of the LCP problem).
+// A row's cfm keeps A positive definite for redundant contacts (4 coplanar points per face
+// give linearly dependent rows); it acts as a soft constraint of compliance cfm (s/kg).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "solver/lcp/lcp_solver.h"
+#include "solver/rigid/body.h"
+#include "solver/rigid/contacts.h"
+
+namespace ww::rigid {
+
+/// One row of J and of M^-1 J^T, for both bodies (signs included, zero for static bodies).
+struct RowJacobian {
+    Vec3 linA, angA, linB, angB;      ///< J
+    Vec3 mLinA, mAngA, mLinB, mAngB;  ///< M^-1 J^T
+};
+
+struct AssemblyParams {
+    float dt = 1.0f / 60.0f;  ///< s (one substep)
+    Vec3 gravity{0.0f, -9.81f, 0.0f};
+    float friction = 0.6f;  ///< mu
+    float erp = 0.2f;       ///< Baumgarte factor: fraction of the penetration removed per step
+    float slop = 0.005f;    ///< m of penetration left uncorrected (avoids jitter)
+    float maxCorrectionSpeed = 2.0f;    ///< m/s cap on the Baumgarte bias
+    float restitution = 0.0f;           ///< e
+    float restitutionThreshold = 1.0f;  ///< m/s: slower impacts do not bounce
+    float cfm = 0.0f;                   ///< added to the diagonal of A
+};
+
+/// J and M^-1 J^T of the three rows of every contact (jac has 3 * contacts.size() entries).
+void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                      std::vector<RowJacobian>& jac);
+
+class ContactAssembler {
+  public:
+    /// Fills `out` (resized to 3 * ids.size() rows, storage reused) with the LCP of the
+    /// contacts `ids`, rows in the order of ids. `guess` receives the warm-start impulses.
+    void assemble(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                  const std::vector<RowJacobian>& jac, std::span<const int> ids,
+                  const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess);
+
+  private:
+    std::vector<int> m_bodySlot;   ///< body -> local slot, -1 if not in the block
+    std::vector<int> m_slotStart;  ///< CSR of (row, side) per local body
+    std::vector<int> m_slotRows;
+    std::vector<int> m_slotBodies;
+};
+
+/// Reference for tests: the same A and b from an explicit dense J (rows x 6 bodies) and
+/// M^-1 in double precision. a is row-major n x n.
+void assembleReference(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                       std::span<const int> ids, const AssemblyParams& p, std::vector<double>& a,
+                       std::vector<double>& b);
+
+/// v += M^-1 J^T x for the contacts `ids` (x in the same row order as assemble()), and
+/// stores x into the contacts' impulses.
+void applyImpulses(std::vector<Body>& bodies, std::vector<Contact>& contacts,
+                   const std::vector<RowJacobian>& jac, std::span<const int> ids,
+                   std::span<const float> x);
+
+}  // namespace ww::rigid

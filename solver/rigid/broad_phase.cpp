@@ -1,0 +1,105 @@
+// Sort-and-sweep broad phase (see broad_phase.h).
+#include "solver/rigid/broad_phase.h"
+
+#include <algorithm>
+
+namespace ww::rigid {
+namespace {
+
+bool overlaps(const Aabb& a, const Aabb& b) {
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y &&
+           a.lo.z <= b.hi.z && b.lo.z <= a.hi.z;
+}
+
+void addPlanePairs(const std::vector<Body>& bodies, std::vector<std::pair<int, int>>& pairs) {
+    const int n = static_cast<int>(bodies.size());
+    for (int p = 0; p < n; ++p) {
+        if (bodies[p].kind != BodyKind::kPlane) {
+            continue;
+        }
+        for (int i = 0; i < n; ++i) {
+            if (i != p && !bodies[i].isStatic() && bodies[i].kind != BodyKind::kPlane) {
+                pairs.emplace_back(std::min(i, p), std::max(i, p));
+            }
+        }
+    }
+}
+
+}  // namespace
+
+float speculativeMargin(const Body& b, float margin, float dt) {
+    return margin + length(b.linearVelocity) * dt;
+}
+
+void BroadPhase::findPairs(const std::vector<Body>& bodies, float margin, float dt,
+                           std::vector<std::pair<int, int>>& pairs) {
+    pairs.clear();
+    const int n = static_cast<int>(bodies.size());
+    m_bounds.resize(bodies.size());
+    int bounded = 0;
+    for (int i = 0; i < n; ++i) {
+        if (bodies[i].kind != BodyKind::kPlane) {
+            m_bounds[i] = boundsOf(bodies[i], speculativeMargin(bodies[i], margin, dt));
+            ++bounded;
+        }
+    }
+    if (static_cast<int>(m_order.size()) != bounded) {
+        m_order.clear();
+        for (int i = 0; i < n; ++i) {
+            if (bodies[i].kind != BodyKind::kPlane) {
+                m_order.push_back(i);
+            }
+        }
+    }
+    for (std::size_t k = 1; k < m_order.size(); ++k) {
+        const int idx = m_order[k];
+        const float key = m_bounds[idx].lo.x;
+        std::size_t j = k;
+        while (j > 0 && m_bounds[m_order[j - 1]].lo.x > key) {
+            m_order[j] = m_order[j - 1];
+            --j;
+        }
+        m_order[j] = idx;
+    }
+    for (std::size_t k = 0; k < m_order.size(); ++k) {
+        const int i = m_order[k];
+        const Aabb& bi = m_bounds[i];
+        for (std::size_t q = k + 1; q < m_order.size(); ++q) {
+            const int j = m_order[q];
+            const Aabb& bj = m_bounds[j];
+            if (bj.lo.x > bi.hi.x) {
+                break;
+            }
+            if ((bodies[i].isStatic() && bodies[j].isStatic()) || !overlaps(bi, bj)) {
+                continue;
+            }
+            pairs.emplace_back(std::min(i, j), std::max(i, j));
+        }
+    }
+    addPlanePairs(bodies, pairs);
+    std::sort(pairs.begin(), pairs.end());
+}
+
+void BroadPhase::findPairsBruteForce(const std::vector<Body>& bodies, float margin, float dt,
+                                     std::vector<std::pair<int, int>>& pairs) {
+    pairs.clear();
+    const int n = static_cast<int>(bodies.size());
+    for (int i = 0; i < n; ++i) {
+        for (int j = i + 1; j < n; ++j) {
+            const Body& a = bodies[i];
+            const Body& b = bodies[j];
+            if (a.kind == BodyKind::kPlane || b.kind == BodyKind::kPlane ||
+                (a.isStatic() && b.isStatic())) {
+                continue;
+            }
+            if (overlaps(boundsOf(a, speculativeMargin(a, margin, dt)),
+                         boundsOf(b, speculativeMargin(b, margin, dt)))) {
+                pairs.emplace_back(i, j);
+            }
+        }
+    }
+    addPlanePairs(bodies, pairs);
+    std::sort(pairs.begin(), pairs.end());
+}
+
+}  // namespace ww::rigid

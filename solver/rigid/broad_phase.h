@@ -1,0 +1,37 @@
+// Broad phase: sort and sweep along x. Bounding boxes (fattened by the contact margin) are
+// kept in an order that persists between steps, so the insertion sort that restores it is
+// O(n) when little moves; the sweep then tests only boxes whose x-intervals overlap, for
+// O(n log n + pairs) per step instead of O(n^2). Planes are unbounded and are paired with
+// every non-static body directly. Each box is fattened by what its speed can carry it in
+// one step, so fast projectiles find their contacts before they tunnel. Static-static pairs are
+// skipped.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "solver/rigid/body.h"
+
+namespace ww::rigid {
+
+/// margin + |v| dt: how far ahead a body looks for contacts, m.
+float speculativeMargin(const Body& b, float margin, float dt);
+
+class BroadPhase {
+  public:
+    /// Candidate pairs (i < j, sorted) whose bounds overlap, each body's bounds fattened by
+    /// margin + |v| * dt (speculative: what it can reach within the step). `pairs` is cleared
+    /// first.
+    void findPairs(const std::vector<Body>& bodies, float margin, float dt,
+                   std::vector<std::pair<int, int>>& pairs);
+    /// Reference path for tests: all pairs tested directly, same output.
+    static void findPairsBruteForce(const std::vector<Body>& bodies, float margin, float dt,
+                                    std::vector<std::pair<int, int>>& pairs);
+
+  private:
+    std::vector<int> m_order;  ///< indices of bounded bodies, sorted by lower x
+    std::vector<Aabb> m_bounds;
+};
+
+}  // namespace ww::rigid

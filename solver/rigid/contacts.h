@@ -1,0 +1,57 @@
+// Contacts between two bodies and their persistence across steps.
+//
+// A contact k between bodies a and b (normal n from b to a, lever arms r_a = p - x_a,
+// r_b = p - x_b, tangents t1, t2 with (n, t1, t2) orthonormal) contributes three rows to the
+// velocity-level LCP, each with Jacobian  J = [ d, r_a x d, -d, -(r_b x d) ]  for d = n, t1,
+// t2: a normal row (impulse lambda_n >= 0) and two friction rows (|lambda_t| <= mu lambda_n,
+// the friction pyramid). Impulses of a contact found again in the next step (same bodies,
+// same feature id) are carried over as the warm-start guess.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "solver/rigid/narrow_phase.h"
+
+namespace ww::rigid {
+
+struct Contact {
+    int bodyA = -1;
+    int bodyB = -1;
+    std::uint32_t feature = 0;
+    Vec3 point;                             ///< world, m
+    Vec3 normal;                            ///< from b to a
+    Vec3 tangent1, tangent2;                ///< friction directions, deterministic in the normal
+    float separation = 0.0f;                ///< m, negative = penetration
+    float impulse[3] = {0.0f, 0.0f, 0.0f};  ///< N s: normal, tangent1, tangent2
+    bool warmStarted = false;               ///< matched a contact of the previous step
+};
+
+/// Two unit vectors completing n to an orthonormal frame, chosen from n alone (so that a
+/// persistent contact keeps its friction directions and their warm-start impulses).
+void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
+
+/// Remembers last step's impulses by (bodyA, bodyB, feature).
+class ContactCache {
+  public:
+    /// Copies each contact's impulses into the cache (replacing the previous step's).
+    void store(const std::vector<Contact>& contacts);
+    /// Sets impulse[] (scaled by `factor`) and warmStarted of contacts found in the cache;
+    /// the others get zero. Returns the number matched.
+    int warmStart(std::vector<Contact>& contacts, float factor) const;
+    void clear() { m_entries.clear(); }
+    /// Forgets contacts of `body` and shifts higher body indices down by one.
+    void removeBody(int body);
+    std::size_t size() const { return m_entries.size(); }
+
+  private:
+    struct Entry {
+        int bodyA, bodyB;
+        std::uint32_t feature;
+        float impulse[3];
+        Vec3 normal;
+    };
+    std::vector<Entry> m_entries;  ///< sorted by (bodyA, bodyB, feature)
+};
+
+}  // namespace ww::rigid

@@ -1,0 +1,35 @@
+// Islands: connected components of the graph whose nodes are the non-static bodies and whose
+// edges are contacts between two non-static bodies (static bodies do not connect islands:
+// the ground carries every brick without coupling their contact problems). Each island's
+// contacts form an independent dense LCP block; the LCP matrix of the whole scene is then
+// block diagonal (Moravanszky's "dynamically decomposed into small sub-problems").
+#pragma once
+
+#include <vector>
+
+#include "solver/rigid/body.h"
+#include "solver/rigid/contacts.h"
+
+namespace ww::rigid {
+
+/// Contacts grouped by island. Islands are ordered by their smallest body index and contacts
+/// keep their relative order inside an island, so the grouping is deterministic.
+struct IslandSet {
+    std::vector<int> contactOrder;  ///< contact indices, island by island
+    std::vector<int> islandStart;   ///< size islands + 1: offsets into contactOrder
+    int count() const { return static_cast<int>(islandStart.size()) - 1; }
+};
+
+class IslandBuilder {
+  public:
+    void build(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+               IslandSet& out);
+
+  private:
+    int find(int i);
+    std::vector<int> m_parent;
+    std::vector<int> m_label;
+    std::vector<int> m_counts;
+};
+
+}  // namespace ww::rigid

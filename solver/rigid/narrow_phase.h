@@ -1,0 +1,52 @@
+// Narrow phase: contact points between pairs of shapes.
+//
+// Every function appends ContactPoints for bodies (a, b) with the normal n pointing from b
+// towards a (the direction in which a contact impulse pushes a) and separation
+// s = (gap along n), negative when penetrating; points with s <= margin are kept
+// (speculative contacts). Box-box uses the separating axis test over the 15 axes
+// (3 + 3 face normals, 9 edge cross products); a face axis yields the incident face of the
+// other box clipped against the side planes of the reference face (Sutherland-Hodgman, up to
+// 8 points reduced to 4), an edge axis yields the closest points of the two edges.
+// Feature ids name the (reference face, incident face, vertex or clipped edge) or the two
+// edges, so that contacts persist across steps for warm starting.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "solver/rigid/body.h"
+
+namespace ww::rigid {
+
+struct ContactPoint {
+    Vec3 point;               ///< world, midway between the surfaces, m
+    Vec3 normal;              ///< unit, from body b towards body a
+    float separation = 0.0f;  ///< m, negative = penetration
+    std::uint32_t feature = 0;
+};
+
+struct NarrowPhaseParams {
+    float margin = 0.01f;  ///< m: contacts are made up to this separation
+    /// m: a face axis is preferred over a better edge axis / the other box's face unless the
+    /// latter separates more by this much (keeps resting manifolds from flickering).
+    float axisTolerance = 0.0005f;
+};
+
+/// Appends the contacts between a and b (any kinds; plane-plane yields none). Returns the
+/// number appended. If a is a plane, the pair is swapped internally so that the output
+/// convention (normal from b to a) still holds for the (a, b) the caller passed.
+int collide(const Body& a, const Body& b, const NarrowPhaseParams& p,
+            std::vector<ContactPoint>& out);
+
+int collideBoxBox(const Body& a, const Body& b, const NarrowPhaseParams& p,
+                  std::vector<ContactPoint>& out);
+int collideBoxPlane(const Body& box, const Body& plane, const NarrowPhaseParams& p,
+                    std::vector<ContactPoint>& out);
+int collideSphereBox(const Body& sphere, const Body& box, const NarrowPhaseParams& p,
+                     std::vector<ContactPoint>& out);
+int collideSpherePlane(const Body& sphere, const Body& plane, const NarrowPhaseParams& p,
+                       std::vector<ContactPoint>& out);
+int collideSphereSphere(const Body& a, const Body& b, const NarrowPhaseParams& p,
+                        std::vector<ContactPoint>& out);
+
+}  // namespace ww::rigid

@@ -1,0 +1,108 @@
+// Scene builders and events (see scenes.h).
+#include "solver/rigid/scenes.h"
+
+namespace ww::rigid {
+
+int addGround(World& world) {
+    BodyDesc d;
+    d.kind = BodyKind::kPlane;
+    d.position = {0.0f, 0.0f, 0.0f};
+    d.planeNormal = {0.0f, 1.0f, 0.0f};
+    d.massKg = 0.0f;
+    return world.addBody(d);
+}
+
+void addWall(World& world, const WallParams& p) {
+    const Vec3 h = p.brickHalfExtents;
+    const float pitch = 2.0f * h.x + p.columnGapM;
+    for (int r = 0; r < p.rows; ++r) {
+        for (int c = 0; c < p.cols; ++c) {
+            BodyDesc d;
+            d.kind = BodyKind::kBox;
+            d.halfExtents = h;
+            d.massKg = p.brickMassKg;
+            d.position = {(static_cast<float>(c) - 0.5f * static_cast<float>(p.cols - 1)) * pitch,
+                          h.y * static_cast<float>(2 * r + 1), 0.0f};
+            d.tag = brickTag(c, r);
+            world.addBody(d);
+        }
+    }
+}
+
+void addPyramid(World& world, const PyramidParams& p) {
+    const Vec3 h = p.brickHalfExtents;
+    const float pitch = 2.0f * h.x + p.gapM;
+    for (int r = 0; r < p.baseCount; ++r) {
+        const int count = p.baseCount - r;
+        for (int c = 0; c < count; ++c) {
+            BodyDesc d;
+            d.halfExtents = h;
+            d.massKg = p.brickMassKg;
+            d.position = {(static_cast<float>(c) - 0.5f * static_cast<float>(count - 1)) * pitch,
+                          h.y * static_cast<float>(2 * r + 1), 0.0f};
+            d.tag = brickTag(c, r);
+            world.addBody(d);
+        }
+    }
+}
+
+void addStack(World& world, const StackParams& p) {
+    for (int r = 0; r < p.height; ++r) {
+        BodyDesc d;
+        d.halfExtents = p.brickHalfExtents;
+        d.massKg = p.brickMassKg;
+        d.position = {0.0f, p.brickHalfExtents.y * static_cast<float>(2 * r + 1), 0.0f};
+        d.tag = brickTag(0, r);
+        world.addBody(d);
+    }
+}
+
+World makeWallWorld(const WallParams& wall, const WorldParams& params) {
+    World w(params);
+    const int bricks = wall.cols * wall.rows;
+    w.reserve(bricks + 16, 16 * bricks + 64);
+    addGround(w);
+    addWall(w, wall);
+    return w;
+}
+
+int shootSphere(World& world, const ShotParams& shot) {
+    BodyDesc d;
+    d.kind = BodyKind::kSphere;
+    d.position = shot.from;
+    d.radius = shot.radiusM;
+    d.massKg = shot.massKg;
+    d.linearVelocity = shot.velocity;
+    return world.addBody(d);
+}
+
+std::optional<int> findBrick(const World& world, int col, int row) {
+    const std::int32_t tag = brickTag(col, row);
+    for (int i = 0; i < world.bodyCount(); ++i) {
+        const Body& b = world.bodies()[i];
+        if (b.kind == BodyKind::kBox && b.tag == tag) {
+            return i;
+        }
+    }
+    return std::nullopt;
+}
+
+bool removeBrick(World& world, int col, int row) {
+    const auto i = findBrick(world, col, row);
+    if (!i) {
+        return false;
+    }
+    world.removeBody(*i);
+    return true;
+}
+
+bool pushBrick(World& world, int col, int row, const Vec3& deltaVelocity) {
+    const auto i = findBrick(world, col, row);
+    if (!i) {
+        return false;
+    }
+    world.body(*i).linearVelocity += deltaVelocity;
+    return true;
+}
+
+}  // namespace ww::rigid

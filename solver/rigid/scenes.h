@@ -1,0 +1,69 @@
+// Scene builders and events for the rigid-body world. Scenes are code taking plain parameter
+// structs; the app loads those structs from assets/*.json. All scenes stand on a static
+// ground plane y = 0 (normal +y); lengths in metres, masses in kilograms.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "solver/rigid/world.h"
+
+namespace ww::rigid {
+
+/// Moravanszky's wall: cols x rows cubes in aligned columns, rows exactly touching.
+struct WallParams {
+    int cols = 10;
+    int rows = 6;
+    Vec3 brickHalfExtents{0.5f, 0.5f, 0.5f};  ///< unit cubes by default
+    float brickMassKg = 1.0f;
+    /// Horizontal gap between neighbouring columns, m. With 0 the columns touch and the whole
+    /// wall is one island (see docs/rigid.md for what that costs).
+    float columnGapM = 0.02f;
+};
+
+struct PyramidParams {
+    int baseCount = 6;  ///< bricks in the bottom row; each row up has one fewer, offset by half
+    Vec3 brickHalfExtents{0.5f, 0.5f, 0.5f};
+    float brickMassKg = 1.0f;
+    float gapM = 0.02f;
+};
+
+struct StackParams {
+    int height = 10;
+    Vec3 brickHalfExtents{0.5f, 0.5f, 0.5f};
+    float brickMassKg = 1.0f;
+};
+
+/// A sphere shot from `from` with `velocity`; defaults aim at the middle of the default wall.
+struct ShotParams {
+    Vec3 from{0.0f, 2.5f, 8.0f};
+    Vec3 velocity{0.0f, 1.0f, -25.0f};  ///< m/s
+    float radiusM = 0.4f;
+    float massKg = 20.0f;
+};
+
+/// Brick tags: (row << 16) | col; projectiles have tag -1.
+inline std::int32_t brickTag(int col, int row) {
+    return (row << 16) | col;
+}
+
+/// Adds the ground plane y = 0; returns its body index.
+int addGround(World& world);
+/// Adds the bricks of a wall standing on y = 0, centred on x = 0, z = 0.
+void addWall(World& world, const WallParams& p);
+void addPyramid(World& world, const PyramidParams& p);
+void addStack(World& world, const StackParams& p);
+
+/// A new world with ground + wall, scratch reserved.
+World makeWallWorld(const WallParams& wall, const WorldParams& params = {});
+
+/// Adds a sphere moving with the shot's velocity; returns its body index.
+int shootSphere(World& world, const ShotParams& shot);
+/// Body index of brick (col, row), if present.
+std::optional<int> findBrick(const World& world, int col, int row);
+/// Removes brick (col, row); false if there is no such brick.
+bool removeBrick(World& world, int col, int row);
+/// Adds `deltaVelocity` (m/s) to brick (col, row); false if there is no such brick.
+bool pushBrick(World& world, int col, int row, const Vec3& deltaVelocity);
+
+}  // namespace ww::rigid

@@ -1,0 +1,298 @@
+// World stepping: collide, assemble, solve, integrate (see world.h).
+#include "solver/rigid/world.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "solver/core/hash.h"
+#include "solver/core/timer.h"
+
+namespace ww::rigid {
+namespace {
+
+/// max_i sum_j |A_ij| / A_ii: an upper bound on lambda_max(D^-1 A) (Gershgorin).
+float gershgorinBound(const lcp::LcpProblem& p) {
+    float rho = 0.0f;
+    const int n = p.n;
+    for (int i = 0; i < n; ++i) {
+        const float* row = p.a.data() + static_cast<std::size_t>(i) * n;
+        float sum = 0.0f;
+        for (int j = 0; j < n; ++j) {
+            sum += std::fabs(row[j]);
+        }
+        if (row[i] > 0.0f) {
+            rho = std::max(rho, sum / row[i]);
+        }
+    }
+    return rho;
+}
+
+}  // namespace
+
+const char* toString(LcpMode m) {
+    return m == LcpMode::kDense ? "dense" : "islands";
+}
+
+std::optional<LcpMode> parseLcpMode(std::string_view s) {
+    if (s == "dense") {
+        return LcpMode::kDense;
+    }
+    if (s == "islands") {
+        return LcpMode::kIslands;
+    }
+    return std::nullopt;
+}
+
+lcp::LcpOptions defaultWallLcpOptions() {
+    lcp::LcpOptions o;
+    o.method = lcp::LcpMethod::kJacobi;
+    o.omega = 0.3f;
+    o.maxIterations = 50;
+    o.tolerance = 1.0e-5f;
+    o.checkEvery = 10;
+    return o;
+}
+
+World::World(WorldParams params) : m_params(params), m_solver(lcp::makeCpuLcpSolver()) {}
+World::~World() = default;
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+
+int World::addBody(const BodyDesc& desc) {
+    m_bodies.push_back(makeBody(desc));
+    return static_cast<int>(m_bodies.size()) - 1;
+}
+
+void World::removeBody(int i) {
+    m_bodies.erase(m_bodies.begin() + i);
+    m_cache.removeBody(i);
+    m_contacts.clear();
+}
+
+void World::reserve(int bodies, int contacts) {
+    m_bodies.reserve(bodies);
+    m_saved.reserve(bodies);
+    m_points.reserve(contacts);
+    m_contacts.reserve(contacts);
+    m_jac.reserve(3 * static_cast<std::size_t>(contacts));
+    m_x.reserve(3 * static_cast<std::size_t>(contacts));
+    m_blockIds.reserve(contacts);
+}
+
+Status World::setBackend(Backend backend, const gpu::ShaderLibrary* shaders) {
+    if (backend == Backend::kCpu) {
+        m_solver = lcp::makeCpuLcpSolver();
+    } else {
+        if (shaders == nullptr) {
+            return Error{ErrorKind::kGpuUnavailable,
+                         "rigid::World::setBackend(gpu) needs a "
+                         "shader library and a current GL context"};
+        }
+        auto r = lcp::makeGpuLcpSolver(*shaders);
+        if (!r) {
+            return r.error();
+        }
+        m_solver = std::move(r).value();
+    }
+    m_backend = backend;
+    return {};
+}
+
+const StepStats& World::step() {
+    Stopwatch total;
+    m_stats = StepStats{};
+    m_stats.bodies = bodyCount();
+    const int substeps = std::max(1, m_params.substeps);
+    const float h = m_params.dtSeconds / static_cast<float>(substeps);
+    for (int s = 0; s < substeps; ++s) {
+        substep(h);
+    }
+    for (const Body& b : m_bodies) {
+        if (!b.isStatic()) {
+            m_stats.maxSpeed = std::max(m_stats.maxSpeed, length(b.linearVelocity));
+        }
+    }
+    ++m_steps;
+    m_stats.totalMs = total.elapsedMs();
+    return m_stats;
+}
+
+void World::substep(float h) {
+    m_saved = m_bodies;
+    Stopwatch sw;
+    collide(h);
+    m_stats.collideMs += sw.elapsedMs();
+    assembleAndSolve(h);  // adds assembleMs and solveMs
+    sw.restart();
+    integrate(h);
+    m_stats.integrateMs += sw.elapsedMs();
+}
+
+void World::collide(float h) {
+    const NarrowPhaseParams& np = m_params.collision;
+    m_broad.findPairs(m_bodies, np.margin, h, m_pairs);
+    m_stats.pairs = std::max(m_stats.pairs, static_cast<int>(m_pairs.size()));
+    m_contacts.clear();
+    float maxPen = 0.0f;
+    for (const auto& [i, j] : m_pairs) {
+        m_points.clear();
+        NarrowPhaseParams pairParams = np;
+        pairParams.margin =
+            speculativeMargin(m_bodies[i], np.margin, h) + speculativeMargin(m_bodies[j], 0.0f, h);
+        rigid::collide(m_bodies[i], m_bodies[j], pairParams, m_points);
+        for (const ContactPoint& cp : m_points) {
+            Contact c;
+            c.bodyA = i;
+            c.bodyB = j;
+            c.feature = cp.feature;
+            c.point = cp.point;
+            c.normal = cp.normal;
+            c.separation = cp.separation;
+            tangentBasis(c.normal, c.tangent1, c.tangent2);
+            m_contacts.push_back(c);
+            maxPen = std::max(maxPen, -cp.separation);
+        }
+    }
+    if (m_params.warmStart) {
+        m_stats.warmStarted = m_cache.warmStart(m_contacts, m_params.warmStartFactor);
+    }
+    m_stats.contacts = std::max(m_stats.contacts, static_cast<int>(m_contacts.size()));
+    m_stats.maxPenetration = std::max(m_stats.maxPenetration, maxPen);
+}
+
+void World::assembleAndSolve(float h) {
+    Stopwatch sw;
+    const int nc = static_cast<int>(m_contacts.size());
+    computeJacobians(m_bodies, m_contacts, m_jac);
+    m_blockIds.clear();
+    m_blockStart.assign(1, 0);
+    if (m_params.mode == LcpMode::kDense) {
+        for (int c = 0; c < nc; ++c) {
+            m_blockIds.push_back(c);
+        }
+        if (nc > 0) {
+            m_blockStart.push_back(nc);
+        }
+    } else {
+        m_islandBuilder.build(m_bodies, m_contacts, m_islands);
+        m_blockIds = m_islands.contactOrder;
+        m_blockStart = m_islands.islandStart;
+    }
+    const int blocks = static_cast<int>(m_blockStart.size()) - 1;
+    if (static_cast<int>(m_blocks.size()) < blocks) {
+        m_blocks.resize(blocks);
+    }
+    m_x.resize(3 * static_cast<std::size_t>(nc));
+    AssemblyParams ap;
+    ap.dt = h;
+    ap.gravity = m_params.gravity;
+    ap.friction = m_params.friction;
+    ap.erp = m_params.erp;
+    ap.slop = m_params.slopM;
+    ap.maxCorrectionSpeed = m_params.maxCorrectionSpeed;
+    ap.restitution = m_params.restitution;
+    ap.restitutionThreshold = m_params.restitutionThreshold;
+    ap.cfm = m_params.cfm;
+    const std::span<const int> ids(m_blockIds);
+    for (int k = 0; k < blocks; ++k) {
+        const int begin = m_blockStart[k];
+        const int count = m_blockStart[k + 1] - begin;
+        m_assembler.assemble(m_bodies, m_contacts, m_jac, ids.subspan(begin, count), ap,
+                             m_blocks[k], std::span<float>(m_x).subspan(3 * begin, 3 * count));
+    }
+    lcp::LcpOptions options = m_params.lcp;
+    if (m_params.adaptiveOmega && options.method == lcp::LcpMethod::kJacobi) {
+        float rho = 0.0f;
+        for (int k = 0; k < blocks; ++k) {
+            rho = std::max(rho, gershgorinBound(m_blocks[k]));
+        }
+        m_stats.gershgorinMax = std::max(m_stats.gershgorinMax, rho);
+        if (rho > 0.0f) {
+            options.omega = std::min(options.omega, m_params.omegaSafety * 2.0f / rho);
+        }
+    }
+    m_stats.omega = options.omega;
+    m_stats.assembleMs += sw.elapsedMs();
+
+    sw.restart();
+    int itSum = 0;
+    const auto account = [&](const lcp::LcpReport& r, int n) {
+        itSum += r.iterations;
+        m_stats.iterationsMax = std::max(m_stats.iterationsMax, r.iterations);
+        m_stats.residualMax = std::max(m_stats.residualMax, r.residual);
+        m_stats.divergedBlocks += r.status == lcp::LcpStatus::kDiverged ? 1 : 0;
+        m_stats.lcpNMax = std::max(m_stats.lcpNMax, n);
+    };
+    if (blocks == 1) {
+        account(m_solver->solve(m_blocks[0], m_x, options), m_blocks[0].n);
+    } else if (blocks > 1) {
+        const auto reports = m_solver->solveBatch(
+            std::span<const lcp::LcpProblem>(m_blocks.data(), blocks), m_x, options);
+        for (int k = 0; k < blocks; ++k) {
+            account(reports[k], m_blocks[k].n);
+        }
+    }
+    m_stats.islands = std::max(m_stats.islands, blocks);
+    m_stats.lcpN = std::max(m_stats.lcpN, 3 * nc);
+    m_stats.iterationsMean =
+        blocks > 0 ? static_cast<float>(itSum) / static_cast<float>(blocks) : 0.0f;
+    m_stats.solveMs += sw.elapsedMs();
+}
+
+void World::integrate(float h) {
+    for (Body& b : m_bodies) {
+        if (!b.isStatic()) {
+            b.linearVelocity += m_params.gravity * h;
+        }
+    }
+    for (int k = 0; k + 1 < static_cast<int>(m_blockStart.size()); ++k) {
+        const int begin = m_blockStart[k];
+        const int count = m_blockStart[k + 1] - begin;
+        applyImpulses(m_bodies, m_contacts, m_jac,
+                      std::span<const int>(m_blockIds).subspan(begin, count),
+                      std::span<const float>(m_x).subspan(3 * begin, 3 * count));
+    }
+    m_cache.store(m_contacts);
+    for (std::size_t i = 0; i < m_bodies.size(); ++i) {
+        Body& b = m_bodies[i];
+        if (b.isStatic()) {
+            continue;
+        }
+        b.position += b.linearVelocity * h;
+        b.orientation = rigid::integrate(b.orientation, b.angularVelocity, h);
+        b.updateDerived();
+        const bool finite =
+            std::isfinite(b.position.x) && std::isfinite(b.position.y) &&
+            std::isfinite(b.position.z) && std::isfinite(b.orientation.w) &&
+            std::isfinite(b.linearVelocity.x + b.linearVelocity.y + b.linearVelocity.z +
+                          b.angularVelocity.x + b.angularVelocity.y + b.angularVelocity.z);
+        if (!finite) {
+            // Recover like MuJoCo: report it and put the body back at rest where it was.
+            b = m_saved[i];
+            b.linearVelocity = {};
+            b.angularVelocity = {};
+            ++m_stats.nonFiniteBodies;
+        }
+    }
+}
+
+std::uint64_t World::stateHash() const {
+    StateHash h;
+    for (const Body& b : m_bodies) {
+        h.add(&b.position, sizeof b.position);
+        h.add(&b.orientation, sizeof b.orientation);
+        h.add(&b.linearVelocity, sizeof b.linearVelocity);
+        h.add(&b.angularVelocity, sizeof b.angularVelocity);
+    }
+    return h.value();
+}
+
+std::string World::stateHashHex() const {
+    const std::uint64_t v = stateHash();
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+}  // namespace ww::rigid

@@ -1,0 +1,152 @@
+// The rigid-body world: bodies, persistent contacts and the per-step scratch, stepped with a
+// velocity-level dense LCP per step (Moravanszky, "Dense Matrix Algebra on the GPU", the
+// collapsing wall of section 5):
+//   1. collide:   sort-and-sweep pairs, narrow-phase contact points, warm start by feature
+//   2. assemble:  A = J M^-1 J^T + cfm I,  b = J (v + dt g) + bias   (assembly.h), either as
+//                 ONE dense matrix for the whole scene or one block per island (islands.h)
+//   3. solve:     projected Jacobi (CPU or GPU) or projected Gauss-Seidel (CPU) for impulses x
+//   4. integrate: v <- v + dt g + M^-1 J^T x;  p <- p + dt v;  q <- normalize(q + dt/2 w q)
+// (semi-implicit Euler), optionally in `substeps` equal sub-steps per step.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "solver/core/backend.h"
+#include "solver/core/result.h"
+#include "solver/lcp/lcp_solver.h"
+#include "solver/rigid/assembly.h"
+#include "solver/rigid/broad_phase.h"
+#include "solver/rigid/contacts.h"
+#include "solver/rigid/islands.h"
+#include "solver/rigid/narrow_phase.h"
+
+namespace ww::rigid {
+
+/// How the contact LCP of a step is posed: one dense matrix (the paper's 2 s/frame case) or
+/// one dense block per island, solved as a batch.
+enum class LcpMode { kDense, kIslands };
+const char* toString(LcpMode m);
+std::optional<LcpMode> parseLcpMode(std::string_view s);
+
+/// The tuned solver defaults (docs/rigid.md explains how they were found).
+lcp::LcpOptions defaultWallLcpOptions();
+
+/// Parameters: read-only during a step, may be changed between steps.
+struct WorldParams {
+    float dtSeconds = 1.0f / 60.0f;
+    int substeps = 1;
+    Vec3 gravity{0.0f, -9.81f, 0.0f};  ///< m/s^2
+    float friction = 0.6f;             ///< mu, for every contact
+    float erp = 0.2f;                  ///< Baumgarte factor per (sub)step
+    float slopM = 0.005f;              ///< penetration left uncorrected, m
+    float maxCorrectionSpeed = 2.0f;   ///< m/s
+    float restitution = 0.0f;
+    float restitutionThreshold = 1.0f;  ///< m/s
+    float cfm = 0.0f;  ///< diagonal regularization of A (s/kg; see assembly.h, docs/rigid.md)
+    bool warmStart = true;
+    float warmStartFactor = 1.0f;  ///< fraction of last step's impulses used as the guess
+    NarrowPhaseParams collision;
+    LcpMode mode = LcpMode::kIslands;
+    lcp::LcpOptions lcp = defaultWallLcpOptions();
+    /// Jacobi only: caps omega per step at omegaSafety * 2 / rho, where rho bounds
+    /// lambda_max(D^-1 A) of every block (Gershgorin: max_i sum_j |A_ij| / A_ii). Jacobi
+    /// converges for omega < 2 / lambda_max, so piles with many contacts per body, whose
+    /// lambda_max is large, cannot make it diverge (docs/rigid.md).
+    bool adaptiveOmega = true;
+    float omegaSafety = 0.9f;
+};
+
+/// Diagnostics of one step (sums over substeps for times, maxima for sizes).
+struct StepStats {
+    double collideMs = 0, assembleMs = 0, solveMs = 0, integrateMs = 0, totalMs = 0;
+    int bodies = 0;
+    int pairs = 0;  ///< broad-phase candidate pairs
+    int contacts = 0;
+    int warmStarted = 0;       ///< contacts that matched last step's
+    int islands = 0;           ///< LCP blocks solved (1 in dense mode)
+    int lcpN = 0;              ///< rows of all blocks together
+    int lcpNMax = 0;           ///< rows of the largest block
+    float iterationsMean = 0;  ///< over blocks
+    int iterationsMax = 0;
+    float residualMax = 0;    ///< natural-map residual, N s
+    float omega = 0;          ///< relaxation used (after the adaptive cap)
+    float gershgorinMax = 0;  ///< max over blocks of the bound on lambda_max(D^-1 A)
+    int divergedBlocks = 0;
+    int nonFiniteBodies = 0;   ///< bodies reset because their state became NaN/inf
+    float maxPenetration = 0;  ///< m, before this step's correction
+    float maxSpeed = 0;        ///< m/s, over non-static bodies after the step
+};
+
+class World {
+  public:
+    explicit World(WorldParams params = {});
+    ~World();
+    World(World&&) noexcept;
+    World& operator=(World&&) noexcept;
+
+    /// Adds a body; returns its index. Do this while building a scene.
+    int addBody(const BodyDesc& desc);
+    /// Removes body i (indices above i shift down by one; cached contacts are remapped).
+    void removeBody(int i);
+    /// Pre-sizes the scratch for about this many bodies and contacts.
+    void reserve(int bodies, int contacts);
+
+    /// Advances by params().dtSeconds.
+    const StepStats& step();
+    const StepStats& lastStats() const { return m_stats; }
+    long stepCount() const { return m_steps; }
+
+    /// Switches the LCP backend, keeping the state. kGpu needs a current GpuContext and the
+    /// shader library; on failure the backend is unchanged and the error says why.
+    Status setBackend(Backend backend, const gpu::ShaderLibrary* shaders = nullptr);
+    Backend backend() const { return m_backend; }
+
+    WorldParams& params() { return m_params; }
+    const WorldParams& params() const { return m_params; }
+
+    const std::vector<Body>& bodies() const { return m_bodies; }
+    Body& body(int i) { return m_bodies[i]; }
+    int bodyCount() const { return static_cast<int>(m_bodies.size()); }
+    /// This step's contacts with their impulses (N s).
+    const std::vector<Contact>& contacts() const { return m_contacts; }
+
+    /// 64-bit hash of every body's position, orientation and velocities.
+    std::uint64_t stateHash() const;
+    std::string stateHashHex() const;
+
+  private:
+    void substep(float h);
+    void collide(float h);
+    void assembleAndSolve(float h);
+    void integrate(float h);
+
+    WorldParams m_params;
+    Backend m_backend = Backend::kCpu;
+    std::unique_ptr<lcp::LcpSolver> m_solver;
+    std::vector<Body> m_bodies;
+    long m_steps = 0;
+    StepStats m_stats;
+
+    BroadPhase m_broad;
+    std::vector<std::pair<int, int>> m_pairs;
+    std::vector<ContactPoint> m_points;
+    std::vector<Contact> m_contacts;
+    ContactCache m_cache;
+    IslandBuilder m_islandBuilder;
+    IslandSet m_islands;
+    std::vector<RowJacobian> m_jac;
+    ContactAssembler m_assembler;
+    std::vector<lcp::LcpProblem> m_blocks;
+    std::vector<int> m_blockIds;    ///< contact ids in block order
+    std::vector<int> m_blockStart;  ///< offsets of each block into m_blockIds
+    std::vector<float> m_x;
+    std::vector<Body> m_saved;  ///< state before the substep, for NaN recovery
+};
+
+}  // namespace ww::rigid

@@ -1,0 +1,167 @@
+// The dense LCP assembly against an explicit double-precision J M^-1 J^T.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "solver/rigid/assembly.h"
+#include "solver/rigid/islands.h"
+
+namespace ww::rigid {
+namespace {
+
+struct RandomScene {
+    std::vector<Body> bodies;
+    std::vector<Contact> contacts;
+};
+
+RandomScene makeRandomScene(unsigned seed, int nBodies, int nContacts) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::uniform_real_distribution<float> pos(0.2f, 2.0f);
+    std::normal_distribution<float> g;
+    RandomScene s;
+    BodyDesc plane;
+    plane.kind = BodyKind::kPlane;
+    plane.massKg = 0.0f;
+    s.bodies.push_back(makeBody(plane));
+    for (int i = 0; i < nBodies; ++i) {
+        BodyDesc d;
+        d.kind = i % 4 == 3 ? BodyKind::kSphere : BodyKind::kBox;
+        d.position = {u(rng) * 3, pos(rng), u(rng) * 3};
+        d.orientation = normalize(Quat{g(rng), g(rng), g(rng), g(rng)});
+        d.halfExtents = {pos(rng) * 0.5f, pos(rng) * 0.5f, pos(rng) * 0.5f};
+        d.radius = pos(rng) * 0.3f;
+        d.massKg = pos(rng) * 3;
+        d.linearVelocity = {u(rng), u(rng), u(rng)};
+        d.angularVelocity = {u(rng), u(rng), u(rng)};
+        s.bodies.push_back(makeBody(d));
+    }
+    std::uniform_int_distribution<int> pick(0, nBodies);
+    for (int k = 0; k < nContacts; ++k) {
+        Contact c;
+        c.bodyA = 1 + pick(rng) % nBodies;
+        do {
+            c.bodyB = pick(rng);
+        } while (c.bodyB == c.bodyA);
+        c.point = {u(rng) * 3, pos(rng), u(rng) * 3};
+        c.normal = normalize(Vec3{u(rng), u(rng), u(rng)});
+        tangentBasis(c.normal, c.tangent1, c.tangent2);
+        c.separation = u(rng) * 0.02f;
+        c.impulse[0] = pos(rng);
+        s.contacts.push_back(c);
+    }
+    return s;
+}
+
+// A holds sums of a few products of O(1..10) float terms: float rounding gives relative
+// errors ~1e-6 of the largest term; 1e-4 absolute + 1e-5 relative leaves a wide margin while
+// any wrong sign, lever arm or inertia entry is off by O(1).
+TEST(Assembly, DenseMatrixAndRhsMatchDoubleReference) {
+    for (unsigned seed : {7u, static_cast<unsigned>(std::random_device{}())}) {
+        const RandomScene s = makeRandomScene(seed, 12, 30);
+        std::vector<RowJacobian> jac;
+        computeJacobians(s.bodies, s.contacts, jac);
+        std::vector<int> ids(s.contacts.size());
+        std::iota(ids.begin(), ids.end(), 0);
+        AssemblyParams p;
+        p.restitution = 0.3f;
+        p.cfm = 1e-3f;
+        lcp::LcpProblem prob;
+        std::vector<float> guess(3 * ids.size());
+        ContactAssembler assembler;
+        assembler.assemble(s.bodies, s.contacts, jac, ids, p, prob, guess);
+        std::vector<double> aRef, bRef;
+        assembleReference(s.bodies, s.contacts, ids, p, aRef, bRef);
+        ASSERT_EQ(prob.n, static_cast<int>(3 * ids.size()));
+        EXPECT_TRUE(prob.validate().empty()) << prob.validate();
+        for (std::size_t i = 0; i < aRef.size(); ++i) {
+            ASSERT_NEAR(prob.a[i], aRef[i], 1e-4 + 1e-5 * std::fabs(aRef[i]))
+                << "seed " << seed << " entry " << i;
+        }
+        for (int i = 0; i < prob.n; ++i) {
+            ASSERT_NEAR(prob.b[i], bRef[i], 1e-4 + 1e-5 * std::fabs(bRef[i]))
+                << "seed " << seed << " row " << i;
+            EXPECT_EQ(guess[i], s.contacts[i / 3].impulse[i % 3]);
+        }
+        // A sub-block (every other contact) is the same rows and columns of the full matrix
+        // minus the couplings to rows left out: check it against its own reference.
+        std::vector<int> sub;
+        for (int k = 0; k < static_cast<int>(ids.size()); k += 2) {
+            sub.push_back(k);
+        }
+        assembler.assemble(s.bodies, s.contacts, jac, sub, p, prob,
+                           std::span<float>(guess).first(3 * sub.size()));
+        assembleReference(s.bodies, s.contacts, sub, p, aRef, bRef);
+        for (std::size_t i = 0; i < aRef.size(); ++i) {
+            ASSERT_NEAR(prob.a[i], aRef[i], 1e-4 + 1e-5 * std::fabs(aRef[i]))
+                << "seed " << seed << " sub-block entry " << i;
+        }
+    }
+}
+
+TEST(Assembly, AppliedImpulseChangesVelocityByMinvJt) {
+    // One box, one ground contact under a corner: a unit normal impulse changes the linear
+    // velocity by n/m and the angular velocity by I^-1 (r x n).
+    BodyDesc d;
+    d.massKg = 2.0f;
+    d.halfExtents = {0.5f, 0.25f, 1.0f};
+    d.position = {0, 0.25f, 0};
+    std::vector<Body> bodies{makeBody(d)};
+    BodyDesc pl;
+    pl.kind = BodyKind::kPlane;
+    pl.massKg = 0;
+    bodies.push_back(makeBody(pl));
+    Contact c;
+    c.bodyA = 0;
+    c.bodyB = 1;
+    c.point = {0.5f, 0.0f, 1.0f};
+    c.normal = {0, 1, 0};
+    tangentBasis(c.normal, c.tangent1, c.tangent2);
+    std::vector<Contact> contacts{c};
+    std::vector<RowJacobian> jac;
+    computeJacobians(bodies, contacts, jac);
+    const std::vector<int> ids{0};
+    const std::vector<float> x{1.0f, 0.0f, 0.0f};
+    applyImpulses(bodies, contacts, jac, ids, x);
+    EXPECT_FLOAT_EQ(bodies[0].linearVelocity.y, 0.5f);
+    // r = (0.5, -0.25, 1), r x n = (-1, 0, 0.5); I = m/3 (hy^2+hz^2, hx^2+hz^2, hx^2+hy^2).
+    const float ix = 2.0f / 3.0f * (0.0625f + 1.0f);
+    const float iz = 2.0f / 3.0f * (0.25f + 0.0625f);
+    EXPECT_NEAR(bodies[0].angularVelocity.x, -1.0f / ix, 1e-6f);
+    EXPECT_NEAR(bodies[0].angularVelocity.z, 0.5f / iz, 1e-6f);
+    EXPECT_EQ(contacts[0].impulse[0], 1.0f);
+}
+
+TEST(Islands, GroupsContactsByConnectedBodiesIgnoringStaticOnes) {
+    // Bodies 1-2-3 chained, 4-5 chained, all on the ground (0): two islands.
+    std::vector<Body> bodies(6);
+    bodies[0].invMass = 0.0f;
+    for (int i = 1; i < 6; ++i) {
+        bodies[i].invMass = 1.0f;
+    }
+    std::vector<Contact> contacts;
+    const auto add = [&](int a, int b) {
+        Contact c;
+        c.bodyA = a;
+        c.bodyB = b;
+        contacts.push_back(c);
+    };
+    add(4, 0);
+    add(1, 0);
+    add(2, 1);
+    add(5, 4);
+    add(3, 2);
+    add(3, 0);
+    IslandBuilder ib;
+    IslandSet set;
+    ib.build(bodies, contacts, set);
+    ASSERT_EQ(set.count(), 2);
+    EXPECT_EQ(set.contactOrder, (std::vector<int>{1, 2, 4, 5, 0, 3}));
+    EXPECT_EQ(set.islandStart, (std::vector<int>{0, 4, 6}));
+}
+
+}  // namespace
+}  // namespace ww::rigid

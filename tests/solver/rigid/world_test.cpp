@@ -1,0 +1,264 @@
+// Whole-simulator tests: resting wall, analytic impulses and friction, momentum,
+// collapse robustness, determinism, dense vs islands, events.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "solver/rigid/scenes.h"
+
+namespace ww::rigid {
+namespace {
+
+constexpr float kG = 9.81f;
+
+struct Motion {
+    float maxDrift = 0;  ///< m, over boxes
+    float maxSpeed = 0;  ///< m/s, over boxes
+};
+
+Motion measure(const World& w, const std::vector<Vec3>& start) {
+    Motion m;
+    for (std::size_t i = 0; i < start.size(); ++i) {
+        const Body& b = w.bodies()[i];
+        if (b.kind == BodyKind::kBox) {
+            m.maxDrift = std::max(m.maxDrift, length(b.position - start[i]));
+            m.maxSpeed = std::max(m.maxSpeed, length(b.linearVelocity));
+        }
+    }
+    return m;
+}
+
+std::vector<Vec3> positions(const World& w) {
+    std::vector<Vec3> p;
+    for (const Body& b : w.bodies()) {
+        p.push_back(b.position);
+    }
+    return p;
+}
+
+// Issue 5's target: after 10 s of rest with the default settings the bricks drift at most
+// 1 cm (measured: ~4 mm, all of it settling in the first steps, docs/rigid.md) and are at
+// rest: 1 mm/s is far above the measured ~1e-5 m/s yet far below any visible motion.
+TEST(World, DefaultWallStandsStillForTenSeconds) {
+    World w = makeWallWorld(WallParams{});
+    const auto start = positions(w);
+    for (int s = 0; s < 600; ++s) {
+        const StepStats& st = w.step();
+        ASSERT_EQ(st.nonFiniteBodies, 0);
+        ASSERT_EQ(st.divergedBlocks, 0);
+    }
+    const Motion m = measure(w, start);
+    EXPECT_LE(m.maxDrift, 0.01f);
+    EXPECT_LE(m.maxSpeed, 1.0e-3f);
+    EXPECT_EQ(w.lastStats().islands, 10) << "aligned columns with gaps are separate islands";
+    EXPECT_EQ(w.lastStats().contacts, 240);
+    EXPECT_EQ(w.lastStats().warmStarted, 240);
+}
+
+TEST(World, GaussSeidelAlsoKeepsTheWallStanding) {
+    WorldParams p;
+    p.lcp.method = lcp::LcpMethod::kGaussSeidel;
+    p.lcp.omega = 1.0f;
+    World w = makeWallWorld(WallParams{}, p);
+    const auto start = positions(w);
+    for (int s = 0; s < 300; ++s) {
+        w.step();
+    }
+    EXPECT_LE(measure(w, start).maxDrift, 0.01f);
+}
+
+// Box at rest on the ground: the normal impulses over one step sum to m g dt. The LCP is
+// solved to a natural-map residual of 1e-5 N s per row (4 rows): 1e-3 relative covers it.
+TEST(World, RestingBoxGetsAnalyticNormalImpulse) {
+    const unsigned seed = std::random_device{}();
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.5f, 5.0f);
+    const float mass = u(rng);
+    WorldParams p;
+    World w(p);
+    addGround(w);
+    BodyDesc d;
+    d.massKg = mass;
+    d.halfExtents = {u(rng) * 0.2f, u(rng) * 0.2f, u(rng) * 0.2f};
+    d.position = {0.0f, d.halfExtents.y, 0.0f};
+    w.addBody(d);
+    for (int s = 0; s < 60; ++s) {
+        w.step();
+    }
+    float sum = 0.0f;
+    for (const Contact& c : w.contacts()) {
+        sum += c.impulse[0];
+    }
+    ASSERT_EQ(w.contacts().size(), 4u);
+    const float expected = mass * kG * p.dtSeconds;
+    EXPECT_NEAR(sum, expected, 1e-3f * expected) << "seed " << seed << " mass " << mass;
+}
+
+/// A unit box on a ground tilted by `angle` (gravity tilted instead: the same physics).
+World slopeWorld(float angle, float mu) {
+    WorldParams p;
+    p.friction = mu;
+    p.gravity = {kG * std::sin(angle), -kG * std::cos(angle), 0.0f};
+    World w(p);
+    addGround(w);
+    BodyDesc d;
+    d.position = {0.0f, 0.5f, 0.0f};
+    w.addBody(d);
+    return w;
+}
+
+TEST(World, BoxOnSlopeBelowFrictionAngleSticks) {
+    const float mu = 0.6f;
+    const float angle = 0.9f * std::atan(mu);
+    World w = slopeWorld(angle, mu);
+    for (int s = 0; s < 120; ++s) {
+        w.step();
+    }
+    // Creep allowed: Jacobi stops at a residual of 1e-5 N s per step (1e-5 m/s on 1 kg):
+    // over 2 s that is well under 1 mm.
+    EXPECT_LT(std::fabs(w.bodies()[1].position.x), 1e-3f);
+}
+
+TEST(World, BoxOnSlopeAboveFrictionAngleSlidesWithAnalyticAcceleration) {
+    const float mu = 0.3f + 0.3f * std::uniform_real_distribution<float>(0, 1)(
+                                       *std::make_unique<std::mt19937>(std::random_device{}()));
+    const float angle = std::atan(mu) + 0.25f;
+    World w = slopeWorld(angle, mu);
+    for (int s = 0; s < 30; ++s) {
+        w.step();
+    }
+    const float v0 = w.bodies()[1].linearVelocity.x;
+    for (int s = 0; s < 60; ++s) {
+        w.step();
+    }
+    const float v1 = w.bodies()[1].linearVelocity.x;
+    const float a = (v1 - v0) / 1.0f;
+    const float expected = kG * (std::sin(angle) - mu * std::cos(angle));
+    // Friction saturates at mu * lambda_n up to the LCP residual (1e-5 N s per row and
+    // step, 6e-4 m/s^2 on 1 kg): 1% of a ~1-3 m/s^2 acceleration is a wide margin.
+    EXPECT_NEAR(a, expected, 0.01f * expected) << "mu " << mu;
+    EXPECT_NEAR(w.bodies()[1].position.y, 0.5f, 0.01f) << "it slides, it does not tip";
+}
+
+// Two cubes colliding off-centre in zero gravity without friction: linear and angular
+// momentum are conserved (equal and opposite impulses at one point; cubes have isotropic
+// inertia, so free flight conserves angular momentum exactly). Float: 1e-4 relative.
+TEST(World, FrictionlessCollisionConservesMomentum) {
+    const unsigned seed = std::random_device{}();
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    WorldParams p;
+    p.gravity = {};
+    p.friction = 0.0f;
+    World w(p);
+    BodyDesc a;
+    a.massKg = 1.5f;
+    a.position = {-1.5f, 0.3f * u(rng), 0.3f * u(rng)};
+    a.linearVelocity = {3.0f, 0.2f * u(rng), 0.0f};
+    a.orientation = axisAngle(normalize(Vec3{u(rng), u(rng), u(rng)}), u(rng));
+    BodyDesc b = a;
+    b.massKg = 2.5f;
+    b.position = {1.5f, 0.0f, 0.0f};
+    b.linearVelocity = {-2.0f, 0.0f, 0.2f * u(rng)};
+    b.orientation = axisAngle(normalize(Vec3{u(rng), u(rng), u(rng)}), u(rng));
+    w.addBody(a);
+    w.addBody(b);
+    const auto momentum = [&](Vec3& lin, Vec3& ang) {
+        lin = {};
+        ang = {};
+        for (const Body& body : w.bodies()) {
+            const float m = 1.0f / body.invMass;
+            lin += body.linearVelocity * m;
+            const float inertia = 1.0f / body.invInertiaBody.x;
+            ang += cross(body.position, body.linearVelocity * m) + body.angularVelocity * inertia;
+        }
+    };
+    Vec3 lin0, ang0, lin1, ang1;
+    momentum(lin0, ang0);
+    bool touched = false;
+    for (int s = 0; s < 90; ++s) {
+        touched = touched || w.step().contacts > 0;
+    }
+    momentum(lin1, ang1);
+    ASSERT_TRUE(touched) << "seed " << seed;
+    EXPECT_GT(length(w.bodies()[0].linearVelocity - a.linearVelocity), 0.5f) << "they collided";
+    EXPECT_LT(length(lin1 - lin0), 1e-4f * length(lin0)) << "seed " << seed;
+    EXPECT_LT(length(ang1 - ang0), 1e-4f * (length(ang0) + length(lin0))) << "seed " << seed;
+}
+
+// A projectile through the wall: no NaN, penetration bounded, the wall really falls. The
+// 20 kg sphere hits 1 kg bricks at 25 m/s; speculative contacts catch it before it tunnels,
+// but Jacobi capped at 50 iterations does not fully stop it within one step (measured up to
+// ~0.2 m): bounded means less than the sphere's radius (0.4 m), i.e. no tunnelling.
+TEST(World, CollapseWithProjectileStaysFiniteAndBounded) {
+    World w = makeWallWorld(WallParams{});
+    const auto start = positions(w);
+    float maxPen = 0.0f;
+    for (int s = 0; s < 300; ++s) {
+        if (s == 10) {
+            shootSphere(w, ShotParams{});
+        }
+        const StepStats& st = w.step();
+        ASSERT_EQ(st.nonFiniteBodies, 0) << "step " << s;
+        maxPen = std::max(maxPen, st.maxPenetration);
+        for (const Body& b : w.bodies()) {
+            ASSERT_TRUE(std::isfinite(b.position.x + b.position.y + b.position.z));
+        }
+    }
+    EXPECT_LT(maxPen, ShotParams{}.radiusM);
+    EXPECT_GT(measure(w, start).maxDrift, 0.5f) << "the shot should knock bricks over";
+}
+
+TEST(World, SameSceneGivesSameHashAndDifferentShotADifferentOne) {
+    const auto run = [](float vz) {
+        World w = makeWallWorld(WallParams{4, 3});
+        ShotParams shot;
+        shot.velocity.z = vz;
+        for (int s = 0; s < 120; ++s) {
+            if (s == 5) {
+                shootSphere(w, shot);
+            }
+            w.step();
+        }
+        return w.stateHash();
+    };
+    EXPECT_EQ(run(-20.0f), run(-20.0f));
+    EXPECT_NE(run(-20.0f), run(-21.0f));
+}
+
+// Islands are the diagonal blocks of the dense matrix: with a fixed iteration count both
+// modes run the same arithmetic on each block up to summation order; 1e-4 m after 1 s.
+TEST(World, DenseAndIslandModesAgreeOnTheRestingWall) {
+    WorldParams p;
+    p.lcp.tolerance = 0.0f;
+    p.lcp.maxIterations = 40;
+    World islands = makeWallWorld(WallParams{5, 4}, p);
+    p.mode = LcpMode::kDense;
+    World dense = makeWallWorld(WallParams{5, 4}, p);
+    for (int s = 0; s < 60; ++s) {
+        islands.step();
+        EXPECT_EQ(dense.step().islands, 1);
+    }
+    EXPECT_EQ(islands.lastStats().islands, 5);
+    for (int i = 0; i < islands.bodyCount(); ++i) {
+        EXPECT_LT(length(islands.bodies()[i].position - dense.bodies()[i].position), 1e-4f);
+    }
+}
+
+TEST(World, RemovingABottomBrickDropsItsColumn) {
+    World w = makeWallWorld(WallParams{3, 3});
+    ASSERT_TRUE(removeBrick(w, 0, 0));
+    EXPECT_FALSE(removeBrick(w, 0, 0));
+    const int above = *findBrick(w, 0, 1);
+    const float y0 = w.bodies()[above].position.y;
+    for (int s = 0; s < 120; ++s) {
+        w.step();
+    }
+    EXPECT_NEAR(w.bodies()[*findBrick(w, 0, 1)].position.y, y0 - 1.0f, 0.05f);
+    EXPECT_TRUE(pushBrick(w, 2, 2, {0, 0, -3}));
+}
+
+}  // namespace
+}  // namespace ww::rigid
