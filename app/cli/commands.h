@@ -11,5 +11,6 @@ namespace ww::app {
 using CommandAction = std::function<int()>;
 
 CommandAction registerInfoCommand(CLI::App& app);
+CommandAction registerHeadlessCommand(CLI::App& app);
 
 }  // namespace ww::app

@@ -33,7 +33,7 @@ Result<Backend> selectBackend(const std::string& choice, const std::string& shad
             session.unavailableReason = ctx.error().message;
             if (choice == "gpu") {
                 return Error{ErrorKind::kGpuUnavailable,
-                             "--backend gpu was requested but " + ctx.error().message};
+                             "the GPU backend was requested but " + ctx.error().message};
             }
             std::fprintf(stderr, "wavewall: note: no GPU backend, using the CPU: %s\n",
                          ctx.error().message.c_str());

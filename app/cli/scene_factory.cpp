@@ -1,0 +1,17 @@
+#include "app/cli/scene_factory.h"
+
+namespace ww::app {
+
+Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneOptionValues& v,
+                                            std::uint64_t /*seed*/) {
+    if (name == "wall") {
+        Result<WallSceneSettings> s = makeWallSettings(v);
+        if (!s) {
+            return s.error();
+        }
+        return std::unique_ptr<SimScene>(std::make_unique<WallScene>(std::move(s).value()));
+    }
+    return inputError("--scene '" + name + "' is not a scene (use wall or water)");
+}
+
+}  // namespace ww::app

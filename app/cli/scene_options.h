@@ -1,0 +1,42 @@
+// The scene options of CLI.md, registered once for the command line and config files, and
+// turned into validated scene settings. Defaults come from the solver's own parameter structs,
+// so they live in one place.
+#pragma once
+
+#include <string>
+
+#include "app/cli/option_table.h"
+#include "app/scenes/wall_scene.h"
+
+namespace ww::app {
+
+/// Flat option values as the user writes them ("10x6", "2n", "on").
+struct SceneOptionValues {
+    SceneOptionValues();
+
+    // Wall / LCP.
+    std::string wall = "10x6";
+    std::string layout = "wall";
+    float omega = 0;
+    std::string iterations;
+    float tolerance = 0;
+    std::string warmStart = "on";
+    float friction = 0;
+    std::string lcpMode;
+    std::string lcpSolver;
+    float erp = 0;
+    int substeps = 1;
+
+    // Shared: time step in seconds; 0 = the scene's default (or --dt-ratio for water).
+    double dt = 0;
+};
+
+void registerSceneOptions(OptionTable& table, SceneOptionValues& values);
+
+/// Validates the wall options; errors name the option and the accepted range.
+Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v);
+
+/// Parses "AxB" into two positive integers; error names `option`.
+Status parseSize(const std::string& text, const char* option, int& a, int& b);
+
+}  // namespace ww::app

@@ -1,0 +1,63 @@
+// The scenes as the app sees them: one interface shared by the headless runner, the benchmark
+// traces and the desktop demo, so all of them build and step the very same objects.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/scenes/scene_event.h"
+#include "render/draw_data.h"
+#include "solver/core/backend.h"
+#include "solver/core/result.h"
+
+namespace ww::gpu {
+class ShaderLibrary;
+}
+
+namespace ww::app {
+
+/// What one step did: per-phase times and the solver statistics, in the order they are shown.
+/// The panel, the trace recorder, --check and the summary all read this one record.
+struct StepRecord {
+    double stepMs = 0;
+    std::vector<std::pair<std::string, double>> phasesMs;  ///< e.g. collide, assemble, solve
+    std::vector<std::pair<std::string, double>> values;    ///< e.g. n, contacts, iterations
+    std::vector<float> residualHistory;  ///< last solve's residual per iteration, if recorded
+};
+
+class SimScene {
+public:
+    virtual ~SimScene() = default;
+    virtual const char* name() const = 0;
+
+    /// Advances one fixed time step and describes it in `out`.
+    virtual void step(StepRecord& out) = 0;
+    /// Rebuilds the scene from its settings (keeps the backend).
+    virtual void reset() = 0;
+    /// Checks an event against this scene before the run starts (kind and arguments).
+    virtual Status validateEvent(const SceneEvent& e) const = 0;
+    virtual Status applyEvent(const SceneEvent& e) = 0;
+
+    /// Switches solver backend keeping the state; on failure nothing changes.
+    virtual Status setBackend(Backend backend, const gpu::ShaderLibrary* shaders) = 0;
+    virtual Backend backend() const = 0;
+
+    /// Appends the invariant violations of the step just taken (NaN/Inf, penetration,
+    /// residuals, energy); empty when the step was clean.
+    virtual void checkInvariants(const StepRecord& step, std::vector<std::string>& out) const = 0;
+
+    /// Hash of the full simulation state (hex), equal for equal runs on one device.
+    virtual std::string stateHash() const = 0;
+    /// The final state as JSON (--snapshot).
+    virtual nlohmann::json snapshot() const = 0;
+    /// Scene-specific part of --summary-json (statistics accumulated since the start).
+    virtual nlohmann::json summary() const = 0;
+    /// Describes the current state for the renderer.
+    virtual void fillDrawData(render::DrawData& out) const = 0;
+    /// A sphere (centre, radius in m) holding what a camera should frame at the start.
+    virtual std::pair<glm::vec3, float> viewBounds() const = 0;
+};
+
+}  // namespace ww::app

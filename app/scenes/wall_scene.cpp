@@ -1,0 +1,291 @@
+#include "app/scenes/wall_scene.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ww::app {
+
+namespace {
+
+// Brick colours: warm clay tones varying by row and column so the bond pattern reads.
+glm::vec4 brickColor(std::int32_t tag) {
+    const int col = tag & 0xffff;
+    const int row = tag >> 16;
+    static const glm::vec3 kPalette[] = {{0.72f, 0.30f, 0.20f}, {0.80f, 0.42f, 0.25f},
+                                         {0.66f, 0.26f, 0.22f}, {0.85f, 0.55f, 0.32f}};
+    const glm::vec3 c = kPalette[(row * 3 + col) % 4];
+    return {c, 1.0f};
+}
+
+}  // namespace
+
+WallScene::WallScene(WallSceneSettings settings)
+    : m_settings(std::move(settings)), m_world(m_settings.world) {
+    build();
+}
+
+void WallScene::build() {
+    const Backend backend = m_world.backend();
+    m_world = rigid::World(m_settings.world);
+    rigid::addGround(m_world);
+    if (m_settings.layout == "pyramid") {
+        rigid::addPyramid(m_world, m_settings.pyramid);
+    } else if (m_settings.layout == "stack") {
+        rigid::addStack(m_world, m_settings.stack);
+    } else {
+        rigid::addWall(m_world, m_settings.wall);
+    }
+    m_world.reserve(m_world.bodyCount() + 16, 8 * m_world.bodyCount());
+    if (backend != Backend::kCpu) {
+        // Keeps the backend across resets; it worked before, so it works again.
+        (void)m_world.setBackend(backend, m_shaders);
+    }
+    m_startPositions.clear();
+    m_startTags.clear();
+    for (const rigid::Body& b : m_world.bodies()) {
+        if (b.kind == rigid::BodyKind::kBox && b.tag >= 0) {
+            m_startTags.push_back(b.tag);
+            m_startPositions.push_back(b.position);
+        }
+    }
+    m_steps = 0;
+    m_nMax = m_contactsMax = m_islandsMax = 0;
+    m_iterationsSum = 0;
+    m_residualMax = m_penetrationMax = m_speedMax = m_driftMax = 0;
+}
+
+void WallScene::reset() { build(); }
+
+void WallScene::step(StepRecord& out) {
+    m_prevMaxSpeed = m_world.lastStats().maxSpeed;
+    const rigid::StepStats& s = m_world.step();
+    out.stepMs = s.totalMs;
+    out.phasesMs = {{"collide", s.collideMs},
+                    {"assemble", s.assembleMs},
+                    {"solve", s.solveMs},
+                    {"integrate", s.integrateMs}};
+    const float drift = maxDrift();
+    const float speed = maxBrickSpeed();
+    out.values = {{"n", s.lcpN},
+                  {"n_block_max", s.lcpNMax},
+                  {"contacts", s.contacts},
+                  {"islands", s.islands},
+                  {"iterations", s.iterationsMean},
+                  {"residual", s.residualMax},
+                  {"penetration", s.maxPenetration},
+                  {"max_speed", speed},
+                  {"max_drift", drift}};
+    ++m_steps;
+    m_nMax = std::max(m_nMax, s.lcpN);
+    m_contactsMax = std::max(m_contactsMax, s.contacts);
+    m_islandsMax = std::max(m_islandsMax, s.islands);
+    m_iterationsSum += s.iterationsMean;
+    m_residualMax = std::max(m_residualMax, s.residualMax);
+    m_penetrationMax = std::max(m_penetrationMax, s.maxPenetration);
+    m_speedMax = std::max(m_speedMax, speed);
+    m_driftMax = std::max(m_driftMax, drift);
+}
+
+float WallScene::maxDrift() const {
+    float worst = 0;
+    std::size_t k = 0;
+    for (const rigid::Body& b : m_world.bodies()) {
+        if (b.kind != rigid::BodyKind::kBox || b.tag < 0) {
+            continue;
+        }
+        // Bodies keep their relative order (removal shifts indices down), so the start
+        // positions are walked in step; removed bricks are skipped by tag.
+        while (k < m_startTags.size() && m_startTags[k] != b.tag) {
+            ++k;
+        }
+        if (k == m_startTags.size()) {
+            break;
+        }
+        worst = std::max(worst, length(b.position - m_startPositions[k]));
+    }
+    return worst;
+}
+
+float WallScene::maxBrickSpeed() const {
+    float worst = 0;
+    for (const rigid::Body& b : m_world.bodies()) {
+        if (b.kind == rigid::BodyKind::kBox && !b.isStatic()) {
+            worst = std::max(worst, length(b.linearVelocity));
+        }
+    }
+    return worst;
+}
+
+Status WallScene::validateEvent(const SceneEvent& e) const {
+    if (e.action == "shoot") {
+        for (std::size_t i = 0; i < e.args.size(); ++i) {
+            if (auto v = e.number(i); !v) {
+                return v.error();
+            }
+        }
+        if (!e.args.empty() && e.args.size() != 3 && e.args.size() != 6) {
+            return inputError("--event " + e.text +
+                              ": shoot takes no arguments, X,Y,Z (from) or X,Y,Z,VX,VY,VZ");
+        }
+        return {};
+    }
+    if (e.action == "remove" || e.action == "push") {
+        if (e.args.size() < 2 || (e.action == "remove" && e.args.size() != 2) ||
+            (e.action == "push" && e.args.size() != 2 && e.args.size() != 5)) {
+            return inputError("--event " + e.text + ": " + e.action +
+                              (e.action == "remove" ? " takes COL,ROW" : " takes COL,ROW[,VX,VY,VZ]"));
+        }
+        for (std::size_t i = 0; i < e.args.size(); ++i) {
+            if (auto v = e.number(i); !v) {
+                return v.error();
+            }
+        }
+        return {};
+    }
+    return inputError("--event " + e.text + ": the wall scene has no action '" + e.action +
+                      "' (use shoot, remove or push)");
+}
+
+Status WallScene::applyEvent(const SceneEvent& e) {
+    if (Status s = validateEvent(e); !s) {
+        return s;
+    }
+    if (e.action == "shoot") {
+        rigid::ShotParams shot = m_settings.shot;
+        if (e.args.size() >= 3) {
+            shot.from = {static_cast<float>(*e.number(0)), static_cast<float>(*e.number(1)),
+                         static_cast<float>(*e.number(2))};
+        }
+        if (e.args.size() == 6) {
+            shot.velocity = {static_cast<float>(*e.number(3)), static_cast<float>(*e.number(4)),
+                             static_cast<float>(*e.number(5))};
+        }
+        rigid::shootSphere(m_world, shot);
+        return {};
+    }
+    const int col = static_cast<int>(*e.number(0));
+    const int row = static_cast<int>(*e.number(1));
+    bool found = false;
+    if (e.action == "remove") {
+        found = rigid::removeBrick(m_world, col, row);
+    } else {
+        const rigid::Vec3 dv{static_cast<float>(*e.numberOr(2, 0.0)),
+                             static_cast<float>(*e.numberOr(3, 0.0)),
+                             static_cast<float>(*e.numberOr(4, -3.0))};
+        found = rigid::pushBrick(m_world, col, row, dv);
+    }
+    if (!found) {
+        return inputError("--event " + e.text + ": there is no brick at column " +
+                          std::to_string(col) + ", row " + std::to_string(row));
+    }
+    return {};
+}
+
+void WallScene::shoot(const rigid::Vec3& from, const rigid::Vec3& velocity) {
+    rigid::ShotParams shot = m_settings.shot;
+    shot.from = from;
+    shot.velocity = velocity;
+    rigid::shootSphere(m_world, shot);
+}
+
+Status WallScene::setBackend(Backend backend, const gpu::ShaderLibrary* shaders) {
+    Status s = m_world.setBackend(backend, shaders);
+    if (s) {
+        m_shaders = shaders;
+    }
+    return s;
+}
+
+void WallScene::checkInvariants(const StepRecord&, std::vector<std::string>& out) const {
+    const rigid::StepStats& s = m_world.lastStats();
+    const std::string at = "step " + std::to_string(m_world.stepCount()) + ": ";
+    if (s.nonFiniteBodies > 0) {
+        out.push_back(at + std::to_string(s.nonFiniteBodies) +
+                      " bodies had a NaN/Inf state (restored to the last good state)");
+    }
+    if (s.divergedBlocks > 0) {
+        out.push_back(at + "the LCP solve diverged in " + std::to_string(s.divergedBlocks) +
+                      " of " + std::to_string(s.islands) +
+                      " blocks (omega too large for projected Jacobi? try --omega 0.3)");
+    }
+    if (!std::isfinite(s.residualMax)) {
+        out.push_back(at + "non-finite LCP residual");
+    }
+    // Without continuous collision a body can sink as far as it moves in one step before its
+    // first contact is seen, so the bound grows with the fastest body's step length.
+    const float bound = m_settings.maxPenetrationM + m_prevMaxSpeed * m_settings.world.dtSeconds;
+    if (s.maxPenetration > bound) {
+        out.push_back(at + "penetration " + std::to_string(s.maxPenetration) +
+                      " m exceeds the bound " + std::to_string(bound) + " m");
+    }
+}
+
+nlohmann::json WallScene::snapshot() const {
+    nlohmann::json bodies = nlohmann::json::array();
+    for (const rigid::Body& b : m_world.bodies()) {
+        bodies.push_back({{"kind", rigid::toString(b.kind)},
+                          {"tag", b.tag},
+                          {"position", {b.position.x, b.position.y, b.position.z}},
+                          {"orientation",
+                           {b.orientation.w, b.orientation.x, b.orientation.y, b.orientation.z}},
+                          {"linear_velocity",
+                           {b.linearVelocity.x, b.linearVelocity.y, b.linearVelocity.z}},
+                          {"angular_velocity",
+                           {b.angularVelocity.x, b.angularVelocity.y, b.angularVelocity.z}}});
+    }
+    return {{"scene", "wall"}, {"step", m_world.stepCount()}, {"hash", stateHash()},
+            {"bodies", bodies}};
+}
+
+nlohmann::json WallScene::summary() const {
+    return {{"lcp",
+             {{"n_max", m_nMax},
+              {"contacts_max", m_contactsMax},
+              {"islands_max", m_islandsMax},
+              {"iterations_mean", m_steps > 0 ? m_iterationsSum / m_steps : 0.0},
+              {"residual_max", m_residualMax},
+              {"mode", rigid::toString(m_settings.world.mode)},
+              {"solver", lcp::toString(m_settings.world.lcp.method)},
+              {"omega", m_settings.world.lcp.omega}}},
+            {"bodies", m_world.bodyCount()},
+            {"max_penetration", m_penetrationMax},
+            {"max_speed", m_speedMax},
+            {"max_drift", m_driftMax}};
+}
+
+void WallScene::fillDrawData(render::DrawData& out) const {
+    out.boxes.clear();
+    out.spheres.clear();
+    out.water.enabled = false;
+    out.groundPlane = true;
+    for (const rigid::Body& b : m_world.bodies()) {
+        const glm::vec3 p{b.position.x, b.position.y, b.position.z};
+        if (b.kind == rigid::BodyKind::kBox) {
+            out.boxes.push_back({p,
+                                 glm::quat(b.orientation.w, b.orientation.x, b.orientation.y,
+                                           b.orientation.z),
+                                 {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z},
+                                 brickColor(b.tag)});
+        } else if (b.kind == rigid::BodyKind::kSphere) {
+            out.spheres.push_back({p, b.radius, {0.85f, 0.87f, 0.9f, 1.0f}});
+        }
+    }
+}
+
+std::pair<glm::vec3, float> WallScene::viewBounds() const {
+    glm::vec3 lo(0.0f), hi(0.0f);
+    bool any = false;
+    for (const rigid::Body& b : m_world.bodies()) {
+        if (b.kind != rigid::BodyKind::kBox) {
+            continue;
+        }
+        const glm::vec3 p{b.position.x, b.position.y, b.position.z};
+        lo = any ? glm::min(lo, p) : p;
+        hi = any ? glm::max(hi, p) : p;
+        any = true;
+    }
+    const glm::vec3 center = 0.5f * (lo + hi);
+    return {center, 0.5f * glm::length(hi - lo) + 1.5f};
+}
+
+}  // namespace ww::app
