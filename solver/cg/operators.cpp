@@ -34,8 +34,9 @@ float StencilOperator::applyRowDot(const float* x, float* y, int j) const {
     const float right = neumann ? row[nx - 1] : 0.0f;
     out[0] = c0 * row[0] - a * (left + row[1] + up[0] + dn[0]);
     float s = row[0] * out[0];
+    const int last = m_nx - 1;
 #pragma omp simd reduction(+ : s)
-    for (std::size_t i = 1; i < nx - 1; ++i) {
+    for (int i = 1; i < last; ++i) {
         const float v = c0 * row[i] - a * (row[i - 1] + row[i + 1] + up[i] + dn[i]);
         out[i] = v;
         s += row[i] * v;
@@ -82,8 +83,9 @@ double StencilOperator::directionApplyDot(const float* r, float* p, float beta, 
     auto updateRow = [&](int j) {
         const float* rr = r + j * nx;
         float* pp = p + j * nx;
+        const int len = m_nx;
 #pragma omp simd
-        for (std::size_t i = 0; i < nx; ++i) {
+        for (int i = 0; i < len; ++i) {
             pp[i] = rr[i] + beta * pp[i];
         }
     };
@@ -229,9 +231,13 @@ void BandedOperator::applyBlock(std::size_t i0, std::size_t i1, const float* x, 
         const long off = m_offsets[d];
         const long lo = std::max(static_cast<long>(i0), -off);
         const long hi = std::min(static_cast<long>(i1), n - off);
-        const float* b = m_bands.data() + d * m_n;
-        for (long i = lo; i < hi; ++i) {
-            y[i] += b[i] * x[i + off];
+        const float* b = m_bands.data() + d * m_n + lo;
+        const float* xs = x + lo + off;
+        float* ys = y + lo;
+        const int len = static_cast<int>(hi - lo);
+#pragma omp simd
+        for (int i = 0; i < len; ++i) {
+            ys[i] += b[i] * xs[i];
         }
     }
 }
@@ -243,10 +249,13 @@ void BandedOperator::apply(std::span<const float> x, std::span<float> y) const {
 double BandedOperator::applyDot(const float* x, float* y) const {
     return detail::blockedSum(m_n, [=, this](std::size_t i0, std::size_t i1) {
         applyBlock(i0, i1, x, y);
+        const float* px = x + i0;
+        const float* py = y + i0;
+        const int len = static_cast<int>(i1 - i0);
         float s = 0.0f;
 #pragma omp simd reduction(+ : s)
-        for (std::size_t i = i0; i < i1; ++i) {
-            s += x[i] * y[i];
+        for (int i = 0; i < len; ++i) {
+            s += px[i] * py[i];
         }
         return s;
     });
@@ -303,9 +312,14 @@ void BandedOperator::jacobiSweep(const float* b, const float* invDiag, const flo
         const std::size_t i0 = static_cast<std::size_t>(k) * kBlock;
         const std::size_t i1 = std::min(i0 + kBlock, m_n);
         applyBlock(i0, i1, xIn, xOut);
+        const float* pi = xIn + i0;
+        const float* pb = b + i0;
+        const float* pd = invDiag + i0;
+        float* po = xOut + i0;
+        const int len = static_cast<int>(i1 - i0);
 #pragma omp simd
-        for (std::size_t i = i0; i < i1; ++i) {
-            xOut[i] = xIn[i] + (b[i] - xOut[i]) * invDiag[i];
+        for (int i = 0; i < len; ++i) {
+            po[i] = pi[i] + (pb[i] - po[i]) * pd[i];
         }
     }
 }

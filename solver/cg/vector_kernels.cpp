@@ -5,10 +5,15 @@ namespace ww::cg::detail {
 
 double dot(const float* a, const float* b, std::size_t n) {
     return blockedSum(n, [=](std::size_t i0, std::size_t i1) {
+        // Block-local pointers and an int index: with the closure's pointers and a size_t
+        // index GCC 12 vectorizes these loops with gathers (5x slower).
+        const float* pa = a + i0;
+        const float* pb = b + i0;
+        const int len = static_cast<int>(i1 - i0);
         float s = 0.0f;
 #pragma omp simd reduction(+ : s)
-        for (std::size_t i = i0; i < i1; ++i) {
-            s += a[i] * b[i];
+        for (int i = 0; i < len; ++i) {
+            s += pa[i] * pb[i];
         }
         return s;
     });
@@ -25,12 +30,17 @@ void direction(const float* r, float* p, float beta, std::size_t n) {
 double updateSolution(float* x, float* r, const float* p, const float* q, float alpha,
                       std::size_t n) {
     return blockedSum(n, [=](std::size_t i0, std::size_t i1) {
+        float* px = x + i0;
+        float* pr = r + i0;
+        const float* pp = p + i0;
+        const float* pq = q + i0;
+        const int len = static_cast<int>(i1 - i0);
         float s = 0.0f;
 #pragma omp simd reduction(+ : s)
-        for (std::size_t i = i0; i < i1; ++i) {
-            x[i] += alpha * p[i];
-            const float ri = r[i] - alpha * q[i];
-            r[i] = ri;
+        for (int i = 0; i < len; ++i) {
+            px[i] += alpha * pp[i];
+            const float ri = pr[i] - alpha * pq[i];
+            pr[i] = ri;
             s += ri * ri;
         }
         return s;
@@ -39,11 +49,14 @@ double updateSolution(float* x, float* r, const float* p, const float* q, float 
 
 double residualFrom(const float* b, float* r, std::size_t n) {
     return blockedSum(n, [=](std::size_t i0, std::size_t i1) {
+        const float* pb = b + i0;
+        float* pr = r + i0;
+        const int len = static_cast<int>(i1 - i0);
         float s = 0.0f;
 #pragma omp simd reduction(+ : s)
-        for (std::size_t i = i0; i < i1; ++i) {
-            const float ri = b[i] - r[i];
-            r[i] = ri;
+        for (int i = 0; i < len; ++i) {
+            const float ri = pb[i] - pr[i];
+            pr[i] = ri;
             s += ri * ri;
         }
         return s;

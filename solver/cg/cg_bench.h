@@ -1,0 +1,20 @@
+// The `cg` suite of `wavewall bench` (issue 4, section 5): time per CG iteration on the
+// Crank–Nicolson system of the wave model (c dt / h = 2) at 256^2 ... 2048x1024 on the CPU
+// and the GPU, with Eigen's ConjugateGradient on the same SparseMatrix and a triad
+// bandwidth bound measured in the same run; vector reduce and vector-vector op times in the
+// style of Krüger & Westermann's Table 44-1; Göddeke's MFLOP/s-by-size table for nine-banded
+// Jacobi; and the GPU readback period (CgOptions::checkEvery) sweep behind its default.
+#pragma once
+
+#include "solver/core/bench.h"
+
+namespace ww::cg {
+
+/// Prints the tables to stdout and adds one record per measurement. With opts.quick only
+/// the smallest size runs; with opts.gpu (a current GL context) the GPU rows run too.
+void runCgBench(const bench::Options& opts, bench::Recorder& recorder);
+
+/// Triad a = b + s c over `floats` elements on all cores: GB/s counting 12 bytes/element.
+double measureTriadGBps(std::size_t floats, int repeats);
+
+}  // namespace ww::cg
