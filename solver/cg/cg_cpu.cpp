@@ -58,7 +58,7 @@ CgReport CpuCgSolver::run(const Op& a, std::span<const float> b, std::span<float
             break;
         }
         const float alpha = static_cast<float>(rho / pq);
-        const double rhoNext = detail::updateSolution(x.data(), r, p, q, alpha, n);
+        const double rhoNext = a.updateSolution(x.data(), r, p, q, alpha);
         ++report.iterations;
         report.residual = relative(rhoNext, bb);
         if (options.recordHistory) {

@@ -8,8 +8,9 @@
 //
 // The fast path moves each vector as few times as possible: one pass p <- r + beta p fused
 // with q = A p and p.q (row-pipelined for the stencil), one pass for the x and r updates
-// with r.r: 40 bytes per unknown and iteration for the matrix-free stencil. The reference
-// path (solveReference) is the same algorithm in double with plain loops.
+// with r.r. The matrix-free stencil recomputes A p in the second pass instead of storing
+// it: 32 bytes per unknown and iteration (40 for the stored operators, plus the matrix). The
+// reference path (solveReference) is the same algorithm in double with plain loops.
 #pragma once
 
 #include <cstddef>
