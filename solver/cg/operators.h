@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "solver/cg/cg_types.h"
+#include "solver/cg/vector_kernels.h"
 #include "solver/core/result.h"
 
 namespace ww::cg {
@@ -32,6 +33,22 @@ struct Triplet {
     int row = 0;
     int col = 0;
     float value = 0.0f;
+};
+
+/// The two CG passes for operators that store their matrix: p <- r + beta p, q = A p,
+/// returns p . q; then x += alpha p, r -= alpha q, returns r . r (40 bytes per unknown plus
+/// the matrix). Derived provides size() and applyDot(x, y).
+template <typename Derived>
+class StoredCgPasses {
+  public:
+    double directionApplyDot(const float* r, float* p, float beta, float* q) const {
+        const auto& self = static_cast<const Derived&>(*this);
+        detail::direction(r, p, beta, self.size());
+        return self.applyDot(p, q);
+    }
+    double updateSolution(float* x, float* r, const float* p, float* q, float alpha) const {
+        return detail::updateSolution(x, r, p, q, alpha, static_cast<const Derived&>(*this).size());
+    }
 };
 
 class StencilOperator {
@@ -69,7 +86,7 @@ class StencilOperator {
     std::vector<float> m_zeroRow;  ///< the Dirichlet ghost row
 };
 
-class BandedOperator {
+class BandedOperator : public StoredCgPasses<BandedOperator> {
   public:
     /// bands[d][i] = A(i, i + offsets[d]); every band has length n.
     static Result<BandedOperator> create(std::size_t n, std::vector<int> offsets,
@@ -91,10 +108,6 @@ class BandedOperator {
 
     void apply(std::span<const float> x, std::span<float> y) const;
     double applyDot(const float* x, float* y) const;
-    /// CG passes: p <- r + beta p, q = A p, returns p . q; then x += alpha p, r -= alpha q,
-    /// returns r . r (40 bytes per unknown plus the matrix).
-    double directionApplyDot(const float* r, float* p, float beta, float* q) const;
-    double updateSolution(float* x, float* r, const float* p, float* q, float alpha) const;
     void applyReference(std::span<const double> x, std::span<double> y) const;
     std::vector<Triplet> triplets() const;
 
@@ -113,7 +126,7 @@ class BandedOperator {
     int m_diagonal = -1;
 };
 
-class CsrMatrix {
+class CsrMatrix : public StoredCgPasses<CsrMatrix> {
   public:
     /// Builds an n x n matrix from coordinates; duplicates are summed, columns sorted.
     /// Fails (kInput) on out-of-range indices or mismatched array lengths.
@@ -131,10 +144,6 @@ class CsrMatrix {
 
     void apply(std::span<const float> x, std::span<float> y) const;
     double applyDot(const float* x, float* y) const;
-    /// CG passes: p <- r + beta p, q = A p, returns p . q; then x += alpha p, r -= alpha q,
-    /// returns r . r (40 bytes per unknown plus the matrix).
-    double directionApplyDot(const float* r, float* p, float beta, float* q) const;
-    double updateSolution(float* x, float* r, const float* p, float* q, float alpha) const;
     void applyReference(std::span<const double> x, std::span<double> y) const;
     std::vector<Triplet> triplets() const;
 
@@ -145,7 +154,7 @@ class CsrMatrix {
     std::vector<float> m_values;
 };
 
-class DenseOperator {
+class DenseOperator : public StoredCgPasses<DenseOperator> {
   public:
     /// Row-major n x n values (n * n of them).
     static Result<DenseOperator> create(std::size_t n, std::vector<float> rowMajor);
@@ -155,10 +164,6 @@ class DenseOperator {
 
     void apply(std::span<const float> x, std::span<float> y) const;
     double applyDot(const float* x, float* y) const;
-    /// CG passes: p <- r + beta p, q = A p, returns p . q; then x += alpha p, r -= alpha q,
-    /// returns r . r (40 bytes per unknown plus the matrix).
-    double directionApplyDot(const float* r, float* p, float beta, float* q) const;
-    double updateSolution(float* x, float* r, const float* p, float* q, float alpha) const;
     void applyReference(std::span<const double> x, std::span<double> y) const;
     std::vector<Triplet> triplets() const;
 
