@@ -35,7 +35,7 @@ struct AssemblyParams {
     Vec3 gravity{0.0f, -9.81f, 0.0f};
     float friction = 0.6f;  ///< mu
     float erp = 0.2f;       ///< Baumgarte factor: fraction of the penetration removed per step
-    float slop = 0.005f;    ///< m of penetration left uncorrected (avoids jitter)
+    float slop = 0.001f;    ///< m of penetration left uncorrected (avoids jitter)
     float maxCorrectionSpeed = 2.0f;    ///< m/s cap on the Baumgarte bias
     float restitution = 0.0f;           ///< e
     float restitutionThreshold = 1.0f;  ///< m/s: slower impacts do not bounce

@@ -44,7 +44,7 @@ struct WorldParams {
     Vec3 gravity{0.0f, -9.81f, 0.0f};  ///< m/s^2
     float friction = 0.6f;             ///< mu, for every contact
     float erp = 0.2f;                  ///< Baumgarte factor per (sub)step
-    float slopM = 0.005f;              ///< penetration left uncorrected, m
+    float slopM = 0.001f;              ///< penetration left uncorrected, m
     float maxCorrectionSpeed = 2.0f;   ///< m/s
     float restitution = 0.0f;
     float restitutionThreshold = 1.0f;  ///< m/s
