@@ -65,8 +65,8 @@ bool allFinite(std::span<const float> v) {
 
 class GpuLcpSolver final : public LcpSolver {
   public:
-    GpuLcpSolver(gpu::Program block, gpu::Program step)
-        : m_block(std::move(block)), m_step(std::move(step)) {}
+    GpuLcpSolver(gpu::Program blockSmall, gpu::Program block, gpu::Program step)
+        : m_blockSmall(std::move(blockSmall)), m_block(std::move(block)), m_step(std::move(step)) {}
 
     const char* backendName() const override { return "gpu"; }
 
@@ -78,7 +78,7 @@ class GpuLcpSolver final : public LcpSolver {
             rep.residual = kInfinity;
             return rep;
         }
-        if (p.n <= gl::kBlockMaxN) {
+        if (p.n <= gl::kBlockMaxN && o.gpuSingleDispatch) {
             return solveBlocks(std::span<const LcpProblem>(&p, 1), x, o).front();
         }
         return solveLarge(p, x, o);
@@ -120,7 +120,7 @@ class GpuLcpSolver final : public LcpSolver {
         std::vector<float> xs;
         for (std::size_t k = 0; k < blocks.size(); ++k) {
             auto xk = x.subspan(offsets[k], offsets[k + 1] - offsets[k]);
-            if (blocks[k].n > gl::kBlockMaxN) {
+            if (blocks[k].n > gl::kBlockMaxN || !o.gpuSingleDispatch) {
                 reports[k] = solveLarge(blocks[k], xk, o);
             } else {
                 smallIndex.push_back(k);
@@ -224,19 +224,26 @@ class GpuLcpSolver final : public LcpSolver {
         const double uploadMs = uploadClock.elapsedMs();
 
         Stopwatch solveClock;
-        m_block.use();
-        m_block.set("uOmega", o.omega);
-        m_block.set("uTolerance", o.tolerance);
-        m_block.set("uGrowth", o.divergenceGrowth);
-        m_block.set("uCheckEvery", static_cast<unsigned>(std::max(1, o.checkEvery)));
-        m_block.set("uRecordHistory", o.recordHistory ? 1u : 0u);
+        // Small blocks use a narrower workgroup: idle invocations still cost at every barrier.
+        int largest = 0;
+        for (const auto& p : blocks) {
+            largest = std::max(largest, p.n);
+        }
+        const gpu::Program& program =
+            largest <= 4 * gl::kBlockThreadsSmall ? m_blockSmall : m_block;
+        program.use();
+        program.set("uOmega", o.omega);
+        program.set("uTolerance", o.tolerance);
+        program.set("uGrowth", o.divergenceGrowth);
+        program.set("uCheckEvery", static_cast<unsigned>(std::max(1, o.checkEvery)));
+        program.set("uRecordHistory", o.recordHistory ? 1u : 0u);
         m_matrix.bind(0);
         m_rowBuffer.bind(1);
         m_x.bind(2);
         m_blocks.bind(3);
         m_history.bind(4);
         m_results.bind(5);
-        s = gpu::dispatch(m_block, static_cast<std::uint32_t>(blocks.size()));
+        s = gpu::dispatch(program, static_cast<std::uint32_t>(blocks.size()));
         if (!s) {
             return std::vector<LcpReport>(blocks.size(), failed(s));
         }
@@ -375,7 +382,7 @@ class GpuLcpSolver final : public LcpSolver {
         return rep;
     }
 
-    gpu::Program m_block, m_step;
+    gpu::Program m_blockSmall, m_block, m_step;
     gpu::Buffer m_matrix, m_rowBuffer, m_x, m_x2, m_good, m_blocks, m_history, m_results,
         m_residual, m_control;
     std::vector<float> m_packed, m_xPadded;
@@ -386,9 +393,16 @@ class GpuLcpSolver final : public LcpSolver {
 }  // namespace
 
 Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& shaders) {
-    auto block = shaders.build(gpu::ProgramSpec::computeStage(
-        "lcp_jacobi_block.comp", {{"LCP_THREADS", std::to_string(gl::kBlockThreads)},
-                                  {"LCP_BLOCK_MAX_N", std::to_string(gl::kBlockMaxN)}}));
+    auto build = [&](int threads) {
+        return shaders.build(gpu::ProgramSpec::computeStage(
+            "lcp_jacobi_block.comp", {{"LCP_THREADS", std::to_string(threads)},
+                                      {"LCP_BLOCK_MAX_N", std::to_string(gl::kBlockMaxN)}}));
+    };
+    auto blockSmall = build(gl::kBlockThreadsSmall);
+    if (!blockSmall) {
+        return blockSmall.error();
+    }
+    auto block = build(gl::kBlockThreads);
     if (!block) {
         return block.error();
     }
@@ -396,8 +410,8 @@ Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& sh
     if (!step) {
         return step.error();
     }
-    return std::unique_ptr<LcpSolver>(
-        std::make_unique<GpuLcpSolver>(std::move(block).value(), std::move(step).value()));
+    return std::unique_ptr<LcpSolver>(std::make_unique<GpuLcpSolver>(
+        std::move(blockSmall).value(), std::move(block).value(), std::move(step).value()));
 }
 
 }  // namespace ww::lcp

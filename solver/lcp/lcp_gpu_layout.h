@@ -14,6 +14,8 @@ inline constexpr std::uint32_t kNone = 0xffffffffu;
 /// Largest block one workgroup solves (shared memory: 3 * 1024 floats = 12 KB).
 inline constexpr int kBlockMaxN = 1024;
 inline constexpr int kBlockThreads = 256;
+/// Workgroup size for batches whose largest block has at most 4 * 32 rows.
+inline constexpr int kBlockThreadsSmall = 32;
 inline constexpr int kStepThreads = 64;
 
 struct Row {

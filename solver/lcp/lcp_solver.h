@@ -67,6 +67,10 @@ struct LcpOptions {
     /// Divergence: a non-finite iterate, or a checked residual above this factor times the
     /// smallest residual seen so far (and above the tolerance).
     float divergenceGrowth = 1.0e4f;
+    /// GPU only: solve problems of n <= 1024 in a single dispatch (one workgroup iterates with
+    /// barriers). false forces one dispatch per iteration over many workgroups, which wins
+    /// when one workgroup cannot keep the device busy.
+    bool gpuSingleDispatch = true;
 };
 
 struct LcpReport {

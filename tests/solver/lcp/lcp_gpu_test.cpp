@@ -47,7 +47,7 @@ TEST(LcpGpu, SingleDispatchMatchesCpu) {
     const unsigned fresh = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(fresh));
     int k = 0;
-    for (int n : {1, 2, 5, 33, 120}) {
+    for (int n : {1, 2, 5, 33, 120, 300}) {  // 300: the 256-invocation variant
         for (bool contact : {false, true}) {
             const unsigned seed =
                 (k++ % 2 == 0) ? 300u + static_cast<unsigned>(n) : fresh + static_cast<unsigned>(n);
@@ -70,6 +70,14 @@ TEST(LcpGpu, SingleDispatchMatchesCpu) {
             ASSERT_EQ(rg.history.size(), rc.history.size()) << what;
             expectClose(xc, xg, what);
             expectClose(rc.history, rg.history, what + " history");
+            // The per-iteration path (many workgroups) on the same problem.
+            o.gpuSingleDispatch = false;
+            std::vector<float> xs(xc.size(), 0.1f);
+            const auto rs = gpu->solve(p, xs, o);
+            EXPECT_EQ(rs.dispatches, o.maxIterations + 1) << what;
+            EXPECT_EQ(rs.iterations, rc.iterations) << what;
+            expectClose(xc, xs, what + " per-iteration path");
+            expectClose(rc.history, rs.history, what + " per-iteration history");
         }
     }
 }

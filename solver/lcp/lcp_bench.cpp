@@ -1,0 +1,599 @@
+// The ops and lcp benchmark suites (see lcp_bench.h). The library baselines run the very same
+// projected-Jacobi loop as the CPU solver with only the matrix-vector product swapped:
+//   w = A x (library),  r = max |x - clamp(x - w - b)|,  x' = clamp(x - omega (w + b) / A_ii)
+// so the ratio isolates the matvec. "stream" is the time to read A once from where it lives
+// (a 16-lane sum over A, on 1 and 2 threads, warm) — the bandwidth bound of one iteration.
+#include "solver/lcp/lcp_bench.h"
+
+#include <cblas.h>
+#include <omp.h>
+
+#include <Eigen/Dense>
+#include <Eigen/IterativeLinearSolvers>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <random>
+
+#include "solver/gpu/gpu_context.h"
+#include "solver/gpu/shader_library.h"
+#include "solver/lcp/lcp_solver.h"
+#include "solver/linalg/dense.h"
+#include "solver/linalg/gpu_dense.h"
+
+namespace ww::lcp {
+
+namespace {
+
+using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+void gpuFinish() {
+    if (auto* ctx = gpu::GpuContext::current()) {
+        ctx->finish();
+    }
+}
+
+// Diagonally dominant SPD-like matrix with unit diagonal scale: every Jacobi variant
+// converges, so timings are of real, finite arithmetic.
+LcpProblem benchProblem(int n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    auto p = LcpProblem::plain(n);
+    const auto un = static_cast<std::size_t>(n);
+    for (std::size_t i = 0; i < un; ++i) {
+        for (std::size_t j = 0; j <= i; ++j) {
+            const float v = u(rng) / static_cast<float>(n);
+            p.a[i * un + j] = v;
+            p.a[j * un + i] = v;
+        }
+        p.a[i * un + i] = 2.0f;
+        p.b[i] = u(rng);
+    }
+    return p;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// The projected Jacobi loop with a pluggable matvec; returns ms for `iterations` passes.
+template <typename MatVec>
+double libraryJacobiMs(const LcpProblem& p, int iterations, float omega, MatVec&& matVec,
+                       int repeats) {
+    const auto n = static_cast<std::size_t>(p.n);
+    std::vector<float> x(n, 0.0f), next(n), w(n), invD(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        invD[i] = omega / p.a[i * n + i];
+    }
+    float sink = 0.0f;
+    const double ms = bench::medianMs(repeats, [&] {
+        std::fill(x.begin(), x.end(), 0.0f);
+        for (int t = 0; t < iterations; ++t) {
+            matVec(x.data(), w.data());
+            float r = 0.0f;
+            for (std::size_t i = 0; i < n; ++i) {
+                const float wi = w[i] + p.b[i];
+                r = std::max(r, std::abs(x[i] - std::clamp(x[i] - wi, p.lo[i], p.hi[i])));
+                next[i] = std::clamp(x[i] - invD[i] * wi, p.lo[i], p.hi[i]);
+            }
+            sink += r;
+            x.swap(next);
+        }
+    });
+    if (!std::isfinite(sink)) {
+        std::printf("  (library loop diverged)\n");
+    }
+    return ms;
+}
+
+// Milliseconds to read n*n floats once (warm), on `threads` threads.
+double streamMs(const std::vector<float>& a, int threads, int repeats) {
+    float sink = 0.0f;
+    const auto total = static_cast<std::ptrdiff_t>(a.size());
+    const int reps = std::max(1, static_cast<int>(4'000'000 / std::max<std::ptrdiff_t>(total, 1)));
+    const double ms = bench::medianMs(repeats, [&] {
+        for (int r = 0; r < reps; ++r) {
+#pragma omp parallel for num_threads(threads) reduction(+ : sink) schedule(static)
+            for (int t = 0; t < threads; ++t) {
+                const std::ptrdiff_t b = total * t / threads, e = total * (t + 1) / threads;
+                float lanes[16] = {};
+                std::ptrdiff_t i = b;
+                for (; i + 16 <= e; i += 16) {
+                    for (int l = 0; l < 16; ++l) {
+                        lanes[l] += a[static_cast<std::size_t>(i + l)];
+                    }
+                }
+                for (float v : lanes) {
+                    sink += v;
+                }
+            }
+        }
+    });
+    if (sink == 12345.0f) {
+        std::printf(" ");
+    }
+    return ms / reps;
+}
+
+bench::Record record(const char* suite, std::string name, std::string size, std::string backend,
+                     double ms, int repeats) {
+    bench::Record r;
+    r.suite = suite;
+    r.name = std::move(name);
+    r.size = std::move(size);
+    r.backend = std::move(backend);
+    r.medianMs = ms;
+    r.repeats = repeats;
+    return r;
+}
+
+std::string sizeName(int r, int c) {
+    return std::to_string(r) + "x" + std::to_string(c);
+}
+
+void printRow(const char* name, double gpu, double cpu, double eigen, double blas) {
+    auto cell = [](double v) {
+        if (v <= 0.0) {
+            std::printf(" %11s", "-");
+        } else {
+            std::printf(" %11.3f", v);
+        }
+    };
+    std::printf("  %-22s", name);
+    cell(gpu);
+    cell(cpu);
+    cell(eigen);
+    cell(blas);
+    std::printf("\n");
+}
+
+}  // namespace
+
+void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
+    const int n = opts.quick ? 256 : 1000;
+    const int reps = std::max(1, opts.repeats);
+    const std::string size = sizeName(n, n);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    linalg::Matrix a(n, n), b(n, n), c(n, n);
+    for (auto* m : {&a, &b}) {
+        for (auto& v : m->data) {
+            v = u(rng);
+        }
+    }
+    linalg::Vector x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
+    for (auto& v : x) {
+        v = u(rng);
+    }
+    Eigen::Map<RowMatrix> ea(a.data.data(), n, n), eb(b.data.data(), n, n);
+    RowMatrix ec(n, n);
+    Eigen::Map<Eigen::VectorXf> ex(x.data(), n), ey(y.data(), n);
+
+    std::optional<linalg::GpuOps> ops;
+    linalg::GpuMatrix ga, gb, gc;
+    linalg::GpuVector gx, gy;
+    gpu::ShaderLibrary shaders;
+    if (opts.gpu) {
+        auto o = linalg::GpuOps::create(shaders);
+        if (o) {
+            ops = std::move(o).value();
+            ga = linalg::GpuMatrix::fromHost(a).value();
+            gb = linalg::GpuMatrix::fromHost(b).value();
+            gc = linalg::GpuMatrix::create(n, n).value();
+            gx = linalg::GpuVector::fromHost(x).value();
+            gy = linalg::GpuVector::create(n).value();
+        } else {
+            std::printf("ops bench: GPU kernels unavailable: %s\n", o.error().message.c_str());
+        }
+    }
+    openblas_set_num_threads(2);
+    std::printf("\nFigure 3 (Moravanszky 2003) at %s: milliseconds per operation, median of %d\n",
+                size.c_str(), reps);
+    std::printf("  %-22s %11s %11s %11s %11s\n", "operation", "GPU", "CPU", "Eigen", "OpenBLAS");
+
+    struct Row {
+        const char* name;
+        std::function<void()> gpu, cpu, eigen, blas;
+        double bytes;
+    };
+    const double mat = 4.0 * n * n;
+    std::vector<Row> rows;
+    rows.push_back({"copy", [&] { (void)ops->copy(ga.storage(), gc.storage()); },
+                    [&] { linalg::copy(a.data, c.data); }, [&] { ec = ea; }, nullptr, 2 * mat});
+    rows.push_back({"add", [&] { (void)ops->add(ga.storage(), gb.storage(), gc.storage()); },
+                    [&] { linalg::add(a.data, b.data, c.data); }, [&] { ec = ea + eb; }, nullptr,
+                    3 * mat});
+    rows.push_back({"multiply A x", [&] { (void)ops->matVec(ga, gx, gy); },
+                    [&] { linalg::matVec(a, x, y); }, [&] { ey.noalias() = ea * ex; },
+                    [&] {
+                        cblas_sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, a.data.data(), n,
+                                    x.data(), 1, 0.0f, y.data(), 1);
+                    },
+                    mat});
+    rows.push_back({"transposed A^T x", [&] { (void)ops->matTVec(ga, gx, gy); },
+                    [&] { linalg::matTVec(a, x, y); }, [&] { ey.noalias() = ea.transpose() * ex; },
+                    [&] {
+                        cblas_sgemv(CblasRowMajor, CblasTrans, n, n, 1.0f, a.data.data(), n,
+                                    x.data(), 1, 0.0f, y.data(), 1);
+                    },
+                    mat});
+    rows.push_back({"multiply A B", [&] { (void)ops->matMat(ga, gb, gc); },
+                    [&] { linalg::matMat(a, b, c); }, [&] { ec.noalias() = ea * eb; },
+                    [&] {
+                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
+                                    a.data.data(), n, b.data.data(), n, 0.0f, c.data.data(), n);
+                    },
+                    3 * mat});
+    rows.push_back({"transposed A^T B", [&] { (void)ops->matTMat(ga, gb, gc); },
+                    [&] { linalg::matTMat(a, b, c); }, [&] { ec.noalias() = ea.transpose() * eb; },
+                    [&] {
+                        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0f,
+                                    a.data.data(), n, b.data.data(), n, 0.0f, c.data.data(), n);
+                    },
+                    3 * mat});
+
+    for (const auto& row : rows) {
+        const double cpuMs = bench::medianMs(reps, row.cpu);
+        const double eigenMs = bench::medianMs(reps, row.eigen);
+        const double blasMs = row.blas ? bench::medianMs(reps, row.blas) : 0.0;
+        // The GPU time includes completion (glFinish), as the paper's includes its readback.
+        const double gpuMs = ops ? bench::medianMs(reps,
+                                                   [&] {
+                                                       row.gpu();
+                                                       gpuFinish();
+                                                   })
+                                 : 0.0;
+        printRow(row.name, gpuMs, cpuMs, eigenMs, blasMs);
+        auto r = record("ops", row.name, size, "cpu", cpuMs, reps);
+        r.baselines.push_back({"eigen", eigenMs});
+        if (row.blas) {
+            r.baselines.push_back({"openblas-2t", blasMs});
+        }
+        if (ops) {
+            r.baselines.push_back({"gpu", gpuMs});
+        }
+        r.metrics.push_back({"GB/s", row.bytes / (cpuMs * 1e6)});
+        recorder.add(r);
+        if (ops) {
+            auto g = record("ops", row.name, size, "gpu", gpuMs, reps);
+            g.baselines.push_back({"cpu", cpuMs});
+            g.metrics.push_back({"GB/s", row.bytes / (gpuMs * 1e6)});
+            recorder.add(g);
+        }
+    }
+
+    // Conjugate gradients and projected Jacobi, fixed iteration counts so all columns do
+    // the same arithmetic.
+    const int cgIterations = 50;
+    const auto p = benchProblem(n, 3u);
+    {
+        linalg::Matrix spd(n, n);
+        spd.data = p.a;
+        linalg::Vector bb(p.b.begin(), p.b.end());
+        linalg::Vector cx(static_cast<std::size_t>(n)), r(cx.size()), d(cx.size()), q(cx.size());
+        auto cpuCg = [&] {
+            std::fill(cx.begin(), cx.end(), 0.0f);
+            linalg::copy(bb, r);
+            linalg::copy(r, d);
+            float rr = linalg::norm2(r);
+            for (int k = 0; k < cgIterations && rr > 0.0f; ++k) {
+                linalg::matVec(spd, d, q);
+                const float alpha = rr / linalg::dot(d, q);
+                linalg::mad(d, alpha, cx);
+                linalg::mad(q, -alpha, r);
+                const float rrNew = linalg::norm2(r);
+                linalg::madTo(r, d, rrNew / rr, d);
+                rr = rrNew;
+            }
+        };
+        Eigen::Map<RowMatrix> es(spd.data.data(), n, n);
+        Eigen::Map<Eigen::VectorXf> eb2(bb.data(), n);
+        Eigen::ConjugateGradient<RowMatrix, Eigen::Lower | Eigen::Upper,
+                                 Eigen::IdentityPreconditioner>
+            eigenCg;
+        RowMatrix esCopy = es;
+        eigenCg.compute(esCopy);
+        eigenCg.setMaxIterations(cgIterations);
+        eigenCg.setTolerance(0.0f);
+        Eigen::VectorXf exSol(n);
+        const double cpuMs = bench::medianMs(reps, cpuCg);
+        const double eigenMs = bench::medianMs(reps, [&] { exSol = eigenCg.solve(eb2); });
+        double gpuMs = 0.0;
+        if (ops) {
+            // The paper's GPU CG: operation-set kernels, the scalars read back each iteration
+            // (its normSquared readback), so this row shows that lockstep cost.
+            auto gs = linalg::GpuMatrix::fromHost(spd).value();
+            auto gbv = linalg::GpuVector::fromHost(bb).value();
+            auto gxv = linalg::GpuVector::create(n).value(),
+                 grv = linalg::GpuVector::create(n).value(),
+                 gdv = linalg::GpuVector::create(n).value(),
+                 gqv = linalg::GpuVector::create(n).value(),
+                 gsc = linalg::GpuVector::create(1).value();
+            gpuMs = bench::medianMs(reps, [&] {
+                (void)ops->scale(gbv, 0.0f, gxv);
+                (void)ops->copy(gbv, grv);
+                (void)ops->copy(grv, gdv);
+                (void)ops->norm2(grv, gsc);
+                float rr = gsc.download()[0];
+                for (int k = 0; k < cgIterations && rr > 0.0f; ++k) {
+                    (void)ops->matVec(gs, gdv, gqv);
+                    (void)ops->dot(gdv, gqv, gsc);
+                    const float alpha = rr / gsc.download()[0];
+                    (void)ops->mad(gdv, alpha, gxv);
+                    (void)ops->mad(gqv, -alpha, grv);
+                    (void)ops->norm2(grv, gsc);
+                    const float rrNew = gsc.download()[0];
+                    (void)ops->madTo(grv, gdv, rrNew / rr, gdv);
+                    rr = rrNew;
+                }
+                gpuFinish();
+            });
+        }
+        char name[64];
+        std::snprintf(name, sizeof name, "CG (%d iterations)", cgIterations);
+        printRow(name, gpuMs, cpuMs, eigenMs, 0.0);
+        auto rec = record("ops", "cg", size, "cpu", cpuMs, reps);
+        rec.baselines.push_back({"eigen", eigenMs});
+        if (ops) {
+            rec.baselines.push_back({"gpu", gpuMs});
+        }
+        recorder.add(rec);
+    }
+    {
+        const int iterations = opts.quick ? 50 : 100;
+        LcpOptions o;
+        o.omega = 0.5f;
+        o.maxIterations = iterations;
+        auto cpu = makeCpuLcpSolver();
+        std::vector<float> xs(static_cast<std::size_t>(n));
+        const double cpuMs = bench::medianMs(reps, [&] {
+            std::fill(xs.begin(), xs.end(), 0.0f);
+            (void)cpu->solve(p, xs, o);
+        });
+        const auto un = static_cast<std::size_t>(n);
+        Eigen::Map<const RowMatrix> ep(p.a.data(), n, n);
+        const double eigenMs = libraryJacobiMs(
+            p, iterations + 1, o.omega,
+            [&](const float* xi, float* wo) {
+                Eigen::Map<Eigen::VectorXf>(wo, n).noalias() =
+                    ep * Eigen::Map<const Eigen::VectorXf>(xi, n);
+            },
+            reps);
+        const double blasMs = libraryJacobiMs(
+            p, iterations + 1, o.omega,
+            [&](const float* xi, float* wo) {
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, p.a.data(), n, xi, 1, 0.0f, wo,
+                            1);
+            },
+            reps);
+        double gpuMs = 0.0;
+        if (opts.gpu) {
+            auto gpuSolver = makeGpuLcpSolver(shaders);
+            if (gpuSolver) {
+                o.gpuSingleDispatch = false;  // many workgroups: the whole device
+                gpuMs = bench::medianMs(reps, [&] {
+                    std::fill(xs.begin(), xs.end(), 0.0f);
+                    (void)(*gpuSolver)->solve(p, xs, o);
+                });
+            }
+        }
+        (void)un;
+        char name[64];
+        std::snprintf(name, sizeof name, "proj. Jacobi (%d it.)", iterations);
+        printRow(name, gpuMs, cpuMs, eigenMs, blasMs);
+        auto rec = record("ops", "projected-jacobi", size, "cpu", cpuMs, reps);
+        rec.baselines.push_back({"eigen", eigenMs});
+        rec.baselines.push_back({"openblas-2t", blasMs});
+        if (opts.gpu) {
+            rec.baselines.push_back({"gpu", gpuMs});
+        }
+        recorder.add(rec);
+    }
+    std::printf("  (GPU: %s; CPU: this library, SIMD + 2 threads; OpenBLAS: 2 threads)\n",
+                opts.gpu && gpu::GpuContext::current()
+                    ? gpu::GpuContext::current()->info().renderer.c_str()
+                    : "not measured");
+}
+
+void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
+    const int reps = std::max(1, opts.repeats);
+    gpu::ShaderLibrary shaders;
+    std::unique_ptr<LcpSolver> gpuSolver;
+    if (opts.gpu) {
+        auto s = makeGpuLcpSolver(shaders);
+        if (s) {
+            gpuSolver = std::move(s).value();
+        } else {
+            std::printf("lcp bench: GPU solver unavailable: %s\n", s.error().message.c_str());
+        }
+    }
+    auto cpu = makeCpuLcpSolver();
+    std::printf(
+        "\nProjected Jacobi, microseconds per iteration (median of %d); ratio = CPU / "
+        "best library loop, stream = CPU / time to read A once\n",
+        reps);
+    std::printf("  %6s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s\n", "n", "CPU", "Eigen", "BLAS-1t",
+                "BLAS-2t", "stream1t", "stream2t", "GPU", "ratio", "stream", "GB/s");
+    const std::vector<int> sizes =
+        opts.quick ? std::vector<int>{100, 200} : std::vector<int>{400, 1000};
+    for (int n : sizes) {
+        const auto p = benchProblem(n, 11u + static_cast<unsigned>(n));
+        const std::string size = sizeName(n, n);
+        const int iterations = std::max(20, 200'000'000 / (n * n * 10));
+        LcpOptions o;
+        o.omega = 0.5f;
+        o.maxIterations = iterations;
+        std::vector<float> x(static_cast<std::size_t>(n));
+        // iterations + 1 passes: the last one measures the final residual.
+        const double passes = iterations + 1;
+        const double cpuUs = 1000.0 *
+                             bench::medianMs(reps,
+                                             [&] {
+                                                 std::fill(x.begin(), x.end(), 0.0f);
+                                                 (void)cpu->solve(p, x, o);
+                                             }) /
+                             passes;
+        Eigen::Map<const RowMatrix> ep(p.a.data(), n, n);
+        const double eigenUs = 1000.0 *
+                               libraryJacobiMs(
+                                   p, iterations + 1, o.omega,
+                                   [&](const float* xi, float* wo) {
+                                       Eigen::Map<Eigen::VectorXf>(wo, n).noalias() =
+                                           ep * Eigen::Map<const Eigen::VectorXf>(xi, n);
+                                   },
+                                   reps) /
+                               passes;
+        auto blasLoop = [&](int threads) {
+            openblas_set_num_threads(threads);
+            return 1000.0 *
+                   libraryJacobiMs(
+                       p, iterations + 1, o.omega,
+                       [&](const float* xi, float* wo) {
+                           cblas_sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, p.a.data(), n, xi,
+                                       1, 0.0f, wo, 1);
+                       },
+                       reps) /
+                   passes;
+        };
+        const double blas1Us = blasLoop(1);
+        const double blas2Us = blasLoop(2);
+        const double stream1Us = 1000.0 * streamMs(p.a, 1, reps);
+        const double stream2Us = 1000.0 * streamMs(p.a, 2, reps);
+        double gpuUs = 0.0;
+        if (gpuSolver) {
+            std::vector<double> perIteration;
+            LcpOptions og = o;
+            og.gpuSingleDispatch = false;
+            og.maxIterations = std::min(iterations, 200);
+            (void)bench::medianMs(reps, [&] {
+                std::fill(x.begin(), x.end(), 0.0f);
+                const auto rep = gpuSolver->solve(p, x, og);
+                perIteration.push_back(1000.0 * rep.solveMs / (og.maxIterations + 1));
+            });
+            gpuUs = median(perIteration);
+        }
+        const double bestLib = std::min({eigenUs, blas1Us, blas2Us});
+        const double bestStream = std::min(stream1Us, stream2Us);
+        const double gbps = 4.0 * n * n / (cpuUs * 1e3);
+        std::printf("  %6d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %7.2f %7.2f %7.1f\n", n, cpuUs,
+                    eigenUs, blas1Us, blas2Us, stream1Us, stream2Us, gpuUs, cpuUs / bestLib,
+                    cpuUs / bestStream, gbps);
+        auto r = record("lcp", "jacobi-iteration", size, "cpu", cpuUs / 1000.0, reps);
+        r.baselines = {{"eigen", eigenUs / 1000.0},
+                       {"openblas-1t", blas1Us / 1000.0},
+                       {"openblas-2t", blas2Us / 1000.0},
+                       {"stream-1t", stream1Us / 1000.0},
+                       {"stream-2t", stream2Us / 1000.0}};
+        if (gpuSolver) {
+            r.baselines.push_back({"gpu", gpuUs / 1000.0});
+        }
+        r.metrics = {{"GB/s", gbps},
+                     {"ratio-vs-best-library", cpuUs / bestLib},
+                     {"ratio-vs-stream", cpuUs / bestStream}};
+        recorder.add(r);
+        if (gpuSolver) {
+            auto g = record("lcp", "jacobi-iteration", size, "gpu", gpuUs / 1000.0, reps);
+            g.baselines = {{"cpu", cpuUs / 1000.0}};
+            g.metrics = {{"GB/s", 4.0 * n * n / (gpuUs * 1e3)}};
+            recorder.add(g);
+        }
+    }
+
+    std::printf("\nFull solves, 2n iterations (the paper's count), milliseconds (median of %d)\n",
+                reps);
+    std::printf("  %6s %10s %10s %10s %10s %12s\n", "n", "CPU-Jacobi", "CPU-GS", "GPU-1disp",
+                "GPU-n-disp", "residual");
+    for (int n : sizes) {
+        const auto p = benchProblem(n, 11u + static_cast<unsigned>(n));
+        const std::string size = sizeName(n, n);
+        LcpOptions o;
+        o.omega = 0.5f;
+        std::vector<float> x(static_cast<std::size_t>(n));
+        LcpReport last;
+        const double jac = bench::medianMs(reps, [&] {
+            std::fill(x.begin(), x.end(), 0.0f);
+            last = cpu->solve(p, x, o);
+        });
+        const float residual = last.residual;
+        LcpOptions gs = o;
+        gs.method = LcpMethod::kGaussSeidel;
+        gs.omega = 1.0f;
+        const double gsMs = bench::medianMs(reps, [&] {
+            std::fill(x.begin(), x.end(), 0.0f);
+            (void)cpu->solve(p, x, gs);
+        });
+        double gpu1 = 0.0, gpuN = 0.0;
+        if (gpuSolver) {
+            gpu1 = bench::medianMs(reps, [&] {
+                std::fill(x.begin(), x.end(), 0.0f);
+                (void)gpuSolver->solve(p, x, o);
+            });
+            LcpOptions on = o;
+            on.gpuSingleDispatch = false;
+            gpuN = bench::medianMs(std::min(reps, 3), [&] {
+                std::fill(x.begin(), x.end(), 0.0f);
+                (void)gpuSolver->solve(p, x, on);
+            });
+        }
+        std::printf("  %6d %10.2f %10.2f %10.2f %10.2f %12.2e\n", n, jac, gsMs, gpu1, gpuN,
+                    residual);
+        auto r = record("lcp", "jacobi-solve-2n", size, "cpu", jac, reps);
+        r.baselines = {{"cpu-gauss-seidel", gsMs}};
+        if (gpuSolver) {
+            r.baselines.push_back({"gpu-single-dispatch", gpu1});
+            r.baselines.push_back({"gpu-dispatch-per-iteration", gpuN});
+        }
+        r.metrics = {{"residual", residual}};
+        recorder.add(r);
+    }
+
+    // Islands: a wall's contact graph split into independent blocks of different sizes.
+    const int islands = opts.quick ? 16 : 64;
+    std::vector<LcpProblem> blocks;
+    std::size_t total = 0;
+    for (int k = 0; k < islands; ++k) {
+        blocks.push_back(benchProblem(6 + (k * 37) % 90, 100u + static_cast<unsigned>(k)));
+        total += static_cast<std::size_t>(blocks.back().n);
+    }
+    LcpOptions o;
+    o.omega = 0.5f;
+    std::vector<float> xb(total);
+    const double cpuBatch = bench::medianMs(reps, [&] {
+        std::fill(xb.begin(), xb.end(), 0.0f);
+        (void)cpu->solveBatch(blocks, xb, o);
+    });
+    double gpuBatch = 0.0, gpuOneByOne = 0.0;
+    if (gpuSolver) {
+        gpuBatch = bench::medianMs(reps, [&] {
+            std::fill(xb.begin(), xb.end(), 0.0f);
+            (void)gpuSolver->solveBatch(blocks, xb, o);
+        });
+        gpuOneByOne = bench::medianMs(reps, [&] {
+            std::size_t off = 0;
+            for (const auto& b : blocks) {
+                std::span<float> xk(xb.data() + off, static_cast<std::size_t>(b.n));
+                std::fill(xk.begin(), xk.end(), 0.0f);
+                (void)gpuSolver->solve(b, xk, o);
+                off += static_cast<std::size_t>(b.n);
+            }
+        });
+    }
+    std::printf("\nBatched islands: %d blocks, %zu rows in all, 2n iterations each, ms\n", islands,
+                total);
+    std::printf("  CPU batch %.2f   GPU batch (1 dispatch) %.2f   GPU one solve per island %.2f\n",
+                cpuBatch, gpuBatch, gpuOneByOne);
+    const std::string size = std::to_string(islands) + " islands/" + std::to_string(total);
+    auto r = record("lcp", "islands-batch", size, "cpu", cpuBatch, reps);
+    if (gpuSolver) {
+        r.baselines = {{"gpu-batch", gpuBatch}, {"gpu-one-by-one", gpuOneByOne}};
+        auto g = record("lcp", "islands-batch", size, "gpu", gpuBatch, reps);
+        g.baselines = {{"cpu", cpuBatch}, {"gpu-one-by-one", gpuOneByOne}};
+        recorder.add(g);
+    }
+    recorder.add(r);
+}
+
+}  // namespace ww::lcp
