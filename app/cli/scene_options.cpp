@@ -24,6 +24,18 @@ SceneOptionValues::SceneOptionValues() {
     lcpSolver = w.lcp.method == lcp::LcpMethod::kJacobi ? "jacobi" : "gauss-seidel";
     erp = w.erp;
     substeps = w.substeps;
+
+    const wave::WaveParams p;
+    grid = std::to_string(p.nx) + "x" + std::to_string(p.ny);
+    poolSize = p.poolSizeM;
+    waveSpeed = p.waveSpeed;
+    dtRatio = p.dtRatio;
+    damping = p.damping;
+    scheme = wave::schemeName(p.scheme);
+    boundary = p.boundary == cg::Boundary::kNeumann ? "neumann" : "dirichlet";
+    cgTolerance = p.cg.tolerance;
+    cgMaxIterations = p.cg.maxIterations;
+    cgCheckEvery = p.cg.checkEvery;
 }
 
 void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
@@ -42,7 +54,19 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
           {"jacobi", "gauss-seidel"});
     t.add("erp", v.erp, "Baumgarte position-error reduction per step (0..1)");
     t.add("substeps", v.substeps, "Sub-steps per time step (wall scene)");
-    t.add("dt", v.dt, "Time step in seconds (0 = the scene's default)");
+    t.add("grid", v.grid, "Water grid NXxNY (water scene)");
+    t.add("pool-size", v.poolSize, "Side of the square pool, metres (cell size = side / grid)");
+    t.add("wave-speed", v.waveSpeed, "Wave speed c, m/s");
+    t.add("dt-ratio", v.dtRatio,
+          "Water time step as a multiple of the explicit scheme's stability limit h/(c*sqrt 2)");
+    t.add("damping", v.damping, "Wave damping gamma, 1/s (0 conserves energy)");
+    t.add("scheme", v.scheme, "Water time stepping", {"cn", "explicit"});
+    t.add("boundary", v.boundary, "Pool walls: reflecting (neumann) or fixed (dirichlet)",
+          {"neumann", "dirichlet"});
+    t.add("cg-tolerance", v.cgTolerance, "CG relative residual ||b-Ax||/||b|| to stop at");
+    t.add("cg-max-iterations", v.cgMaxIterations, "CG iteration cap per step");
+    t.add("cg-check-every", v.cgCheckEvery, "GPU CG: read the residual back every K iterations");
+    t.add("dt", v.dt, "Time step in seconds (0 = the scene's default; for water overrides --dt-ratio)");
 }
 
 Status parseSize(const std::string& text, const char* option, int& a, int& b) {
@@ -120,6 +144,57 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
         }
         w.dtSeconds = static_cast<float>(v.dt);
     }
+    return s;
+}
+
+Result<WaterSceneSettings> makeWaterSettings(const SceneOptionValues& v, std::uint64_t seed) {
+    WaterSceneSettings s;
+    s.seed = seed;
+    wave::WaveParams& p = s.wave;
+    if (Status st = parseSize(v.grid, "grid", p.nx, p.ny); !st) {
+        return st.error();
+    }
+    if (p.nx < 8 || p.ny < 8 || p.nx > 4096 || p.ny > 4096) {
+        return rangeError("grid", "'" + v.grid + "' must be between 8x8 and 4096x4096");
+    }
+    if (!(v.poolSize > 0.0f) || v.poolSize > 1.0e4f) {
+        return rangeError("pool-size", "must be in (0, 10000] metres");
+    }
+    p.poolSizeM = v.poolSize;
+    if (!(v.waveSpeed > 0.0f) || v.waveSpeed > 1.0e3f) {
+        return rangeError("wave-speed", "must be in (0, 1000] m/s");
+    }
+    p.waveSpeed = v.waveSpeed;
+    if (v.dt != 0.0) {
+        if (!(v.dt > 0.0) || v.dt > 10.0) {
+            return rangeError("dt", "must be in (0, 10] seconds");
+        }
+        p.dtSeconds = static_cast<float>(v.dt);
+        p.dtRatio = 0.0f;
+    } else {
+        if (!(v.dtRatio > 0.0f) || v.dtRatio > 1.0e4f) {
+            return rangeError("dt-ratio", "must be in (0, 10000]");
+        }
+        p.dtRatio = v.dtRatio;
+    }
+    if (!(v.damping >= 0.0f) || v.damping > 1.0e3f) {
+        return rangeError("damping", "must be in [0, 1000] 1/s");
+    }
+    p.damping = v.damping;
+    p.scheme = v.scheme == "explicit" ? wave::Scheme::kExplicit : wave::Scheme::kCrankNicolson;
+    p.boundary = v.boundary == "dirichlet" ? cg::Boundary::kDirichlet : cg::Boundary::kNeumann;
+    if (!(v.cgTolerance > 0.0f) || v.cgTolerance >= 1.0f) {
+        return rangeError("cg-tolerance", "must be in (0, 1)");
+    }
+    p.cg.tolerance = v.cgTolerance;
+    if (v.cgMaxIterations < 1 || v.cgMaxIterations > 1000000) {
+        return rangeError("cg-max-iterations", "must be in [1, 1000000]");
+    }
+    p.cg.maxIterations = v.cgMaxIterations;
+    if (v.cgCheckEvery < 1 || v.cgCheckEvery > 10000) {
+        return rangeError("cg-check-every", "must be in [1, 10000]");
+    }
+    p.cg.checkEvery = v.cgCheckEvery;
     return s;
 }
 

@@ -7,6 +7,7 @@
 
 #include "app/cli/option_table.h"
 #include "app/scenes/wall_scene.h"
+#include "app/scenes/water_scene.h"
 
 namespace ww::app {
 
@@ -27,6 +28,18 @@ struct SceneOptionValues {
     float erp = 0;
     int substeps = 1;
 
+    // Water / CG.
+    std::string grid;
+    float poolSize = 0;
+    float waveSpeed = 0;
+    float dtRatio = 0;
+    float damping = 0;
+    std::string scheme;
+    std::string boundary;
+    float cgTolerance = 0;
+    int cgMaxIterations = 0;
+    int cgCheckEvery = 0;
+
     // Shared: time step in seconds; 0 = the scene's default (or --dt-ratio for water).
     double dt = 0;
 };
@@ -35,6 +48,9 @@ void registerSceneOptions(OptionTable& table, SceneOptionValues& values);
 
 /// Validates the wall options; errors name the option and the accepted range.
 Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v);
+
+/// Validates the water options; errors name the option and the accepted range.
+Result<WaterSceneSettings> makeWaterSettings(const SceneOptionValues& v, std::uint64_t seed);
 
 /// Parses "AxB" into two positive integers; error names `option`.
 Status parseSize(const std::string& text, const char* option, int& a, int& b);

@@ -1,0 +1,540 @@
+#include "app/demo/demo.h"
+
+// clang-format off
+#include <GL/glew.h>
+#include <GLFW/glfw3.h>
+// clang-format on
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+#include "app/demo/demo_panel.h"
+#include "app/demo/frame_timings.h"
+#include "app/demo/frame_trace.h"
+#include "render/camera.h"
+#include "render/capture.h"
+#include "render/renderer.h"
+#include "solver/core/timer.h"
+#include "solver/gpu/gpu_context.h"
+
+namespace ww::demo {
+
+namespace {
+
+// Events GLFW delivers through callbacks, collected until the frame handles them. Reached
+// through the window's user pointer (ImGui's backend chains our callbacks; it does not use
+// the user pointer).
+struct InputQueue {
+    double scrollY = 0.0;
+    std::vector<int> keys;  ///< GLFW key codes pressed since the last frame
+};
+
+// The mouse gesture in progress: a press becomes a click if it ends where it started, an
+// orbit or pan if it moves, a wake if ctrl is held.
+struct MouseGesture {
+    bool active = false;
+    int button = -1;
+    bool dragged = false;
+    bool shift = false;
+    bool ctrl = false;
+    glm::vec2 pressAt{0.0f};
+    glm::vec2 last{0.0f};
+};
+
+std::string& lastGlfwError() {
+    static std::string message;  // GLFW's error callback carries no user pointer
+    return message;
+}
+
+void onGlfwError(int code, const char* description) {
+    lastGlfwError() = std::string(description != nullptr ? description : "") + " (GLFW error " +
+                      std::to_string(code) + ")";
+}
+
+void onScroll(GLFWwindow* window, double /*dx*/, double dy) {
+    static_cast<InputQueue*>(glfwGetWindowUserPointer(window))->scrollY += dy;
+}
+
+void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
+    if (action == GLFW_PRESS) {
+        static_cast<InputQueue*>(glfwGetWindowUserPointer(window))->keys.push_back(key);
+    }
+}
+
+std::string timestampedPath(const std::string& dir) {
+    const std::time_t now = std::time(nullptr);
+    char name[64];
+    std::strftime(name, sizeof name, "wavewall_%Y%m%d_%H%M%S.png", std::localtime(&now));
+    return (std::filesystem::path(dir) / name).string();
+}
+
+render::OrbitCamera homeCamera(const DemoScene& scene) {
+    const CameraHome h = scene.cameraHome();
+    return render::OrbitCamera(h.target, h.distanceM, h.yawRadians, h.pitchRadians);
+}
+
+// Everything the running demo holds; one instance per runDemo call, no globals.
+struct Demo {
+    DemoOptions options;
+    std::vector<std::unique_ptr<DemoScene>> scenes;
+    GLFWwindow* window = nullptr;
+    std::unique_ptr<gpu::GpuContext> gpu;
+    render::Renderer renderer;
+    render::OrbitCamera camera;
+    render::DrawData drawData;
+    InputQueue input;
+    MouseGesture gesture;
+    PanelState panel;
+    FrameTimings timings;
+    std::vector<std::string> gpuWhy;  ///< per scene: why its GPU backend failed, if it did
+    FrameTrace trace;
+    Stopwatch runClock;
+    int current = 0;
+    double stepAccumulator = 0.0;
+    bool stepOnce = false;
+    DemoReport report;
+
+    void switchScene(int index) {
+        if (index < 0 || index >= static_cast<int>(scenes.size()) || index == current) {
+            return;
+        }
+        current = index;
+        camera = homeCamera(*scenes[current]);
+        panel.gpuUnavailable = gpuWhy[current];
+        panel.message.clear();
+    }
+
+    void switchBackend(Backend backend) {
+        std::string why;
+        DemoScene& scene = *scenes[current];
+        if (scene.backend() == backend) {
+            return;
+        }
+        if (scene.setBackend(backend, &why)) {
+            panel.message = std::string("backend: ") + backendName(backend);
+        } else {
+            panel.message = std::string("could not switch to ") + backendName(backend) + ": " + why;
+            if (backend == Backend::kGpu) {
+                gpuWhy[current] = why;
+                panel.gpuUnavailable = why;
+            }
+        }
+    }
+
+    void takeScreenshot(const std::string& path, int fbWidth, int fbHeight) {
+        const render::Image image = render::readFramebuffer(0, fbWidth, fbHeight);
+        Status s = render::writePng(image, path);
+        panel.message = s ? "saved " + path : s.error().message;
+        if (s) {
+            report.screenshot = path;
+        }
+    }
+
+    void toggleRecording() {
+        if (trace.recording()) {
+            const std::string path = trace.path();
+            Status s = trace.stop();
+            panel.message = s ? "trace written to " + path : s.error().message;
+            panel.recording = false;
+            return;
+        }
+        Status s = trace.start(panel.tracePath, scenes[current]->name());
+        panel.recording = s.ok();
+        panel.message = s ? "recording " + panel.tracePath : s.error().message;
+    }
+
+    void handleKeys(PanelRequests& requests, int fbWidth, int fbHeight) {
+        const bool typing = ImGui::GetIO().WantCaptureKeyboard;
+        for (int key : input.keys) {
+            if (typing && key != GLFW_KEY_F12) {
+                continue;
+            }
+            if (key == GLFW_KEY_SPACE) {
+                panel.paused = !panel.paused;
+            } else if (key == GLFW_KEY_PERIOD) {
+                requests.step = true;
+            } else if (key == GLFW_KEY_R) {
+                requests.reset = true;
+            } else if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) {
+                requests.scene = key - GLFW_KEY_1;
+            } else if (key == GLFW_KEY_F12) {
+                requests.screenshot = true;
+            } else if (key == GLFW_KEY_H) {
+                panel.visible = !panel.visible;
+            } else if (key == GLFW_KEY_V) {
+                panel.vsync = !panel.vsync;
+                requests.vsyncChanged = true;
+            } else if (key == GLFW_KEY_ESCAPE) {
+                glfwSetWindowShouldClose(window, GLFW_TRUE);
+            }
+        }
+        input.keys.clear();
+        (void)fbWidth;
+        (void)fbHeight;
+    }
+
+    void handleMouse() {
+        const ImGuiIO& io = ImGui::GetIO();
+        double cx = 0.0;
+        double cy = 0.0;
+        glfwGetCursorPos(window, &cx, &cy);
+        int winW = 0;
+        int winH = 0;
+        glfwGetWindowSize(window, &winW, &winH);
+        const glm::vec2 cursor(static_cast<float>(cx), static_cast<float>(cy));
+        const glm::ivec2 windowSize(winW, winH);
+        auto ray = [&] { return camera.camera().pickRay(cursor, windowSize); };
+
+        if (!io.WantCaptureMouse && input.scrollY != 0.0) {
+            camera.zoom(static_cast<float>(input.scrollY));
+        }
+        input.scrollY = 0.0;
+
+        if (!gesture.active && !io.WantCaptureMouse) {
+            for (int button :
+                 {GLFW_MOUSE_BUTTON_LEFT, GLFW_MOUSE_BUTTON_RIGHT, GLFW_MOUSE_BUTTON_MIDDLE}) {
+                if (glfwGetMouseButton(window, button) == GLFW_PRESS) {
+                    gesture = {true,
+                               button,
+                               false,
+                               glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                                   glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS,
+                               glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
+                                   glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS,
+                               cursor,
+                               cursor};
+                    break;
+                }
+            }
+            if (!gesture.active) {
+                return;
+            }
+        }
+        if (!gesture.active) {
+            return;
+        }
+        const glm::vec2 delta = cursor - gesture.last;
+        gesture.last = cursor;
+        // A few pixels of jitter still count as a click.
+        if (glm::length(cursor - gesture.pressAt) > 4.0f) {
+            gesture.dragged = true;
+        }
+        const bool held = glfwGetMouseButton(window, gesture.button) == GLFW_PRESS;
+        DemoScene& scene = *scenes[current];
+        if (gesture.button == GLFW_MOUSE_BUTTON_LEFT) {
+            if (gesture.ctrl) {
+                if (held) {
+                    scene.onPick(ray(), PickAction::kDrag);
+                }
+            } else if (gesture.dragged) {
+                camera.orbit(delta.x, delta.y);
+            }
+            if (!held && !gesture.dragged && !gesture.ctrl) {
+                scene.onPick(ray(), gesture.shift ? PickAction::kShoot : PickAction::kClick);
+            }
+        } else {
+            camera.pan(delta.x, delta.y, static_cast<float>(winH));
+        }
+        if (!held) {
+            gesture.active = false;
+        }
+    }
+
+    void applyRequests(const PanelRequests& requests) {
+        if (requests.scene >= 0) {
+            switchScene(requests.scene);
+        }
+        if (requests.backend) {
+            switchBackend(*requests.backend);
+        }
+        if (requests.reset) {
+            scenes[current]->reset();
+        }
+        if (requests.step) {
+            stepOnce = true;
+        }
+        if (requests.resetView) {
+            camera = homeCamera(*scenes[current]);
+        }
+        if (requests.vsyncChanged) {
+            glfwSwapInterval(panel.vsync ? 1 : 0);
+        }
+        if (requests.msaaChanged) {
+            renderer.setMsaaSamples(panel.msaaSamples);
+        }
+        if (requests.reloadShaders) {
+            Status s = renderer.reloadShaders();
+            panel.message = s ? "shaders reloaded" : s.error().message;
+        }
+        if (requests.toggleRecording) {
+            toggleRecording();
+        }
+    }
+
+    int stepsThisFrame() {
+        if (panel.paused) {
+            const int n = stepOnce ? 1 : 0;
+            stepOnce = false;
+            return n;
+        }
+        stepOnce = false;
+        stepAccumulator += panel.stepsPerFrame;
+        const int n = static_cast<int>(std::floor(stepAccumulator));
+        stepAccumulator -= n;
+        return n;
+    }
+
+    void recordTrace(int frame, double frameStartUs, const FrameTiming& t) {
+        if (!trace.recording()) {
+            return;
+        }
+        std::vector<std::pair<std::string, double>> phases;
+        std::vector<std::pair<std::string, double>> values;
+        scenes[current]->traceValues(phases, values);
+        for (auto& [name, ms] : phases) {
+            values.emplace_back(name + "_ms", ms);
+        }
+        trace.record(frame, frameStartUs, t, values);
+    }
+
+    int run();
+};
+
+int Demo::run() {
+    const int nScenes = static_cast<int>(scenes.size());
+    if (nScenes == 0 || options.initialScene < 0 || options.initialScene >= nScenes) {
+        std::fprintf(stderr, "wavewall demo: scene index %d out of range (%d scenes)\n",
+                     options.initialScene, nScenes);
+        return 2;
+    }
+    current = options.initialScene;
+    gpuWhy.assign(scenes.size(), {});
+    for (int i = 0; i < nScenes; ++i) {
+        std::string why;
+        if (options.backend != Backend::kCpu && !scenes[i]->setBackend(options.backend, &why)) {
+            if (options.backendExplicit) {
+                std::fprintf(stderr, "wavewall demo: scene %s cannot use the %s backend: %s\n",
+                             scenes[i]->name(), backendName(options.backend), why.c_str());
+                return 3;
+            }
+            gpuWhy[i] = why;
+        }
+    }
+    camera = homeCamera(*scenes[current]);
+    panel.visible = options.showPanel;
+    panel.vsync = options.vsync;
+    panel.syncTimings = options.syncTimings;
+    panel.gpuUnavailable = gpuWhy[current];
+    panel.msaaSamples = options.msaa;
+    panel.rendererName = gpu->info().renderer;
+    if (!options.tracePath.empty()) {
+        panel.tracePath = options.tracePath;
+        toggleRecording();
+        if (!trace.recording()) {
+            std::fprintf(stderr, "wavewall demo: %s\n", panel.message.c_str());
+            return 2;
+        }
+    }
+    report.renderer = gpu->info().renderer;
+
+    int frame = 0;
+    double frameStartMs = runClock.elapsedMs();
+    while (!glfwWindowShouldClose(window) && (options.frames <= 0 || frame < options.frames)) {
+        FrameTiming t;
+        glfwPollEvents();
+        int fbWidth = 0;
+        int fbHeight = 0;
+        glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
+        const bool minimized = fbWidth <= 0 || fbHeight <= 0;
+
+        Stopwatch phase;
+        t.steps = stepsThisFrame();
+        for (int s = 0; s < t.steps; ++s) {
+            scenes[current]->step();
+        }
+        if (panel.syncTimings) {
+            glFinish();
+        }
+        t.simMs = phase.elapsedMs();
+
+        if (minimized) {
+            // A minimized window has a 0×0 framebuffer: nothing to draw, nothing to resize;
+            // keep the simulation going without spinning the CPU.
+            input.keys.clear();
+            glfwWaitEventsTimeout(0.05);
+        } else {
+            phase.restart();
+            drawData.boxes.clear();
+            drawData.spheres.clear();
+            drawData.water = {};
+            drawData.groundPlane = true;
+            scenes[current]->fillDrawData(drawData);
+            renderer.beginFrame();
+            Status s = renderer.render(drawData, camera.camera(), {0, 0, fbWidth, fbHeight, 0});
+            if (!s) {
+                std::fprintf(stderr, "wavewall demo: rendering failed: %s\n",
+                             s.error().message.c_str());
+                return 3;
+            }
+            if (panel.syncTimings) {
+                glFinish();
+            }
+            t.renderMs = phase.elapsedMs();
+            t.gpuRenderMs = renderer.stats().gpuMs;
+
+            phase.restart();
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            PanelRequests requests;
+            handleKeys(requests, fbWidth, fbHeight);
+            handleMouse();
+            drawPanel(panel, requests, scenes, current, timings, renderer.stats());
+            ImGui::Render();
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+            glViewport(0, 0, fbWidth, fbHeight);
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            if (panel.syncTimings) {
+                glFinish();
+            }
+            t.uiMs = phase.elapsedMs();
+
+            const bool lastFrame = options.frames > 0 && frame + 1 == options.frames;
+            if (lastFrame && !options.screenshotPath.empty()) {
+                takeScreenshot(options.screenshotPath, fbWidth, fbHeight);
+                if (report.screenshot.empty()) {
+                    std::fprintf(stderr, "wavewall demo: %s\n", panel.message.c_str());
+                    return 2;
+                }
+            } else if (requests.screenshot) {
+                takeScreenshot(options.screenshotPath.empty() ? timestampedPath(panel.screenshotDir)
+                                                              : options.screenshotPath,
+                               fbWidth, fbHeight);
+            }
+            applyRequests(requests);
+
+            phase.restart();
+            glfwSwapBuffers(window);
+            t.swapMs = phase.elapsedMs();
+        }
+        const double now = runClock.elapsedMs();
+        t.frameMs = now - frameStartMs;
+        recordTrace(frame, frameStartMs * 1000.0, t);
+        frameStartMs = now;
+        timings.push(t);
+        ++frame;
+    }
+    if (trace.recording()) {
+        toggleRecording();
+    }
+
+    const FrameTiming mean = timings.totalMean();
+    report.frames = frame;
+    report.frameMs = mean.frameMs;
+    report.simMs = mean.simMs;
+    report.renderMs = mean.renderMs;
+    report.gpuRenderMs = mean.gpuRenderMs;
+    report.uiMs = mean.uiMs;
+    report.swapMs = mean.swapMs;
+    report.msPerStep = timings.meanMsPerStep();
+    if (options.printReport) {
+        std::printf(
+            "demo: %d frames, %.2f ms/frame: sim %.2f (%.3f ms/step), render %.2f (GPU %.2f), "
+            "ui %.2f, present %.2f ms | %s%s\n",
+            report.frames, report.frameMs, report.simMs, report.msPerStep, report.renderMs,
+            report.gpuRenderMs, report.uiMs, report.swapMs, report.renderer.c_str(),
+            panel.syncTimings ? " | synced" : "");
+    }
+    return 0;
+}
+
+}  // namespace
+
+int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> scenes,
+            DemoReport* report) {
+    glfwSetErrorCallback(onGlfwError);
+    if (glfwInit() == GLFW_FALSE) {
+        std::fprintf(stderr,
+                     "wavewall demo: no display (%s).\n"
+                     "  Run it on a desktop session, under a virtual one "
+                     "(xvfb-run -a -s \"-screen 0 1280x800x24\" wavewall demo ...),\n"
+                     "  or without a window: wavewall headless --scene wall|water "
+                     "--screenshot F.png\n",
+                     lastGlfwError().c_str());
+        return 3;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SAMPLES, 0);  // MSAA happens in the renderer's offscreen target
+    GLFWwindow* window = glfwCreateWindow(std::max(options.width, 64), std::max(options.height, 64),
+                                          "wavewall", nullptr, nullptr);
+    if (window == nullptr) {
+        std::fprintf(stderr,
+                     "wavewall demo: could not create a GL 4.3 core window (%s).\n"
+                     "  Use wavewall headless, or a driver with GL 4.3 (Mesa llvmpipe works).\n",
+                     lastGlfwError().c_str());
+        glfwTerminate();
+        return 3;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(options.vsync ? 1 : 0);
+
+    int code = 0;
+    {
+        Demo demo;
+        demo.options = options;
+        demo.window = window;
+        glfwSetWindowUserPointer(window, &demo.input);
+        glfwSetScrollCallback(window, onScroll);
+        glfwSetKeyCallback(window, onKey);
+
+        auto gpu = gpu::GpuContext::adoptCurrent();
+        if (!gpu) {
+            std::fprintf(stderr, "wavewall demo: %s\n", gpu.error().message.c_str());
+            code = 3;
+        } else {
+            demo.gpu = std::move(gpu).value();
+            render::RendererOptions ro;
+            ro.msaaSamples = options.msaa;
+            ro.shaderDir = options.shaderDir;
+            Status s = demo.renderer.init(ro);
+            if (!s) {
+                std::fprintf(stderr, "wavewall demo: renderer: %s\n", s.error().message.c_str());
+                code = s.error().kind == ErrorKind::kInput ? 2 : 3;
+            }
+        }
+        if (code == 0) {
+            IMGUI_CHECKVERSION();
+            ImGui::CreateContext();
+            ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini dropped into the working dir
+            ImGui::StyleColorsDark();
+            ImGui::GetStyle().WindowRounding = 4.0f;
+            ImGui_ImplGlfw_InitForOpenGL(window, true);  // chains our scroll/key callbacks
+            ImGui_ImplOpenGL3_Init("#version 430");
+            demo.scenes = std::move(scenes);
+            code = demo.run();
+            ImGui_ImplOpenGL3_Shutdown();
+            ImGui_ImplGlfw_Shutdown();
+            ImGui::DestroyContext();
+        }
+        if (report != nullptr) {
+            *report = demo.report;
+        }
+        // Scenes may own GL buffers: release them while the context is alive.
+        demo.scenes.clear();
+        demo.renderer.shutdown();
+    }
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return code;
+}
+
+}  // namespace ww::demo

@@ -1,0 +1,57 @@
+// The desktop demo: a GLFW window (GL 4.3 core), the scene-agnostic renderer, an orbit
+// camera and a Dear ImGui panel around any number of DemoScenes.
+//
+// Mouse: left-drag orbits, right- or middle-drag pans, the wheel zooms; a left click picks
+// (remove a cube / drop on water), shift + click shoots a sphere, ctrl + drag drags through
+// the water. Keys: space pause, period single step, R reset, 1…9 scene, F12 screenshot,
+// H hide the panel, V vsync, Esc quit.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/demo/demo_scene.h"
+#include "solver/core/backend.h"
+
+namespace ww::demo {
+
+struct DemoOptions {
+    int frames = 0;              ///< frames to render before exiting; 0 = until closed
+    std::string screenshotPath;  ///< written after the last frame (with --frames) or on F12
+    int width = 1280;            ///< initial window size, screen pixels
+    int height = 800;
+    bool vsync = true;
+    int msaa = 4;                     ///< samples of the offscreen target (0 = off)
+    int initialScene = 0;             ///< index into the scene list
+    Backend backend = Backend::kCpu;  ///< backend the scenes start on
+    bool backendExplicit = false;  ///< the user asked for `backend`: failing to get it is an error
+    std::string shaderDir;         ///< override folder for live shader editing
+    std::string tracePath;         ///< Chrome trace of frame phases, recorded from the start
+    bool showPanel = true;
+    bool syncTimings = false;  ///< glFinish after each phase: honest per-phase ms, lower FPS
+    bool printReport = false;  ///< print the frame-time split to stdout at exit
+};
+
+/// What a run measured, for the caller (the CLI prints it; tests check it).
+struct DemoReport {
+    int frames = 0;
+    double frameMs = 0.0;  ///< mean per frame
+    double simMs = 0.0;
+    double renderMs = 0.0;
+    double gpuRenderMs = -1.0;
+    double uiMs = 0.0;
+    double swapMs = 0.0;
+    double msPerStep = 0.0;  ///< simulation ms per step
+    std::string renderer;    ///< GL renderer string
+    std::string screenshot;  ///< path of the last screenshot written, if any
+};
+
+/// Runs the window until it is closed or `options.frames` frames were shown. Returns the
+/// process exit code: 0 success, 2 bad options or a screenshot that could not be written,
+/// 3 no display or no GL 4.3 context (the message says how to get one, or to use
+/// `wavewall headless`).
+int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> scenes,
+            DemoReport* report = nullptr);
+
+}  // namespace ww::demo

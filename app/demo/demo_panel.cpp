@@ -1,0 +1,222 @@
+#include "app/demo/demo_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ww::demo {
+
+namespace {
+
+void runControls(PanelState& state, PanelRequests& requests,
+                 std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene) {
+    for (int i = 0; i < static_cast<int>(scenes.size()); ++i) {
+        if (i > 0) {
+            ImGui::SameLine();
+        }
+        char label[64];
+        std::snprintf(label, sizeof label, "%d %s", i + 1, scenes[i]->name());
+        if (ImGui::RadioButton(label, i == currentScene)) {
+            requests.scene = i;
+        }
+    }
+    if (ImGui::Button(state.paused ? "Run" : "Pause")) {
+        state.paused = !state.paused;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) {
+        requests.step = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) {
+        requests.reset = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Reset view")) {
+        requests.resetView = true;
+    }
+    ImGui::SliderFloat("steps/frame", &state.stepsPerFrame, 0.1f, 8.0f, "%.2f",
+                       ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Simulation speed: fixed time steps taken per rendered frame");
+    }
+
+    const DemoScene& scene = *scenes[currentScene];
+    ImGui::TextUnformatted("Backend");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("CPU", scene.backend() == Backend::kCpu)) {
+        requests.backend = Backend::kCpu;
+    }
+    ImGui::SameLine();
+    const bool gpuOk = state.gpuUnavailable.empty();
+    ImGui::BeginDisabled(!gpuOk);
+    if (ImGui::RadioButton("GPU", scene.backend() == Backend::kGpu)) {
+        requests.backend = Backend::kGpu;
+    }
+    ImGui::EndDisabled();
+    if (!gpuOk && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip("GPU unavailable: %s", state.gpuUnavailable.c_str());
+    }
+    if (!gpuOk) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(unavailable)");
+    }
+}
+
+void timingSection(const PanelState& state, const FrameTimings& timings,
+                   const render::RenderStats& renderStats) {
+    constexpr std::size_t kRecent = 60;
+    const double frameMs =
+        timings.recentMean(kRecent, [](const FrameTiming& t) { return t.frameMs; });
+    ImGui::Text("%.1f FPS  %.2f ms/frame", frameMs > 0.0 ? 1000.0 / frameMs : 0.0, frameMs);
+    ImGui::Text("sim %.2f  render %.2f  ui %.2f  present %.2f ms",
+                timings.recentMean(kRecent, [](const FrameTiming& t) { return t.simMs; }),
+                timings.recentMean(kRecent, [](const FrameTiming& t) { return t.renderMs; }),
+                timings.recentMean(kRecent, [](const FrameTiming& t) { return t.uiMs; }),
+                timings.recentMean(kRecent, [](const FrameTiming& t) { return t.swapMs; }));
+    if (renderStats.gpuMs >= 0.0) {
+        ImGui::Text("render on GPU %.2f ms (timer query), %d draw calls", renderStats.gpuMs,
+                    renderStats.drawCalls);
+    } else {
+        ImGui::Text("%d draw calls", renderStats.drawCalls);
+    }
+    if (renderStats.waterVertices > 0) {
+        ImGui::Text("water mesh %d vertices, heights %s", renderStats.waterVertices,
+                    renderStats.waterFromSolverBuffer ? "bound from solver buffer" : "uploaded");
+    }
+
+    static float frameMsPlot[FrameTimings::kCapacity];
+    static float simMsPlot[FrameTimings::kCapacity];
+    const int n = static_cast<int>(timings.size());
+    float maxMs = 1.0f;
+    for (int i = 0; i < n; ++i) {
+        frameMsPlot[i] = static_cast<float>(timings.at(static_cast<std::size_t>(i)).frameMs);
+        simMsPlot[i] = static_cast<float>(timings.at(static_cast<std::size_t>(i)).simMs);
+        maxMs = std::max(maxMs, frameMsPlot[i]);
+    }
+    const float width = ImGui::GetContentRegionAvail().x;
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "frame ms (max %.1f)", maxMs);
+    ImGui::PlotLines("##frame", frameMsPlot, n, 0, overlay, 0.0f, maxMs * 1.1f, ImVec2(width, 50));
+    ImGui::PlotLines("##sim", simMsPlot, n, 0, "simulation ms", 0.0f, maxMs * 1.1f,
+                     ImVec2(width, 50));
+    ImGui::TextDisabled("%s, MSAA %dx", state.rendererName.c_str(), state.msaaSamples);
+}
+
+void keyHelp() {
+    ImGui::TextUnformatted(
+        "Mouse  left-drag orbit | right/middle-drag pan | wheel zoom\n"
+        "       click: remove cube / drop on water\n"
+        "       shift+click: shoot a sphere | ctrl+drag: wake\n"
+        "Keys   space pause | . step | R reset | 1/2 scene\n"
+        "       F12 screenshot | H hide panel | V vsync | Esc quit");
+}
+
+}  // namespace
+
+void drawPanel(PanelState& state, PanelRequests& requests,
+               std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene,
+               const FrameTimings& timings, const render::RenderStats& renderStats) {
+    if (!state.visible || scenes.empty()) {
+        return;
+    }
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowBgAlpha(0.85f);
+    if (!ImGui::Begin("wavewall")) {
+        ImGui::End();
+        return;
+    }
+    runControls(state, requests, scenes, currentScene);
+    if (!state.message.empty()) {
+        ImGui::TextWrapped("%s", state.message.c_str());
+    }
+    DemoScene& scene = *scenes[currentScene];
+    if (ImGui::CollapsingHeader("Scene settings", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushID("controls");
+        scene.drawControls();
+        ImGui::PopID();
+    }
+    if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) {
+        timingSection(state, timings, renderStats);
+        ImGui::Separator();
+        ImGui::PushID("stats");
+        scene.drawStats();
+        ImGui::PopID();
+    }
+    if (ImGui::CollapsingHeader("View and capture")) {
+        if (ImGui::Checkbox("vsync", &state.vsync)) {
+            requests.vsyncChanged = true;
+        }
+        ImGui::SameLine();
+        ImGui::Checkbox("sync timings", &state.syncTimings);
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("glFinish after each phase: per-phase ms include GPU work");
+        }
+        const int kSamples[] = {0, 2, 4, 8};
+        ImGui::TextUnformatted("MSAA");
+        for (int samples : kSamples) {
+            ImGui::SameLine();
+            char label[16] = "off";
+            if (samples > 0) {
+                std::snprintf(label, sizeof label, "%dx", samples);
+            }
+            if (ImGui::RadioButton(label, state.msaaSamples == samples)) {
+                state.msaaSamples = samples;
+                requests.msaaChanged = true;
+            }
+        }
+        if (ImGui::Button("Screenshot (F12)")) {
+            requests.screenshot = true;
+        }
+        ImGui::SameLine();
+        if (ImGui::Button(state.recording ? "Stop trace" : "Record trace")) {
+            requests.toggleRecording = true;
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Reload shaders")) {
+            requests.reloadShaders = true;
+        }
+        ImGui::TextDisabled("trace: %s", state.tracePath.c_str());
+    }
+    if (ImGui::CollapsingHeader("Keys and mouse")) {
+        keyHelp();
+    }
+    ImGui::End();
+}
+
+void plotResidualLog(const char* label, std::span<const float> residuals, float heightPixels) {
+    static std::vector<float> logs;
+    logs.resize(residuals.size());
+    float smallest = 1e30f;
+    for (float r : residuals) {
+        if (r > 0.0f) {
+            smallest = std::min(smallest, r);
+        }
+    }
+    if (smallest == 1e30f) {
+        smallest = 1e-12f;
+    }
+    float lo = 1e30f;
+    float hi = -1e30f;
+    for (std::size_t i = 0; i < residuals.size(); ++i) {
+        logs[i] = std::log10(std::max(residuals[i], smallest));
+        lo = std::min(lo, logs[i]);
+        hi = std::max(hi, logs[i]);
+    }
+    char overlay[96] = "no solve yet";
+    if (!residuals.empty()) {
+        std::snprintf(overlay, sizeof overlay, "%s: %.2e -> %.2e (%zu it, log10)", label,
+                      static_cast<double>(residuals.front()), static_cast<double>(residuals.back()),
+                      residuals.size());
+    }
+    ImGui::PushID(label);
+    ImGui::PlotLines("##residual", logs.data(), static_cast<int>(logs.size()), 0, overlay,
+                     std::floor(lo), std::ceil(hi) + 0.01f,
+                     ImVec2(ImGui::GetContentRegionAvail().x, heightPixels));
+    ImGui::PopID();
+}
+
+}  // namespace ww::demo

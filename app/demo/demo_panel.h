@@ -1,0 +1,59 @@
+// The demo's Dear ImGui panel: scene choice, run controls, backend switch, the current
+// scene's own controls and statistics, frame timings with plots, capture and key help.
+// The panel only edits PanelState and raises PanelRequests; demo.cpp acts on them, so the
+// same actions are reachable from keys and from the panel.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "app/demo/demo_scene.h"
+#include "app/demo/frame_timings.h"
+#include "render/renderer.h"
+
+namespace ww::demo {
+
+/// Settings the panel shows and edits.
+struct PanelState {
+    bool visible = true;
+    bool paused = false;
+    float stepsPerFrame = 1.0f;  ///< simulation speed: fixed steps per rendered frame
+    bool vsync = true;
+    bool syncTimings = false;
+    bool recording = false;
+    std::string tracePath = "wavewall_demo_trace.json";
+    std::string screenshotDir = ".";
+    std::string gpuUnavailable;  ///< why the GPU backend cannot be used; empty if it can
+    std::string message;         ///< last action's outcome (saved file, backend failure)
+    std::string rendererName;
+    int msaaSamples = 0;
+};
+
+/// What the user asked for this frame.
+struct PanelRequests {
+    bool reset = false;
+    bool step = false;
+    bool screenshot = false;
+    bool resetView = false;
+    bool reloadShaders = false;
+    bool toggleRecording = false;
+    bool vsyncChanged = false;
+    bool msaaChanged = false;
+    int scene = -1;
+    std::optional<Backend> backend;
+};
+
+/// Draws the panel (inside the current ImGui frame).
+void drawPanel(PanelState& state, PanelRequests& requests,
+               std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene,
+               const FrameTimings& timings, const render::RenderStats& renderStats);
+
+/// For scenes' drawStats(): plots a residual history on a log10 scale with its first and
+/// last values in the overlay. Non-positive entries are drawn at the smallest positive one.
+void plotResidualLog(const char* label, std::span<const float> residuals,
+                     float heightPixels = 70.0f);
+
+}  // namespace ww::demo

@@ -1,0 +1,74 @@
+// What the desktop demo needs from a scene. The demo owns the window, the camera, the
+// renderer and the panel; a DemoScene owns a simulation and knows how to step it, draw its
+// own ImGui controls and statistics, describe itself as render::DrawData and react to
+// clicks. The wall and water adapters over the solver scenes implement this (app/scenes);
+// tests use small static scenes.
+//
+// Every method is called on the window's thread with its GL context current, so a scene
+// may use the GPU backend (and hand its own height buffer to the renderer) freely.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "render/camera.h"
+#include "render/draw_data.h"
+#include "solver/core/backend.h"
+
+namespace ww::demo {
+
+/// What a mouse action on the scene means.
+enum class PickAction {
+    kClick,  ///< left click: remove the cube under the cursor / drop on the water
+    kShoot,  ///< shift + left click: shoot a sphere along the ray
+    kDrag,   ///< ctrl + left drag, every frame while held: a wake on the water
+};
+
+/// Where the camera should start for a scene (orbit target, distance, angles).
+struct CameraHome {
+    glm::vec3 target{0.0f, 1.0f, 0.0f};
+    float distanceM = 12.0f;
+    float yawRadians = 0.5f;
+    float pitchRadians = 0.35f;
+};
+
+class DemoScene {
+  public:
+    virtual ~DemoScene() = default;
+    /// Short name for the scene list ("wall", "water").
+    virtual const char* name() const = 0;
+
+    /// Advances one fixed time step.
+    virtual void step() = 0;
+    /// Rebuilds the scene from its current settings, keeping the backend.
+    virtual void reset() = 0;
+    /// Describes the current state. `out` arrives cleared (vectors keep their capacity).
+    virtual void fillDrawData(render::DrawData& out) = 0;
+
+    /// The scene's section of the panel (LCP or water settings). Changing a setting that
+    /// needs a rebuild is the scene's business (it may call reset()).
+    virtual void drawControls() = 0;
+    /// Live statistics of the last step (sizes, iterations, residual plot, per-phase ms).
+    virtual void drawStats() = 0;
+
+    /// Switches the solver backend keeping the simulation state. On failure returns false,
+    /// sets `why` and leaves the scene as it was.
+    virtual bool setBackend(Backend backend, std::string* why) = 0;
+    virtual Backend backend() const = 0;
+
+    /// A mouse action along `ray` (world space, from the camera through the cursor).
+    virtual void onPick(const render::Ray& ray, PickAction action) = 0;
+
+    /// Where the camera starts (and returns to on "reset view").
+    virtual CameraHome cameraHome() const { return {}; }
+    /// Per-phase ms and scalar statistics of the last step, for the trace recording
+    /// (e.g. {"solve", 1.2}; {"iterations", 40}). Optional.
+    virtual void traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
+                             std::vector<std::pair<std::string, double>>& values) const {
+        (void)phasesMs;
+        (void)values;
+    }
+};
+
+}  // namespace ww::demo
