@@ -193,6 +193,13 @@ void Renderer::shutdown() {
     m_state.reset();
 }
 
+void Renderer::setMsaaSamples(int samples) {
+    if (m_state && samples != m_state->options.msaaSamples) {
+        m_state->options.msaaSamples = samples;
+        m_state->target = RenderTarget();  // recreated at the next render()
+    }
+}
+
 Status Renderer::reloadShaders() {
     if (!m_state) {
         return Error{ErrorKind::kInput, "Renderer::reloadShaders before init"};

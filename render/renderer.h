@@ -69,6 +69,8 @@ class Renderer {
     /// Draws `data` from `camera` into `viewport`. A 0×0 viewport (minimized window) draws
     /// nothing and succeeds.
     Status render(const DrawData& data, const Camera& camera, const Viewport& viewport);
+    /// Changes the multisampling of the offscreen target (0 or 1 = off) from the next frame.
+    void setMsaaSamples(int samples);
     /// Recompiles every program from the shader folder; keeps the old ones on failure.
     Status reloadShaders();
 

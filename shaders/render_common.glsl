@@ -33,7 +33,9 @@ vec3 skyColor(vec3 dir) {
     return sky;
 }
 
-// 3×3 percentage-closer filter over a depth-compare sampler; 1 = lit, 0 = in shadow.
+// Percentage-closer filtering over a depth-compare sampler; 1 = lit, 0 = in shadow. Four
+// bilinear compare taps half a texel apart cover a 3×3 texel footprint at a third of the
+// cost of nine taps (it matters on software rasterizers).
 float shadowLit(sampler2DShadow map, mat4 lightViewProj, vec3 worldPos, vec3 normal, float texel) {
     // Normal offset moves the lookup off the surface so it does not shadow itself (acne).
     vec4 lp = lightViewProj * vec4(worldPos + normal * 0.02, 1.0);
@@ -41,13 +43,22 @@ float shadowLit(sampler2DShadow map, mat4 lightViewProj, vec3 worldPos, vec3 nor
     if (p.x <= 0.0 || p.x >= 1.0 || p.y <= 0.0 || p.y >= 1.0 || p.z >= 1.0) {
         return 1.0;
     }
-    float lit = 0.0;
-    for (int y = -1; y <= 1; ++y) {
-        for (int x = -1; x <= 1; ++x) {
-            lit += texture(map, vec3(p.xy + vec2(x, y) * texel, p.z - 0.0015));
-        }
+    float ref = p.z - 0.0015;
+    float lit = texture(map, vec3(p.xy + vec2(-0.5, -0.5) * texel, ref));
+    lit += texture(map, vec3(p.xy + vec2(0.5, -0.5) * texel, ref));
+    lit += texture(map, vec3(p.xy + vec2(-0.5, 0.5) * texel, ref));
+    lit += texture(map, vec3(p.xy + vec2(0.5, 0.5) * texel, ref));
+    return lit * 0.25;
+}
+
+// One bilinear compare tap (2×2 texels): for surfaces where soft detail does not show.
+float shadowLitFast(sampler2DShadow map, mat4 lightViewProj, vec3 worldPos, vec3 normal) {
+    vec4 lp = lightViewProj * vec4(worldPos + normal * 0.02, 1.0);
+    vec3 p = lp.xyz / lp.w * 0.5 + 0.5;
+    if (p.x <= 0.0 || p.x >= 1.0 || p.y <= 0.0 || p.y >= 1.0 || p.z >= 1.0) {
+        return 1.0;
     }
-    return lit / 9.0;
+    return texture(map, vec3(p.xy, p.z - 0.0015));
 }
 
 // Blinn–Phong key light + hemispherical ambient, in linear RGB.

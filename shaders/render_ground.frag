@@ -24,9 +24,9 @@ float gridLine(vec2 xz, float spacing, float widthPixels) {
 void main() {
     vec3 n = vec3(0.0, 1.0, 0.0);
     float lit = shadowLit(uShadowMap, uLightViewProj, vWorldPos, n, uShadowTexel);
-    vec3 albedo = vec3(0.52, 0.53, 0.52);
-    albedo = mix(albedo, vec3(0.36, 0.38, 0.40), gridLine(vWorldPos.xz, 1.0, 1.2) * 0.6);
-    albedo = mix(albedo, vec3(0.26, 0.28, 0.31), gridLine(vWorldPos.xz, 5.0, 1.6) * 0.7);
+    vec3 albedo = vec3(0.36, 0.37, 0.38);
+    albedo = mix(albedo, vec3(0.27, 0.28, 0.30), gridLine(vWorldPos.xz, 1.0, 1.0) * 0.5);
+    albedo = mix(albedo, vec3(0.22, 0.23, 0.26), gridLine(vWorldPos.xz, 5.0, 1.4) * 0.6);
     vec3 color = shade(albedo, n, vWorldPos, lit, 16.0, 0.04);
     vec3 toEye = vWorldPos - uEye;
     float fade = smoothstep(uFadeStartM, uFadeEndM, length(toEye.xz));

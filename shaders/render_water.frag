@@ -20,9 +20,9 @@ void main() {
     vec3 r = refract(-v, n, 1.0 / 1.33);
     float depth = max(vWorldPos.y, 0.0);
     float path = depth / max(-r.y, 0.15);
-    vec3 shallow = vec3(0.10, 0.42, 0.45);
-    vec3 deep = vec3(0.01, 0.07, 0.14);
-    float lit = shadowLit(uShadowMap, uLightViewProj, vWorldPos, n, uShadowTexel);
+    vec3 shallow = vec3(0.07, 0.34, 0.40);
+    vec3 deep = vec3(0.01, 0.06, 0.13);
+    float lit = shadowLitFast(uShadowMap, uLightViewProj, vWorldPos, n);
     vec3 body = mix(shallow, deep, 1.0 - exp(-path * 1.6)) * (0.55 + 0.45 * lit * max(uSunDir.y, 0.0));
     vec3 h = normalize(uSunDir + v);
     float spec = pow(max(dot(n, h), 0.0), 600.0) * 6.0 * lit;

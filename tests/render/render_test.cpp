@@ -261,6 +261,29 @@ TEST(Renderer, CoarseMeshSamplesBilinearly) {
     expectLooksLikeAFrame(*im);
 }
 
+TEST(Renderer, MsaaSmoothsEdgesOnly) {
+    WW_REQUIRE_GPU();
+    DrawData data;
+    data.boxes = test::makeWall(4, 3, glm::vec3(0.3f, 0.2f, 0.2f));
+    data.boxes[5].orientation = glm::angleAxis(0.4f, glm::vec3(0.0f, 0.0f, 1.0f));
+    const Camera cam = wallCamera(0.35f);
+    Renderer& r = sharedRenderer();
+    r.setMsaaSamples(0);
+    const Image aliased = renderOrDie(data, cam, "msaa_off.png");
+    r.setMsaaSamples(4);
+    const Image smooth = renderOrDie(data, cam, "msaa_on.png");
+    int differ = 0;
+    for (std::size_t k = 0; k < aliased.rgba.size(); k += 4) {
+        differ += aliased.rgba[k] != smooth.rgba[k] || aliased.rgba[k + 1] != smooth.rgba[k + 1] ||
+                  aliased.rgba[k + 2] != smooth.rgba[k + 2];
+    }
+    // Multisampling changes edge pixels (tens to hundreds of them) and leaves the interior
+    // of surfaces alone (shading runs once per pixel at its centre either way); grid lines
+    // and shadow edges add a little, far below 10% of the frame.
+    EXPECT_GT(differ, 50);
+    EXPECT_LT(differ, kW * kH / 10);
+}
+
 TEST(Renderer, ZeroViewportDrawsNothingAndSucceeds) {
     WW_REQUIRE_GPU();
     DrawData data;
