@@ -1,6 +1,7 @@
 // CPU conjugate gradients: fast float path and double reference path (see cg_cpu.h).
 #include "solver/cg/cg_cpu.h"
 
+#include <cassert>
 #include <cmath>
 #include <utility>
 
@@ -28,6 +29,7 @@ CgReport CpuCgSolver::run(const Op& a, std::span<const float> b, std::span<float
                           const CgOptions& options) {
     Stopwatch clock;
     const std::size_t n = a.size();
+    assert(b.size() == n && x.size() == n);
     if (m_r.size() != n) {
         resize(n);
     }

@@ -197,6 +197,11 @@ Result<GpuCgSolver> GpuCgSolver::create(const gpu::ShaderLibrary& library, const
 Result<CgReport> GpuCgSolver::solve(const GpuOperator& op, const gpu::Buffer& b, gpu::Buffer& x,
                                     const CgOptions& options) {
     Stopwatch clock;
+    if (op.size() != m_n || b.bytes() < m_n * sizeof(float) || x.bytes() < m_n * sizeof(float)) {
+        return inputError("GPU CG: operator of size " + std::to_string(op.size()) +
+                          " or vector buffers do not match the solver's size " +
+                          std::to_string(m_n));
+    }
     const std::size_t capacity =
         options.recordHistory ? static_cast<std::size_t>(options.maxIterations) + 1 : 0;
     if (capacity > m_historyCapacity) {
@@ -267,6 +272,10 @@ Result<CgReport> GpuCgSolver::solve(const GpuOperator& op, const gpu::Buffer& b,
 
 Result<CgReport> GpuCgSolver::solve(const GpuOperator& op, std::span<const float> b,
                                     std::span<float> x, const CgOptions& options) {
+    if (b.size() != m_n || x.size() != m_n) {
+        return inputError("GPU CG: b has " + std::to_string(b.size()) + " and x " +
+                          std::to_string(x.size()) + " entries, expected " + std::to_string(m_n));
+    }
     if (!m_b.valid()) {
         auto bb =
             gpu::Buffer::create(std::max<std::size_t>(m_n, 1) * sizeof(float), nullptr, "cg b");

@@ -148,6 +148,22 @@ TEST(CgGpu, IndefiniteMatrixBreaksDown) {
     EXPECT_EQ(run.report.status, CgStatus::kBreakdown);
 }
 
+TEST(CgGpu, SizeMismatchIsAnInputError) {
+    WW_REQUIRE_GPU();
+    const StencilOperator op(10, 10, 1.0f, Boundary::kDirichlet);
+    const GpuOperator gop = GpuOperator::fromStencil(op);
+    auto solver = GpuCgSolver::create(library(), gop);
+    ASSERT_TRUE(solver.ok());
+    std::vector<float> b(50, 1.0f), x(50, 0.0f);
+    auto r = solver->solve(gop, b, std::span<float>(x), {});
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().kind, ErrorKind::kInput);
+    const StencilOperator other(8, 8, 1.0f, Boundary::kDirichlet);
+    std::vector<float> b64(64, 1.0f), x64(64, 0.0f);
+    EXPECT_FALSE(
+        solver->solve(GpuOperator::fromStencil(other), b64, std::span<float>(x64), {}).ok());
+}
+
 TEST(JacobiGpu, MatchesCpuSweeps) {
     WW_REQUIRE_GPU();
     const BandedOperator op = BandedOperator::nineBandedQ1(70, 50, 1.0f);
