@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
     std::map<CLI::App*, CommandAction> actions;
     auto add = [&](CommandAction action) { actions[app.get_subcommands({}).back()] = std::move(action); };
     add(registerHeadlessCommand(app));
+    add(registerLcpCommand(app));
+    add(registerCgCommand(app));
     add(registerInfoCommand(app));
 
     try {

@@ -12,5 +12,7 @@ using CommandAction = std::function<int()>;
 
 CommandAction registerInfoCommand(CLI::App& app);
 CommandAction registerHeadlessCommand(CLI::App& app);
+CommandAction registerLcpCommand(CLI::App& app);
+CommandAction registerCgCommand(CLI::App& app);
 
 }  // namespace ww::app

@@ -1,0 +1,268 @@
+// `wavewall lcp`: solves a dense bounded LCP read from Matrix Market files (docs/cli.md).
+// Find lo <= x <= hi complementary to w = A x + b; friction rows get the bounds
+// ±mu * max(x[normal], 0) from the current iterate.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.h"
+#include "app/cli/gpu_session.h"
+#include "solver/core/timer.h"
+#include "solver/io/matrix_market.h"
+#include "solver/lcp/lcp_solver.h"
+
+namespace ww::app {
+
+namespace {
+
+struct LcpValues {
+    std::string matrix, rhs, lo, hi, friction, guess, solution, json;
+    std::string solver = "jacobi";
+    float omega = lcp::LcpOptions{}.omega;
+    std::string iterations = "2n";
+    float tolerance = 0.0f;
+    int checkEvery = lcp::LcpOptions{}.checkEvery;
+    std::string backend = "cpu";
+    std::string shaderDir;
+};
+
+// Bound files write ±infinity as any |v| >= 1e30.
+float toBound(double v) {
+    if (v >= 1e30) {
+        return lcp::kInfinity;
+    }
+    if (v <= -1e30) {
+        return -lcp::kInfinity;
+    }
+    return static_cast<float>(v);
+}
+
+Result<lcp::LcpProblem> readProblem(const LcpValues& v) {
+    Result<io::SparseTriplets> a = io::readMatrixMarket(v.matrix);
+    if (!a) {
+        return a.error();
+    }
+    if (a->rows != a->cols) {
+        return inputError(v.matrix + ": A is " + std::to_string(a->rows) + "x" +
+                          std::to_string(a->cols) + "; an LCP matrix must be square");
+    }
+    const int n = a->rows;
+    lcp::LcpProblem p = lcp::LcpProblem::plain(n);
+    const std::vector<double> dense = a->toDense();
+    for (std::size_t k = 0; k < dense.size(); ++k) {
+        p.a[k] = static_cast<float>(dense[k]);
+    }
+    Result<std::vector<double>> b = io::readMatrixMarketVector(v.rhs, n);
+    if (!b) {
+        return b.error();
+    }
+    for (int i = 0; i < n; ++i) {
+        p.b[i] = static_cast<float>((*b)[i]);
+    }
+    if (!v.lo.empty()) {
+        Result<std::vector<double>> lo = io::readMatrixMarketVector(v.lo, n);
+        if (!lo) {
+            return lo.error();
+        }
+        for (int i = 0; i < n; ++i) {
+            p.lo[i] = toBound((*lo)[i]);
+        }
+    }
+    if (!v.hi.empty()) {
+        Result<std::vector<double>> hi = io::readMatrixMarketVector(v.hi, n);
+        if (!hi) {
+            return hi.error();
+        }
+        for (int i = 0; i < n; ++i) {
+            p.hi[i] = toBound((*hi)[i]);
+        }
+    }
+    if (!v.friction.empty()) {
+        Result<io::SparseTriplets> f = io::readMatrixMarket(v.friction);
+        if (!f) {
+            return f.error();
+        }
+        if (f->rows != n || f->cols != 2) {
+            return inputError(v.friction + ": friction must be an " + std::to_string(n) +
+                              "x2 array (normal row index or -1, mu), got " +
+                              std::to_string(f->rows) + "x" + std::to_string(f->cols));
+        }
+        const std::vector<double> fd = f->toDense();
+        p.frictionNormal.assign(n, -1);
+        p.mu.assign(n, 0.0f);
+        for (int i = 0; i < n; ++i) {
+            const double idx = fd[2 * i];
+            if (idx != std::floor(idx) || idx < -1 || idx >= n) {
+                return inputError(v.friction + ": row " + std::to_string(i + 1) +
+                                  ": normal index " + std::to_string(idx) +
+                                  " must be -1 or a 0-based row in [0, " + std::to_string(n - 1) +
+                                  "]");
+            }
+            p.frictionNormal[i] = static_cast<int>(idx);
+            p.mu[i] = static_cast<float>(fd[2 * i + 1]);
+        }
+    }
+    if (const std::string why = p.validate(); !why.empty()) {
+        return inputError(v.matrix + ": the LCP is not well posed: " + why);
+    }
+    return p;
+}
+
+int runLcp(const LcpValues& v) {
+    for (const auto& [path, what] : {std::pair{v.solution, "--solution"}, std::pair{v.json, "--json"}}) {
+        if (!path.empty()) {
+            if (Status s = io::checkWritable(path, what); !s) {
+                return reportError(s.error());
+            }
+        }
+    }
+    lcp::LcpOptions o;
+    o.method = v.solver == "jacobi" ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel;
+    o.omega = v.omega;
+    if (!(v.omega > 0.0f) || !std::isfinite(v.omega)) {
+        return reportError(inputError("--omega must be > 0 (x <- clamp(x - omega*D^-1(Ax+b), lo, hi))"));
+    }
+    if (v.iterations != "2n") {
+        char* end = nullptr;
+        const long n = std::strtol(v.iterations.c_str(), &end, 10);
+        if (v.iterations.empty() || *end != '\0' || n < 1 || n > 100000000) {
+            return reportError(inputError("--iterations '" + v.iterations +
+                                          "' must be a positive integer or 2n"));
+        }
+        o.maxIterations = static_cast<int>(n);
+    }
+    if (!(v.tolerance >= 0.0f)) {
+        return reportError(inputError("--tolerance must be >= 0"));
+    }
+    o.tolerance = v.tolerance;
+    if (v.checkEvery < 1) {
+        return reportError(inputError("--check-every must be >= 1"));
+    }
+    o.checkEvery = v.checkEvery;
+
+    Result<lcp::LcpProblem> problem = readProblem(v);
+    if (!problem) {
+        return reportError(problem.error());
+    }
+    const int n = problem->n;
+    std::vector<float> x(n, 0.0f);
+    if (!v.guess.empty()) {
+        Result<std::vector<double>> g = io::readMatrixMarketVector(v.guess, n);
+        if (!g) {
+            return reportError(g.error());
+        }
+        for (int i = 0; i < n; ++i) {
+            x[i] = static_cast<float>((*g)[i]);
+        }
+    }
+
+    GpuSession gpu;
+    Result<Backend> backend = selectBackend(v.backend, v.shaderDir, gpu);
+    if (!backend) {
+        return reportError(backend.error());
+    }
+    if (*backend == Backend::kGpu && o.method == lcp::LcpMethod::kGaussSeidel) {
+        return reportError(inputError(
+            "--solver gauss-seidel runs on the CPU only (it is sequential by nature); use "
+            "--backend cpu or --solver jacobi"));
+    }
+    std::unique_ptr<lcp::LcpSolver> solver;
+    if (*backend == Backend::kGpu) {
+        auto s = lcp::makeGpuLcpSolver(gpu.shaders);
+        if (!s) {
+            return reportError(s.error());
+        }
+        solver = std::move(s).value();
+    } else {
+        solver = lcp::makeCpuLcpSolver();
+    }
+    const lcp::LcpReport r = solver->solve(*problem, x, o);
+    if (!r.error.empty()) {
+        return reportError(inputError(v.matrix + ": " + r.error));
+    }
+    const double residual = lcp::naturalResidual(*problem, x);
+    const bool converged = r.status == lcp::LcpStatus::kConverged;
+    std::size_t nnz = 0;
+    for (float a : problem->a) {
+        nnz += a != 0.0f ? 1u : 0u;
+    }
+    const std::string renderer =
+        gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";
+    std::printf("lcp: n %d, nnz %zu, %s (omega %g, cap %s) on %s: %d iterations, residual %.3e, "
+                "%s, solve %.3f ms, upload %.3f ms\n",
+                n, nnz, v.solver.c_str(), o.omega, v.iterations.c_str(),
+                solver->backendName(), r.iterations, residual, lcp::toString(r.status),
+                r.solveMs, r.uploadMs);
+    if (!v.solution.empty()) {
+        if (Status s = io::writeMatrixMarketVector(v.solution, std::vector<double>(x.begin(), x.end()));
+            !s) {
+            return reportError(s.error());
+        }
+    }
+    if (!v.json.empty()) {
+        const nlohmann::json doc = {
+            {"n", n},
+            {"nnz", nnz},
+            {"backend", solver->backendName()},
+            {"solver", v.solver},
+            {"omega", o.omega},
+            {"iterations", r.iterations},
+            {"residual", residual},
+            {"converged", converged},
+            {"status", lcp::toString(r.status)},
+            {"solve_ms", r.solveMs},
+            {"upload_ms", r.uploadMs},
+            {"dispatches", r.dispatches},
+            {"readbacks", r.readbacks},
+            {"renderer", renderer}};
+        std::ofstream(v.json) << doc.dump(2) << "\n";
+    }
+    if (r.status == lcp::LcpStatus::kDiverged) {
+        std::fprintf(stderr, "wavewall: the solve diverged (omega %g too large for this matrix?)\n",
+                     o.omega);
+        return kExitCheckFailed;
+    }
+    if (o.tolerance > 0.0f && !converged) {
+        std::fprintf(stderr, "wavewall: residual %.3e did not reach --tolerance %g in %d iterations\n",
+                     residual, o.tolerance, r.iterations);
+        return kExitCheckFailed;
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+CommandAction registerLcpCommand(CLI::App& app) {
+    CLI::App* cmd = app.add_subcommand(
+        "lcp", "Solve a dense bounded LCP lo <= x <= hi complementary to w = Ax + b from Matrix "
+               "Market files");
+    auto v = std::make_shared<LcpValues>();
+    cmd->add_option("--matrix", v->matrix, "A (n x n), Matrix Market")->required();
+    cmd->add_option("--rhs", v->rhs, "b (n x 1)")->required();
+    cmd->add_option("--lo", v->lo, "Lower bounds (n x 1; default 0; <= -1e30 is -infinity)");
+    cmd->add_option("--hi", v->hi, "Upper bounds (n x 1; default +infinity; >= 1e30 is +infinity)");
+    cmd->add_option("--friction", v->friction,
+                    "n x 2: per row the 0-based normal row it depends on (or -1) and mu");
+    cmd->add_option("--guess", v->guess, "Warm start x0 (n x 1)");
+    cmd->add_option("--solver", v->solver, "Method")->check(CLI::IsMember({"jacobi", "gauss-seidel"}))
+        ->capture_default_str();
+    cmd->add_option("--omega", v->omega, "Relaxation: x <- clamp(x - omega*D^-1(Ax+b), lo, hi)")
+        ->capture_default_str();
+    cmd->add_option("--iterations", v->iterations, "Iteration cap (alone: a fixed count): N or 2n")
+        ->capture_default_str();
+    cmd->add_option("--tolerance", v->tolerance,
+                    "Stop when ||x - clamp(x - (Ax+b), lo, hi)||_inf <= T (absolute)")
+        ->capture_default_str();
+    cmd->add_option("--check-every", v->checkEvery, "Residual check period (iterations)")
+        ->capture_default_str();
+    cmd->add_option("--backend", v->backend, "cpu, gpu or auto")
+        ->check(CLI::IsMember({"cpu", "gpu", "auto"}))->capture_default_str();
+    cmd->add_option("--shader-dir", v->shaderDir, "Load shaders from this folder");
+    cmd->add_option("--solution", v->solution, "Write x (Matrix Market array)");
+    cmd->add_option("--json", v->json, "Write a JSON report");
+    return [v]() { return runLcp(*v); };
+}
+
+}  // namespace ww::app
