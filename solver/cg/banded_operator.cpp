@@ -149,7 +149,8 @@ std::vector<float> BandedOperator::inverseDiagonal() const {
 void BandedOperator::jacobiSweep(const float* b, const float* invDiag, const float* xIn,
                                  float* xOut) const {
     const long blocks = static_cast<long>((m_n + kBlock - 1) / kBlock);
-#pragma omp parallel for schedule(static) if (m_n >= kParallelMin)
+#pragma omp parallel for schedule(static) if (m_n >= kParallelMin) \
+    num_threads(detail::workerThreads())
     for (long k = 0; k < blocks; ++k) {
         const std::size_t i0 = static_cast<std::size_t>(k) * kBlock;
         const std::size_t i1 = std::min(i0 + kBlock, m_n);

@@ -83,6 +83,8 @@ void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
     const double dramTriad = measureTriadGBps(std::size_t{1} << 24, repeats);
     std::printf("\n== cg: conjugate gradients on the CN system (alpha = 1, c dt/h = 2) ==\n");
     std::printf("triad bandwidth, 3 x 64 MB arrays (DRAM), all cores: %.1f GB/s\n", dramTriad);
+    std::printf("CPU threads: %d (automatic: 1 when the machine is overloaded)\n",
+                detail::workerThreads());
     std::printf("bound = 32 B/unknown (fused CG) at the triad GB/s of arrays of the grid's size\n");
     std::printf("%-10s %10s %11s %8s %8s %8s %9s %8s %10s\n", "grid", "cpu ms/it", "eigen ms/it",
                 "speedup", "GB/s", "triad", "bound ms", "x bound", "gpu ms/it");
@@ -178,7 +180,8 @@ void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
                            {"speedup-vs-eigen", eigenMs / cpuMs},
                            {"time-over-bound", cpuMs / boundMs},
                            {"triad-GB/s", triad},
-                           {"dram-triad-GB/s", dramTriad}}};
+                           {"dram-triad-GB/s", dramTriad},
+                           {"threads", detail::workerThreads()}}};
         recorder.add(rec);
         if (opts.gpu && gpuMs > 0.0) {
             recorder.add({"cg",

@@ -164,6 +164,10 @@ template CgReport solveReference(const CsrMatrix&, std::span<const double>, std:
 template CgReport solveReference(const DenseOperator&, std::span<const double>, std::span<double>,
                                  const CgOptions&);
 
+void setCpuThreads(int threads) {
+    detail::setWorkerThreads(threads);
+}
+
 double jacobiCpu(const BandedOperator& a, std::span<const float> b, std::span<float> x,
                  int sweeps) {
     const std::size_t n = a.size();

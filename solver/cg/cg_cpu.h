@@ -62,6 +62,11 @@ template <typename Op>
 CgReport solveReference(const Op& a, std::span<const double> b, std::span<double> x,
                         const CgOptions& options = {});
 
+/// Threads of the CPU kernels (CG, operators, wave kernels): 0 = automatic (all cores unless
+/// the machine is already overloaded, see detail::workerThreads), else exactly `threads`.
+/// Results do not depend on it. Also settable with WAVEWALL_THREADS=N.
+void setCpuThreads(int threads);
+
 /// Linear Jacobi on banded storage (Göddeke): x <- x + D^-1 (b - A x), `sweeps` times,
 /// ping-ponging between x and a scratch vector. Returns ||b - A x|| / ||b|| at the end.
 double jacobiCpu(const BandedOperator& a, std::span<const float> b, std::span<float> x, int sweeps);

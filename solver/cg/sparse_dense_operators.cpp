@@ -145,7 +145,8 @@ double DenseOperator::applyDot(const float* x, float* y) const {
     }
     double* out = partial.data();
     const long nl = static_cast<long>(n);
-#pragma omp parallel for schedule(static) if (n * n >= kParallelMin)
+#pragma omp parallel for schedule(static) if (n * n >= kParallelMin) \
+    num_threads(detail::workerThreads())
     for (long i = 0; i < nl; ++i) {
         const float* row = a + static_cast<std::size_t>(i) * n;
         float v = 0.0f;

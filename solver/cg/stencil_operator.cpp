@@ -51,7 +51,7 @@ double sumRows(int rows, bool parallel, RowFn&& fn) {
         partial.resize(static_cast<std::size_t>(rows));
     }
     double* out = partial.data();
-#pragma omp parallel for schedule(static) if (parallel)
+#pragma omp parallel for schedule(static) if (parallel) num_threads(detail::workerThreads())
     for (int j = 0; j < rows; ++j) {
         out[j] = static_cast<double>(fn(j));
     }
@@ -119,7 +119,7 @@ double StencilOperator::directionApplyDot(const float* r, float* p, float beta,
             pp[i] = rr[i] + beta * pp[i];
         }
     };
-    const int threads = size() >= kParallelMin ? omp_get_max_threads() : 1;
+    const int threads = size() >= kParallelMin ? detail::workerThreads() : 1;
 #pragma omp parallel num_threads(threads)
     {
         const int t = omp_get_thread_num();

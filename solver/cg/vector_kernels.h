@@ -13,6 +13,15 @@ inline constexpr std::size_t kBlock = 4096;
 /// Below this many elements a kernel runs on one core (thread start-up would cost more).
 inline constexpr std::size_t kParallelMin = std::size_t{1} << 15;
 
+/// Threads for the parallel kernels: all cores, unless the machine is already busy (the
+/// 1-minute load average exceeds the core count by more than a half), where fork-join with a
+/// barrier per pass runs 10-100x slower than one thread because a worker waits for a
+/// descheduled peer. WAVEWALL_THREADS=N overrides. Re-evaluated at most twice a second.
+/// Results do not depend on it (the reductions are thread-count independent).
+int workerThreads();
+/// Fixes the thread count (0: automatic, as above).
+void setWorkerThreads(int threads);
+
 /// Runs blockSum(i0, i1) -> float over the blocks of [0, n) (in parallel when n is large)
 /// and returns the sum of the block results in block order, in double.
 template <typename BlockSum>
@@ -24,7 +33,7 @@ double blockedSum(std::size_t n, BlockSum&& blockSum) {
     }
     double* out = partial.data();
     const long nb = static_cast<long>(blocks);
-#pragma omp parallel for schedule(static) if (n >= kParallelMin)
+#pragma omp parallel for schedule(static) if (n >= kParallelMin) num_threads(workerThreads())
     for (long k = 0; k < nb; ++k) {
         const std::size_t i0 = static_cast<std::size_t>(k) * kBlock;
         const std::size_t i1 = i0 + kBlock < n ? i0 + kBlock : n;

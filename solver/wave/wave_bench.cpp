@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/cg/vector_kernels.h"
 #include "solver/gpu/gpu_context.h"
 #include "solver/wave/wave_model.h"
 
@@ -77,6 +78,7 @@ void runWaterBench(const bench::Options& opts, bench::Recorder& recorder) {
     std::printf(
         "\n== water: Crank-Nicolson steps (warm-started CG to 1e-5, dt = 2x explicit "
         "limit, rain) ==\n");
+    std::printf("CPU threads: %d\n", cg::detail::workerThreads());
     std::printf("%-10s %10s %9s %7s %10s %9s %7s\n", "grid", "cpu ms", "cpu st/s", "cpu it",
                 "gpu ms", "gpu st/s", "gpu it");
     struct Row {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "solver/cg/vector_kernels.h"
+
 namespace ww::wave {
 
 namespace {
@@ -36,7 +38,9 @@ inline float lapAt(const Rows& r, int i, int nx, bool neumann) {
 // Runs f(j) for every row, on both cores when the grid is large.
 template <typename F>
 void forRows(const GridCoeffs& k, F&& f) {
-#pragma omp parallel for schedule(static) if (static_cast <long>(k.nx) * k.ny >= kParallelMinCells)
+#pragma omp parallel for schedule(static) if (static_cast <long>(k.nx) * k.ny >= \
+                                              kParallelMinCells)                 \
+    num_threads(cg::detail::workerThreads())
     for (int j = 0; j < k.ny; ++j) {
         f(j);
     }

@@ -1,6 +1,5 @@
 // CPU conjugate gradients and operators against double-precision direct solves.
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <cmath>
 #include <cstring>
@@ -213,12 +212,11 @@ TEST(CgCpu, ResultDoesNotDependOnThreadCount) {
     const StencilOperator op(256, 160, 2.0f, Boundary::kNeumann);  // above the parallel size
     const std::vector<float> b = randomVector(op.size(), freshSeed());
     std::vector<float> x1(op.size(), 0.0f), x2(op.size(), 0.0f);
-    const int saved = omp_get_max_threads();
-    omp_set_num_threads(1);
+    setCpuThreads(1);
     const CgReport r1 = solveCpu(op, b, std::span<float>(x1));
-    omp_set_num_threads(2);
+    setCpuThreads(2);
     const CgReport r2 = solveCpu(op, b, std::span<float>(x2));
-    omp_set_num_threads(saved);
+    setCpuThreads(0);
     EXPECT_EQ(r1.iterations, r2.iterations);
     EXPECT_EQ(std::memcmp(x1.data(), x2.data(), x1.size() * sizeof(float)), 0);
 }
