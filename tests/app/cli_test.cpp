@@ -2,9 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "support/gpu_fixture.h"
 
@@ -63,6 +69,176 @@ TEST(Cli, NoGlExits3WithTheReason) {
     CommandResult r = run("info", "__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json");
     EXPECT_EQ(r.code, 3) << r.output;
     EXPECT_NE(r.output.find("Tried"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace ww
+
+// ---- lcp and cg on generated Matrix Market files -------------------------------------------
+
+namespace ww {
+namespace {
+
+// A fresh random SPD system written as Matrix Market files in a scratch folder.
+class SolveFiles {
+public:
+    explicit SolveFiles(int n, unsigned seed) : m_n(n) {
+        m_dir = std::filesystem::temp_directory_path() /
+                ("ww_cli_" + std::to_string(::getpid()) + "_" + std::to_string(seed));
+        std::filesystem::create_directories(m_dir);
+        std::mt19937 rng(seed);
+        std::uniform_real_distribution<double> u(-1.0, 1.0);
+        std::vector<double> m(static_cast<std::size_t>(n) * n);
+        for (double& x : m) {
+            x = u(rng);
+        }
+        m_a.assign(static_cast<std::size_t>(n) * n, 0.0);
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                double s = i == j ? n : 0.0;  // M M^T + n I: SPD, condition number ~ 5
+                for (int k = 0; k < n; ++k) {
+                    s += m[i * n + k] * m[j * n + k];
+                }
+                m_a[i * n + j] = s;
+            }
+        }
+        m_b.resize(n);
+        for (double& x : m_b) {
+            x = 5.0 * u(rng);
+        }
+        std::ofstream fa(path("A.mtx"));
+        fa << "%%MatrixMarket matrix coordinate real symmetric\n"
+           << n << " " << n << " " << n * (n + 1) / 2 << "\n";
+        fa.precision(17);
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j <= i; ++j) {
+                fa << i + 1 << " " << j + 1 << " " << m_a[i * n + j] << "\n";
+            }
+        }
+        std::ofstream fb(path("b.mtx"));
+        fb.precision(17);
+        fb << "%%MatrixMarket matrix array real general\n" << n << " 1\n";
+        for (double x : m_b) {
+            fb << x << "\n";
+        }
+    }
+    ~SolveFiles() { std::filesystem::remove_all(m_dir); }
+    std::string path(const std::string& name) const { return (m_dir / name).string(); }
+    std::vector<double> readVector(const std::string& name) const {
+        std::ifstream in(path(name));
+        std::string line;
+        std::getline(in, line);
+        int rows = 0, cols = 0;
+        in >> rows >> cols;
+        std::vector<double> v(rows);
+        for (double& x : v) {
+            in >> x;
+        }
+        return v;
+    }
+    const std::vector<double>& a() const { return m_a; }
+    const std::vector<double>& b() const { return m_b; }
+    int n() const { return m_n; }
+
+private:
+    int m_n;
+    std::filesystem::path m_dir;
+    std::vector<double> m_a, m_b;
+};
+
+unsigned freshSeed() { return std::random_device{}(); }
+
+TEST(CliLcp, SolutionSatisfiesTheLcpOnBothBackends) {
+    const unsigned seed = freshSeed();
+    SolveFiles f(40, seed);
+    for (const char* backend : {"cpu", "gpu"}) {
+        if (std::string(backend) == "gpu" && test::sharedGpu() == nullptr && !test::runningInCi()) {
+            continue;
+        }
+        CommandResult r = run("lcp --matrix " + f.path("A.mtx") + " --rhs " + f.path("b.mtx") +
+                              " --omega 0.5 --iterations 10000 --tolerance 1e-5 --backend " +
+                              backend + " --solution " + f.path("x.mtx") + " --json " +
+                              f.path("r.json"));
+        ASSERT_EQ(r.code, 0) << "seed " << seed << " " << r.output;
+        const std::vector<double> x = f.readVector("x.mtx");
+        // Natural-map residual in double: the solver stopped at 1e-5 in float arithmetic;
+        // re-evaluated in double it may differ by float rounding of A x (~1e-6 * |A||x|).
+        double worst = 0;
+        for (int i = 0; i < f.n(); ++i) {
+            double w = f.b()[i];
+            for (int j = 0; j < f.n(); ++j) {
+                w += f.a()[i * f.n() + j] * x[j];
+            }
+            worst = std::max(worst, std::abs(x[i] - std::max(0.0, x[i] - w)));
+        }
+        EXPECT_LT(worst, 1e-4) << backend << ", seed " << seed;
+        std::ifstream js(f.path("r.json"));
+        const auto doc = nlohmann::json::parse(js);
+        EXPECT_EQ(doc["backend"], backend);
+        EXPECT_TRUE(doc["converged"].get<bool>());
+        EXPECT_EQ(doc["n"], 40);
+    }
+}
+
+TEST(CliLcp, TooLargeOmegaIsReportedAsDivergence) {
+    SolveFiles f(30, freshSeed());
+    CommandResult r = run("lcp --matrix " + f.path("A.mtx") + " --rhs " + f.path("b.mtx") +
+                          " --omega 10 --iterations 500");
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find("diverged"), std::string::npos) << r.output;
+}
+
+TEST(CliLcp, BadInputsExit2NamingTheFile) {
+    SolveFiles f(5, 7);
+    std::ofstream(f.path("bad.mtx")) << "%%MatrixMarket matrix coordinate real general\n5 5 1\n9 1 1.0\n";
+    CommandResult r = run("lcp --matrix " + f.path("bad.mtx") + " --rhs " + f.path("b.mtx"));
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find(f.path("bad.mtx") + ":3:"), std::string::npos) << r.output;
+
+    std::ofstream(f.path("b4.mtx")) << "%%MatrixMarket matrix array real general\n4 1\n1\n2\n3\n4\n";
+    r = run("lcp --matrix " + f.path("A.mtx") + " --rhs " + f.path("b4.mtx"));
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("4 entries"), std::string::npos) << r.output;
+
+    r = run("lcp --matrix " + f.path("A.mtx") + " --rhs " + f.path("b.mtx") +
+            " --solution /nonexistent-dir/x.mtx");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("not writable"), std::string::npos) << r.output;
+}
+
+TEST(CliCg, SolutionMatchesTheSystemOnBothBackends) {
+    const unsigned seed = freshSeed();
+    SolveFiles f(50, seed);
+    for (const char* backend : {"cpu", "gpu"}) {
+        if (std::string(backend) == "gpu" && test::sharedGpu() == nullptr && !test::runningInCi()) {
+            continue;
+        }
+        CommandResult r = run("cg --matrix " + f.path("A.mtx") + " --rhs " + f.path("b.mtx") +
+                              " --tolerance 1e-6 --backend " + backend + " --solution " +
+                              f.path("x.mtx"));
+        ASSERT_EQ(r.code, 0) << "seed " << seed << " " << r.output;
+        const std::vector<double> x = f.readVector("x.mtx");
+        double rr = 0, bb = 0;
+        for (int i = 0; i < f.n(); ++i) {
+            double ri = f.b()[i];
+            for (int j = 0; j < f.n(); ++j) {
+                ri -= f.a()[i * f.n() + j] * x[j];
+            }
+            rr += ri * ri;
+            bb += f.b()[i] * f.b()[i];
+        }
+        // Asked for 1e-6 relative; float arithmetic and 9-digit output allow a few times more.
+        EXPECT_LT(std::sqrt(rr / bb), 1e-5) << backend << ", seed " << seed;
+    }
+}
+
+TEST(CliCg, NonSymmetricMatrixIsRejected) {
+    SolveFiles f(3, 11);
+    std::ofstream(f.path("ns.mtx")) << "%%MatrixMarket matrix coordinate real general\n3 3 4\n"
+                                       "1 1 2\n2 2 2\n3 3 2\n1 2 0.5\n";
+    CommandResult r = run("cg --matrix " + f.path("ns.mtx") + " --rhs " + f.path("b.mtx"));
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("not symmetric"), std::string::npos) << r.output;
 }
 
 }  // namespace
