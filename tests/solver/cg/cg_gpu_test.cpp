@@ -7,6 +7,7 @@
 #include "dense_reference.h"
 #include "solver/cg/cg_cpu.h"
 #include "solver/cg/cg_gpu.h"
+#include "solver/cg/cg_solve.h"
 #include "support/gpu_fixture.h"
 
 namespace ww::cg {
@@ -162,6 +163,32 @@ TEST(CgGpu, SizeMismatchIsAnInputError) {
     std::vector<float> b64(64, 1.0f), x64(64, 0.0f);
     EXPECT_FALSE(
         solver->solve(GpuOperator::fromStencil(other), b64, std::span<float>(x64), {}).ok());
+}
+
+TEST(CgSolveOnBackend, CsrOnBothBackendsAgreeAndSizesAreChecked) {
+    WW_REQUIRE_GPU();
+    const std::uint64_t seed = freshSeed();
+    auto a = CsrMatrix::fromTriplets(300, test::randomSparseSpd(300, 6, 1.0f, seed));
+    ASSERT_TRUE(a.ok());
+    const std::vector<float> b = randomVector(300, seed + 1);
+    std::vector<float> xc(300, 0.0f), xg(300, 0.0f);
+    CgOptions o;
+    o.tolerance = 1e-6f;
+    auto c = solveOnBackend(a.value(), b, std::span<float>(xc), o, Backend::kCpu, nullptr);
+    auto g = solveOnBackend(a.value(), b, std::span<float>(xg), o, Backend::kGpu, &library());
+    ASSERT_TRUE(c.ok());
+    ASSERT_TRUE(g.ok()) << g.error().message;
+    EXPECT_TRUE(c->report.converged());
+    EXPECT_TRUE(g->report.converged());
+    EXPECT_GT(g->uploadMs, 0.0);
+    // Both at relative residual 1e-6 with cond <= 13 (see cg_cpu_test.cpp): 5e-5 apart at most.
+    EXPECT_LT(relativeError(xg, xc), 5e-5) << "seed " << seed;
+    std::vector<float> wrong(299, 0.0f);
+    EXPECT_FALSE(
+        solveOnBackend(a.value(), b, std::span<float>(wrong), o, Backend::kCpu, nullptr).ok());
+    EXPECT_EQ(
+        solveOnBackend(a.value(), b, std::span<float>(xc), o, Backend::kGpu, nullptr).error().kind,
+        ErrorKind::kGpuUnavailable);
 }
 
 TEST(JacobiGpu, MatchesCpuSweeps) {
