@@ -69,7 +69,7 @@ double measureTriadGBps(std::size_t floats, int repeats) {
     const int passes = std::max(1, static_cast<int>((std::size_t{1} << 24) / floats));
     const double ms = bench::medianMs(repeats, [&] {
         for (int k = 0; k < passes; ++k) {
-#pragma omp parallel for simd schedule(static)
+#pragma omp parallel for simd schedule(static) num_threads(detail::workerThreads())
             for (long i = 0; i < n; ++i) {
                 pa[i] = pb[i] + 0.5f * pc[i];
             }
@@ -82,7 +82,7 @@ void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
     const int repeats = std::max(1, opts.repeats);
     const double dramTriad = measureTriadGBps(std::size_t{1} << 24, repeats);
     std::printf("\n== cg: conjugate gradients on the CN system (alpha = 1, c dt/h = 2) ==\n");
-    std::printf("triad bandwidth, 3 x 64 MB arrays (DRAM), all cores: %.1f GB/s\n", dramTriad);
+    std::printf("triad bandwidth, 3 x 64 MB arrays (DRAM): %.1f GB/s\n", dramTriad);
     std::printf("CPU threads: %d (automatic: 1 when the machine is overloaded)\n",
                 detail::workerThreads());
     std::printf("bound = 32 B/unknown (fused CG) at the triad GB/s of arrays of the grid's size\n");
@@ -94,7 +94,17 @@ void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
         std::string size;
         double reduceMs;
         double vvMs;
+        double gpuReduceMs = 0.0;
+        double gpuVvMs = 0.0;
     };
+    const Error noGpu{ErrorKind::kGpuUnavailable, "no GPU"};
+    Result<gpu::Program> dotProgram =
+        opts.gpu ? library.build(gpu::ProgramSpec::computeStage(
+                       "cg_dot.comp", {{"LOCAL_SIZE", "256"}, {"ELEMS", "4"}}))
+                 : Result<gpu::Program>(noGpu);
+    Result<gpu::Program> vvProgram =
+        opts.gpu ? library.build(gpu::ProgramSpec::computeStage("cg_direction_only.comp"))
+                 : Result<gpu::Program>(noGpu);
     std::vector<VectorRow> vectorRows;
     for (const GridSize& g : sizes(opts.quick)) {
         const StencilOperator op = cnSystem(g);
@@ -213,22 +223,89 @@ void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
                                                 }
                                             }) /
                             reps;
-        vectorRows.push_back({g.name(), reduceMs, vvMs});
+        VectorRow row{g.name(), reduceMs, vvMs};
+        if (opts.gpu && dotProgram && vvProgram) {
+            const GpuCgScalars zero{};
+            auto scalars = gpu::Buffer::create(sizeof zero, &zero, "bench scalars");
+            const std::uint32_t groups = gpu::groupsFor(n, 1024);
+            auto partials =
+                gpu::Buffer::create(2 * groups * sizeof(float), nullptr, "bench partials");
+            auto ga = gpu::Buffer::fromSpan(std::span<const float>(b), "bench a");
+            auto gp = gpu::Buffer::fromSpan(std::span<const float>(p), "bench p");
+            if (scalars && partials && ga && gp) {
+                scalars->bind(0);
+                partials->bind(1);
+                ga->bind(2);
+                ga->bind(3);
+                gp->bind(4);
+                const int gReps = std::max(1, reps / 8);
+                dotProgram->use();
+                dotProgram->set("uN", static_cast<unsigned>(n));
+                row.gpuReduceMs =
+                    bench::medianMs(std::min(repeats, 3),
+                                    [&] {
+                                        for (int k = 0; k < gReps; ++k) {
+                                            (void)gpu::dispatch(dotProgram.value(), groups);
+                                            gpu::barrier();
+                                        }
+                                        syncGpu();
+                                    }) /
+                    gReps;
+                vvProgram->use();
+                vvProgram->set("uN", static_cast<unsigned>(n));
+                vvProgram->set("uBeta", 0.5f);
+                row.gpuVvMs = bench::medianMs(std::min(repeats, 3),
+                                              [&] {
+                                                  for (int k = 0; k < gReps; ++k) {
+                                                      (void)gpu::dispatch(vvProgram.value(),
+                                                                          gpu::groupsFor(n, 256));
+                                                      gpu::barrier();
+                                                  }
+                                                  syncGpu();
+                                              }) /
+                              gReps;
+                recorder.add({"cg",
+                              "vector-reduce",
+                              g.name(),
+                              "gpu",
+                              row.gpuReduceMs,
+                              std::min(repeats, 3),
+                              {{"cpu", reduceMs}},
+                              {}});
+                recorder.add({"cg",
+                              "vector-vector-op",
+                              g.name(),
+                              "gpu",
+                              row.gpuVvMs,
+                              std::min(repeats, 3),
+                              {{"cpu", vvMs}},
+                              {}});
+            }
+        }
+        vectorRows.push_back(row);
         recorder.add({"cg", "vector-reduce", g.name(), "cpu", reduceMs, repeats, {}, {}});
         recorder.add({"cg", "vector-vector-op", g.name(), "cpu", vvMs, repeats, {}, {}});
     }
 
-    std::printf("\nTable 44-1 style (CPU, ms):\n%-22s", "");
+    std::printf("\nTable 44-1 style (ms):\n%-22s", "");
     for (const auto& r : vectorRows) {
         std::printf(" %10s", r.size.c_str());
     }
-    std::printf("\n%-22s", "vector reduce");
+    std::printf("\n%-22s", "vector reduce cpu");
     for (const auto& r : vectorRows) {
         std::printf(" %10.3f", r.reduceMs);
     }
-    std::printf("\n%-22s", "vector-vector op");
+    std::printf("\n%-22s", "vector reduce gpu");
+    for (const auto& r : vectorRows) {
+        std::printf(" %10.3f", r.gpuReduceMs);
+    }
+    std::printf("\n%-22s", "vector-vector op cpu");
     for (const auto& r : vectorRows) {
         std::printf(" %10.3f", r.vvMs);
+    }
+    std::printf("\n%-22s", "vector-vector op gpu");
+    for (const auto& r : vectorRows) {
+        std::printf(" %10.3f", r.gpuVvMs);
     }
     std::printf("\n(wave steps per second: `bench --suite water`)\n");
 
