@@ -14,7 +14,8 @@ namespace ww::cg {
 /// the smallest size runs; with opts.gpu (a current GL context) the GPU rows run too.
 void runCgBench(const bench::Options& opts, bench::Recorder& recorder);
 
-/// Triad a = b + s c over `floats` elements on the CPU kernels' threads: GB/s counting 12 bytes/element.
+/// Triad a = b + s c over `floats` elements on the CPU kernels' threads: GB/s counting 12
+/// bytes/element.
 double measureTriadGBps(std::size_t floats, int repeats);
 
 }  // namespace ww::cg
