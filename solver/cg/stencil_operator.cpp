@@ -72,23 +72,36 @@ float* rowScratch(int nx) {
 
 double StencilOperator::updateSolution(float* x, float* r, const float* p, float* /*q*/,
                                        float alpha) const {
-    const int nx = m_nx;
+    const std::size_t nx = static_cast<std::size_t>(m_nx);
+    const bool neumann = m_boundary == Boundary::kNeumann;
+    const float a = m_alpha;
+    const float c0 = 1.0f + 4.0f * a;
     return sumRows(m_ny, size() >= kParallelMin, [&](int j) {
-        float* q = rowScratch(nx);
-        (void)applyRowDot(p, q, j);
         const std::size_t o = static_cast<std::size_t>(j) * nx;
+        const float* row = p + o;
+        const float* up = j > 0 ? row - nx : (neumann ? row : m_zeroRow.data());
+        const float* dn = j + 1 < m_ny ? row + nx : (neumann ? row : m_zeroRow.data());
         float* px = x + o;
         float* pr = r + o;
-        const float* pp = p + o;
-        float s = 0.0f;
+        // (A p)_i is formed in registers right where r needs it (q is never stored).
+        auto edge = [&](std::size_t i, float left, float right) {
+            const float q = c0 * row[i] - a * (left + right + up[i] + dn[i]);
+            px[i] += alpha * row[i];
+            pr[i] -= alpha * q;
+            return pr[i] * pr[i];
+        };
+        const std::size_t e = nx - 1;
+        float s = edge(0, neumann ? row[0] : 0.0f, row[1]);
+        const int last = m_nx - 1;
 #pragma omp simd reduction(+ : s)
-        for (int i = 0; i < nx; ++i) {
-            px[i] += alpha * pp[i];
-            const float ri = pr[i] - alpha * q[i];
+        for (int i = 1; i < last; ++i) {
+            const float q = c0 * row[i] - a * (row[i - 1] + row[i + 1] + up[i] + dn[i]);
+            px[i] += alpha * row[i];
+            const float ri = pr[i] - alpha * q;
             pr[i] = ri;
             s += ri * ri;
         }
-        return s;
+        return s + edge(e, row[e - 1], neumann ? row[e] : 0.0f);
     });
 }
 
