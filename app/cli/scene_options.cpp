@@ -19,6 +19,7 @@ SceneOptionValues::SceneOptionValues() {
     iterations = w.lcp.maxIterations == 0 ? "2n" : std::to_string(w.lcp.maxIterations);
     tolerance = w.lcp.tolerance;
     warmStart = w.warmStart ? "on" : "off";
+    adaptiveOmega = w.adaptiveOmega ? "on" : "off";
     friction = w.friction;
     lcpMode = rigid::toString(w.mode);
     lcpSolver = w.lcp.method == lcp::LcpMethod::kJacobi ? "jacobi" : "gauss-seidel";
@@ -46,6 +47,10 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("tolerance", v.tolerance,
           "LCP natural-map residual to stop at (N s, absolute); 0 runs the full count");
     t.add("warm-start", v.warmStart, "Start each LCP solve from last step's impulses",
+          {"on", "off"});
+    t.add("adaptive-omega", v.adaptiveOmega,
+          "Cap Jacobi's omega each step at 0.9 * 2 / (Gershgorin bound of D^-1 A), which keeps it "
+          "convergent; off uses --omega as given",
           {"on", "off"});
     t.add("friction", v.friction, "Coulomb friction coefficient mu of every contact");
     t.add("lcp-mode", v.lcpMode, "One dense LCP for the scene, or one block per island",
@@ -124,6 +129,7 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     }
     w.lcp.tolerance = v.tolerance;
     w.warmStart = v.warmStart == "on";
+    w.adaptiveOmega = v.adaptiveOmega == "on";
     if (!(v.friction >= 0.0f) || v.friction > 10.0f) {
         return rangeError("friction", "must be in [0, 10]");
     }

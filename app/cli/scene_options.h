@@ -22,6 +22,7 @@ struct SceneOptionValues {
     std::string iterations;
     float tolerance = 0;
     std::string warmStart = "on";
+    std::string adaptiveOmega = "on";
     float friction = 0;
     std::string lcpMode;
     std::string lcpSolver;
