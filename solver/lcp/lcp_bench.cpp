@@ -6,7 +6,6 @@
 #include "solver/lcp/lcp_bench.h"
 
 #include <cblas.h>
-#include <omp.h>
 
 #include <Eigen/Dense>
 #include <Eigen/IterativeLinearSolvers>
@@ -22,6 +21,7 @@
 #include "solver/lcp/lcp_solver.h"
 #include "solver/linalg/dense.h"
 #include "solver/linalg/gpu_dense.h"
+#include "solver/linalg/parallel.h"
 
 namespace ww::lcp {
 
@@ -89,30 +89,33 @@ double libraryJacobiMs(const LcpProblem& p, int iterations, float omega, MatVec&
     return ms;
 }
 
-// Milliseconds to read n*n floats once (warm), on `threads` threads.
+// Milliseconds to read n*n floats once (warm), on 1 or 2 workers.
 double streamMs(const std::vector<float>& a, int threads, int repeats) {
-    float sink = 0.0f;
     const auto total = static_cast<std::ptrdiff_t>(a.size());
     const int reps = std::max(1, static_cast<int>(4'000'000 / std::max<std::ptrdiff_t>(total, 1)));
+    float partial[linalg::kWorkers] = {};
+    auto sum = [&](std::ptrdiff_t b, std::ptrdiff_t e, int worker) {
+        float lanes[16] = {};
+        std::ptrdiff_t i = b;
+        for (; i + 16 <= e; i += 16) {
+            for (int l = 0; l < 16; ++l) {
+                lanes[l] += a[static_cast<std::size_t>(i + l)];
+            }
+        }
+        for (float v : lanes) {
+            partial[worker] += v;
+        }
+    };
     const double ms = bench::medianMs(repeats, [&] {
         for (int r = 0; r < reps; ++r) {
-#pragma omp parallel for num_threads(threads) reduction(+ : sink) schedule(static)
-            for (int t = 0; t < threads; ++t) {
-                const std::ptrdiff_t b = total * t / threads, e = total * (t + 1) / threads;
-                float lanes[16] = {};
-                std::ptrdiff_t i = b;
-                for (; i + 16 <= e; i += 16) {
-                    for (int l = 0; l < 16; ++l) {
-                        lanes[l] += a[static_cast<std::size_t>(i + l)];
-                    }
-                }
-                for (float v : lanes) {
-                    sink += v;
-                }
+            if (threads > 1) {
+                linalg::parallelFor(total, (total / 32 + 15) & ~std::ptrdiff_t{15}, sum);
+            } else {
+                sum(0, total, 0);
             }
         }
     });
-    if (sink == 12345.0f) {
+    if (partial[0] + partial[1] == 12345.0f) {
         std::printf(" ");
     }
     return ms / reps;

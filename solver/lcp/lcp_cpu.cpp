@@ -13,11 +13,10 @@
 #include <cmath>
 #include <cstring>
 
-#include <omp.h>
-
 #include "solver/core/timer.h"
 #include "solver/lcp/lcp_common.h"
 #include "solver/linalg/dense.h"
+#include "solver/linalg/parallel.h"
 
 namespace ww::lcp {
 
@@ -251,20 +250,23 @@ class CpuLcpSolver final : public LcpSolver {
             }
             return reports;
         }
-        // Islands are independent: one per thread, each solved single-threaded.
-        const auto count = static_cast<std::ptrdiff_t>(blocks.size());
-#pragma omp parallel for schedule(dynamic) num_threads(2)
-        for (std::ptrdiff_t k = 0; k < count; ++k) {
-            const auto uk = static_cast<std::size_t>(k);
-            Workspace& ws = m_ws[std::min(omp_get_thread_num(), 1)];
-            reports[uk] = solveOne(
-                blocks[uk], x.subspan(offsets[uk], offsets[uk + 1] - offsets[uk]), o, ws, false);
-        }
+        // Islands are independent: each is solved single-threaded by whichever worker
+        // claims it, with that worker's scratch.
+        linalg::parallelFor(
+            static_cast<std::ptrdiff_t>(blocks.size()), 1,
+            [&](std::ptrdiff_t b, std::ptrdiff_t e, int worker) {
+                for (std::ptrdiff_t k = b; k < e; ++k) {
+                    const auto uk = static_cast<std::size_t>(k);
+                    reports[uk] =
+                        solveOne(blocks[uk], x.subspan(offsets[uk], offsets[uk + 1] - offsets[uk]),
+                                 o, m_ws[worker], false);
+                }
+            });
         return reports;
     }
 
   private:
-    Workspace m_ws[2];
+    Workspace m_ws[linalg::kWorkers];
 };
 
 }  // namespace

@@ -1,14 +1,19 @@
 // CPU kernels of the dense operation set (see dense.h for the equations). Elementwise loops
 // are written so that -O3 vectorizes them without -ffast-math (no reassociated reductions);
-// matVec uses AVX2+FMA intrinsics on 4 rows at a time so that each load of x feeds four
-// rows, and splits rows over both cores for matrices large enough to pay for the fork.
+// matVec uses AVX-512 (else AVX2+FMA) intrinsics on 4 rows at a time so that each load of x
+// feeds four rows, and splits rows over both cores (parallel.h) for large matrices.
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
 
 #include "solver/linalg/dense.h"
+#include "solver/linalg/parallel.h"
 
 #if defined(__AVX2__) && defined(__FMA__)
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC 12 flags _mm512_reduce_add_ps's internal _mm512_undefined as maybe-uninitialized.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 #define WW_LINALG_AVX2 1
 #endif
@@ -19,7 +24,52 @@ namespace {
 
 using Index = std::ptrdiff_t;
 
-#ifdef WW_LINALG_AVX2
+#if defined(__AVX512F__)
+// 4 rows x 16 columns per step; the tail is a masked load, so no scalar remainder loop.
+void matVecRows(const float* a, Index cols, const float* x, float* y, Index r0, Index r1) {
+    const Index full = cols & ~Index{15};
+    const auto tailMask = static_cast<__mmask16>((1u << (cols - full)) - 1u);
+    Index i = r0;
+    for (; i + 4 <= r1; i += 4) {
+        const float* a0 = a + i * cols;
+        const float* a1 = a0 + cols;
+        const float* a2 = a1 + cols;
+        const float* a3 = a2 + cols;
+        __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
+        __m512 s2 = _mm512_setzero_ps(), s3 = _mm512_setzero_ps();
+        for (Index j = 0; j < full; j += 16) {
+            const __m512 xv = _mm512_loadu_ps(x + j);
+            s0 = _mm512_fmadd_ps(_mm512_loadu_ps(a0 + j), xv, s0);
+            s1 = _mm512_fmadd_ps(_mm512_loadu_ps(a1 + j), xv, s1);
+            s2 = _mm512_fmadd_ps(_mm512_loadu_ps(a2 + j), xv, s2);
+            s3 = _mm512_fmadd_ps(_mm512_loadu_ps(a3 + j), xv, s3);
+        }
+        if (tailMask != 0) {
+            const __m512 xv = _mm512_maskz_loadu_ps(tailMask, x + full);
+            s0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(tailMask, a0 + full), xv, s0);
+            s1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(tailMask, a1 + full), xv, s1);
+            s2 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(tailMask, a2 + full), xv, s2);
+            s3 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(tailMask, a3 + full), xv, s3);
+        }
+        y[i] = _mm512_reduce_add_ps(s0);
+        y[i + 1] = _mm512_reduce_add_ps(s1);
+        y[i + 2] = _mm512_reduce_add_ps(s2);
+        y[i + 3] = _mm512_reduce_add_ps(s3);
+    }
+    for (; i < r1; ++i) {
+        const float* ai = a + i * cols;
+        __m512 s = _mm512_setzero_ps();
+        for (Index j = 0; j < full; j += 16) {
+            s = _mm512_fmadd_ps(_mm512_loadu_ps(ai + j), _mm512_loadu_ps(x + j), s);
+        }
+        if (tailMask != 0) {
+            s = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(tailMask, ai + full),
+                                _mm512_maskz_loadu_ps(tailMask, x + full), s);
+        }
+        y[i] = _mm512_reduce_add_ps(s);
+    }
+}
+#elif defined(WW_LINALG_AVX2)
 inline float horizontalSum(__m256 v) {
     const __m128 lo = _mm256_castps256_ps128(v);
     const __m128 hi = _mm256_extractf128_ps(v, 1);
@@ -197,19 +247,12 @@ float norm2(std::span<const float> a) {
 }
 
 void matVec(const float* a, int rows, int cols, const float* x, float* y, bool parallel) {
-    const bool split = parallel && rows >= kParallelMinRows;
-    if (!split) {
+    if (!parallel || rows < kParallelMinRows) {
         matVecRows(a, cols, x, y, 0, rows);
         return;
     }
-    // Blocks of 4 rows keep the 4-row kernel busy; static split: rows cost the same.
-    const Index blocks = (rows + 3) / 4;
-#pragma omp parallel for schedule(static)
-    for (Index t = 0; t < 2; ++t) {
-        const Index b0 = blocks * t / 2;
-        const Index b1 = blocks * (t + 1) / 2;
-        matVecRows(a, cols, x, y, std::min<Index>(b0 * 4, rows), std::min<Index>(b1 * 4, rows));
-    }
+    // Chunks of 16 rows (four 4-row kernels): small enough to balance a late helper.
+    parallelFor(rows, 16, [&](Index b, Index e, int) { matVecRows(a, cols, x, y, b, e); });
 }
 
 void matVec(const Matrix& a, std::span<const float> x, std::span<float> y) {
@@ -223,16 +266,14 @@ void matTVec(const Matrix& a, std::span<const float> x, std::span<float> y) {
     assert(y.size() == static_cast<std::size_t>(a.cols));
     std::fill(y.begin(), y.end(), 0.0f);
     const Index cols = a.cols;
-    const int chunks = a.rows >= kParallelMinRows ? 2 : 1;
-    // Each thread owns a column range of y and streams every row over it.
-#pragma omp parallel for schedule(static) if (chunks > 1)
-    for (int t = 0; t < chunks; ++t) {
-        const Index c0 = (cols * t / chunks) & ~Index{15};
-        const Index c1 = t + 1 == chunks ? cols : (cols * (t + 1) / chunks) & ~Index{15};
+    // Each chunk owns a column range of y and streams every row over it.
+    const Index grain =
+        a.rows >= kParallelMinRows ? std::max<Index>(64, (cols / 8 + 15) & ~Index{15}) : cols;
+    parallelFor(cols, grain, [&](Index c0, Index c1, int) {
         for (Index i = 0; i < a.rows; ++i) {
             axpyRange(x[i], a.row(static_cast<int>(i)), y.data(), c0, c1);
         }
-    }
+    });
 }
 
 void matMat(const Matrix& a, const Matrix& b, Matrix& c) {
@@ -240,17 +281,18 @@ void matMat(const Matrix& a, const Matrix& b, Matrix& c) {
     c = Matrix(a.rows, b.cols);
     const Index n = b.cols;
     constexpr Index kBlock = 128;  // 128 rows of B (512 KB at n = 1000) stay in L2
-    for (Index k0 = 0; k0 < a.cols; k0 += kBlock) {
-        const Index k1 = std::min<Index>(k0 + kBlock, a.cols);
-#pragma omp parallel for schedule(static) if (a.rows >= 64)
-        for (Index i = 0; i < a.rows; ++i) {
-            float* ci = c.data.data() + i * n;
-            const float* ai = a.row(static_cast<int>(i));
-            for (Index k = k0; k < k1; ++k) {
-                axpyRange(ai[k], b.row(static_cast<int>(k)), ci, 0, n);
+    parallelFor(a.rows, 8, [&](Index i0, Index i1, int) {
+        for (Index k0 = 0; k0 < a.cols; k0 += kBlock) {
+            const Index k1 = std::min<Index>(k0 + kBlock, a.cols);
+            for (Index i = i0; i < i1; ++i) {
+                float* ci = c.data.data() + i * n;
+                const float* ai = a.row(static_cast<int>(i));
+                for (Index k = k0; k < k1; ++k) {
+                    axpyRange(ai[k], b.row(static_cast<int>(k)), ci, 0, n);
+                }
             }
         }
-    }
+    });
 }
 
 void matTMat(const Matrix& a, const Matrix& b, Matrix& c) {
@@ -258,17 +300,18 @@ void matTMat(const Matrix& a, const Matrix& b, Matrix& c) {
     c = Matrix(a.cols, b.cols);
     const Index n = b.cols;
     constexpr Index kBlock = 128;
-    for (Index k0 = 0; k0 < a.rows; k0 += kBlock) {
-        const Index k1 = std::min<Index>(k0 + kBlock, a.rows);
-#pragma omp parallel for schedule(static) if (a.cols >= 64)
-        for (Index i = 0; i < a.cols; ++i) {
-            float* ci = c.data.data() + i * n;
-            for (Index k = k0; k < k1; ++k) {
-                axpyRange(a(static_cast<int>(k), static_cast<int>(i)), b.row(static_cast<int>(k)),
-                          ci, 0, n);
+    parallelFor(a.cols, 8, [&](Index i0, Index i1, int) {
+        for (Index k0 = 0; k0 < a.rows; k0 += kBlock) {
+            const Index k1 = std::min<Index>(k0 + kBlock, a.rows);
+            for (Index i = i0; i < i1; ++i) {
+                float* ci = c.data.data() + i * n;
+                for (Index k = k0; k < k1; ++k) {
+                    axpyRange(a(static_cast<int>(k), static_cast<int>(i)),
+                              b.row(static_cast<int>(k)), ci, 0, n);
+                }
             }
         }
-    }
+    });
 }
 
 void matVecScalar(const float* a, int rows, int cols, const float* x, float* y) {

@@ -33,7 +33,9 @@ void expectMatchesReference(LcpSolver& solver, const LcpProblem& p, LcpMethod me
     LcpOptions o;
     o.method = method;
     o.omega = method == LcpMethod::kJacobi ? goodOmega(s) : 1.0f;
-    o.tolerance = 2e-6f;
+    // Float roundoff of A x + b puts a floor of a few 1e-6 under the residual for these
+    // O(1) problems (observed up to 4e-6), so 1e-5 is reachable for every seed.
+    o.tolerance = 1e-5f;
     o.maxIterations = 20000;
     std::vector<float> x(static_cast<std::size_t>(p.n), 0.0f);
     const auto rep = solver.solve(p, x, o);
@@ -41,8 +43,8 @@ void expectMatchesReference(LcpSolver& solver, const LcpProblem& p, LcpMethod me
     EXPECT_EQ(rep.status, LcpStatus::kConverged) << what << " residual " << rep.residual;
     const double r = naturalResidual(p, x);
     // The float residual the solver saw and the double one differ by float rounding of
-    // A x + b (about n * eps * |A| |x|); 1e-5 covers n = 500 with |A x| ~ 10.
-    EXPECT_LE(r, 1e-5) << what;
+    // A x + b (about n * eps * |A| |x|); 1e-5 more covers n = 500 with |A x| ~ 10.
+    EXPECT_LE(r, 2e-5) << what;
     auto ref = reference::solveBounded(p);
     ASSERT_TRUE(ref.has_value()) << what;
     EXPECT_LE(test::maxAbsDiff(x, *ref), errorBound(p, s, std::max(r, 1e-7))) << what;

@@ -1,0 +1,137 @@
+// The caller + one helper chunk scheduler (see parallel.h).
+#include "solver/linalg/parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define WW_PAUSE() _mm_pause()
+#else
+#define WW_PAUSE() std::this_thread::yield()
+#endif
+
+namespace ww::linalg {
+
+namespace {
+
+// The shared claim word packs (job id, chunk count, next chunk), so a claim is valid only for
+// the job it names: a helper that wakes late sees the finished job as exhausted and can never
+// take a chunk of a job whose fields are not yet published.
+constexpr int kNextBits = 22;
+constexpr std::uint64_t kFieldMask = (std::uint64_t{1} << kNextBits) - 1;
+
+inline std::uint64_t pack(std::uint64_t job, std::uint64_t chunks, std::uint64_t next) {
+    return (job << (2 * kNextBits)) | (chunks << kNextBits) | next;
+}
+inline std::uint64_t chunksOf(std::uint64_t v) {
+    return (v >> kNextBits) & kFieldMask;
+}
+inline std::uint64_t nextOf(std::uint64_t v) {
+    return v & kFieldMask;
+}
+
+class Helper {
+  public:
+    Helper() : m_thread([this] { loop(); }) {}
+    ~Helper() {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_stop = true;
+            m_generation.fetch_add(1);
+        }
+        m_wake.notify_one();
+        m_thread.join();
+    }
+
+    void run(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, void* context) {
+        m_fn = fn;
+        m_context = context;
+        m_count = count;
+        m_grain = grain;
+        const auto chunks = static_cast<std::uint64_t>((count + grain - 1) / grain);
+        m_claim.store(pack(++m_job & ((std::uint64_t{1} << 20) - 1), chunks, 0));
+        m_generation.fetch_add(1);
+        if (m_sleeping.load()) {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_wake.notify_one();
+        }
+        work(0);
+        // Only chunks the helper has already claimed are waited for.
+        while (m_active.load() != 0) {
+            WW_PAUSE();
+        }
+    }
+
+  private:
+    void work(int worker) {
+        std::uint64_t v = m_claim.load();
+        for (;;) {
+            if (nextOf(v) >= chunksOf(v)) {
+                return;
+            }
+            if (!m_claim.compare_exchange_weak(v, v + 1)) {
+                continue;  // v now holds the current word
+            }
+            const auto begin = static_cast<std::ptrdiff_t>(nextOf(v)) * m_grain;
+            m_fn(m_context, begin, std::min(begin + m_grain, m_count), worker);
+            v = m_claim.load();
+        }
+    }
+
+    void loop() {
+        std::uint64_t seen = 0;
+        for (;;) {
+            // Spin ~50 us for the next job of a solver loop, then sleep.
+            for (int i = 0; i < 20000 && m_generation.load() == seen; ++i) {
+                WW_PAUSE();
+            }
+            if (m_generation.load() == seen) {
+                std::unique_lock<std::mutex> lock(m_mutex);
+                m_sleeping.store(true);
+                m_wake.wait(lock, [&] { return m_generation.load() != seen; });
+                m_sleeping.store(false);
+            }
+            seen = m_generation.load();
+            if (m_stop) {
+                return;
+            }
+            m_active.fetch_add(1);
+            work(1);
+            m_active.fetch_sub(1);
+        }
+    }
+
+    ChunkFn m_fn = nullptr;
+    void* m_context = nullptr;
+    std::ptrdiff_t m_count = 0;
+    std::ptrdiff_t m_grain = 1;
+    std::uint64_t m_job = 0;
+    std::atomic<std::uint64_t> m_claim{0};
+    std::atomic<std::uint64_t> m_generation{0};
+    std::atomic<int> m_active{0};
+    std::atomic<bool> m_sleeping{false};
+    std::atomic<bool> m_stop{false};
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::thread m_thread;
+};
+
+}  // namespace
+
+void parallelForChunks(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, void* context) {
+    if (count <= grain) {
+        if (count > 0) {
+            fn(context, 0, count, 0);
+        }
+        return;
+    }
+    static Helper helper;
+    helper.run(count, std::max<std::ptrdiff_t>(grain, 1), fn, context);
+}
+
+}  // namespace ww::linalg
