@@ -394,27 +394,8 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
         p.set("uShadowTexel", shadowTexel);
     };
 
-    glDisable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
-    common(st.programs[kSky]);
-    setMat4(st.programs[kSky], "uInvViewProj", glm::inverse(viewProj));
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    ++st.stats.drawCalls;
     glEnable(GL_DEPTH_TEST);
     glDepthMask(GL_TRUE);
-
-    if (data.groundPlane) {
-        const gpu::Program& p = st.programs[kGround];
-        common(p);
-        const float dist = glm::length(camera.eye - camera.target);
-        const float half = std::max(60.0f, 20.0f * dist);
-        p.set("uCenter", camera.target.x, camera.target.z);
-        p.set("uHalfSizeM", half);
-        p.set("uFadeStartM", std::max(15.0f, 2.5f * dist));
-        p.set("uFadeEndM", 0.9f * half);
-        glDrawArrays(GL_TRIANGLES, 0, 6);
-        ++st.stats.drawCalls;
-    }
 
     glEnable(GL_CULL_FACE);
     glCullFace(GL_BACK);
@@ -470,6 +451,31 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
         ++st.stats.drawCalls;
         st.stats.waterVertices = mx * my;
     }
+
+    // Front to back (bodies, water, ground, sky) so early depth tests skip hidden pixels;
+    // it matters on software rasterizers.
+    if (data.groundPlane) {
+        const gpu::Program& p = st.programs[kGround];
+        common(p);
+        const float dist = glm::length(camera.eye - camera.target);
+        const float half = std::max(60.0f, 20.0f * dist);
+        p.set("uCenter", camera.target.x, camera.target.z);
+        p.set("uHalfSizeM", half);
+        p.set("uFadeStartM", std::max(15.0f, 2.5f * dist));
+        p.set("uFadeEndM", 0.9f * half);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        ++st.stats.drawCalls;
+    }
+
+    // Sky last, at the far plane (depth 1): only where nothing else was drawn.
+    glDepthFunc(GL_LEQUAL);
+    glDepthMask(GL_FALSE);
+    common(st.programs[kSky]);
+    setMat4(st.programs[kSky], "uInvViewProj", glm::inverse(viewProj));
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    ++st.stats.drawCalls;
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
 
     // Pass 3: resolve into the destination.
     st.target.blitTo(viewport.framebuffer, viewport.x, viewport.y, viewport.width, viewport.height);

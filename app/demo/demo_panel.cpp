@@ -65,7 +65,7 @@ void runControls(PanelState& state, PanelRequests& requests,
     }
 }
 
-void timingSection(const PanelState& state, const FrameTimings& timings,
+void timingSection(PanelState& state, const FrameTimings& timings,
                    const render::RenderStats& renderStats) {
     constexpr std::size_t kRecent = 60;
     const double frameMs =
@@ -87,20 +87,26 @@ void timingSection(const PanelState& state, const FrameTimings& timings,
                     renderStats.waterFromSolverBuffer ? "bound from solver buffer" : "uploaded");
     }
 
-    static float frameMsPlot[FrameTimings::kCapacity];
-    static float simMsPlot[FrameTimings::kCapacity];
+    std::vector<float>& frameMsPlot = state.plotScratch[0];
+    std::vector<float>& simMsPlot = state.plotScratch[1];
+    frameMsPlot.resize(FrameTimings::kCapacity);
+    simMsPlot.resize(FrameTimings::kCapacity);
     const int n = static_cast<int>(timings.size());
     float maxMs = 1.0f;
+    float maxSimMs = 0.01f;
     for (int i = 0; i < n; ++i) {
         frameMsPlot[i] = static_cast<float>(timings.at(static_cast<std::size_t>(i)).frameMs);
         simMsPlot[i] = static_cast<float>(timings.at(static_cast<std::size_t>(i)).simMs);
         maxMs = std::max(maxMs, frameMsPlot[i]);
+        maxSimMs = std::max(maxSimMs, simMsPlot[i]);
     }
     const float width = ImGui::GetContentRegionAvail().x;
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "frame ms (max %.1f)", maxMs);
-    ImGui::PlotLines("##frame", frameMsPlot, n, 0, overlay, 0.0f, maxMs * 1.1f, ImVec2(width, 50));
-    ImGui::PlotLines("##sim", simMsPlot, n, 0, "simulation ms", 0.0f, maxMs * 1.1f,
+    ImGui::PlotLines("##frame", frameMsPlot.data(), n, 0, overlay, 0.0f, maxMs * 1.1f,
+                     ImVec2(width, 50));
+    std::snprintf(overlay, sizeof overlay, "simulation ms (max %.2f)", maxSimMs);
+    ImGui::PlotLines("##sim", simMsPlot.data(), n, 0, overlay, 0.0f, maxSimMs * 1.1f,
                      ImVec2(width, 50));
     ImGui::TextDisabled("%s, MSAA %dx", state.rendererName.c_str(), state.msaaSamples);
 }
@@ -188,7 +194,7 @@ void drawPanel(PanelState& state, PanelRequests& requests,
 }
 
 void plotResidualLog(const char* label, std::span<const float> residuals, float heightPixels) {
-    static std::vector<float> logs;
+    static std::vector<float> logs;  // scratch; the UI runs on one thread
     logs.resize(residuals.size());
     float smallest = 1e30f;
     for (float r : residuals) {

@@ -30,6 +30,7 @@ struct PanelState {
     std::string message;         ///< last action's outcome (saved file, backend failure)
     std::string rendererName;
     int msaaSamples = 0;
+    std::vector<float> plotScratch[2];  ///< frame-time plot buffers, reused every frame
 };
 
 /// What the user asked for this frame.
