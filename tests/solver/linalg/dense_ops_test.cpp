@@ -10,36 +10,16 @@
 #include <cmath>
 #include <random>
 
+#include "random_data.h"
 #include "solver/linalg/dense.h"
 
 namespace ww::linalg {
 namespace {
 
-constexpr double kEps = 1.2e-7;  // float unit roundoff ~ 2^-23
-
-Vector randomVector(std::size_t n, std::mt19937& rng) {
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    Vector v(n);
-    for (auto& x : v) {
-        x = u(rng);
-    }
-    return v;
-}
-
-Matrix randomMatrix(int r, int c, std::mt19937& rng) {
-    Matrix m(r, c);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    for (auto& x : m.data) {
-        x = u(rng);
-    }
-    return m;
-}
-
-// Bound for a float sum of k products: 2 k eps sum|terms| (the standard a-priori bound
-// gamma_k sum|a_i b_i|, with a factor 2 for the reduction order).
-double dotTolerance(double sumAbs, std::size_t k) {
-    return 2.0 * static_cast<double>(k) * kEps * sumAbs + 1e-30;
-}
+using test::dotTolerance;
+using test::kEps;
+using test::randomMatrix;
+using test::randomVector;
 
 void checkElementwise(std::size_t n, unsigned seed) {
     std::mt19937 rng(seed);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 
+#include "random_data.h"
 #include "solver/gpu/shader_library.h"
 #include "solver/linalg/gpu_dense.h"
 #include "solver/linalg/gpu_layout.h"
@@ -15,29 +16,10 @@
 namespace ww::linalg {
 namespace {
 
-constexpr double kEps = 1.2e-7;
-
-double dotTolerance(double sumAbs, std::size_t k) {
-    return 2.0 * static_cast<double>(std::max<std::size_t>(k, 1)) * kEps * sumAbs + 1e-30;
-}
-
-Vector randomVector(std::size_t n, std::mt19937& rng) {
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    Vector v(n);
-    for (auto& x : v) {
-        x = u(rng);
-    }
-    return v;
-}
-
-Matrix randomMatrix(int r, int c, std::mt19937& rng) {
-    Matrix m(r, c);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    for (auto& x : m.data) {
-        x = u(rng);
-    }
-    return m;
-}
+using test::dotTolerance;
+using test::kEps;
+using test::randomMatrix;
+using test::randomVector;
 
 GpuOps& ops() {
     static gpu::ShaderLibrary shaders;
