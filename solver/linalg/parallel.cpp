@@ -131,7 +131,15 @@ void parallelForChunks(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, v
         return;
     }
     static Helper helper;
+    static std::atomic<bool> busy{false};
+    // One job at a time owns the helper; a concurrent caller (another thread, or a nested
+    // call from inside a chunk) runs its loop alone instead of corrupting the shared job.
+    if (busy.exchange(true)) {
+        fn(context, 0, count, 0);
+        return;
+    }
     helper.run(count, std::max<std::ptrdiff_t>(grain, 1), fn, context);
+    busy.store(false);
 }
 
 }  // namespace ww::linalg

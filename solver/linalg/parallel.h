@@ -18,8 +18,9 @@ namespace ww::linalg {
 
 using ChunkFn = void (*)(void* context, std::ptrdiff_t begin, std::ptrdiff_t end, int worker);
 
-/// Runs fn over [0, count) in chunks of `grain` on the caller and the helper thread.
-/// Not reentrant: call from one thread at a time (the solvers' calling thread).
+/// Runs fn over [0, count) in chunks of `grain` on the caller and the helper thread. Safe to
+/// call from several threads or from inside fn: a call made while the helper is taken runs
+/// serially on its caller (as one chunk, worker 0).
 void parallelForChunks(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, void* context);
 
 /// Convenience wrapper for a callable f(begin, end, worker).

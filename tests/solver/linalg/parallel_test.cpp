@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "solver/linalg/parallel.h"
@@ -36,6 +37,32 @@ TEST(Parallel, EveryIndexExactlyOnceAcrossManyJobs) {
                 << " seed " << seed;
         }
     }
+}
+
+TEST(Parallel, ConcurrentCallersAndNestedCallsStayCorrect) {
+    auto job = [](int salt, int* failures) {
+        std::vector<int> out(3000);
+        for (int rep = 0; rep < 300; ++rep) {
+            std::fill(out.begin(), out.end(), 0);
+            parallelFor(3000, 64, [&](std::ptrdiff_t b, std::ptrdiff_t e, int) {
+                // A nested call runs serially inside the chunk.
+                parallelFor(e - b, 8, [&](std::ptrdiff_t nb, std::ptrdiff_t ne, int) {
+                    for (std::ptrdiff_t i = b + nb; i < b + ne; ++i) {
+                        out[static_cast<std::size_t>(i)] += salt;
+                    }
+                });
+            });
+            for (int v : out) {
+                *failures += v != salt ? 1 : 0;
+            }
+        }
+    };
+    int failA = 0, failB = 0;
+    std::thread a(job, 1, &failA), b(job, 7, &failB);
+    a.join();
+    b.join();
+    EXPECT_EQ(failA, 0);
+    EXPECT_EQ(failB, 0);
 }
 
 }  // namespace
