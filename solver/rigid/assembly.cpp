@@ -234,6 +234,63 @@ void assembleReference(const std::vector<Body>& bodies, const std::vector<Contac
     }
 }
 
+float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<RowJacobian>& jac,
+                        float cfm, int iterations, PowerScratch& s) {
+    const std::size_t rows = jac.size();
+    if (rows == 0) {
+        return 0.0f;
+    }
+    int bodies = 0;
+    for (const Contact& c : contacts) {
+        bodies = std::max({bodies, c.bodyA + 1, c.bodyB + 1});
+    }
+    s.v.resize(rows);
+    s.w.resize(rows);
+    s.diag.resize(rows);
+    s.lin.resize(bodies);
+    s.ang.resize(bodies);
+    for (std::size_t i = 0; i < rows; ++i) {
+        const RowJacobian& j = jac[i];
+        s.diag[i] = dot(j.linA, j.mLinA) + dot(j.angA, j.mAngA) + dot(j.linB, j.mLinB) +
+                    dot(j.angB, j.mAngB) + cfm;
+        // A deterministic start with components along every eigenvector in practice.
+        s.v[i] = 1.0f + 0.5f * std::sin(static_cast<float>(i));
+    }
+    float lambda = 0.0f;
+    for (int it = 0; it < iterations; ++it) {
+        std::fill(s.lin.begin(), s.lin.end(), Vec3{});
+        std::fill(s.ang.begin(), s.ang.end(), Vec3{});
+        for (std::size_t i = 0; i < rows; ++i) {
+            const Contact& c = contacts[i / 3];
+            const RowJacobian& j = jac[i];
+            s.lin[c.bodyA] += j.mLinA * s.v[i];
+            s.ang[c.bodyA] += j.mAngA * s.v[i];
+            s.lin[c.bodyB] += j.mLinB * s.v[i];
+            s.ang[c.bodyB] += j.mAngB * s.v[i];
+        }
+        double vv = 0.0, ww = 0.0;
+        for (std::size_t i = 0; i < rows; ++i) {
+            const Contact& c = contacts[i / 3];
+            const RowJacobian& j = jac[i];
+            const float av = dot(j.linA, s.lin[c.bodyA]) + dot(j.angA, s.ang[c.bodyA]) +
+                             dot(j.linB, s.lin[c.bodyB]) + dot(j.angB, s.ang[c.bodyB]) +
+                             cfm * s.v[i];
+            s.w[i] = s.diag[i] > 0.0f ? av / s.diag[i] : 0.0f;
+            vv += double(s.v[i]) * s.v[i];
+            ww += double(s.w[i]) * s.w[i];
+        }
+        if (ww <= 0.0) {
+            return 0.0f;
+        }
+        lambda = static_cast<float>(std::sqrt(ww / vv));
+        const auto scale = static_cast<float>(1.0 / std::sqrt(ww));
+        for (std::size_t i = 0; i < rows; ++i) {
+            s.v[i] = s.w[i] * scale;
+        }
+    }
+    return lambda;
+}
+
 void applyImpulses(std::vector<Body>& bodies, std::vector<Contact>& contacts,
                    const std::vector<RowJacobian>& jac, std::span<const int> ids,
                    std::span<const float> x) {

@@ -67,6 +67,19 @@ void assembleReference(const std::vector<Body>& bodies, const std::vector<Contac
                        std::span<const int> ids, const AssemblyParams& p, std::vector<double>& a,
                        std::vector<double>& b);
 
+/// Scratch of estimateLambdaMax (reused between steps).
+struct PowerScratch {
+    std::vector<float> v, w, diag;
+    std::vector<Vec3> lin, ang;
+};
+
+/// Estimate of lambda_max(D^-1 A) for A = J M^-1 J^T + cfm I over all rows of `contacts`
+/// (block diagonal over islands: the largest block's), by `iterations` power iterations
+/// applied through the Jacobians: A v = J (M^-1 J^T v), O(rows) per iteration. Converges
+/// from below. Returns 0 without contacts.
+float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<RowJacobian>& jac,
+                        float cfm, int iterations, PowerScratch& s);
+
 /// v += M^-1 J^T x for the contacts `ids` (x in the same row order as assemble()), and
 /// stores x into the contacts' impulses.
 void applyImpulses(std::vector<Body>& bodies, std::vector<Contact>& contacts,

@@ -207,12 +207,17 @@ void World::assembleAndSolve(float h) {
         for (int k = 0; k < blocks; ++k) {
             rho = std::max(rho, gershgorinBound(m_blocks[k]));
         }
-        m_stats.gershgorinMax = std::max(m_stats.gershgorinMax, rho);
-        if (rho > 0.0f) {
-            options.omega = std::min(options.omega, m_params.omegaSafety * 2.0f / rho);
+        const float lambda =
+            std::min(rho, 1.1f * estimateLambdaMax(m_contacts, m_jac, m_params.cfm, 20, m_power));
+        m_stats.lambdaMax = std::max(m_stats.lambdaMax, lambda);
+        if (lambda > 0.0f) {
+            options.omega = std::min(options.omega, m_params.omegaSafety * 2.0f / lambda);
         }
     }
     m_stats.omega = options.omega;
+    if (m_params.coldStartIterations > 0 && 2 * m_stats.warmStarted < nc) {
+        options.maxIterations = std::max(options.maxIterations, m_params.coldStartIterations);
+    }
     m_stats.assembleMs += sw.elapsedMs();
 
     sw.restart();
