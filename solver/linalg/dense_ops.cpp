@@ -156,6 +156,14 @@ inline void axpyRange(float s, const float* row, float* y, Index c0, Index c1) {
     }
 }
 
+// y[c0, c1) += s0 r0 + s1 r1 + s2 r2 + s3 r3: one load and store of y per four rows.
+inline void axpy4Range(const float* s, const float* r0, const float* r1, const float* r2,
+                       const float* r3, float* y, Index c0, Index c1) {
+    for (Index j = c0; j < c1; ++j) {
+        y[j] += s[0] * r0[j] + s[1] * r1[j] + s[2] * r2[j] + s[3] * r3[j];
+    }
+}
+
 }  // namespace
 
 void copy(std::span<const float> a, std::span<float> y) {
@@ -270,7 +278,12 @@ void matTVec(const Matrix& a, std::span<const float> x, std::span<float> y) {
     const Index grain =
         a.rows >= kParallelMinRows ? std::max<Index>(64, (cols / 8 + 15) & ~Index{15}) : cols;
     parallelFor(cols, grain, [&](Index c0, Index c1, int) {
-        for (Index i = 0; i < a.rows; ++i) {
+        Index i = 0;
+        for (; i + 4 <= a.rows; i += 4) {
+            const float* r0 = a.row(static_cast<int>(i));
+            axpy4Range(x.data() + i, r0, r0 + cols, r0 + 2 * cols, r0 + 3 * cols, y.data(), c0, c1);
+        }
+        for (; i < a.rows; ++i) {
             axpyRange(x[i], a.row(static_cast<int>(i)), y.data(), c0, c1);
         }
     });
@@ -287,7 +300,12 @@ void matMat(const Matrix& a, const Matrix& b, Matrix& c) {
             for (Index i = i0; i < i1; ++i) {
                 float* ci = c.data.data() + i * n;
                 const float* ai = a.row(static_cast<int>(i));
-                for (Index k = k0; k < k1; ++k) {
+                Index k = k0;
+                for (; k + 4 <= k1; k += 4) {
+                    const float* bk = b.row(static_cast<int>(k));
+                    axpy4Range(ai + k, bk, bk + n, bk + 2 * n, bk + 3 * n, ci, 0, n);
+                }
+                for (; k < k1; ++k) {
                     axpyRange(ai[k], b.row(static_cast<int>(k)), ci, 0, n);
                 }
             }
@@ -305,7 +323,14 @@ void matTMat(const Matrix& a, const Matrix& b, Matrix& c) {
             const Index k1 = std::min<Index>(k0 + kBlock, a.rows);
             for (Index i = i0; i < i1; ++i) {
                 float* ci = c.data.data() + i * n;
-                for (Index k = k0; k < k1; ++k) {
+                Index k = k0;
+                for (; k + 4 <= k1; k += 4) {
+                    const float* ak = a.row(static_cast<int>(k)) + i;
+                    const float coef[4] = {ak[0], ak[a.cols], ak[2 * a.cols], ak[3 * a.cols]};
+                    const float* bk = b.row(static_cast<int>(k));
+                    axpy4Range(coef, bk, bk + n, bk + 2 * n, bk + 3 * n, ci, 0, n);
+                }
+                for (; k < k1; ++k) {
                     axpyRange(a(static_cast<int>(k), static_cast<int>(i)),
                               b.row(static_cast<int>(k)), ci, 0, n);
                 }

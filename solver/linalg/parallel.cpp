@@ -23,6 +23,11 @@ namespace {
 // the job it names: a helper that wakes late sees the finished job as exhausted and can never
 // take a chunk of a job whose fields are not yet published.
 constexpr int kNextBits = 22;
+// About 50 us of pause instructions: far longer than any chunk, so the helper was preempted.
+constexpr long kLongWaitSpins = 20000;
+// Jobs run on the caller alone after a long wait: preemption on a loaded machine would
+// otherwise stall roughly one job in a hundred by a whole scheduler time slice.
+constexpr int kSerialJobsAfterLongWait = 4096;
 constexpr std::uint64_t kFieldMask = (std::uint64_t{1} << kNextBits) - 1;
 
 inline std::uint64_t pack(std::uint64_t job, std::uint64_t chunks, std::uint64_t next) {
@@ -48,7 +53,9 @@ class Helper {
         m_thread.join();
     }
 
-    void run(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, void* context) {
+    /// Returns true when the caller had to wait long for a chunk the helper held (the
+    /// helper was descheduled mid-chunk: the machine is busy).
+    bool run(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, void* context) {
         m_fn = fn;
         m_context = context;
         m_count = count;
@@ -62,9 +69,12 @@ class Helper {
         }
         work(0);
         // Only chunks the helper has already claimed are waited for.
+        long spins = 0;
         while (m_active.load() != 0) {
             WW_PAUSE();
+            ++spins;
         }
+        return spins > kLongWaitSpins;
     }
 
   private:
@@ -132,13 +142,21 @@ void parallelForChunks(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, v
     }
     static Helper helper;
     static std::atomic<bool> busy{false};
+    static std::atomic<int> serialJobs{0};
+    if (serialJobs.load(std::memory_order_relaxed) > 0) {
+        serialJobs.fetch_sub(1, std::memory_order_relaxed);
+        fn(context, 0, count, 0);
+        return;
+    }
     // One job at a time owns the helper; a concurrent caller (another thread, or a nested
     // call from inside a chunk) runs its loop alone instead of corrupting the shared job.
     if (busy.exchange(true)) {
         fn(context, 0, count, 0);
         return;
     }
-    helper.run(count, std::max<std::ptrdiff_t>(grain, 1), fn, context);
+    if (helper.run(count, std::max<std::ptrdiff_t>(grain, 1), fn, context)) {
+        serialJobs.store(kSerialJobsAfterLongWait, std::memory_order_relaxed);
+    }
     busy.store(false);
 }
 

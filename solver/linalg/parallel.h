@@ -6,6 +6,8 @@
 // descheduled (the machine is shared) the caller simply does every chunk itself, and only a
 // chunk the helper already claimed is waited for. The helper spins briefly between jobs
 // (iterations of a solver come back to back) and then sleeps on a condition variable.
+// If the helper is preempted while holding a chunk (the caller waits > ~50 us), the next
+// 4096 jobs run on the caller alone, bounding what a loaded machine can cost.
 // This replaces fork/join teams (OpenMP), whose barrier waits for every thread to be
 // scheduled and costs milliseconds on a loaded 2-core machine.
 #pragma once
