@@ -131,9 +131,17 @@ class Helper {
     std::thread m_thread;
 };
 
+// The same chunks, in order, on the caller.
+void runSerially(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, void* context) {
+    for (std::ptrdiff_t b = 0; b < count; b += grain) {
+        fn(context, b, std::min(b + grain, count), 0);
+    }
+}
+
 }  // namespace
 
 void parallelForChunks(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, void* context) {
+    grain = std::max<std::ptrdiff_t>(grain, 1);
     if (count <= grain) {
         if (count > 0) {
             fn(context, 0, count, 0);
@@ -145,16 +153,16 @@ void parallelForChunks(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, v
     static std::atomic<int> serialJobs{0};
     if (serialJobs.load(std::memory_order_relaxed) > 0) {
         serialJobs.fetch_sub(1, std::memory_order_relaxed);
-        fn(context, 0, count, 0);
+        runSerially(count, grain, fn, context);
         return;
     }
     // One job at a time owns the helper; a concurrent caller (another thread, or a nested
     // call from inside a chunk) runs its loop alone instead of corrupting the shared job.
     if (busy.exchange(true)) {
-        fn(context, 0, count, 0);
+        runSerially(count, grain, fn, context);
         return;
     }
-    if (helper.run(count, std::max<std::ptrdiff_t>(grain, 1), fn, context)) {
+    if (helper.run(count, grain, fn, context)) {
         serialJobs.store(kSerialJobsAfterLongWait, std::memory_order_relaxed);
     }
     busy.store(false);

@@ -22,7 +22,7 @@ using ChunkFn = void (*)(void* context, std::ptrdiff_t begin, std::ptrdiff_t end
 
 /// Runs fn over [0, count) in chunks of `grain` on the caller and the helper thread. Safe to
 /// call from several threads or from inside fn: a call made while the helper is taken runs
-/// serially on its caller (as one chunk, worker 0).
+/// serially on its caller (same chunks, worker 0).
 void parallelForChunks(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, void* context);
 
 /// Convenience wrapper for a callable f(begin, end, worker).
