@@ -23,9 +23,13 @@ void main() {
     vec3 shallow = vec3(0.07, 0.34, 0.40);
     vec3 deep = vec3(0.01, 0.06, 0.13);
     float lit = shadowLitFast(uShadowMap, uLightViewProj, vWorldPos, n);
-    vec3 body = mix(shallow, deep, 1.0 - exp(-path * 1.6)) * (0.55 + 0.45 * lit * max(uSunDir.y, 0.0));
+    // Small ripples tilt the normal by a few degrees, too little to show in a smooth sky;
+    // the body light and a broad sheen use the slope exaggerated 4x so they read clearly.
+    vec3 nBold = normalize(vec3(n.x * 4.0, n.y, n.z * 4.0));
+    float bodyLight = 0.45 + 0.55 * lit * max(dot(nBold, uSunDir), 0.0);
+    vec3 body = mix(shallow, deep, 1.0 - exp(-path * 1.6)) * bodyLight;
     vec3 h = normalize(uSunDir + v);
-    float spec = pow(max(dot(n, h), 0.0), 600.0) * 6.0 * lit;
+    float spec = (pow(max(dot(n, h), 0.0), 600.0) * 6.0 + pow(max(dot(nBold, h), 0.0), 40.0) * 0.12) * lit;
     vec3 color = mix(body, reflection, fresnel) + vec3(1.0, 0.95, 0.85) * spec;
     fragColor = toDisplay(color);
 }
