@@ -215,7 +215,8 @@ void World::assembleAndSolve(float h) {
         }
     }
     m_stats.omega = options.omega;
-    if (m_params.coldStartIterations > 0 && 2 * m_stats.warmStarted < nc) {
+    if (m_params.coldStartIterations > 0 && options.maxIterations > 0 &&
+        2 * m_stats.warmStarted < nc) {
         options.maxIterations = std::max(options.maxIterations, m_params.coldStartIterations);
     }
     m_stats.assembleMs += sw.elapsedMs();
