@@ -4,13 +4,19 @@
 
 #include <cstring>
 
+// Static implementations: internal to this file, so they never clash with another copy of
+// stb linked into the same program (libstb, a test's own).
 #define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STBI_WRITE_NO_STDIO_FAILURES
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_STATIC
+#define STBI_ONLY_PNG
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wconversion"
 #pragma GCC diagnostic ignored "-Wsign-conversion"
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #pragma GCC diagnostic ignored "-Wunused-function"
+#include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
 #pragma GCC diagnostic pop
 
@@ -60,6 +66,18 @@ Status writePng(const Image& image, const std::string& path) {
                                          " (does the folder exist and is it writable?)"};
     }
     return {};
+}
+
+Result<Image> readPng(const std::string& path) {
+    Image image;
+    int channels = 0;
+    unsigned char* data = stbi_load(path.c_str(), &image.width, &image.height, &channels, 4);
+    if (data == nullptr) {
+        return Error{ErrorKind::kIo, "could not read PNG " + path + ": " + stbi_failure_reason()};
+    }
+    image.rgba.assign(data, data + static_cast<std::size_t>(image.width) * image.height * 4);
+    stbi_image_free(data);
+    return image;
 }
 
 Result<Image> renderToImage(Renderer& renderer, const DrawData& data, const Camera& camera,

@@ -32,6 +32,8 @@ struct Image {
 Image readFramebuffer(unsigned framebuffer, int width, int height);
 /// Writes `image` as a PNG file.
 Status writePng(const Image& image, const std::string& path);
+/// Reads a PNG (or any format stb_image knows) as RGBA8; tests use it to check screenshots.
+Result<Image> readPng(const std::string& path);
 
 /// Renders `data` from `camera` into a fresh width × height offscreen target and returns
 /// the image. Works with a window or a headless EGL context current.

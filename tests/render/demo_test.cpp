@@ -16,16 +16,6 @@
 #include "render/capture.h"
 #include "support/gpu_fixture.h"
 
-#define STB_IMAGE_IMPLEMENTATION
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#include <stb/stb_image.h>
-#pragma GCC diagnostic pop
-
 namespace ww::demo {
 namespace {
 
@@ -51,15 +41,9 @@ std::string outPath(const std::string& name) {
 }
 
 render::Image loadPng(const std::string& path) {
-    render::Image im;
-    int channels = 0;
-    unsigned char* data = stbi_load(path.c_str(), &im.width, &im.height, &channels, 4);
-    if (data == nullptr) {
-        return {};
-    }
-    im.rgba.assign(data, data + static_cast<std::size_t>(im.width) * im.height * 4);
-    stbi_image_free(data);
-    return im;
+    auto image = render::readPng(path);
+    EXPECT_TRUE(image.ok()) << (image.ok() ? "" : image.error().message);
+    return image.ok() ? std::move(image).value() : render::Image{};
 }
 
 DemoOptions smallRun(const std::string& screenshot, int frames) {

@@ -310,6 +310,12 @@ TEST(Renderer, PngRoundTripWritesAFile) {
     std::filesystem::remove(path);
     ASSERT_TRUE(renderToPng(sharedRenderer(), data, wallCamera(0.2f), 96, 64, path).ok());
     EXPECT_GT(std::filesystem::file_size(path), 100u);
+    auto back = readPng(path);
+    ASSERT_TRUE(back.ok());
+    auto direct = renderToImage(sharedRenderer(), data, wallCamera(0.2f), 96, 64);
+    ASSERT_TRUE(direct.ok());
+    EXPECT_EQ(back->rgba, direct->rgba);  // PNG is lossless: the file holds the frame exactly
+    EXPECT_FALSE(readPng(outPath("does-not-exist.png")).ok());
     EXPECT_FALSE(
         renderToPng(sharedRenderer(), data, wallCamera(0.2f), 96, 64, "/nonexistent-dir/x.png")
             .ok());
