@@ -133,6 +133,9 @@ void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
         }
         Eigen::SparseMatrix<float> a(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
         a.setFromTriplets(et.begin(), et.end());
+        // Eigen gets the same number of threads as our kernels (its OpenMP regions suffer the
+        // same fork-join stalls on an overloaded machine).
+        Eigen::setNbThreads(detail::workerThreads());
         Eigen::ConjugateGradient<Eigen::SparseMatrix<float>, Eigen::Lower | Eigen::Upper> eigenCg;
         eigenCg.compute(a);
         const int eigenIterations = opts.quick ? 10 : (n > (1u << 20) ? 5 : 10);
