@@ -219,6 +219,17 @@ void World::assembleAndSolve(float h) {
         2 * m_stats.warmStarted < nc) {
         options.maxIterations = std::max(options.maxIterations, m_params.coldStartIterations);
     }
+    if (m_params.iterationBudgetMacs > 0.0 && options.maxIterations > 0) {
+        double work = 0.0;
+        for (int k = 0; k < blocks; ++k) {
+            work += static_cast<double>(m_blocks[k].n) * m_blocks[k].n;
+        }
+        if (work > 0.0) {
+            const double cap = std::max(10.0, m_params.iterationBudgetMacs / work);
+            options.maxIterations = static_cast<int>(std::min<double>(options.maxIterations, cap));
+        }
+    }
+    m_stats.iterationCap = std::max(m_stats.iterationCap, options.maxIterations);
     m_stats.assembleMs += sw.elapsedMs();
 
     sw.restart();

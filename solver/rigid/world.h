@@ -66,6 +66,11 @@ struct WorldParams {
     /// iterations than a warm one, and a tall stack that is not solved well on its first
     /// step keeps rocking (docs/rigid.md). 0 = always use lcp.maxIterations.
     int coldStartIterations = 200;
+    /// Real-time budget: the iteration cap is lowered so that iterations * sum_k n_k^2 (the
+    /// multiply-adds of the dense matrix-vector products of all blocks) stays below this;
+    /// at least 10 iterations are kept. Only a huge pile after a collapse reaches it (a
+    /// 1600-row island gets ~19 iterations). 0 = no budget; never applied to a 2n count.
+    double iterationBudgetMacs = 5.0e7;
     float omegaSafety = 0.85f;
 };
 
@@ -81,6 +86,7 @@ struct StepStats {
     int lcpNMax = 0;           ///< rows of the largest block
     float iterationsMean = 0;  ///< over blocks
     int iterationsMax = 0;
+    int iterationCap = 0;   ///< after the cold-start and budget rules (0 = 2n)
     float residualMax = 0;  ///< natural-map residual, N s
     float omega = 0;        ///< relaxation used (after the adaptive cap)
     float lambdaMax = 0;    ///< the estimate of lambda_max(D^-1 A) that set omega
