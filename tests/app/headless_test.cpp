@@ -1,0 +1,249 @@
+// Runs `wavewall headless` end to end: invariant checks, outputs, determinism, backends.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support/gpu_fixture.h"
+
+namespace ww {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+    int code = -1;
+    std::string output;
+};
+
+Outcome headless(const std::string& args, const std::string& env = "") {
+    const std::string cmd = env + " " WW_WAVEWALL_EXE " headless " + args + " 2>&1";
+    Outcome r;
+    FILE* p = popen(cmd.c_str(), "r");
+    std::array<char, 4096> buf{};
+    while (p != nullptr && fgets(buf.data(), buf.size(), p) != nullptr) {
+        r.output += buf.data();
+    }
+    const int status = p != nullptr ? pclose(p) : -1;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+class Headless : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m_dir = fs::temp_directory_path() /
+                ("ww_headless_" + std::to_string(::getpid()) + "_" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+    std::string path(const std::string& name) const { return (m_dir / name).string(); }
+    nlohmann::json readJson(const std::string& name) const {
+        std::ifstream in(path(name));
+        return nlohmann::json::parse(in);
+    }
+    bool gpuOrSkip() {
+        if (test::sharedGpu() != nullptr) {
+            return true;
+        }
+        if (test::runningInCi()) {
+            ADD_FAILURE() << "CI=true but no GPU context";
+        }
+        return false;
+    }
+    fs::path m_dir;
+};
+
+TEST_F(Headless, WallWithCheckPassesAndWritesASummary) {
+    Outcome r = headless("--scene wall --backend cpu --steps 180 --check --event 60:shoot "
+                         "--event 120:remove:3,0 --summary-json " + path("s.json"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    const nlohmann::json s = readJson("s.json");
+    for (const char* key : {"scene", "backend", "steps", "seed", "hash", "renderer", "step_ms",
+                            "phase_ms", "lcp", "max_penetration", "max_speed", "max_drift",
+                            "violations"}) {
+        EXPECT_TRUE(s.contains(key)) << key;
+    }
+    EXPECT_EQ(s["steps"], 180);
+    EXPECT_EQ(s["renderer"], "none");
+    for (const char* phase : {"collide", "assemble", "solve", "integrate"}) {
+        EXPECT_TRUE(s["phase_ms"].contains(phase)) << phase;
+    }
+    for (const char* key : {"n_max", "contacts_max", "islands_max", "iterations_mean", "residual_max"}) {
+        EXPECT_TRUE(s["lcp"].contains(key)) << key;
+    }
+    EXPECT_GT(s["lcp"]["n_max"].get<int>(), 0);
+    EXPECT_TRUE(s["violations"].empty());
+}
+
+TEST_F(Headless, WaterWithCheckPassesAndReportsEnergy) {
+    Outcome r = headless("--scene water --backend cpu --grid 64x64 --steps 200 --check "
+                         "--event 50:drop:0.3,0.7 --summary-json " + path("s.json"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    const nlohmann::json s = readJson("s.json");
+    EXPECT_DOUBLE_EQ(s["dt_ratio"].get<double>(), 2.0);
+    EXPECT_GT(s["cg"]["iterations_mean"].get<double>(), 0.0);
+    EXPECT_GT(s["energy"]["initial"].get<double>(), 0.0);
+    EXPECT_TRUE(s["phase_ms"].contains("rhs"));
+    EXPECT_TRUE(s["phase_ms"].contains("solve"));
+    // Undamped Crank–Nicolson conserves the discrete energy; the drop at step 50 adds some.
+    EXPECT_GE(s["energy"]["final"].get<double>(), s["energy"]["initial"].get<double>() * 0.99);
+}
+
+TEST_F(Headless, OmegaFarTooLargeIsADivergence) {
+    Outcome r = headless("--scene wall --backend cpu --steps 30 --omega 50 --adaptive-omega off");
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find("diverged"), std::string::npos) << r.output;
+}
+
+TEST_F(Headless, ExplicitWaterBeyondItsLimitFailsTheCheck) {
+    Outcome r = headless("--scene water --backend cpu --grid 64x64 --scheme explicit "
+                         "--dt-ratio 1.5 --steps 300 --check");
+    EXPECT_EQ(r.code, 1) << r.output;
+}
+
+TEST_F(Headless, TraceAndCsvHoldTheExpectedEvents) {
+    Outcome r = headless("--scene wall --backend cpu --steps 20 --trace " + path("t.json") +
+                         " --csv " + path("t.csv"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    const nlohmann::json t = readJson("t.json");
+    std::map<std::string, int> slices;
+    int counters = 0;
+    for (const auto& e : t["traceEvents"]) {
+        if (e["ph"] == "X") {
+            ++slices[e["name"].get<std::string>()];
+            EXPECT_GE(e["dur"].get<double>(), 0.0);
+        } else if (e["ph"] == "C") {
+            ++counters;
+        }
+    }
+    for (const char* phase : {"step", "collide", "assemble", "solve", "integrate"}) {
+        EXPECT_EQ(slices[phase], 20) << phase;
+    }
+    EXPECT_EQ(counters, 60);
+    std::ifstream csv(path("t.csv"));
+    int lines = 0;
+    for (std::string line; std::getline(csv, line);) {
+        ++lines;
+    }
+    EXPECT_EQ(lines, 21);
+}
+
+TEST_F(Headless, SameSeedGivesTheSameHash) {
+    const std::string args = "--scene wall --backend cpu --steps 90 --event 30:shoot --seed 7 "
+                             "--summary-json ";
+    ASSERT_EQ(headless(args + path("a.json")).code, 0);
+    ASSERT_EQ(headless(args + path("b.json")).code, 0);
+    EXPECT_EQ(readJson("a.json")["hash"], readJson("b.json")["hash"]);
+    const std::string water = "--scene water --backend cpu --grid 48x48 --steps 60 "
+                              "--event 0:rain:on --seed 9 --summary-json ";
+    ASSERT_EQ(headless(water + path("c.json")).code, 0);
+    ASSERT_EQ(headless(water + path("d.json")).code, 0);
+    EXPECT_EQ(readJson("c.json")["hash"], readJson("d.json")["hash"]);
+}
+
+TEST_F(Headless, CpuAndGpuWaterAgree) {
+    if (!gpuOrSkip()) {
+        GTEST_SKIP() << "no GPU context";
+    }
+    for (const char* b : {"cpu", "gpu"}) {
+        Outcome r = headless(std::string("--scene water --grid 48x48 --steps 80 --check "
+                                         "--cg-tolerance 1e-6 --backend ") +
+                             b + " --snapshot " + path(std::string(b) + ".json"));
+        ASSERT_EQ(r.code, 0) << r.output;
+    }
+    const auto cpu = readJson("cpu.json")["heights"].get<std::vector<double>>();
+    const auto gpu = readJson("gpu.json")["heights"].get<std::vector<double>>();
+    ASSERT_EQ(cpu.size(), gpu.size());
+    double peak = 0, diff = 0;
+    for (std::size_t i = 0; i < cpu.size(); ++i) {
+        peak = std::max(peak, std::abs(cpu[i]));
+        diff = std::max(diff, std::abs(cpu[i] - gpu[i]));
+    }
+    // Both solve each step to a relative residual of 1e-6 in float; over 80 steps the
+    // difference stays around 1e-4 of the wave's amplitude. 1e-3 leaves room for reduction
+    // order differences between the backends.
+    EXPECT_LT(diff, 1e-3 * peak) << "peak " << peak;
+}
+
+TEST_F(Headless, CpuAndGpuWallAgreeAtRest) {
+    if (!gpuOrSkip()) {
+        GTEST_SKIP() << "no GPU context";
+    }
+    for (const char* b : {"cpu", "gpu"}) {
+        Outcome r = headless(std::string("--scene wall --wall 4x3 --steps 60 --check --backend ") +
+                             b + " --snapshot " + path(std::string(b) + ".json"));
+        ASSERT_EQ(r.code, 0) << r.output;
+    }
+    const auto cpu = readJson("cpu.json")["bodies"];
+    const auto gpu = readJson("gpu.json")["bodies"];
+    ASSERT_EQ(cpu.size(), gpu.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < cpu.size(); ++i) {
+        for (int k = 0; k < 3; ++k) {
+            worst = std::max(worst, std::abs(cpu[i]["position"][k].get<double>() -
+                                             gpu[i]["position"][k].get<double>()));
+        }
+    }
+    // A resting wall moves by millimetres at most on either backend; the backends' float
+    // reductions differ in order, so positions agree to about a millimetre.
+    EXPECT_LT(worst, 2e-3);
+}
+
+TEST_F(Headless, GpuWithoutGlExits3) {
+    Outcome r = headless("--scene wall --steps 5 --backend gpu",
+                         "__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json");
+    EXPECT_EQ(r.code, 3) << r.output;
+    EXPECT_NE(r.output.find("Tried"), std::string::npos) << r.output;
+    // auto falls back to the CPU and says why.
+    Outcome a = headless("--scene wall --steps 5 --backend auto",
+                         "__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json");
+    EXPECT_EQ(a.code, 0) << a.output;
+    EXPECT_NE(a.output.find("using the CPU"), std::string::npos) << a.output;
+}
+
+TEST_F(Headless, BadInputsExit2BeforeTheRun) {
+    std::ofstream(path("bad.json")) << "{\n  \"scene\": \"wall\",\n  \"omegaa\": 0.3\n}\n";
+    Outcome r = headless("--config " + path("bad.json"));
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find(path("bad.json") + ":3:"), std::string::npos) << r.output;
+
+    std::ofstream(path("range.json")) << "{\"dt\": -0.01}";
+    r = headless("--config " + path("range.json"));
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("--dt"), std::string::npos) << r.output;
+
+    for (const std::string& args :
+         {std::string("--scene wall --event 10:explode"), std::string("--scene wall --event x:shoot"),
+          std::string("--scene water --event 5:drop:2,0.5"), std::string("--scene wall --wall 0x3"),
+          std::string("--scene water --grid 64"), std::string("--scene wall --omega 0"),
+          std::string("--scene wall --trace /nonexistent-dir/t.json"),
+          std::string("--scene wall --summary-json /nonexistent-dir/s.json"),
+          std::string("--scene wall --steps 0")}) {
+        Outcome o = headless(args);
+        EXPECT_EQ(o.code, 2) << args << "\n" << o.output;
+        EXPECT_NE(o.output.find("error"), std::string::npos) << args << "\n" << o.output;
+    }
+}
+
+TEST_F(Headless, ScreenshotRendersTheFinalFrame) {
+    if (!gpuOrSkip()) {
+        GTEST_SKIP() << "no GPU context";
+    }
+    Outcome r = headless("--scene wall --backend cpu --steps 10 --screenshot " + path("f.png"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    ASSERT_TRUE(fs::exists(path("f.png")));
+    EXPECT_GT(fs::file_size(path("f.png")), 10000u);  // a real picture, not an empty PNG
+}
+
+}  // namespace
+}  // namespace ww
