@@ -33,9 +33,10 @@ inline const char* statusName(CgStatus s) {
 enum class Boundary { kDirichlet, kNeumann };
 
 /// Default GPU readback period: the GPU CG reads its status every k iterations. Chosen by
-/// measurement on llvmpipe (docs/cg.md): at 256^2 k = 8 is within 3 % of never reading back,
-/// and it wastes at most 7 no-op iteration dispatches after convergence.
-inline constexpr int kDefaultCheckEvery = 8;
+/// measurement on llvmpipe (docs/cg.md, bench rows cg-solve-check-every-k): k = 4 was the
+/// fastest full solve in three runs (k = 1 pays a sync per iteration, larger k pays up to
+/// k - 1 empty dispatch pairs after convergence).
+inline constexpr int kDefaultCheckEvery = 4;
 
 struct CgOptions {
     float tolerance = 1e-5f;  ///< relative residual ||b - Ax|| / ||b||
