@@ -22,6 +22,18 @@ float relative(double rho, double bb) {
     return static_cast<float>(bb > 0.0 ? std::sqrt(rho / bb) : std::sqrt(rho));
 }
 
+// Counts an iteration, records its residual and decides convergence (both paths).
+void finishIteration(CgReport& report, float residual, const CgOptions& options) {
+    ++report.iterations;
+    report.residual = residual;
+    if (options.recordHistory) {
+        report.history.push_back(residual);
+    }
+    if (residual <= options.tolerance) {
+        report.status = CgStatus::kConverged;
+    }
+}
+
 }  // namespace
 
 template <typename Op>
@@ -61,14 +73,7 @@ CgReport CpuCgSolver::run(const Op& a, std::span<const float> b, std::span<float
         }
         const float alpha = static_cast<float>(rho / pq);
         const double rhoNext = a.updateSolution(x.data(), r, p, q, alpha);
-        ++report.iterations;
-        report.residual = relative(rhoNext, bb);
-        if (options.recordHistory) {
-            report.history.push_back(report.residual);
-        }
-        if (report.residual <= options.tolerance) {
-            report.status = CgStatus::kConverged;
-        }
+        finishIteration(report, relative(rhoNext, bb), options);
         beta = static_cast<float>(rhoNext / rho);
         rho = rhoNext;
     }
@@ -137,14 +142,7 @@ CgReport solveReference(const Op& a, std::span<const double> b, std::span<double
             r[i] -= alpha * q[i];
         }
         const double rhoNext = dotd(r, r);
-        ++report.iterations;
-        report.residual = relative(rhoNext, bb);
-        if (options.recordHistory) {
-            report.history.push_back(report.residual);
-        }
-        if (report.residual <= options.tolerance) {
-            report.status = CgStatus::kConverged;
-        }
+        finishIteration(report, relative(rhoNext, bb), options);
         const double beta = rhoNext / rho;
         for (std::size_t i = 0; i < n; ++i) {
             p[i] = r[i] + beta * p[i];

@@ -26,9 +26,15 @@ enum Binding : unsigned {
     kInvDiag = 13,
 };
 
+// Uploads v into dst (at least 4 bytes, GL rejects empty buffers).
 template <typename T>
-Result<gpu::Buffer> uploadVector(const std::vector<T>& v, const char* what) {
-    return gpu::Buffer::create(std::max<std::size_t>(v.size() * sizeof(T), 4), v.data(), what);
+Status uploadInto(gpu::Buffer& dst, const std::vector<T>& v, const char* what) {
+    auto b = gpu::Buffer::create(std::max<std::size_t>(v.size() * sizeof(T), 4), v.data(), what);
+    if (!b) {
+        return b.error();
+    }
+    dst = std::move(b).value();
+    return {};
 }
 
 }  // namespace
@@ -54,11 +60,9 @@ Result<GpuOperator> GpuOperator::upload(const BandedOperator& op) {
     g.m_kind = Kind::kBanded;
     g.m_n = op.size();
     g.m_offsets = op.offsets();
-    auto bands = uploadVector(op.bandData(), "cg bands");
-    if (!bands) {
-        return bands.error();
+    if (Status st = uploadInto(g.m_data0, op.bandData(), "cg bands"); !st) {
+        return st.error();
     }
-    g.m_data0 = std::move(bands).value();
     return g;
 }
 
@@ -66,21 +70,13 @@ Result<GpuOperator> GpuOperator::upload(const CsrMatrix& op) {
     GpuOperator g;
     g.m_kind = Kind::kCsr;
     g.m_n = op.size();
-    auto rows = uploadVector(op.rowPointers(), "cg csr row pointers");
-    if (!rows) {
-        return rows.error();
+    for (Status st : {uploadInto(g.m_data0, op.rowPointers(), "cg csr row pointers"),
+                      uploadInto(g.m_data1, op.columns(), "cg csr columns"),
+                      uploadInto(g.m_data2, op.values(), "cg csr values")}) {
+        if (!st) {
+            return st.error();
+        }
     }
-    auto cols = uploadVector(op.columns(), "cg csr columns");
-    if (!cols) {
-        return cols.error();
-    }
-    auto vals = uploadVector(op.values(), "cg csr values");
-    if (!vals) {
-        return vals.error();
-    }
-    g.m_data0 = std::move(rows).value();
-    g.m_data1 = std::move(cols).value();
-    g.m_data2 = std::move(vals).value();
     return g;
 }
 
@@ -88,11 +84,9 @@ Result<GpuOperator> GpuOperator::upload(const DenseOperator& op) {
     GpuOperator g;
     g.m_kind = Kind::kDense;
     g.m_n = op.size();
-    auto vals = uploadVector(op.values(), "cg dense matrix");
-    if (!vals) {
-        return vals.error();
+    if (Status st = uploadInto(g.m_data0, op.values(), "cg dense matrix"); !st) {
+        return st.error();
     }
-    g.m_data0 = std::move(vals).value();
     return g;
 }
 
