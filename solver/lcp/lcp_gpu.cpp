@@ -80,6 +80,10 @@ class GpuLcpSolver final : public LcpSolver {
             rep.residual = kInfinity;
             return rep;
         }
+        if (p.n == 0) {
+            rep.status = LcpStatus::kConverged;
+            return rep;
+        }
         if (p.n <= gl::kBlockMaxN && o.gpuSingleDispatch) {
             return solveBlocks(std::span<const LcpProblem>(&p, 1), x, o).front();
         }
@@ -88,6 +92,9 @@ class GpuLcpSolver final : public LcpSolver {
 
     std::vector<LcpReport> solveBatch(std::span<const LcpProblem> blocks, std::span<float> x,
                                       const LcpOptions& o) override {
+        if (blocks.empty()) {
+            return {};
+        }
         std::size_t total = 0;
         std::string error;
         for (const auto& b : blocks) {
@@ -265,7 +272,7 @@ class GpuLcpSolver final : public LcpSolver {
             auto& rep = reports[k];
             rep.iterations = static_cast<int>(results[k].iterations);
             rep.residual = results[k].residual;
-            rep.status = toStatus(results[k].status);
+            rep.status = d.n == 0 ? LcpStatus::kConverged : toStatus(results[k].status);
             rep.uploadMs = uploadMs;
             rep.solveMs = solveMs;
             rep.dispatches = 1;

@@ -207,5 +207,31 @@ TEST(LcpGpu, RejectsGaussSeidelAndBadSizes) {
     EXPECT_NE(gpu->solve(p, x, {}).error.find("x has 5"), std::string::npos);
 }
 
+TEST(LcpGpu, EmptyAndZeroSizeProblemsMatchCpu) {
+    WW_REQUIRE_GPU();
+    auto gpu = gpuSolver();
+    ASSERT_TRUE(gpu);
+    auto cpu = makeCpuLcpSolver();
+    std::vector<float> none;
+    EXPECT_TRUE(gpu->solveBatch({}, none, {}).empty());
+    EXPECT_TRUE(cpu->solveBatch({}, none, {}).empty());
+    const auto empty = LcpProblem::plain(0);
+    EXPECT_EQ(gpu->solve(empty, none, {}).status, LcpStatus::kConverged);
+    EXPECT_EQ(cpu->solve(empty, none, {}).status, LcpStatus::kConverged);
+    // A zero-size island between two real ones.
+    std::vector<LcpProblem> blocks = {test::spdProblem(3, 1u), empty, test::spdProblem(5, 2u)};
+    std::vector<float> xg(8, 0.0f), xc(8, 0.0f);
+    LcpOptions o;
+    o.omega = 0.3f;
+    const auto rg = gpu->solveBatch(blocks, xg, o);
+    const auto rc = cpu->solveBatch(blocks, xc, o);
+    ASSERT_EQ(rg.size(), 3u);
+    for (std::size_t k = 0; k < 3; ++k) {
+        EXPECT_EQ(rg[k].status, rc[k].status) << "block " << k;
+        EXPECT_EQ(rg[k].iterations, rc[k].iterations) << "block " << k;
+    }
+    expectClose(xc, xg, "zero-size island");
+}
+
 }  // namespace
 }  // namespace ww::lcp
