@@ -1,7 +1,8 @@
 #version 430
 // CG dispatch 1 of 2 per iteration: p_new = r + beta p_old (written to pOut), q = A p_new,
 // and alpha = rho / (p_new . q) in the last workgroup. Neighbours' p_new are recomputed
-// from r and p_old instead of being read back, so one dispatch does both steps.
+// from r and p_old instead of being read back, so one dispatch does both steps. With
+// RECOMPUTE_AP (matrix-free stencil) q is not stored: cg_update.comp recomputes A p'.
 layout(local_size_x = LOCAL_SIZE) in;
 #include "cg_common.glsl"
 
@@ -26,7 +27,9 @@ void main() {
             float pn = vecIn(i);
             float qi = applyA(i);
             pOut[i] = pn;
+#ifndef RECOMPUTE_AP
             q[i] = qi;
+#endif
             pq += pn * qi;
         }
     }

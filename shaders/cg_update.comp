@@ -10,8 +10,16 @@ layout(std430, binding = 5) readonly buffer P { float p[]; };
 layout(std430, binding = 6) readonly buffer Q { float q[]; };
 layout(std430, binding = 8) writeonly buffer History { float history[]; };
 
-uniform uint uN;
 uniform uint uHistoryCapacity;
+
+#ifdef RECOMPUTE_AP
+// The matrix-free stencil recomputes q = A p' (4 loads that hit the cache) instead of
+// reading a stored q: 8 bytes less per unknown and iteration.
+float vecIn(uint j) { return p[j]; }
+#include "cg_operator.glsl"
+#else
+uniform uint uN;
+#endif
 
 void main() {
     if (sStatus != CG_RUNNING) {
@@ -23,7 +31,12 @@ void main() {
         uint i = elementIndex(e);
         if (i < uN) {
             x[i] += alpha * p[i];
-            float ri = r[i] - alpha * q[i];
+#ifdef RECOMPUTE_AP
+            float qi = applyA(i);
+#else
+            float qi = q[i];
+#endif
+            float ri = r[i] - alpha * qi;
             r[i] = ri;
             rr += ri * ri;
         }

@@ -135,16 +135,21 @@ void GpuOperator::bind(const gpu::Program& program) const {
 
 // ---- GpuCgSolver -------------------------------------------------------------------------
 
-Result<GpuCgSolver> GpuCgSolver::create(const gpu::ShaderLibrary& library, const GpuOperator& op) {
+Result<GpuCgSolver> GpuCgSolver::create(const gpu::ShaderLibrary& library, const GpuOperator& op,
+                                        bool recomputeStencilProduct) {
     GpuCgSolver s;
     s.m_n = op.size();
     s.m_groups = gpu::groupsFor(s.m_n, kLocalSize * kElems);
-    const std::vector<std::pair<std::string, std::string>> defs = {
+    std::vector<std::pair<std::string, std::string>> defs = {
         {op.define(), "1"},
         {"LOCAL_SIZE", std::to_string(kLocalSize)},
         {"ELEMS", std::to_string(kElems)}};
-    const std::vector<std::pair<std::string, std::string>> updateDefs = {
+    std::vector<std::pair<std::string, std::string>> updateDefs = {
         {"LOCAL_SIZE", std::to_string(kLocalSize)}, {"ELEMS", std::to_string(kElems)}};
+    if (op.kind() == GpuOperator::Kind::kStencil && recomputeStencilProduct) {
+        defs.emplace_back("RECOMPUTE_AP", "1");
+        updateDefs = defs;
+    }
     auto init = library.build(gpu::ProgramSpec::computeStage("cg_init.comp", defs));
     if (!init) {
         return init.error();
@@ -220,7 +225,7 @@ Result<CgReport> GpuCgSolver::solve(const GpuOperator& op, const gpu::Buffer& b,
     m_init.set("uTolerance", options.tolerance);
     m_init.set("uHistoryCapacity", historyCap);
     op.bind(m_direction);
-    m_update.use();
+    op.bind(m_update);
     m_update.set("uN", static_cast<unsigned>(m_n));
     m_update.set("uHistoryCapacity", historyCap);
 

@@ -82,7 +82,12 @@ class GpuOperator {
 /// solve every step.
 class GpuCgSolver {
   public:
-    static Result<GpuCgSolver> create(const gpu::ShaderLibrary& library, const GpuOperator& op);
+    /// recomputeStencilProduct (stencil only): the update kernel recomputes A p' instead of
+    /// reading a stored q, 32 instead of 40 bytes per unknown and iteration. Off by default:
+    /// on llvmpipe it measured no faster (the extra arithmetic runs on the same CPU cores,
+    /// docs/cg.md); worth re-measuring on a bandwidth-bound discrete GPU.
+    static Result<GpuCgSolver> create(const gpu::ShaderLibrary& library, const GpuOperator& op,
+                                      bool recomputeStencilProduct = false);
 
     /// Solves A x = b with b and x already on the GPU (x: warm start in, solution out).
     Result<CgReport> solve(const GpuOperator& op, const gpu::Buffer& b, gpu::Buffer& x,

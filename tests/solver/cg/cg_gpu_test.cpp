@@ -28,8 +28,8 @@ struct GpuRun {
 };
 
 GpuRun solveGpu(const GpuOperator& op, const std::vector<float>& b, std::vector<float> x,
-                const CgOptions& options) {
-    auto solver = GpuCgSolver::create(library(), op);
+                const CgOptions& options, bool recompute = false) {
+    auto solver = GpuCgSolver::create(library(), op, recompute);
     EXPECT_TRUE(solver.ok()) << (solver.ok() ? "" : solver.error().message);
     if (!solver) {
         return {};
@@ -44,7 +44,8 @@ GpuRun solveGpu(const GpuOperator& op, const std::vector<float>& b, std::vector<
 // 1e-6 and cond <= 17 bounds each one's error by 1.7e-5 (see cg_cpu_test.cpp); 5e-5
 // between them leaves margin. Iteration counts agree to within a few.
 template <typename Op>
-void expectGpuMatchesCpu(const Op& op, const GpuOperator& gop, std::uint64_t seed) {
+void expectGpuMatchesCpu(const Op& op, const GpuOperator& gop, std::uint64_t seed,
+                         bool recompute = false) {
     const std::vector<float> b = randomVector(op.size(), seed);
     const std::vector<float> x0 = randomVector(op.size(), seed + 1, -0.1f, 0.1f);
     CgOptions options;
@@ -52,7 +53,7 @@ void expectGpuMatchesCpu(const Op& op, const GpuOperator& gop, std::uint64_t see
     options.recordHistory = true;
     std::vector<float> xCpu = x0;
     const CgReport cpu = solveCpu(op, b, std::span<float>(xCpu), options);
-    const GpuRun gpu = solveGpu(gop, b, x0, options);
+    const GpuRun gpu = solveGpu(gop, b, x0, options, recompute);
     ASSERT_EQ(gpu.report.status, CgStatus::kConverged) << "seed " << seed;
     EXPECT_LE(gpu.report.residual, 1e-6f);
     EXPECT_NEAR(gpu.report.iterations, cpu.iterations, 3) << "seed " << seed;
@@ -71,6 +72,7 @@ TEST(CgGpu, StencilMatchesCpu) {
     for (Boundary bc : {Boundary::kDirichlet, Boundary::kNeumann}) {
         const StencilOperator op(45, 37, 2.0f, bc);
         expectGpuMatchesCpu(op, GpuOperator::fromStencil(op), seed);
+        expectGpuMatchesCpu(op, GpuOperator::fromStencil(op), seed, /*recompute=*/true);
     }
 }
 
