@@ -48,7 +48,7 @@ lcp::LcpOptions defaultWallLcpOptions() {
     lcp::LcpOptions o;
     o.method = lcp::LcpMethod::kJacobi;
     o.omega = 0.3f;
-    o.maxIterations = 50;
+    o.maxIterations = 200;
     o.tolerance = 1.0e-5f;
     o.checkEvery = 10;
     return o;

@@ -39,7 +39,7 @@ std::vector<Vec3> positions(const World& w) {
 }
 
 // Issue 5's target: after 10 s of rest with the default settings the bricks drift at most
-// 1 cm (measured: 4.3 mm, nearly all of it settling in the first steps, docs/rigid.md) and are at
+// 1 cm (measured: 0.7 mm, nearly all of it settling in the first steps, docs/rigid.md) and are at
 // rest: 1 mm/s is far above the measured ~1e-5 m/s yet far below any visible motion.
 TEST(World, DefaultWallStandsStillForTenSeconds) {
     World w = makeWallWorld(WallParams{});
