@@ -2,6 +2,16 @@
 #include "solver/rigid/scenes.h"
 
 namespace ww::rigid {
+namespace {
+
+/// Uniform in [-1, 1) from a 32-bit LCG (Numerical Recipes constants): portable, unlike the
+/// standard distributions.
+float nextSigned(std::uint32_t& state) {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(state >> 8) * 0x1.0p-23f - 1.0f;
+}
+
+}  // namespace
 
 int addGround(World& world) {
     BodyDesc d;
@@ -15,6 +25,7 @@ int addGround(World& world) {
 void addWall(World& world, const WallParams& p) {
     const Vec3 h = p.brickHalfExtents;
     const float pitch = 2.0f * h.x + p.columnGapM;
+    std::uint32_t rng = p.seed;
     for (int r = 0; r < p.rows; ++r) {
         for (int c = 0; c < p.cols; ++c) {
             BodyDesc d;
@@ -23,6 +34,11 @@ void addWall(World& world, const WallParams& p) {
             d.massKg = p.brickMassKg;
             d.position = {(static_cast<float>(c) - 0.5f * static_cast<float>(p.cols - 1)) * pitch,
                           h.y * static_cast<float>(2 * r + 1), 0.0f};
+            if (p.jitterM > 0.0f) {
+                d.position.x += p.jitterM * nextSigned(rng);
+                d.position.z += p.jitterM * nextSigned(rng);
+                d.orientation = axisAngle({0.0f, 1.0f, 0.0f}, p.jitterM * nextSigned(rng));
+            }
             d.tag = brickTag(c, r);
             world.addBody(d);
         }

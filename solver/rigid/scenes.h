@@ -19,6 +19,11 @@ struct WallParams {
     /// Horizontal gap between neighbouring columns, m. With 0 the columns touch and the whole
     /// wall is one island (see docs/rigid.md for what that costs).
     float columnGapM = 0.02f;
+    /// Random placement noise (uniform, +-jitterM in x and z, +-jitterM rad of yaw), drawn
+    /// from `seed` with a fixed LCG so that one seed gives one wall on every platform.
+    /// 0 = the exact wall.
+    float jitterM = 0.0f;
+    std::uint32_t seed = 1;
 };
 
 struct PyramidParams {

@@ -214,9 +214,12 @@ TEST(World, CollapseWithProjectileStaysFiniteAndBounded) {
     EXPECT_GT(measure(w, start).maxDrift, 0.5f) << "the shot should knock bricks over";
 }
 
-TEST(World, SameSceneGivesSameHashAndDifferentShotADifferentOne) {
-    const auto run = [](float vz) {
-        World w = makeWallWorld(WallParams{4, 3});
+TEST(World, SameSeedGivesSameHashAndADifferentSeedADifferentOne) {
+    const auto run = [](std::uint32_t seed, float vz) {
+        WallParams wall{4, 3};
+        wall.jitterM = 0.005f;
+        wall.seed = seed;
+        World w = makeWallWorld(wall);
         ShotParams shot;
         shot.velocity.z = vz;
         for (int s = 0; s < 120; ++s) {
@@ -227,8 +230,10 @@ TEST(World, SameSceneGivesSameHashAndDifferentShotADifferentOne) {
         }
         return w.stateHash();
     };
-    EXPECT_EQ(run(-20.0f), run(-20.0f));
-    EXPECT_NE(run(-20.0f), run(-21.0f));
+    const auto seed = static_cast<std::uint32_t>(std::random_device{}());
+    EXPECT_EQ(run(seed, -20.0f), run(seed, -20.0f)) << "seed " << seed;
+    EXPECT_NE(run(seed, -20.0f), run(seed + 1, -20.0f)) << "seed " << seed;
+    EXPECT_NE(run(seed, -20.0f), run(seed, -21.0f)) << "seed " << seed;
 }
 
 // Islands are the diagonal blocks of the dense matrix: with a fixed iteration count both
