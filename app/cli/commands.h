@@ -14,5 +14,7 @@ CommandAction registerInfoCommand(CLI::App& app);
 CommandAction registerHeadlessCommand(CLI::App& app);
 CommandAction registerLcpCommand(CLI::App& app);
 CommandAction registerCgCommand(CLI::App& app);
+CommandAction registerBenchCommand(CLI::App& app);
+CommandAction registerDemoCommand(CLI::App& app);
 
 }  // namespace ww::app

@@ -1,0 +1,138 @@
+// `wavewall bench`: runs the benchmark suites of the solver modules and prints their tables
+// (each suite prints its own, in the style of the paper it follows); --json writes the machine,
+// the GL renderer and every record with its same-run baselines (docs/benchmarks.md).
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "app/cli/commands.h"
+#include "app/cli/gpu_session.h"
+#include "solver/cg/cg_bench.h"
+#include "solver/io/matrix_market.h"
+#include "solver/lcp/lcp_bench.h"
+#include "solver/rigid/wall_bench.h"
+#include "solver/wave/wave_bench.h"
+
+namespace ww::app {
+
+namespace {
+
+struct BenchValues {
+    std::string suite = "all";
+    int repeat = 5;
+    std::string json;
+    std::string backend = "auto";
+    std::string shaderDir;
+    bool quick = false;
+};
+
+std::string cpuModel() {
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            return colon == std::string::npos ? line : line.substr(colon + 2);
+        }
+    }
+    return "unknown";
+}
+
+int runBench(const BenchValues& v) {
+    if (v.repeat < 1 || v.repeat > 1000) {
+        return reportError(inputError("--repeat must be in [1, 1000]"));
+    }
+    if (!v.json.empty()) {
+        if (Status s = io::checkWritable(v.json, "--json"); !s) {
+            return reportError(s.error());
+        }
+    }
+    GpuSession gpu;
+    Result<Backend> backend = selectBackend(v.backend, v.shaderDir, gpu);
+    if (!backend) {
+        return reportError(backend.error());
+    }
+    bench::Options opts;
+    opts.repeats = v.repeat;
+    opts.gpu = *backend == Backend::kGpu;
+    opts.quick = v.quick;
+    const std::string renderer =
+        gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";
+    const unsigned cores = std::thread::hardware_concurrency();
+    std::printf("wavewall bench: %s, %u cores; GL: %s; median of %d repeats%s\n",
+                cpuModel().c_str(), cores, renderer.c_str(), v.repeat,
+                v.quick ? " (quick sizes)" : "");
+
+    using Suite = std::function<void(const bench::Options&, bench::Recorder&)>;
+    const std::vector<std::pair<std::string, Suite>> suites = {
+        {"ops", lcp::runOpsBench}, {"lcp", lcp::runLcpBench}, {"cg", cg::runCgBench},
+        {"wall", rigid::runWallBench}, {"water", wave::runWaterBench}};
+    bench::Recorder recorder;
+    for (const auto& [name, run] : suites) {
+        if (v.suite == "all" || v.suite == name) {
+            std::printf("\n== suite %s ==\n", name.c_str());
+            std::fflush(stdout);
+            run(opts, recorder);
+        }
+    }
+
+    if (!v.json.empty()) {
+        nlohmann::json records = nlohmann::json::array();
+        for (const bench::Record& r : recorder.records()) {
+            nlohmann::json baselines = nlohmann::json::array();
+            for (const bench::Baseline& b : r.baselines) {
+                baselines.push_back({{"name", b.name}, {"median_ms", b.medianMs}});
+            }
+            nlohmann::json metrics = nlohmann::json::object();
+            for (const auto& [k, x] : r.metrics) {
+                metrics[k] = x;
+            }
+            records.push_back({{"suite", r.suite},
+                               {"name", r.name},
+                               {"size", r.size},
+                               {"backend", r.backend},
+                               {"median_ms", r.medianMs},
+                               {"repeats", r.repeats},
+                               {"baselines", baselines},
+                               {"metrics", metrics}});
+        }
+        const nlohmann::json doc = {
+            {"machine", {{"cpu", cpuModel()}, {"cores", cores}}},
+            {"renderer", renderer},
+            {"repeats", v.repeat},
+            {"quick", v.quick},
+            {"records", records}};
+        std::ofstream out(v.json);
+        out << doc.dump(2) << "\n";
+        if (!out) {
+            return reportError(Error{ErrorKind::kIo, v.json + ": write failed"});
+        }
+        std::printf("\nwrote %zu records to %s\n", recorder.records().size(), v.json.c_str());
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+CommandAction registerBenchCommand(CLI::App& app) {
+    CLI::App* cmd = app.add_subcommand(
+        "bench", "Benchmark suites with same-run baselines (other backend, Eigen/OpenBLAS, "
+                 "memory bandwidth)");
+    auto v = std::make_shared<BenchValues>();
+    cmd->add_option("--suite", v->suite, "Which suite")
+        ->check(CLI::IsMember({"ops", "lcp", "cg", "wall", "water", "all"}))
+        ->capture_default_str();
+    cmd->add_option("--repeat", v->repeat, "Timed repetitions per measurement (median)")
+        ->capture_default_str();
+    cmd->add_option("--json", v->json, "Write every record as JSON");
+    cmd->add_option("--backend", v->backend, "auto measures GPU rows when a GPU is available; cpu skips them")
+        ->check(CLI::IsMember({"cpu", "gpu", "auto"}))
+        ->capture_default_str();
+    cmd->add_option("--shader-dir", v->shaderDir, "Load shaders from this folder");
+    cmd->add_flag("--quick", v->quick, "Smallest sizes only (a smoke test of the suites)");
+    return [v]() { return runBench(*v); };
+}
+
+}  // namespace ww::app
