@@ -1,6 +1,8 @@
 // Scene builders and events (see scenes.h).
 #include "solver/rigid/scenes.h"
 
+#include <algorithm>
+
 namespace ww::rigid {
 namespace {
 
@@ -12,6 +14,33 @@ float nextSigned(std::uint32_t& state) {
 }
 
 }  // namespace
+
+DriftMonitor::DriftMonitor(const World& world) {
+    for (const Body& b : world.bodies()) {
+        if (b.kind == BodyKind::kBox && b.tag >= 0) {
+            m_start.emplace_back(b.tag, b.position);
+        }
+    }
+    std::sort(m_start.begin(), m_start.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+}
+
+DriftMonitor::Motion DriftMonitor::measure(const World& world) const {
+    Motion m;
+    for (const Body& b : world.bodies()) {
+        if (b.kind != BodyKind::kBox || b.tag < 0) {
+            continue;
+        }
+        const auto it = std::lower_bound(
+            m_start.begin(), m_start.end(), b.tag,
+            [](const std::pair<std::int32_t, Vec3>& e, std::int32_t tag) { return e.first < tag; });
+        if (it != m_start.end() && it->first == b.tag) {
+            m.maxDriftM = std::max(m.maxDriftM, length(b.position - it->second));
+        }
+        m.maxSpeedMps = std::max(m.maxSpeedMps, length(b.linearVelocity));
+    }
+    return m;
+}
 
 int addGround(World& world) {
     BodyDesc d;

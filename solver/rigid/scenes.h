@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "solver/rigid/world.h"
 
@@ -51,6 +53,22 @@ struct ShotParams {
 inline std::int32_t brickTag(int col, int row) {
     return (row << 16) | col;
 }
+
+/// Drift and speed of a scene's bricks (boxes with a tag >= 0; projectiles excluded), for
+/// --check, summaries and tests. Start positions are kept by tag, so removing bricks is fine.
+class DriftMonitor {
+  public:
+    /// Records the current positions of the tagged boxes as their start.
+    explicit DriftMonitor(const World& world);
+    struct Motion {
+        float maxDriftM = 0.0f;    ///< largest distance of a brick from its start, m
+        float maxSpeedMps = 0.0f;  ///< largest brick speed, m/s
+    };
+    Motion measure(const World& world) const;
+
+  private:
+    std::vector<std::pair<std::int32_t, Vec3>> m_start;  ///< sorted by tag
+};
 
 /// Adds the ground plane y = 0; returns its body index.
 int addGround(World& world);
