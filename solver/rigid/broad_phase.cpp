@@ -43,7 +43,7 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, float margin, float 
             ++bounded;
         }
     }
-    if (static_cast<int>(m_order.size()) != bounded) {
+    if (static_cast<int>(m_order.size()) != bounded) {  // first call, or after invalidate()
         m_order.clear();
         for (int i = 0; i < n; ++i) {
             if (bodies[i].kind != BodyKind::kPlane) {

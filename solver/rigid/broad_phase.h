@@ -29,6 +29,9 @@ class BroadPhase {
     static void findPairsBruteForce(const std::vector<Body>& bodies, float margin, float dt,
                                     std::vector<std::pair<int, int>>& pairs);
 
+    /// Forgets the persistent order (call when bodies are added or removed).
+    void invalidate() { m_order.clear(); }
+
   private:
     std::vector<int> m_order;  ///< indices of bounded bodies, sorted by lower x
     std::vector<Aabb> m_bounds;

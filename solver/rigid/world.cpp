@@ -61,12 +61,14 @@ World& World::operator=(World&&) noexcept = default;
 
 int World::addBody(const BodyDesc& desc) {
     m_bodies.push_back(makeBody(desc));
+    m_broad.invalidate();
     return static_cast<int>(m_bodies.size()) - 1;
 }
 
 void World::removeBody(int i) {
     m_bodies.erase(m_bodies.begin() + i);
     m_cache.removeBody(i);
+    m_broad.invalidate();
     m_contacts.clear();
 }
 
