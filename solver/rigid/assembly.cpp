@@ -13,17 +13,18 @@ const Vec3& dirOf(const Contact& c, int r) {
 
 /// Velocity bias of a normal row (see the header), given the pre-step normal speed.
 float normalBias(const Contact& c, float vn, const AssemblyParams& p) {
-    float bias = 0.0f;
+    const bool bounce = p.restitution > 0.0f && vn < -p.restitutionThreshold;
     if (c.separation > 0.0f) {
-        bias = c.separation / p.dt;
-    } else {
-        bias =
-            -std::min(p.erp / p.dt * std::max(-c.separation - p.slop, 0.0f), p.maxCorrectionSpeed);
+        // A speculative contact that the body will hit within this step bounces now: closing
+        // the gap first (bias s/dt) would clamp the speed to s/dt and lose the impact speed.
+        if (bounce && c.separation + vn * p.dt < 0.0f) {
+            return p.restitution * vn;
+        }
+        return c.separation / p.dt;
     }
-    if (p.restitution > 0.0f && vn < -p.restitutionThreshold) {
-        bias += p.restitution * vn;
-    }
-    return bias;
+    const float bias =
+        -std::min(p.erp / p.dt * std::max(-c.separation - p.slop, 0.0f), p.maxCorrectionSpeed);
+    return bounce ? bias + p.restitution * vn : bias;
 }
 
 Vec3 pointVelocity(const Body& b, const Vec3& r) {

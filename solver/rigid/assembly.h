@@ -9,7 +9,9 @@
 //   bias = s / dt                                         if s > 0 (speculative: may close the
 //                                                         gap in this step, not more)
 //        = -min(erp / dt * max(-s - slop, 0), vmax)      if s <= 0 (Baumgarte, with slop)
-//   plus restitution  e v_n  when v_n < -threshold (so that v_n,next >= -e v_n).
+//   plus restitution  e v_n  when v_n < -threshold (so that v_n,next >= -e v_n); a
+//   speculative contact hit within the step (s + v_n dt < 0) then takes bias = e v_n alone,
+//   bouncing up to s early instead of losing the impact speed to the s / dt clamp.
 // Friction rows: bias 0, |x_t| <= mu x_n (frictionNormal/mu of the LCP problem).
 // A row's cfm keeps A positive definite for redundant contacts (4 coplanar points per face
 // give linearly dependent rows); it acts as a soft constraint of compliance cfm (s/kg).

@@ -72,6 +72,35 @@ TEST(World, RestingBoxGetsAnalyticNormalImpulse) {
     EXPECT_NEAR(sum, expected, 1e-3f * expected) << "seed " << seed << " mass " << mass;
 }
 
+// A sphere dropped on the ground with restitution e leaves it at e times its impact speed.
+// The impact speed is read the step before contact; one step of gravity (g dt = 0.16 m/s)
+// separates it from the speed the contact sees, hence the tolerance.
+TEST(World, RestitutionBouncesWithCoefficientTimesImpactSpeed) {
+    const float e = 0.3f + 0.4f * std::uniform_real_distribution<float>(0, 1)(
+                                      *std::make_unique<std::mt19937>(std::random_device{}()));
+    WorldParams p;
+    p.restitution = e;
+    World w(p);
+    addGround(w);
+    BodyDesc d;
+    d.kind = BodyKind::kSphere;
+    d.radius = 0.5f;
+    d.position = {0.0f, 3.0f, 0.0f};
+    const int ball = w.addBody(d);
+    float impact = 0.0f, rebound = 0.0f;
+    for (int s = 0; s < 120 && rebound <= 0.0f; ++s) {
+        const float before = w.bodies()[ball].linearVelocity.y;
+        w.step();
+        const float after = w.bodies()[ball].linearVelocity.y;
+        if (before < 0.0f && after > 0.0f) {
+            impact = -before;
+            rebound = after;
+        }
+    }
+    ASSERT_GT(impact, 5.0f) << "it fell about 2.5 m";
+    EXPECT_NEAR(rebound, e * impact, kG * p.dtSeconds) << "e " << e;
+}
+
 /// A unit box on a ground tilted by `angle` (gravity tilted instead: the same physics).
 World slopeWorld(float angle, float mu) {
     WorldParams p;
