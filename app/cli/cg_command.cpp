@@ -8,9 +8,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
-#include "solver/cg/cg_cpu.h"
-#include "solver/cg/cg_gpu.h"
-#include "solver/core/timer.h"
+#include "solver/cg/cg_solve.h"
 #include "solver/io/matrix_market.h"
 
 namespace ww::app {
@@ -96,28 +94,12 @@ int runCg(const CgValues& v) {
     if (!backend) {
         return reportError(backend.error());
     }
-    cg::CgReport r;
-    double uploadMs = 0;
-    if (*backend == Backend::kGpu) {
-        Stopwatch upload;
-        Result<cg::GpuOperator> op = cg::GpuOperator::upload(*csr);
-        if (!op) {
-            return reportError(op.error());
-        }
-        Result<cg::GpuCgSolver> solver = cg::GpuCgSolver::create(gpu.shaders, *op);
-        if (!solver) {
-            return reportError(solver.error());
-        }
-        gpu::GpuContext::current()->finish();
-        uploadMs = upload.elapsedMs();
-        Result<cg::CgReport> rep = solver->solve(*op, bf, x, o);
-        if (!rep) {
-            return reportError(rep.error());
-        }
-        r = *rep;
-    } else {
-        r = cg::solveCpu(*csr, bf, x, o);
+    Result<cg::SolveOutcome> outcome = cg::solveOnBackend(*csr, bf, x, o, *backend, &gpu.shaders);
+    if (!outcome) {
+        return reportError(outcome.error());
     }
+    const cg::CgReport& r = outcome->report;
+    const double uploadMs = outcome->uploadMs;
     const double residual = trueResidual(*a, *b, x);
     const bool converged = r.status == cg::CgStatus::kConverged;
     const std::string renderer =
