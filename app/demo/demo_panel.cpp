@@ -129,7 +129,7 @@ void drawPanel(PanelState& state, PanelRequests& requests,
         return;
     }
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(440, 0), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowBgAlpha(0.85f);
     if (!ImGui::Begin("wavewall")) {
         ImGui::End();

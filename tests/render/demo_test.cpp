@@ -32,7 +32,7 @@ namespace {
 
 constexpr int kW = 800;
 constexpr int kH = 500;
-constexpr int kPanelRight = 400;  // the panel opens at x = 10 with width 380
+constexpr int kPanelRight = 460;  // the panel opens at x = 10 with width 440
 
 std::string outPath(const std::string& name) {
     const char* dir = std::getenv("WW_RENDER_TEST_OUT");
