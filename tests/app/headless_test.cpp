@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -233,6 +234,22 @@ TEST_F(Headless, BadInputsExit2BeforeTheRun) {
         EXPECT_EQ(o.code, 2) << args << "\n" << o.output;
         EXPECT_NE(o.output.find("error"), std::string::npos) << args << "\n" << o.output;
     }
+}
+
+TEST_F(Headless, EveryAssetPresetLoadsAndRuns) {
+    const char* source = std::getenv("WAVEWALL_SOURCE_DIR");
+    ASSERT_NE(source, nullptr) << "ctest sets WAVEWALL_SOURCE_DIR";
+    int presets = 0;
+    for (const auto& entry : fs::directory_iterator(fs::path(source) / "assets")) {
+        if (entry.path().extension() != ".json") {
+            continue;
+        }
+        ++presets;
+        Outcome r = headless("--config " + entry.path().string() +
+                             " --backend cpu --steps 3 --check");
+        EXPECT_EQ(r.code, 0) << entry.path() << "\n" << r.output;
+    }
+    EXPECT_GE(presets, 5);
 }
 
 TEST_F(Headless, ScreenshotRendersTheFinalFrame) {
