@@ -149,7 +149,7 @@ struct Demo {
         panel.message = s ? "recording " + panel.tracePath : s.error().message;
     }
 
-    void handleKeys(PanelRequests& requests, int fbWidth, int fbHeight) {
+    void handleKeys(PanelRequests& requests) {
         const bool typing = ImGui::GetIO().WantCaptureKeyboard;
         for (int key : input.keys) {
             if (typing && key != GLFW_KEY_F12) {
@@ -175,8 +175,6 @@ struct Demo {
             }
         }
         input.keys.clear();
-        (void)fbWidth;
-        (void)fbHeight;
     }
 
     void handleMouse() {
@@ -393,7 +391,7 @@ int Demo::run() {
             ImGui_ImplGlfw_NewFrame();
             ImGui::NewFrame();
             PanelRequests requests;
-            handleKeys(requests, fbWidth, fbHeight);
+            handleKeys(requests);
             handleMouse();
             drawPanel(panel, requests, scenes, current, timings, renderer.stats());
             ImGui::Render();

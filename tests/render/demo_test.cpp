@@ -3,6 +3,7 @@
 // the wall is and a water surface that is not flat after a drop. Run under
 // xvfb-run (ctest does so when xvfb-run is installed); skipped locally without a display,
 // failed when CI=true.
+#include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -190,6 +191,41 @@ TEST(Demo, TraceRecordsEveryFramesPhases) {
     std::vector<std::unique_ptr<DemoScene>> again;
     again.push_back(std::make_unique<test::TestWallScene>());
     EXPECT_EQ(runDemo(o, std::move(again)), 2);
+}
+
+// Scenes run on the window's thread with its context current: this one resizes the window
+// from inside the loop, as a user dragging its border would.
+class ResizingWallScene : public test::TestWallScene {
+  public:
+    void step() override {
+        TestWallScene::step();
+        if (++m_calls == 2) {
+            glfwSetWindowSize(glfwGetCurrentContext(), 640, 360);
+        }
+    }
+
+  private:
+    int m_calls = 0;
+};
+
+TEST(Demo, ResizedWindowRendersAtTheNewSize) {
+    WW_REQUIRE_DISPLAY();
+    const std::string path = outPath("demo_resized.png");
+    std::vector<std::unique_ptr<DemoScene>> scenes;
+    scenes.push_back(std::make_unique<ResizingWallScene>());
+    DemoOptions o = smallRun(path, 8);
+    o.showPanel = false;
+    ASSERT_EQ(runDemo(o, std::move(scenes)), 0);
+    const render::Image im = loadPng(path);
+    ASSERT_EQ(im.width, 640);
+    ASSERT_EQ(im.height, 360);
+    // The frame fills the new size: the wall in the middle, sky at the top, no stale
+    // (black or garbage) band from the old size.
+    EXPECT_TRUE(isBrick(im.at(320, 200)));
+    for (int x = 0; x < 640; x += 40) {
+        const glm::u8vec4 top = im.at(x, 2);
+        EXPECT_GT(top.b, 150) << "sky expected at (" << x << ", 2)";
+    }
 }
 
 TEST(Demo, BadSceneIndexIsAUsageError) {
