@@ -312,6 +312,7 @@ int Demo::run() {
         return 2;
     }
     current = options.initialScene;
+    report.renderer = gpu->info().renderer;
     gpuWhy.assign(scenes.size(), {});
     for (int i = 0; i < nScenes; ++i) {
         std::string why;
@@ -339,7 +340,6 @@ int Demo::run() {
             return 2;
         }
     }
-    report.renderer = gpu->info().renderer;
 
     int frame = 0;
     double frameStartMs = runClock.elapsedMs();
