@@ -53,6 +53,9 @@ struct WorldParams {
     float warmStartFactor = 1.0f;  ///< fraction of last step's impulses used as the guess
     NarrowPhaseParams collision;
     LcpMode mode = LcpMode::kIslands;
+    /// Jacobi, omega 0.3 (an upper bound: see adaptiveOmega), at most 200 iterations (warm
+    /// steps stop after 1-6 at the tolerance), natural-map tolerance 1e-5 N s, checked every
+    /// 10 iterations. maxIterations 0 = 2n (the paper's count; no cold-start or budget rule).
     lcp::LcpOptions lcp = defaultWallLcpOptions();
     /// Jacobi only: caps omega per step at omegaSafety * 2 / lambda, where lambda estimates
     /// lambda_max(D^-1 A) over all contacts: 20 power iterations on J M^-1 J^T applied
@@ -71,7 +74,7 @@ struct WorldParams {
     /// at least 10 iterations are kept. Only a huge pile after a collapse reaches it (a
     /// 1600-row island gets ~19 iterations). 0 = no budget; never applied to a 2n count.
     double iterationBudgetMacs = 5.0e7;
-    float omegaSafety = 0.85f;
+    float omegaSafety = 0.85f;  ///< see adaptiveOmega
 };
 
 /// Diagnostics of one step (sums over substeps for times, maxima for sizes).
