@@ -7,6 +7,7 @@
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
+#include <string>
 #include <vector>
 
 #include "render/gpu_layout.h"
@@ -129,6 +130,14 @@ Status Renderer::init(const RendererOptions& options) {
     state->options = options;
     state->options.shadowMapSize = std::clamp(options.shadowMapSize, 256, 8192);
     state->options.maxWaterMesh = std::clamp(options.maxWaterMesh, 2, 4096);
+    if (options.msaaSamples == kAutoMsaa) {
+        const char* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+        const std::string renderer = name != nullptr ? name : "";
+        const bool software = renderer.find("llvmpipe") != std::string::npos ||
+                              renderer.find("softpipe") != std::string::npos ||
+                              renderer.find("SwiftShader") != std::string::npos;
+        state->options.msaaSamples = software ? 0 : 4;
+    }
     if (!options.shaderDir.empty()) {
         auto lib = gpu::ShaderLibrary::create(options.shaderDir);
         if (!lib) {

@@ -19,8 +19,13 @@
 
 namespace ww::render {
 
+/// RendererOptions::msaaSamples value that picks the sample count from the GL renderer.
+inline constexpr int kAutoMsaa = -1;
+
 struct RendererOptions {
-    int msaaSamples = 4;       ///< 0 or 1 = no multisampling
+    /// 0 or 1 = no multisampling; kAutoMsaa = 4 on hardware, off on software rasterizers
+    /// (llvmpipe pays for 4× MSAA on the water's small triangles several times over).
+    int msaaSamples = 4;
     int shadowMapSize = 2048;  ///< texels per side
     int maxWaterMesh = 512;    ///< water mesh vertices per side at most (bilinear beyond)
     std::string shaderDir;     ///< override folder for live shader editing ("" = embedded)
@@ -75,6 +80,7 @@ class Renderer {
     Status reloadShaders();
 
     const RenderStats& stats() const;
+    /// The options in effect (kAutoMsaa resolved to a sample count).
     const RendererOptions& options() const;
 
   private:

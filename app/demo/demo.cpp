@@ -330,7 +330,7 @@ int Demo::run() {
     panel.vsync = options.vsync;
     panel.syncTimings = options.syncTimings;
     panel.gpuUnavailable = gpuWhy[current];
-    panel.msaaSamples = options.msaa;
+    panel.msaaSamples = renderer.options().msaaSamples;
     panel.rendererName = gpu->info().renderer;
     if (!options.tracePath.empty()) {
         panel.tracePath = options.tracePath;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/demo/demo_scene.h"
+#include "render/renderer.h"
 #include "solver/core/backend.h"
 
 namespace ww::demo {
@@ -22,8 +23,9 @@ struct DemoOptions {
     int width = 1280;            ///< initial window size, screen pixels
     int height = 800;
     bool vsync = true;
-    int msaa = 4;                     ///< samples of the offscreen target (0 = off)
-    int initialScene = 0;             ///< index into the scene list
+    int msaa =
+        render::kAutoMsaa;  ///< offscreen target samples: 0 = off, kAutoMsaa = by GL renderer
+    int initialScene = 0;   ///< index into the scene list
     Backend backend = Backend::kCpu;  ///< backend the scenes start on
     bool backendExplicit = false;  ///< the user asked for `backend`: failing to get it is an error
     std::string shaderDir;         ///< override folder for live shader editing

@@ -284,6 +284,19 @@ TEST(Renderer, MsaaSmoothsEdgesOnly) {
     EXPECT_LT(differ, kW * kH / 10);
 }
 
+TEST(Renderer, AutoMsaaFollowsTheRendererKind) {
+    WW_REQUIRE_GPU();
+    Renderer r;
+    RendererOptions options;
+    options.msaaSamples = kAutoMsaa;
+    options.shadowMapSize = 256;
+    ASSERT_TRUE(r.init(options).ok());
+    const std::string name = test::sharedGpu()->info().renderer;
+    const bool software =
+        name.find("llvmpipe") != std::string::npos || name.find("softpipe") != std::string::npos;
+    EXPECT_EQ(r.options().msaaSamples, software ? 0 : 4) << name;
+}
+
 TEST(Renderer, ZeroViewportDrawsNothingAndSucceeds) {
     WW_REQUIRE_GPU();
     DrawData data;
