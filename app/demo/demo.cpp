@@ -8,7 +8,6 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -490,6 +489,7 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
         Demo demo;
         demo.options = options;
         demo.window = window;
+        demo.scenes = std::move(scenes);  // released below while the context is current
         glfwSetWindowUserPointer(window, &demo.input);
         glfwSetScrollCallback(window, onScroll);
         glfwSetKeyCallback(window, onKey);
@@ -517,7 +517,6 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
             ImGui::GetStyle().WindowRounding = 4.0f;
             ImGui_ImplGlfw_InitForOpenGL(window, true);  // chains our scroll/key callbacks
             ImGui_ImplOpenGL3_Init("#version 430");
-            demo.scenes = std::move(scenes);
             code = demo.run();
             ImGui_ImplOpenGL3_Shutdown();
             ImGui_ImplGlfw_Shutdown();
