@@ -2,16 +2,21 @@
 // Water look: Schlick-Fresnel blend of the sky reflection over a body colour tinted by the
 // depth of water the view ray crosses, plus a sharp specular highlight of the key light.
 #include "render_common.glsl"
+#include "render_heightfield.glsl"
 
 in vec3 vWorldPos;
 in vec3 vNormal;
+in vec2 vGrid;
 uniform sampler2DShadow uShadowMap;
 uniform mat4 uLightViewProj;
 uniform float uShadowTexel;
 out vec4 fragColor;
 
 void main() {
-    vec3 n = normalize(vNormal);
+    // A coarse mesh (grid larger than RendererOptions::maxWaterMesh): normals per pixel
+    // from the full-resolution heights.
+    vec3 n = (uMeshX == uNx && uMeshY == uNy) ? normalize(vNormal)
+                                              : heightNormal(vGrid, vec2(1.0));
     vec3 v = normalize(uEye - vWorldPos);
     float cosTheta = clamp(dot(n, v), 0.0, 1.0);
     float fresnel = 0.02 + 0.98 * pow(1.0 - cosTheta, 5.0);
