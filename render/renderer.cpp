@@ -247,7 +247,8 @@ struct Bounds {
     bool empty() const { return lo.x > hi.x; }
 };
 
-// An orthographic light covering the bounding sphere of the shadow casters.
+// An orthographic light covering the bounding sphere of the shadow casters across, and in
+// depth everything from the casters down to the ground, where their shadows land.
 glm::mat4 lightViewProj(const Bounds& casters) {
     glm::vec3 center(0.0f);
     float radius = 1.0f;
@@ -256,9 +257,13 @@ glm::mat4 lightViewProj(const Bounds& casters) {
         radius = std::max(0.5f * glm::length(casters.hi - casters.lo), 0.5f);
     }
     radius *= 1.05f;
-    const glm::mat4 view =
-        glm::lookAt(center + kSunDir * (2.0f * radius), center, glm::vec3(0.0f, 1.0f, 0.0f));
-    return glm::ortho(-radius, radius, -radius, radius, 0.5f * radius, 3.5f * radius) * view;
+    const glm::vec3 eye = center + kSunDir * (2.0f * radius);
+    const glm::mat4 view = glm::lookAt(eye, center, glm::vec3(0.0f, 1.0f, 0.0f));
+    // Distance from the light's eye along −sun down to y = 0 (plus margin).
+    const float toGround = std::max(eye.y, 0.0f) / kSunDir.y + 0.1f * radius;
+    return glm::ortho(-radius, radius, -radius, radius, 0.5f * radius,
+                      std::max(3.5f * radius, toGround)) *
+           view;
 }
 
 void rebuildWaterIndices(GLuint buffer, int mx, int my, GLsizei& count) {
@@ -314,15 +319,23 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
 
     // Instances and heights: one upload each per frame into buffers that only grow.
     st.boxScratch.resize(data.boxes.size());
+    // The shadow map covers the casters near what the camera looks at: a projectile far
+    // away would otherwise stretch it over the whole range and blur every shadow.
     Bounds casters;
+    const float shadowRangeM = std::max(20.0f, 3.0f * glm::length(camera.eye - camera.target));
+    auto addCaster = [&](glm::vec3 p, float r) {
+        if (glm::length(p - camera.target) < shadowRangeM) {
+            casters.add(p, r);
+        }
+    };
     for (std::size_t i = 0; i < data.boxes.size(); ++i) {
         st.boxScratch[i] = gpu_layout::pack(data.boxes[i]);
-        casters.add(data.boxes[i].position, glm::length(data.boxes[i].halfExtents));
+        addCaster(data.boxes[i].position, glm::length(data.boxes[i].halfExtents));
     }
     st.sphereScratch.resize(data.spheres.size());
     for (std::size_t i = 0; i < data.spheres.size(); ++i) {
         st.sphereScratch[i] = gpu_layout::pack(data.spheres[i]);
-        casters.add(data.spheres[i].position, data.spheres[i].radius);
+        addCaster(data.spheres[i].position, data.spheres[i].radius);
     }
     if (!st.boxScratch.empty()) {
         Status s = ensureCapacity(

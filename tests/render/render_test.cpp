@@ -142,15 +142,19 @@ TEST(Renderer, EmptySceneHasNoBrickPixels) {
     EXPECT_EQ(bricks, 0);
 }
 
-TEST(Renderer, BoxCastsShadowOnGround) {
-    WW_REQUIRE_GPU();
+void checkShadow(float halfExtentM, bool farProjectile) {
     DrawData data;
     BoxInstance b;
     b.position = {0.0f, 1.5f, 0.0f};
-    b.halfExtents = glm::vec3(0.5f);
+    b.halfExtents = glm::vec3(halfExtentM);
     data.boxes.push_back(b);
+    if (farProjectile) {
+        // A sphere 300 m away must not stretch the shadow map over 360 m (0.35 m per texel
+        // at 1024²), which would lose the shadow of a 0.3 m box.
+        data.spheres.push_back({{300.0f, 40.0f, -200.0f}, 0.2f, glm::vec4(1.0f)});
+    }
     const Camera cam = OrbitCamera({0.0f, 0.5f, 0.0f}, 8.0f, 0.0f, 0.9f).camera();
-    const Image im = renderOrDie(data, cam, "shadow.png");
+    const Image im = renderOrDie(data, cam, farProjectile ? "shadow_far.png" : "shadow.png");
     // The shadow of the box centre: along −sun from the centre down to y = 0.
     const glm::vec3 sun = sunDirection();
     const glm::vec3 shadow = b.position - sun * (b.position.y / sun.y);
@@ -164,6 +168,16 @@ TEST(Renderer, BoxCastsShadowOnGround) {
     // Direct sun is over half of the ground's light in shade(); 0.8 leaves room for grid
     // lines and the PCF edge.
     EXPECT_LT(luma(ps), 0.8 * luma(pl)) << "shadow at " << ps.x << "," << ps.y;
+}
+
+TEST(Renderer, BoxCastsShadowOnGround) {
+    WW_REQUIRE_GPU();
+    checkShadow(0.5f, false);
+}
+
+TEST(Renderer, FarProjectileDoesNotWashOutShadows) {
+    WW_REQUIRE_GPU();
+    checkShadow(0.15f, true);
 }
 
 struct Pool {
