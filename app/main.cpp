@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
@@ -23,9 +25,20 @@ int main(int argc, char** argv) {
     add(registerLcpCommand(app));
     add(registerCgCommand(app));
     add(registerInfoCommand(app));
+    add(registerDemoCommand(app));
+
+    // `demo` is the default command (docs/cli.md: wavewall [demo] ...): with no subcommand
+    // name first, the arguments are the demo's.
+    std::vector<char*> args(argv, argv + argc);
+    static char demoName[] = "demo";
+    const std::string first = argc > 1 ? argv[1] : "";
+    if (first.empty() || (first[0] == '-' && first != "-h" && first != "--help" &&
+                          first != "--help-all" && first != "--version")) {
+        args.insert(args.begin() + 1, demoName);
+    }
 
     try {
-        app.parse(argc, argv);
+        app.parse(static_cast<int>(args.size()), args.data());
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {

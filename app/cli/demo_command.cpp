@@ -1,0 +1,290 @@
+// `wavewall demo` (the default command): the desktop window over both scenes, wall and water,
+// built from the same scene options as `wavewall headless` (flags, config keys, --config). With
+// no display it says so and how to get one, then runs a short headless simulation of both
+// scenes on the CPU and prints their summaries, so the first command a user types always shows
+// something (docs/demo.md).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "app/cli/commands.h"
+#include "app/cli/gpu_session.h"
+#include "app/cli/headless_run.h"
+#include "app/cli/scene_factory.h"
+#include "app/demo/demo.h"
+#include "app/scenes/wall_demo_scene.h"
+#include "app/scenes/water_demo_scene.h"
+#include "render/capture.h"
+#include "solver/io/matrix_market.h"
+
+namespace ww::app {
+
+namespace {
+
+struct DemoValues {
+    std::string scene = "wall";
+    std::string backend = "auto";
+    std::string shaderDir;
+    std::string config;
+    std::string screenshot;
+    std::string trace;
+    std::string vsync = "on";
+    std::string panel = "on";
+    std::string initialDrop = "on";
+    std::vector<std::string> events;
+    int frames = 0;
+    int width = 1280;
+    int height = 800;
+    int msaa = 4;
+    int fallbackSteps = 120;
+    std::uint64_t seed = 1;
+    bool report = false;
+    bool syncTimings = false;
+    SceneOptionValues sceneValues;
+};
+
+bool haveDisplay() {
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"}) {
+        const char* v = std::getenv(name);
+        if (v != nullptr && *v != '\0') {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The events of the fallback run: something happens in each scene within its first steps.
+std::vector<SceneEvent> fallbackEvents(const std::string& scene) {
+    std::vector<std::string> texts;
+    if (scene == "wall") {
+        texts = {"20:shoot"};
+    } else {
+        texts = {"0:drop:0.3,0.6", "40:drop:0.7,0.35"};
+    }
+    std::vector<SceneEvent> events;
+    for (const std::string& t : texts) {
+        events.push_back(*parseEvent(t));  // fixed, well-formed texts
+    }
+    return events;
+}
+
+// No window: both scenes headless (CPU unless the GPU was asked for), their summaries, and the
+// --screenshot, if one was asked for, rendered offscreen as `wavewall headless` does.
+int runWithoutDisplay(const DemoValues& v) {
+    std::printf(
+        "wavewall demo: running %d steps of each scene without a window instead "
+        "(wavewall headless --help for more):\n",
+        v.fallbackSteps);
+    std::fflush(stdout);
+    GpuSession gpu;
+    const bool wantGl = v.backend == "gpu" || !v.screenshot.empty();
+    Result<Backend> backend = selectBackend(v.backend == "gpu" ? "gpu" : "cpu", v.shaderDir, gpu);
+    if (!backend) {
+        return reportError(backend.error());
+    }
+    if (wantGl && !gpu.available()) {
+        auto ctx = gpu::GpuContext::createHeadless();
+        if (!ctx) {
+            return reportError(
+                Error{ErrorKind::kGpuUnavailable,
+                      "--screenshot needs OpenGL to render, but " + ctx.error().message});
+        }
+        gpu.context = std::move(ctx).value();
+    }
+    const std::string renderer =
+        gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";
+    bool clean = true;
+    for (const std::string name : {"wall", "water"}) {
+        Result<std::unique_ptr<SimScene>> made = makeScene(name, v.sceneValues, v.seed);
+        if (!made) {
+            return reportError(made.error());
+        }
+        SimScene& scene = **made;
+        if (Status s = scene.setBackend(*backend, &gpu.shaders); !s) {
+            return reportError(s.error());
+        }
+        const SceneRunStats run = runSceneSteps(scene, v.fallbackSteps, fallbackEvents(name));
+        printSceneRun("wavewall demo (headless)", scene, run, renderer, v.seed);
+        clean = clean && run.violations.empty();
+        if (name == v.scene && !v.screenshot.empty()) {
+            render::Renderer r;
+            render::RendererOptions ro;
+            ro.shaderDir = v.shaderDir;
+            if (Status s = r.init(ro); !s) {
+                return reportError(s.error());
+            }
+            render::DrawData data;
+            scene.fillDrawData(data);
+            const auto [center, radius] = scene.viewBounds();
+            render::OrbitCamera cam;
+            cam.frame(center, radius);
+            if (Status s =
+                    render::renderToPng(r, data, cam.camera(), v.width, v.height, v.screenshot);
+                !s) {
+                return reportError(s.error());
+            }
+            std::printf("  screenshot %s (offscreen, no panel)\n", v.screenshot.c_str());
+        }
+    }
+    if (!clean) {
+        std::fprintf(stderr, "wavewall demo: the headless run reported violations (above)\n");
+        return kExitCheckFailed;
+    }
+    return kExitOk;
+}
+
+int runDemoCommand(DemoValues& v, OptionTable& table) {
+    if (!v.config.empty()) {
+        if (Status s = table.applyConfig(v.config); !s) {
+            return reportError(s.error());
+        }
+    }
+    if (v.frames < 0 || v.width < 64 || v.height < 64 || v.width > 16384 || v.height > 16384) {
+        return reportError(inputError("--frames must be >= 0 and --width/--height in [64, 16384]"));
+    }
+    if (v.msaa != 0 && v.msaa != 2 && v.msaa != 4 && v.msaa != 8) {
+        return reportError(inputError("--msaa must be 0, 2, 4 or 8"));
+    }
+    if (v.fallbackSteps < 1 || v.fallbackSteps > 1000000) {
+        return reportError(inputError("--fallback-steps must be in [1, 1000000]"));
+    }
+    Result<WallSceneSettings> wall = makeWallSettings(v.sceneValues);
+    if (!wall) {
+        return reportError(wall.error());
+    }
+    Result<WaterSceneSettings> water = makeWaterSettings(v.sceneValues, v.seed);
+    if (!water) {
+        return reportError(water.error());
+    }
+    for (const auto& [path, what] :
+         {std::pair{&v.screenshot, "--screenshot"}, std::pair{&v.trace, "--trace"}}) {
+        if (!path->empty()) {
+            if (Status s = io::checkWritable(*path, what); !s) {
+                return reportError(s.error());
+            }
+        }
+    }
+    if (v.initialDrop == "off") {
+        water->initialDrop = false;
+    }
+    // Each event goes to the scene that knows its action (shoot/remove/push: wall;
+    // drop/rain/wake: water); one that neither knows is an error naming it.
+    std::vector<SceneEvent> wallEvents, waterEvents;
+    {
+        WallScene wallCheck(*wall);
+        for (const std::string& text : v.events) {
+            Result<SceneEvent> e = parseEvent(text);
+            if (!e) {
+                return reportError(e.error());
+            }
+            const bool isWater = e->action == "drop" || e->action == "rain" || e->action == "wake";
+            Status ok = isWater ? Status{} : wallCheck.validateEvent(*e);
+            if (ok && isWater) {
+                Result<std::unique_ptr<WaterScene>> tiny = WaterScene::create(*water);
+                ok = tiny ? (*tiny)->validateEvent(*e) : Status{tiny.error()};
+            }
+            if (!ok) {
+                return reportError(ok.error());
+            }
+            (isWater ? waterEvents : wallEvents).push_back(*e);
+        }
+        const auto byStep = [](const SceneEvent& a, const SceneEvent& b) {
+            return a.step < b.step;
+        };
+        std::stable_sort(wallEvents.begin(), wallEvents.end(), byStep);
+        std::stable_sort(waterEvents.begin(), waterEvents.end(), byStep);
+    }
+    Result<gpu::ShaderLibrary> shaders = gpu::ShaderLibrary::create(v.shaderDir);
+    if (!shaders) {
+        return reportError(shaders.error());
+    }
+
+    if (!haveDisplay()) {
+        std::fprintf(stderr,
+                     "wavewall demo: no display (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
+                     "  Run it on a desktop session, under a virtual one "
+                     "(xvfb-run -a -s \"-screen 0 1280x800x24\" wavewall demo ...),\n"
+                     "  or without a window: wavewall headless --scene wall|water "
+                     "[--screenshot F.png]\n");
+        return runWithoutDisplay(v);
+    }
+
+    std::vector<std::unique_ptr<demo::DemoScene>> scenes;
+    auto wallScene = std::make_unique<WallDemoScene>(std::move(wall).value(), &*shaders);
+    wallScene->setScript(std::move(wallEvents));
+    scenes.push_back(std::move(wallScene));
+    Result<std::unique_ptr<WaterDemoScene>> waterScene =
+        WaterDemoScene::create(std::move(water).value(), &*shaders);
+    if (!waterScene) {
+        return reportError(waterScene.error());
+    }
+    (*waterScene)->setScript(std::move(waterEvents));
+    scenes.push_back(std::move(waterScene).value());
+
+    demo::DemoOptions o;
+    o.frames = v.frames;
+    o.screenshotPath = v.screenshot;
+    o.width = v.width;
+    o.height = v.height;
+    o.vsync = v.vsync == "on";
+    o.msaa = v.msaa;
+    o.initialScene = v.scene == "water" ? 1 : 0;
+    o.backend = v.backend == "cpu" ? Backend::kCpu : Backend::kGpu;
+    o.backendExplicit = v.backend == "gpu";
+    o.shaderDir = v.shaderDir;
+    o.tracePath = v.trace;
+    o.showPanel = v.panel == "on";
+    o.syncTimings = v.syncTimings;
+    o.printReport = v.report;
+    demo::DemoReport report;
+    const int code = demo::runDemo(o, std::move(scenes), &report);
+    if (code == kExitNoGpu && report.renderer.empty() && !o.backendExplicit) {
+        // No window could be had (GLFW could not reach the display, or no GL 4.3 window):
+        // runDemo said why; still show the simulations.
+        return runWithoutDisplay(v);
+    }
+    return code;
+}
+
+}  // namespace
+
+CommandAction registerDemoCommand(CLI::App& app) {
+    CLI::App* cmd = app.add_subcommand(
+        "demo",
+        "The desktop window (the default command): both scenes with a control panel, "
+        "mouse picking, statistics, screenshots and traces");
+    auto v = std::make_shared<DemoValues>();
+    auto table = std::make_shared<OptionTable>(*cmd);
+    table->add("scene", v->scene, "Scene shown first (switch with the keys 1 and 2)",
+               {"wall", "water"});
+    table->add("backend", v->backend, "Solver backend (auto: GPU when available)",
+               {"cpu", "gpu", "auto"});
+    table->add("frames", v->frames, "Render this many frames and exit (0: until closed)");
+    table->add("screenshot", v->screenshot, "PNG written after the last frame (or on F12)");
+    table->add("width", v->width, "Window width, screen pixels");
+    table->add("height", v->height, "Window height, screen pixels");
+    table->add("vsync", v->vsync, "Wait for the display's refresh", {"on", "off"});
+    table->add("msaa", v->msaa, "Multisample anti-aliasing samples (0, 2, 4, 8)");
+    table->add("panel", v->panel, "Show the control panel (H toggles it)", {"on", "off"});
+    table->add("trace", v->trace, "Chrome trace of the frames, recorded from the start");
+    table->add("shader-dir", v->shaderDir, "Load shaders from this folder (live editing)");
+    table->add("seed", v->seed, "Random seed (rain)");
+    table->add("fallback-steps", v->fallbackSteps,
+               "Steps of each scene run headless when there is no display");
+    table->add("initial-drop", v->initialDrop, "A drop in the middle of the pool at the start",
+               {"on", "off"});
+    registerSceneOptions(*table, v->sceneValues);
+    cmd->add_option("--event", v->events,
+                    "STEP:ACTION[:ARGS] applied to the scene that has ACTION, counted from its "
+                    "start or reset: 30:shoot, 60:remove:3,0, 0:drop:0.5,0.5, 0:rain:on "
+                    "(repeatable)");
+    cmd->add_option("--config", v->config, "JSON file with option keys (flags override it)");
+    cmd->add_flag("--report", v->report,
+                  "Print the frame-time split (simulation, rendering, UI, present) at exit");
+    cmd->add_flag("--sync-timings", v->syncTimings,
+                  "glFinish after each frame phase: honest per-phase ms, lower FPS");
+    return [v, table]() { return runDemoCommand(*v, *table); };
+}
+
+}  // namespace ww::app

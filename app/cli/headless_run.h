@@ -1,0 +1,38 @@
+// Running a SimScene for a number of fixed steps with scripted events, and printing what the
+// run measured: the loop and the text summary shared by `wavewall demo`'s no-display fallback
+// and (the same shape as) `wavewall headless`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/scenes/scene_event.h"
+#include "app/scenes/sim_scene.h"
+
+namespace ww::app {
+
+/// What a run of a scene measured.
+struct SceneRunStats {
+    int steps = 0;
+    std::vector<double> stepMs;                ///< per step
+    std::vector<std::string> phaseNames;       ///< in the order the scene reports them
+    std::vector<std::vector<double>> phaseMs;  ///< [phase][step]
+    std::vector<std::string> violations;       ///< invariant violations and failed events
+};
+
+/// Linear-interpolated quantile q in [0, 1] of `v` (0 when empty).
+double quantile(std::vector<double> v, double q);
+
+/// Steps `scene` `steps` times; each event is applied before the step it names (`events`
+/// sorted by step). Invariants are checked after every step; with `stopAtViolation` the run
+/// ends at the first one.
+SceneRunStats runSceneSteps(SimScene& scene, int steps, const std::vector<SceneEvent>& events,
+                            bool stopAtViolation = false);
+
+/// Prints the run as `wavewall headless` does: scene, backend, step-time quantiles, per-phase
+/// medians, the scene's summary() keys and the state hash.
+void printSceneRun(const char* command, SimScene& scene, const SceneRunStats& run,
+                   const std::string& renderer, std::uint64_t seed);
+
+}  // namespace ww::app

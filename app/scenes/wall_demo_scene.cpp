@@ -1,0 +1,351 @@
+#include "app/scenes/wall_demo_scene.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "app/demo/demo_panel.h"
+
+namespace ww::app {
+
+namespace {
+
+constexpr const char* kLayouts[] = {"wall", "pyramid", "stack"};
+
+// Half the vertical field of view of render::OrbitCamera (45 degrees), to frame a sphere.
+constexpr float kHalfFovRadians = 0.392699f;
+
+}  // namespace
+
+std::optional<float> rayHitsBox(const render::Ray& ray, const glm::vec3& centre,
+                                const glm::quat& orientation, const glm::vec3& halfExtents) {
+    const glm::quat toBox = glm::inverse(orientation);
+    const glm::vec3 o = toBox * (ray.origin - centre);
+    const glm::vec3 d = toBox * ray.direction;
+    float tNear = 0.0f;
+    float tFar = std::numeric_limits<float>::max();
+    for (int k = 0; k < 3; ++k) {
+        if (std::abs(d[k]) < 1e-9f) {
+            if (std::abs(o[k]) > halfExtents[k]) {
+                return std::nullopt;
+            }
+            continue;
+        }
+        float a = (-halfExtents[k] - o[k]) / d[k];
+        float b = (halfExtents[k] - o[k]) / d[k];
+        if (a > b) {
+            std::swap(a, b);
+        }
+        tNear = std::max(tNear, a);
+        tFar = std::min(tFar, b);
+        if (tNear > tFar) {
+            return std::nullopt;
+        }
+    }
+    return tNear;
+}
+
+WallDemoScene::WallDemoScene(WallSceneSettings settings, const gpu::ShaderLibrary* shaders)
+    : m_scene(std::move(settings)), m_shaders(shaders) {
+    const WallSceneSettings& s = m_scene.settings();
+    m_cols = s.wall.cols;
+    m_rows = s.wall.rows;
+    m_shotSpeed = std::max(1.0f, rigid::length(s.shot.velocity));
+    if (s.world.lcp.maxIterations > 0) {
+        m_fixedIterations = s.world.lcp.maxIterations;
+    }
+    const auto [centre, radius] = m_scene.viewBounds();
+    m_home.target = centre;
+    m_home.distanceM = radius / std::sin(kHalfFovRadians);
+    m_home.yawRadians = 0.45f;
+    m_home.pitchRadians = 0.3f;
+}
+
+void WallDemoScene::setScript(std::vector<SceneEvent> events) {
+    m_script = std::move(events);
+    m_nextEvent = 0;
+}
+
+void WallDemoScene::step() {
+    for (; m_nextEvent < m_script.size() && m_script[m_nextEvent].step <= m_stepIndex;
+         ++m_nextEvent) {
+        if (Status s = m_scene.applyEvent(m_script[m_nextEvent]); !s) {
+            m_note = s.error().message;
+        }
+    }
+    ++m_stepIndex;
+    m_scene.step(m_last);
+    m_residuals.push_back(static_cast<float>(value("residual")));
+    if (m_residuals.size() > kHistorySteps) {
+        m_residuals.pop_front();
+    }
+}
+
+void WallDemoScene::reset() {
+    m_stepIndex = 0;
+    m_nextEvent = 0;
+    keepSettings();
+    m_scene.reset();
+    m_last = {};
+    m_residuals.clear();
+}
+
+double WallDemoScene::value(const char* key) const {
+    for (const auto& [name, v] : m_last.values) {
+        if (name == key) {
+            return v;
+        }
+    }
+    return 0.0;
+}
+
+void WallDemoScene::keepSettings() {
+    m_scene.settings().world = m_scene.world().params();
+}
+
+bool WallDemoScene::setBackend(Backend backend, std::string* why) {
+    rigid::WorldParams& p = m_scene.world().params();
+    const lcp::LcpMethod before = p.lcp.method;
+    if (backend == Backend::kGpu && before != lcp::LcpMethod::kJacobi) {
+        // The GPU solver is projected Jacobi only; switching the method keeps the backend
+        // usable instead of refusing it for good.
+        p.lcp.method = lcp::LcpMethod::kJacobi;
+    }
+    Status s = m_scene.setBackend(backend, m_shaders);
+    if (!s) {
+        p.lcp.method = before;
+        if (why != nullptr) {
+            *why = s.error().message;
+        }
+        return false;
+    }
+    if (p.lcp.method != before) {
+        m_note = "Gauss-Seidel runs on the CPU only: switched to Jacobi for the GPU";
+    }
+    keepSettings();
+    return true;
+}
+
+int WallDemoScene::pickBody(const render::Ray& ray) {
+    const std::vector<rigid::Body>& bodies = m_scene.world().bodies();
+    int best = -1;
+    float bestT = std::numeric_limits<float>::max();
+    for (int i = 0; i < static_cast<int>(bodies.size()); ++i) {
+        const rigid::Body& b = bodies[static_cast<std::size_t>(i)];
+        if (b.kind != rigid::BodyKind::kBox || b.isStatic()) {
+            continue;
+        }
+        const glm::quat q(b.orientation.w, b.orientation.x, b.orientation.y, b.orientation.z);
+        const auto t = rayHitsBox(ray, {b.position.x, b.position.y, b.position.z}, q,
+                                  {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z});
+        if (t && *t < bestT) {
+            bestT = *t;
+            best = i;
+        }
+    }
+    return best;
+}
+
+void WallDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
+    if (action == demo::PickAction::kShoot) {
+        const glm::vec3 d = glm::normalize(ray.direction);
+        // Start a little in front of the eye so the sphere is visible from its first frame.
+        const glm::vec3 from = ray.origin + 1.0f * d;
+        m_scene.shoot({from.x, from.y, from.z},
+                      {d.x * m_shotSpeed, d.y * m_shotSpeed, d.z * m_shotSpeed});
+        m_note = "shot a sphere";
+        return;
+    }
+    if (action != demo::PickAction::kClick) {
+        return;
+    }
+    const int i = pickBody(ray);
+    if (i < 0) {
+        m_note = "no brick under the cursor";
+        return;
+    }
+    const std::int32_t tag = m_scene.world().bodies()[static_cast<std::size_t>(i)].tag;
+    m_scene.world().removeBody(i);
+    m_note = tag >= 0 ? "removed the brick at column " + std::to_string(tag & 0xffff) + ", row " +
+                            std::to_string(tag >> 16)
+                      : "removed a box";
+}
+
+demo::CameraHome WallDemoScene::cameraHome() const {
+    return m_home;
+}
+
+void WallDemoScene::traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
+                                std::vector<std::pair<std::string, double>>& values) const {
+    phasesMs = m_last.phasesMs;
+    values = m_last.values;
+}
+
+void WallDemoScene::drawControls() {
+    WallSceneSettings& s = m_scene.settings();
+    rigid::WorldParams& p = m_scene.world().params();
+    bool rebuild = false;
+
+    int layout = 0;
+    for (int i = 0; i < 3; ++i) {
+        if (s.layout == kLayouts[i]) {
+            layout = i;
+        }
+    }
+    if (ImGui::Combo("layout", &layout, kLayouts, 3)) {
+        s.layout = kLayouts[layout];
+        rebuild = true;
+    }
+    int size[2] = {m_cols, m_rows};
+    ImGui::InputInt2("wall cols x rows", size);
+    m_cols = std::clamp(size[0], 1, 64);
+    m_rows = std::clamp(size[1], 1, 64);
+    if (ImGui::IsItemDeactivatedAfterEdit() && (m_cols != s.wall.cols || m_rows != s.wall.rows)) {
+        s.wall.cols = m_cols;
+        s.wall.rows = m_rows;
+        s.pyramid.baseCount = m_cols;
+        s.stack.height = m_rows;
+        rebuild = true;
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Pyramid: cols is the base; stack: rows is the height. Applied on Enter.");
+    }
+
+    ImGui::Separator();
+    ImGui::TextUnformatted("LCP solver");
+    const bool gpu = m_scene.backend() == Backend::kGpu;
+    int method = p.lcp.method == lcp::LcpMethod::kJacobi ? 0 : 1;
+    ImGui::RadioButton("Jacobi", &method, 0);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(gpu);
+    ImGui::RadioButton("Gauss-Seidel", &method, 1);
+    ImGui::EndDisabled();
+    if (gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip(
+            "The GPU backend implements projected Jacobi only: Gauss-Seidel is "
+            "sequential by nature. Switch to the CPU to use it.");
+    }
+    if (gpu) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(CPU only)");
+    }
+    p.lcp.method = method == 0 ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel;
+
+    ImGui::SliderFloat("omega", &p.lcp.omega, 0.01f, 1.99f, "%.3f", ImGuiSliderFlags_Logarithmic);
+    ImGui::Checkbox("adaptive omega", &p.adaptiveOmega);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Jacobi: cap omega each step at %.2f * 2 / (Gershgorin bound of "
+            "lambda_max(D^-1 A)), which keeps it convergent",
+            static_cast<double>(p.omegaSafety));
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("used %.3f", static_cast<double>(m_scene.world().lastStats().omega));
+
+    bool twoN = p.lcp.maxIterations == 0;
+    if (ImGui::Checkbox("iterations 2n", &twoN)) {
+        p.lcp.maxIterations = twoN ? 0 : m_fixedIterations;
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("The paper's choice: twice the number of LCP rows per solve");
+    }
+    if (!twoN) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(110.0f);
+        if (ImGui::InputInt("fixed", &m_fixedIterations)) {
+            m_fixedIterations = std::clamp(m_fixedIterations, 1, 100000);
+            p.lcp.maxIterations = m_fixedIterations;
+        }
+    }
+    ImGui::InputFloat("tolerance", &p.lcp.tolerance, 0.0f, 0.0f, "%.1e");
+    p.lcp.tolerance = std::max(0.0f, p.lcp.tolerance);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Natural-map residual (N s) to stop at; 0 runs the full count");
+    }
+    ImGui::Checkbox("warm start", &p.warmStart);
+    ImGui::SliderFloat("friction mu", &p.friction, 0.0f, 2.0f, "%.2f");
+    int mode = p.mode == rigid::LcpMode::kDense ? 0 : 1;
+    ImGui::RadioButton("dense", &mode, 0);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("One dense LCP for the whole scene (the paper's setting)");
+    }
+    ImGui::SameLine();
+    ImGui::RadioButton("islands", &mode, 1);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("One dense block per island of touching bodies, solved as a batch");
+    }
+    p.mode = mode == 0 ? rigid::LcpMode::kDense : rigid::LcpMode::kIslands;
+    float dtMs = p.dtSeconds * 1000.0f;
+    if (ImGui::SliderFloat("dt ms", &dtMs, 2.0f, 50.0f, "%.2f")) {
+        p.dtSeconds = dtMs / 1000.0f;
+    }
+
+    ImGui::Separator();
+    ImGui::TextUnformatted("Actions");
+    if (ImGui::Button("Shoot")) {
+        (void)m_scene.applyEvent({0, "shoot", {}, "shoot"});
+        m_note = "shot the default sphere";
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(120.0f);
+    ImGui::SliderFloat("click-shot m/s", &m_shotSpeed, 2.0f, 60.0f, "%.0f");
+    ImGui::SetNextItemWidth(110.0f);
+    ImGui::InputInt2("col, row", m_brick);
+    ImGui::SameLine();
+    const std::string at = std::to_string(m_brick[0]) + "," + std::to_string(m_brick[1]);
+    for (const char* action : {"remove", "push"}) {
+        if (ImGui::Button(action)) {
+            SceneEvent e{0,
+                         action,
+                         {std::to_string(m_brick[0]), std::to_string(m_brick[1])},
+                         std::string(action) + ":" + at};
+            Status st = m_scene.applyEvent(e);
+            m_note = st ? std::string(action) + " brick " + at : st.error().message;
+        }
+        ImGui::SameLine();
+    }
+    ImGui::NewLine();
+    if (!m_note.empty()) {
+        ImGui::TextWrapped("%s", m_note.c_str());
+    }
+    keepSettings();
+    if (rebuild) {
+        reset();
+        const auto [centre, radius] = m_scene.viewBounds();
+        m_home.target = centre;
+        m_home.distanceM = radius / std::sin(kHalfFovRadians);
+    }
+}
+
+void WallDemoScene::drawStats() {
+    const rigid::StepStats& s = m_scene.world().lastStats();
+    ImGui::Text("step %ld, %d bodies, %s on the %s", m_scene.world().stepCount(), s.bodies,
+                lcp::toString(m_scene.world().params().lcp.method), backendName(backend()));
+    ImGui::Text("LCP n %d (largest block %d), contacts %d, islands %d", s.lcpN, s.lcpNMax,
+                s.contacts, s.islands);
+    ImGui::Text("iterations %.1f mean, %d max; residual %.2e N s",
+                static_cast<double>(s.iterationsMean), s.iterationsMax,
+                static_cast<double>(s.residualMax));
+    if (s.divergedBlocks > 0) {
+        ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "diverged in %d blocks: lower omega",
+                           s.divergedBlocks);
+    }
+    ImGui::Text("ms: collide %.2f  assemble %.2f  solve %.2f  integrate %.2f", s.collideMs,
+                s.assembleMs, s.solveMs, s.integrateMs);
+    ImGui::Text("step %.2f ms, penetration %.1f mm", s.totalMs,
+                1000.0 * static_cast<double>(s.maxPenetration));
+    if (!m_last.residualHistory.empty()) {
+        demo::plotResidualLog("last solve", m_last.residualHistory);
+        return;
+    }
+    // rigid::World does not expose the last solve's per-iteration history, so the plot shows
+    // the final residual of each recent step instead.
+    m_plot.assign(m_residuals.begin(), m_residuals.end());
+    demo::plotResidualLog("residual per step", m_plot);
+    ImGui::TextDisabled("final residual of the last %zu steps", m_plot.size());
+}
+
+}  // namespace ww::app

@@ -1,0 +1,82 @@
+// The collapsing wall in the desktop demo: a demo::DemoScene over app::WallScene (which owns the
+// rigid::World and its statistics), so the window steps, draws and reports the very same
+// simulation as `wavewall headless --scene wall`. Adds the panel section (every wall / LCP
+// option of docs/cli.md), the statistics with a residual plot, and mouse picking: a click
+// removes the brick under the ray (ray against each oriented box, slab test in the box frame),
+// shift + click shoots a sphere along the ray (WallScene::shoot).
+//
+// The solver follows Moravanszky, "Dense Matrix Algebra on the GPU" (ShaderX2), section 5:
+// per step one velocity-level LCP  w = A x + b,  A = J M^-1 J^T,  0 <= x  _|_  w >= 0 (with
+// friction rows bounded by mu x_normal), solved by projected Jacobi
+//   x <- clamp(x - omega D^-1 (A x + b), lo, hi)
+// for a fixed 2n iterations (or a fixed count / a tolerance), see solver/rigid/world.h.
+#pragma once
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/demo/demo_scene.h"
+#include "app/scenes/wall_scene.h"
+
+namespace ww::app {
+
+/// Distance along `ray` to the oriented box (centre, orientation, half extents), or nullopt
+/// when the ray misses it or the box is behind the origin.
+std::optional<float> rayHitsBox(const render::Ray& ray, const glm::vec3& centre,
+                                const glm::quat& orientation, const glm::vec3& halfExtents);
+
+class WallDemoScene final : public demo::DemoScene {
+  public:
+    /// `shaders` is used when the GPU backend is chosen; it must outlive the scene.
+    WallDemoScene(WallSceneSettings settings, const gpu::ShaderLibrary* shaders);
+
+    const char* name() const override { return "wall"; }
+    void step() override;
+    void reset() override;
+    void fillDrawData(render::DrawData& out) override { m_scene.fillDrawData(out); }
+    void drawControls() override;
+    void drawStats() override;
+    bool setBackend(Backend backend, std::string* why) override;
+    Backend backend() const override { return m_scene.backend(); }
+    void onPick(const render::Ray& ray, demo::PickAction action) override;
+    demo::CameraHome cameraHome() const override;
+    void traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
+                     std::vector<std::pair<std::string, double>>& values) const override;
+
+    WallScene& scene() { return m_scene; }
+    const StepRecord& lastStep() const { return m_last; }
+    /// Index of the body the ray hits first (boxes that can move), or -1.
+    int pickBody(const render::Ray& ray);
+
+    /// Scripted events (`--event`, sorted by step), applied before the step they name,
+    /// counted from the start and again after every reset. Validate them with the scene first.
+    void setScript(std::vector<SceneEvent> events);
+
+    /// Steps kept in the per-step residual plot.
+    static constexpr std::size_t kHistorySteps = 300;
+
+  private:
+    /// Copies the live world parameters into the settings a rebuild starts from.
+    void keepSettings();
+    double value(const char* key) const;
+
+    WallScene m_scene;
+    const gpu::ShaderLibrary* m_shaders;
+    StepRecord m_last;
+    demo::CameraHome m_home;
+    std::deque<float> m_residuals;  ///< final residual of each recent step
+    std::vector<float> m_plot;      ///< m_residuals made contiguous for the plot
+    std::vector<SceneEvent> m_script;
+    std::size_t m_nextEvent = 0;
+    long m_stepIndex = 0;         ///< steps since the start or the last reset
+    std::string m_note;           ///< last pick / button outcome, shown in the panel
+    float m_shotSpeed = 25.0f;    ///< m/s, the click-to-shoot speed
+    int m_cols = 10, m_rows = 6;  ///< the wall size being edited
+    int m_fixedIterations = 40;   ///< shown when iterations are fixed (not 2n)
+    int m_brick[2] = {0, 0};      ///< column, row for the remove / push buttons
+};
+
+}  // namespace ww::app

@@ -1,0 +1,316 @@
+#include "app/scenes/water_demo_scene.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/demo/demo_panel.h"
+
+namespace ww::app {
+
+namespace {
+
+// Half the vertical field of view of render::OrbitCamera (45 degrees), to frame a sphere.
+constexpr float kHalfFovRadians = 0.392699f;
+
+void pushCapped(std::deque<float>& d, float v, std::size_t cap) {
+    d.push_back(v);
+    if (d.size() > cap) {
+        d.pop_front();
+    }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<WaterDemoScene>> WaterDemoScene::create(WaterSceneSettings settings,
+                                                               const gpu::ShaderLibrary* shaders) {
+    Result<std::unique_ptr<WaterScene>> scene = WaterScene::create(std::move(settings));
+    if (!scene) {
+        return scene.error();
+    }
+    return std::unique_ptr<WaterDemoScene>(new WaterDemoScene(std::move(scene).value(), shaders));
+}
+
+WaterDemoScene::WaterDemoScene(std::unique_ptr<WaterScene> scene, const gpu::ShaderLibrary* shaders)
+    : m_scene(std::move(scene)), m_shaders(shaders) {
+    m_grid[0] = m_scene->settings().wave.nx;
+    m_grid[1] = m_scene->settings().wave.ny;
+    m_poolM = m_scene->settings().wave.poolSizeM;
+}
+
+void WaterDemoScene::setScript(std::vector<SceneEvent> events) {
+    m_script = std::move(events);
+    m_nextEvent = 0;
+}
+
+void WaterDemoScene::step() {
+    for (; m_nextEvent < m_script.size() && m_script[m_nextEvent].step <= m_stepIndex;
+         ++m_nextEvent) {
+        if (Status s = m_scene->applyEvent(m_script[m_nextEvent]); !s) {
+            m_note = s.error().message;
+        }
+    }
+    ++m_stepIndex;
+    m_scene->step(m_last);
+    for (const auto& [name, v] : m_last.values) {
+        if (name == "residual") {
+            pushCapped(m_residuals, static_cast<float>(v), kHistorySteps);
+        } else if (name == "energy") {
+            pushCapped(m_energy, static_cast<float>(v), kHistorySteps);
+        }
+    }
+}
+
+void WaterDemoScene::reset() {
+    m_stepIndex = 0;
+    m_nextEvent = 0;
+    m_scene->reset();
+    m_rain = m_wake = false;
+    m_last = {};
+    m_residuals.clear();
+    m_energy.clear();
+}
+
+void WaterDemoScene::rebuild() {
+    const Backend backend = m_scene->backend();
+    Result<std::unique_ptr<WaterScene>> made = WaterScene::create(m_scene->settings());
+    if (!made) {
+        m_note = made.error().message;
+        return;
+    }
+    std::unique_ptr<WaterScene> next = std::move(made).value();
+    if (backend != Backend::kCpu) {
+        if (Status s = next->setBackend(backend, m_shaders); !s) {
+            m_note = "rebuilt on the CPU: " + s.error().message;
+        }
+    }
+    m_scene = std::move(next);
+    m_stepIndex = 0;
+    m_nextEvent = 0;
+    m_rain = m_wake = false;
+    m_last = {};
+    m_residuals.clear();
+    m_energy.clear();
+}
+
+void WaterDemoScene::fillDrawData(render::DrawData& out) {
+    ++m_frame;
+    m_scene->fillDrawData(out);
+}
+
+bool WaterDemoScene::setBackend(Backend backend, std::string* why) {
+    Status s = m_scene->setBackend(backend, m_shaders);
+    if (!s && why != nullptr) {
+        *why = s.error().message;
+    }
+    return s.ok();
+}
+
+std::optional<glm::vec2> WaterDemoScene::poolHit(const render::Ray& ray) const {
+    const WaterSceneSettings& s = m_scene->settings();
+    const wave::WaveParams& p = m_scene->model().params();
+    if (std::abs(ray.direction.y) < 1e-6f) {
+        return std::nullopt;
+    }
+    const float t = (s.baseHeightM - ray.origin.y) / ray.direction.y;
+    if (t <= 0.0f) {
+        return std::nullopt;
+    }
+    const glm::vec3 hit = ray.origin + t * ray.direction;
+    const float h = p.cellSize();
+    const glm::vec2 norm(hit.x / (static_cast<float>(p.nx) * h) + 0.5f,
+                         hit.z / (static_cast<float>(p.ny) * h) + 0.5f);
+    if (norm.x < 0.0f || norm.x > 1.0f || norm.y < 0.0f || norm.y > 1.0f) {
+        return std::nullopt;
+    }
+    return norm;
+}
+
+void WaterDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
+    const std::optional<glm::vec2> at = poolHit(ray);
+    if (!at) {
+        return;
+    }
+    if (action != demo::PickAction::kDrag) {
+        m_scene->drop(at->x, at->y);
+        return;
+    }
+    // A wake: shallow depressions along the cursor's path, spaced by about their radius so
+    // the trail is continuous however fast the mouse moves.
+    const WaterSceneSettings& s = m_scene->settings();
+    const wave::WaveParams& p = m_scene->model().params();
+    const float radiusM = 0.5f * s.dropRadiusM;
+    const float amplitudeM = -0.3f * s.dropAmplitudeM;
+    const float poolM = p.cellSize() * static_cast<float>(std::max(p.nx, p.ny));
+    const glm::vec2 from = m_lastDragFrame >= m_frame - 1 ? m_lastDrag : *at;
+    const float lengthM = glm::length(*at - from) * poolM;
+    const int pieces = std::clamp(static_cast<int>(lengthM / radiusM), 1, 32);
+    for (int k = 1; k <= pieces; ++k) {
+        const glm::vec2 q = glm::mix(from, *at, static_cast<float>(k) / static_cast<float>(pieces));
+        m_scene->model().addDrop(q.x, q.y, amplitudeM / static_cast<float>(pieces), radiusM);
+    }
+    m_lastDrag = *at;
+    m_lastDragFrame = m_frame;
+}
+
+demo::CameraHome WaterDemoScene::cameraHome() const {
+    const auto [centre, radius] = m_scene->viewBounds();
+    demo::CameraHome home;
+    home.target = centre;
+    // The pool seen from above at 0.7 rad, framed by its bounding sphere.
+    home.distanceM = radius / std::sin(kHalfFovRadians);
+    home.yawRadians = 0.5f;
+    home.pitchRadians = 0.7f;
+    return home;
+}
+
+void WaterDemoScene::traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
+                                 std::vector<std::pair<std::string, double>>& values) const {
+    phasesMs = m_last.phasesMs;
+    values = m_last.values;
+}
+
+void WaterDemoScene::applyParams(const wave::WaveParams& p) {
+    if (Status s = m_scene->model().setParams(p); !s) {
+        m_note = s.error().message;
+        return;
+    }
+    m_scene->settings().wave = p;
+}
+
+void WaterDemoScene::drawControls() {
+    WaterSceneSettings& s = m_scene->settings();
+    wave::WaveParams p = m_scene->model().params();
+    bool changed = false;
+    bool needsRebuild = false;
+
+    ImGui::InputInt2("grid nx x ny", m_grid);
+    m_grid[0] = std::clamp(m_grid[0], 8, 4096);
+    m_grid[1] = std::clamp(m_grid[1], 8, 4096);
+    if (ImGui::IsItemDeactivatedAfterEdit() && (m_grid[0] != p.nx || m_grid[1] != p.ny)) {
+        s.wave.nx = m_grid[0];
+        s.wave.ny = m_grid[1];
+        needsRebuild = true;
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Applied on Enter (rebuilds the surface at rest)");
+    }
+    ImGui::SliderFloat("pool size m", &m_poolM, 1.0f, 50.0f, "%.1f");
+    if (ImGui::IsItemDeactivatedAfterEdit() && m_poolM != p.poolSizeM) {
+        s.wave.poolSizeM = m_poolM;
+        needsRebuild = true;
+    }
+    changed |= ImGui::SliderFloat("wave speed m/s", &p.waveSpeed, 0.1f, 10.0f, "%.2f",
+                                  ImGuiSliderFlags_Logarithmic);
+
+    // dt is edited as its ratio to the explicit limit, the number that decides stability.
+    float ratio = p.effectiveDtRatio();
+    if (ImGui::SliderFloat("dt / limit", &ratio, 0.05f, 50.0f, "%.2f",
+                           ImGuiSliderFlags_Logarithmic)) {
+        p.dtRatio = ratio;
+        changed = true;
+    }
+    ImGui::Text("dt %.2f ms = %.2f x h/(c sqrt 2) = %.2f x %.2f ms", 1000.0 * p.dt(),
+                static_cast<double>(p.effectiveDtRatio()),
+                static_cast<double>(p.effectiveDtRatio()), 1000.0 * p.explicitDtLimit());
+    if (p.scheme == wave::Scheme::kExplicit && p.effectiveDtRatio() > 1.0f) {
+        ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f),
+                           "explicit scheme above its stability limit: it will blow up");
+    }
+    changed |= ImGui::SliderFloat("damping 1/s", &p.damping, 0.0f, 2.0f, "%.3f");
+
+    int scheme = p.scheme == wave::Scheme::kCrankNicolson ? 0 : 1;
+    ImGui::RadioButton("implicit (CN + CG)", &scheme, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("explicit", &scheme, 1);
+    const wave::Scheme chosen =
+        scheme == 0 ? wave::Scheme::kCrankNicolson : wave::Scheme::kExplicit;
+    if (chosen != p.scheme) {
+        p.scheme = chosen;
+        changed = true;
+    }
+    ImGui::BeginDisabled(p.scheme != wave::Scheme::kCrankNicolson);
+    int maxIt = p.cg.maxIterations;
+    if (ImGui::InputInt("CG max iterations", &maxIt)) {
+        p.cg.maxIterations = std::clamp(maxIt, 1, 1000000);
+        changed = true;
+    }
+    float tol = p.cg.tolerance;
+    if (ImGui::InputFloat("CG tolerance", &tol, 0.0f, 0.0f, "%.1e") && tol > 0.0f && tol < 1.0f) {
+        p.cg.tolerance = tol;
+        changed = true;
+    }
+    ImGui::EndDisabled();
+    if (changed) {
+        applyParams(p);
+    }
+
+    ImGui::Separator();
+    ImGui::TextUnformatted("Disturbances");
+    if (ImGui::Button("Drop")) {
+        std::uniform_real_distribution<float> u(0.15f, 0.85f);
+        const float x = u(m_rng);
+        m_scene->drop(x, u(m_rng));
+    }
+    ImGui::SameLine();
+    if (ImGui::Checkbox("rain", &m_rain)) {
+        (void)m_scene->applyEvent({0, "rain", {m_rain ? "on" : "off"}, "rain"});
+    }
+    ImGui::SameLine();
+    if (ImGui::Checkbox("wake", &m_wake)) {
+        (void)m_scene->applyEvent({0, "wake", {m_wake ? "on" : "off"}, "wake"});
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("A source circling the middle of the pool (ctrl + drag makes your own)");
+    }
+    if (!m_note.empty()) {
+        ImGui::TextWrapped("%s", m_note.c_str());
+    }
+    if (needsRebuild) {
+        rebuild();
+    }
+}
+
+void WaterDemoScene::drawStats() {
+    const wave::WaveParams& p = m_scene->model().params();
+    double rhsMs = 0.0, solveMs = 0.0, iterations = 0.0, residual = 0.0, energy = 0.0;
+    for (const auto& [name, v] : m_last.phasesMs) {
+        (name == "rhs" ? rhsMs : solveMs) = v;
+    }
+    for (const auto& [name, v] : m_last.values) {
+        if (name == "iterations") {
+            iterations = v;
+        } else if (name == "residual") {
+            residual = v;
+        } else if (name == "energy") {
+            energy = v;
+        }
+    }
+    ImGui::Text("step %ld, grid %dx%d (n %d), h %.3f m, %s on the %s", m_scene->model().steps(),
+                p.nx, p.ny, p.nx * p.ny, static_cast<double>(p.cellSize()),
+                wave::schemeName(p.scheme), backendName(backend()));
+    if (p.scheme == wave::Scheme::kCrankNicolson) {
+        ImGui::Text("CG iterations %.0f, residual %.2e (tolerance %.0e)", iterations, residual,
+                    static_cast<double>(p.cg.tolerance));
+    }
+    ImGui::Text("ms: rhs %.2f  solve %.2f  step %.2f", rhsMs, solveMs, m_last.stepMs);
+    ImGui::Text("energy %.4g, dt ratio %.2f", energy, static_cast<double>(p.effectiveDtRatio()));
+    if (!m_last.residualHistory.empty()) {
+        demo::plotResidualLog("last solve", m_last.residualHistory);
+    } else if (p.scheme == wave::Scheme::kCrankNicolson) {
+        // wave::WaveModel does not expose the last CG solve's per-iteration history, so the
+        // plot shows the final residual of each recent step instead.
+        m_plot.assign(m_residuals.begin(), m_residuals.end());
+        demo::plotResidualLog("CG residual per step", m_plot);
+    }
+    m_plot.assign(m_energy.begin(), m_energy.end());
+    if (!m_plot.empty()) {
+        const auto [lo, hi] = std::minmax_element(m_plot.begin(), m_plot.end());
+        ImGui::PlotLines("##energy", m_plot.data(), static_cast<int>(m_plot.size()), 0,
+                         "energy per step", *lo, *hi + 1e-9f,
+                         ImVec2(ImGui::GetContentRegionAvail().x, 50.0f));
+    }
+}
+
+}  // namespace ww::app
