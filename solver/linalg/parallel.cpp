@@ -2,7 +2,9 @@
 #include "solver/linalg/parallel.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -23,11 +25,9 @@ namespace {
 // the job it names: a helper that wakes late sees the finished job as exhausted and can never
 // take a chunk of a job whose fields are not yet published.
 constexpr int kNextBits = 22;
-// About 50 us of pause instructions: far longer than any chunk, so the helper was preempted.
+// About 50 us of pause instructions: far longer than any chunk, so the helper was preempted
+// while holding one; such a job counts 4x its time against the split mode.
 constexpr long kLongWaitSpins = 20000;
-// Jobs run on the caller alone after a long wait: preemption on a loaded machine would
-// otherwise stall roughly one job in a hundred by a whole scheduler time slice.
-constexpr int kSerialJobsAfterLongWait = 4096;
 constexpr std::uint64_t kFieldMask = (std::uint64_t{1} << kNextBits) - 1;
 
 inline std::uint64_t pack(std::uint64_t job, std::uint64_t chunks, std::uint64_t next) {
@@ -96,9 +96,13 @@ class Helper {
     void loop() {
         std::uint64_t seen = 0;
         for (;;) {
-            // Spin ~50 us for the next job of a solver loop, then sleep.
-            for (int i = 0; i < 20000 && m_generation.load() == seen; ++i) {
-                WW_PAUSE();
+            // Wait ~50 us for the next job of a solver loop, then sleep. Yielding (not
+            // pausing) while waiting: if the scheduler put this thread on the caller's core,
+            // the caller runs instead of watching the helper spin.
+            const auto waitStart = std::chrono::steady_clock::now();
+            while (m_generation.load() == seen &&
+                   std::chrono::steady_clock::now() - waitStart < std::chrono::microseconds(50)) {
+                std::this_thread::yield();
             }
             if (m_generation.load() == seen) {
                 std::unique_lock<std::mutex> lock(m_mutex);
@@ -131,6 +135,72 @@ class Helper {
     std::thread m_thread;
 };
 
+// Chooses, per job size, between the caller alone and caller + helper from measured times
+// (the median of each mode's last 7 jobs), trying the other mode every 8th job so that a
+// change in machine load is noticed. On a free machine the split wins; when other processes keep
+// the second core busy the helper's chunks arrive late and the caller alone wins.
+class ModeChooser {
+  public:
+    bool chooseParallel(std::ptrdiff_t count) {
+        Entry& e = entry(count);
+        ++e.jobs;
+        if (e.parallel.filled == 0) {
+            return true;
+        }
+        if (e.serial.filled == 0) {
+            return false;
+        }
+        bool parallel = e.parallel.median() < e.serial.median();
+        if (e.jobs % 8 == 0) {
+            parallel = !parallel;
+        }
+        return parallel;
+    }
+    void record(std::ptrdiff_t count, bool parallel, double ns) {
+        Entry& e = entry(count);
+        (parallel ? e.parallel : e.serial).add(ns);
+    }
+
+  private:
+    // The last 7 times of one mode; their median ignores jobs that were preempted.
+    struct Samples {
+        static constexpr unsigned kCount = 7;
+        std::array<double, kCount> ns{};
+        unsigned next = 0;
+        unsigned filled = 0;
+        void add(double v) {
+            ns[next] = v;
+            next = next + 1 == kCount ? 0 : next + 1;
+            filled = std::min(filled + 1, kCount);
+        }
+        double median() const {
+            double sorted[kCount];
+            for (unsigned i = 0; i < filled; ++i) {  // insertion sort of at most 7 values
+                unsigned k = i;
+                for (; k > 0 && sorted[k - 1] > ns[i]; --k) {
+                    sorted[k] = sorted[k - 1];
+                }
+                sorted[k] = ns[i];
+            }
+            return sorted[filled / 2];
+        }
+    };
+    struct Entry {
+        std::ptrdiff_t count = -1;
+        Samples serial, parallel;
+        unsigned jobs = 0;
+    };
+    Entry& entry(std::ptrdiff_t count) {
+        Entry& e = m_entries[static_cast<std::size_t>(count) % m_entries.size()];
+        if (e.count != count) {
+            e = Entry{};
+            e.count = count;
+        }
+        return e;
+    }
+    std::array<Entry, 16> m_entries{};
+};
+
 // The same chunks, in order, on the caller.
 void runSerially(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, void* context) {
     for (std::ptrdiff_t b = 0; b < count; b += grain) {
@@ -150,21 +220,24 @@ void parallelForChunks(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, v
     }
     static Helper helper;
     static std::atomic<bool> busy{false};
-    static std::atomic<int> serialJobs{0};
-    if (serialJobs.load(std::memory_order_relaxed) > 0) {
-        serialJobs.fetch_sub(1, std::memory_order_relaxed);
-        runSerially(count, grain, fn, context);
-        return;
-    }
+    static ModeChooser chooser;
     // One job at a time owns the helper; a concurrent caller (another thread, or a nested
     // call from inside a chunk) runs its loop alone instead of corrupting the shared job.
     if (busy.exchange(true)) {
         runSerially(count, grain, fn, context);
         return;
     }
-    if (helper.run(count, grain, fn, context)) {
-        serialJobs.store(kSerialJobsAfterLongWait, std::memory_order_relaxed);
+    const bool split = chooser.chooseParallel(count);
+    const auto start = std::chrono::steady_clock::now();
+    bool longWait = false;
+    if (split) {
+        longWait = helper.run(count, grain, fn, context);
+    } else {
+        runSerially(count, grain, fn, context);
     }
+    const double ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+    chooser.record(count, split, longWait ? 4.0 * ns : ns);
     busy.store(false);
 }
 

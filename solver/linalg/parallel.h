@@ -6,8 +6,9 @@
 // descheduled (the machine is shared) the caller simply does every chunk itself, and only a
 // chunk the helper already claimed is waited for. The helper spins briefly between jobs
 // (iterations of a solver come back to back) and then sleeps on a condition variable.
-// If the helper is preempted while holding a chunk (the caller waits > ~50 us), the next
-// 4096 jobs run on the caller alone, bounding what a loaded machine can cost.
+// Whether to split at all is measured, per job size: the faster of "caller alone" and
+// "caller + helper" (median wall time of the last 7 jobs, re-tried every 8th job) is used, so
+// a loaded machine, where the helper's chunks arrive late, falls back to one core.
 // This replaces fork/join teams (OpenMP), whose barrier waits for every thread to be
 // scheduled and costs milliseconds on a loaded 2-core machine.
 #pragma once
