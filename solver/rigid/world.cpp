@@ -217,10 +217,6 @@ void World::assembleAndSolve(float h) {
         }
     }
     m_stats.omega = options.omega;
-    if (m_params.coldStartIterations > 0 && options.maxIterations > 0 &&
-        2 * m_stats.warmStarted < nc) {
-        options.maxIterations = std::max(options.maxIterations, m_params.coldStartIterations);
-    }
     if (m_params.iterationBudgetMacs > 0.0 && options.maxIterations > 0) {
         double work = 0.0;
         for (int k = 0; k < blocks; ++k) {
@@ -230,6 +226,12 @@ void World::assembleAndSolve(float h) {
             const double cap = std::max(10.0, m_params.iterationBudgetMacs / work);
             options.maxIterations = static_cast<int>(std::min<double>(options.maxIterations, cap));
         }
+    }
+    // A cold step is rare (scene start, big events) and what it leaves unsolved the warm steps
+    // after it cannot recover (a tall wall sags and falls): it may exceed the budget.
+    if (m_params.coldStartIterations > 0 && options.maxIterations > 0 &&
+        2 * m_stats.warmStarted < nc) {
+        options.maxIterations = std::max(options.maxIterations, m_params.coldStartIterations);
     }
     m_stats.iterationCap = std::max(m_stats.iterationCap, options.maxIterations);
     m_stats.assembleMs += sw.elapsedMs();
