@@ -47,8 +47,11 @@ void WaterDemoScene::setScript(std::vector<SceneEvent> events) {
 void WaterDemoScene::step() {
     for (; m_nextEvent < m_script.size() && m_script[m_nextEvent].step <= m_stepIndex;
          ++m_nextEvent) {
-        if (Status s = m_scene->applyEvent(m_script[m_nextEvent]); !s) {
+        const SceneEvent& e = m_script[m_nextEvent];
+        if (Status s = m_scene->applyEvent(e); !s) {
             m_note = s.error().message;
+        } else if (e.action == "rain" || e.action == "wake") {
+            (e.action == "rain" ? m_rain : m_wake) = e.args[0] == "on";  // the panel's toggles
         }
     }
     ++m_stepIndex;
