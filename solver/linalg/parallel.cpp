@@ -136,7 +136,7 @@ class Helper {
 };
 
 // Chooses, per job size, between the caller alone and caller + helper from measured times
-// (the median of each mode's last 7 jobs), trying the other mode every 8th job so that a
+// (the median of each mode's last 7 jobs), re-trying the other mode now and then so that a
 // change in machine load is noticed. On a free machine the split wins; when other processes keep
 // the second core busy the helper's chunks arrive late and the caller alone wins.
 class ModeChooser {
@@ -150,8 +150,14 @@ class ModeChooser {
         if (e.serial.filled == 0) {
             return false;
         }
-        bool parallel = e.parallel.median() < e.serial.median();
-        if (e.jobs % 8 == 0) {
+        const double p = e.parallel.median();
+        const double q = e.serial.median();
+        bool parallel = p < q;
+        // Re-try the other mode rarely when it was much worse: a helper preempted while
+        // holding a chunk costs a whole scheduler time slice (milliseconds).
+        const double worse = parallel ? q / p : p / q;
+        const unsigned period = worse < 1.5 ? 8u : worse < 8.0 ? 256u : 4096u;
+        if (e.jobs % period == 0) {
             parallel = !parallel;
         }
         return parallel;
@@ -162,7 +168,9 @@ class ModeChooser {
     }
 
   private:
-    // The last 7 times of one mode; their median ignores jobs that were preempted.
+    // The last 7 times of one mode. Their median is compared: the caller being preempted
+    // hits both modes alike and must not decide; a helper preempted while holding a chunk
+    // is caught separately (the job counts 4x against the split mode).
     struct Samples {
         static constexpr unsigned kCount = 7;
         std::array<double, kCount> ns{};
