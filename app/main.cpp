@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     add(registerHeadlessCommand(app));
     add(registerLcpCommand(app));
     add(registerCgCommand(app));
+    add(registerBenchCommand(app));
     add(registerInfoCommand(app));
     add(registerDemoCommand(app));
 
