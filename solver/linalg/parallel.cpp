@@ -156,8 +156,14 @@ class ModeChooser {
         // Re-try the other mode rarely when it was much worse: a helper preempted while
         // holding a chunk costs a whole scheduler time slice (milliseconds).
         const double worse = parallel ? q / p : p / q;
-        const unsigned period = worse < 1.5 ? 8u : worse < 8.0 ? 256u : 4096u;
+        const unsigned period = worse < 1.5 ? 16u : worse < 8.0 ? 256u : 4096u;
+        // Re-tries come in bursts of 4 so that the helper is awake for most of them: after a
+        // stretch of caller-alone jobs it sleeps, and its wake-up would bias a single try.
         if (e.jobs % period == 0) {
+            e.burst = 4;
+        }
+        if (e.burst > 0) {
+            --e.burst;
             parallel = !parallel;
         }
         return parallel;
@@ -197,6 +203,7 @@ class ModeChooser {
         std::ptrdiff_t count = -1;
         Samples serial, parallel;
         unsigned jobs = 0;
+        unsigned burst = 0;
     };
     Entry& entry(std::ptrdiff_t count) {
         Entry& e = m_entries[static_cast<std::size_t>(count) % m_entries.size()];

@@ -7,8 +7,8 @@
 // chunk the helper already claimed is waited for. The helper spins briefly between jobs
 // (iterations of a solver come back to back) and then sleeps on a condition variable.
 // Whether to split at all is measured, per job size: the faster of "caller alone" and
-// "caller + helper" (median wall time of the last 7 jobs; the other mode re-tried every 8th to
-// 4096th job, the rarer the worse it was) is used, so
+// "caller + helper" (median wall time of the last 7 jobs; the other mode re-tried in bursts of 4
+// every 16th to 4096th job, the rarer the worse it was) is used, so
 // a loaded machine, where the helper's chunks arrive late, falls back to one core.
 // This replaces fork/join teams (OpenMP), whose barrier waits for every thread to be
 // scheduled and costs milliseconds on a loaded 2-core machine.
