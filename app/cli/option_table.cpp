@@ -134,7 +134,9 @@ Status OptionTable::applyConfig(const std::string& path) const {
     if (!doc->is_object()) {
         return inputError(path + ": a config file must hold one JSON object of option keys");
     }
-    for (const auto& [key, value] : doc->items()) {
+    for (const auto& item : doc->items()) {
+        const std::string key = item.key();
+        const nlohmann::json& value = item.value();
         auto it = std::find_if(m_entries.begin(), m_entries.end(),
                                [&](const Entry& e) { return e.name == key; });
         if (it == m_entries.end()) {
