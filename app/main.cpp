@@ -2,6 +2,7 @@
 // only parses, maps errors to the exit codes of docs/cli.md, and runs the chosen action.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -11,6 +12,11 @@
 
 int main(int argc, char** argv) {
     using namespace ww::app;
+    // OpenMP's default spin-waiting burns the other core between parallel regions; with a
+    // renderer, a driver or other jobs sharing the cores that cost resting wall steps 0.2 ->
+    // 12 ms. Passive waiting must be set before the OpenMP runtime starts; a user's own
+    // setting wins.
+    setenv("OMP_WAIT_POLICY", "passive", 0);
     CLI::App app{
         "wavewall: a rigid-body wall collapsing under projected-Jacobi LCP solves and an "
         "implicit (Crank-Nicolson + conjugate gradients) water surface, on the GPU (OpenGL "

@@ -52,6 +52,31 @@ double percentile(std::vector<double> v, double q) {
     return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
 }
 
+// Steps after which memory counts as warmed up (caches, contact storage at their peak size).
+constexpr int kWarmUpSteps = 1000;
+
+long residentKb() {
+    std::ifstream f("/proc/self/status");
+    for (std::string line; std::getline(f, line);) {
+        if (line.rfind("VmRSS:", 0) == 0) {
+            return std::stol(line.substr(6));
+        }
+    }
+    return 0;
+}
+
+// Mean of the values between fractions `from` and `to` of the vector.
+double meanOf(const std::vector<double>& v, double from, double to) {
+    const auto a = static_cast<std::size_t>(from * static_cast<double>(v.size()));
+    const auto b = std::max(a + 1, static_cast<std::size_t>(to * static_cast<double>(v.size())));
+    double sum = 0;
+    std::size_t n = 0;
+    for (std::size_t i = a; i < b && i < v.size(); ++i, ++n) {
+        sum += v[i];
+    }
+    return n > 0 ? sum / static_cast<double>(n) : 0.0;
+}
+
 Status writeJson(const std::string& path, const nlohmann::json& doc) {
     std::ofstream out(path);
     out << doc.dump(2) << "\n";
@@ -97,6 +122,12 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     }
     SimScene& scene = **made;
     for (const SceneEvent& e : events) {
+        if (e.action == "reset") {
+            if (!e.args.empty()) {
+                return reportError(inputError("--event " + e.text + ": reset takes no arguments"));
+            }
+            continue;
+        }
         if (Status s = scene.validateEvent(e); !s) {
             return reportError(s.error());
         }
@@ -141,10 +172,13 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     std::size_t nextEvent = 0;
     int stepsRun = 0;
     StepRecord rec;
+    long rssWarmKb = 0;
     Stopwatch runClock;
     for (int step = 0; step < v.steps && !g_interrupted; ++step) {
         while (nextEvent < events.size() && events[nextEvent].step <= step) {
-            if (Status s = scene.applyEvent(events[nextEvent]); !s) {
+            if (events[nextEvent].action == "reset") {
+                scene.reset();  // any scene: rebuild from its settings, keep the backend
+            } else if (Status s = scene.applyEvent(events[nextEvent]); !s) {
                 violations.push_back("step " + std::to_string(step) + ": " + s.error().message);
             }
             ++nextEvent;
@@ -152,6 +186,9 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         const double startUs = runClock.elapsedMs() * 1000.0;
         scene.step(rec);
         ++stepsRun;
+        if (stepsRun == std::min(v.steps, kWarmUpSteps)) {
+            rssWarmKb = residentKb();
+        }
         stepMs.push_back(rec.stepMs);
         if (phaseNames.empty()) {
             for (const auto& p : rec.phasesMs) {
@@ -209,7 +246,12 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
           {"max", stepMs.empty() ? 0.0 : *std::max_element(stepMs.begin(), stepMs.end())}}},
         {"phase_ms", phases},
         {"violations", violations},
-        {"interrupted", g_interrupted.load()}};
+        {"interrupted", g_interrupted.load()},
+        // For soak runs: resident memory after warm-up and at the end, and the mean step time
+        // of the first and last tenth of the run (drift).
+        {"rss_kb", {{"warm", rssWarmKb}, {"final", residentKb()}}},
+        {"step_ms_drift",
+         {{"first_tenth_mean", meanOf(stepMs, 0.0, 0.1)}, {"last_tenth_mean", meanOf(stepMs, 0.9, 1.0)}}}};
     const nlohmann::json sceneSummary = scene.summary();
     summary.update(sceneSummary);
 
