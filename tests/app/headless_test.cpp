@@ -252,6 +252,35 @@ TEST_F(Headless, EveryAssetPresetLoadsAndRuns) {
     EXPECT_GE(presets, 5);
 }
 
+TEST_F(Headless, CtrlCStillWritesCompleteOutputs) {
+    // SIGINT after 2 s of a run far too long to finish: the outputs must be complete documents.
+    const std::string cmd = "timeout --preserve-status -s INT 2 " WW_WAVEWALL_EXE
+                            " headless --scene wall --backend cpu --steps 100000000 --trace " +
+                            path("t.json") + " --csv " + path("t.csv") + " --summary-json " +
+                            path("s.json") + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::array<char, 4096> buf{};
+    std::string output;
+    while (fgets(buf.data(), buf.size(), p) != nullptr) {
+        output += buf.data();
+    }
+    const int status = pclose(p);
+    ASSERT_TRUE(WIFEXITED(status)) << output;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << output;
+    EXPECT_NE(output.find("interrupted"), std::string::npos) << output;
+    const nlohmann::json s = readJson("s.json");
+    EXPECT_TRUE(s["interrupted"].get<bool>());
+    const int steps = s["steps"].get<int>();
+    EXPECT_GT(steps, 0);
+    const nlohmann::json t = readJson("t.json");  // throws (fails) if the JSON is cut short
+    int stepSlices = 0;
+    for (const auto& e : t["traceEvents"]) {
+        stepSlices += e["ph"] == "X" && e["name"] == "step" ? 1 : 0;
+    }
+    EXPECT_EQ(stepSlices, steps);
+}
+
 TEST_F(Headless, ScreenshotRendersTheFinalFrame) {
     if (!gpuOrSkip()) {
         GTEST_SKIP() << "no GPU context";
