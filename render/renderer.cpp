@@ -258,9 +258,17 @@ glm::mat4 lightViewProj(const Bounds& casters) {
     }
     radius *= 1.05f;
     const glm::vec3 eye = center + kSunDir * (2.0f * radius);
-    const glm::mat4 view = glm::lookAt(eye, center, glm::vec3(0.0f, 1.0f, 0.0f));
-    // Distance from the light's eye along −sun down to y = 0 (plus margin).
-    const float toGround = std::max(eye.y, 0.0f) / kSunDir.y + 0.1f * radius;
+    const glm::vec3 worldUp(0.0f, 1.0f, 0.0f);
+    const glm::mat4 view = glm::lookAt(eye, center, worldUp);
+    // The ground tilts away from the light across the map: a caster's shadow lands at its own
+    // light-space (x, y), up to `radius` from the centre ray, and the ray through the corner
+    // highest above the ground travels farthest, (eye.y + up.y·radius) / sun.y (the right
+    // axis is horizontal). The far plane reaches there (plus margin), not only the centre
+    // ray's ground point, or the far side of every shadow is clipped.
+    const glm::vec3 right = glm::normalize(glm::cross(-kSunDir, worldUp));
+    const glm::vec3 up = glm::cross(right, -kSunDir);
+    const float toGround =
+        std::max(eye.y + std::abs(up.y) * radius, 0.0f) / kSunDir.y + 0.1f * radius;
     return glm::ortho(-radius, radius, -radius, radius, 0.5f * radius,
                       std::max(3.5f * radius, toGround)) *
            view;

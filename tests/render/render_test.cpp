@@ -155,19 +155,26 @@ void checkShadow(float halfExtentM, bool farProjectile) {
     }
     const Camera cam = OrbitCamera({0.0f, 0.5f, 0.0f}, 8.0f, 0.0f, 0.9f).camera();
     const Image im = renderOrDie(data, cam, farProjectile ? "shadow_far.png" : "shadow.png");
-    // The shadow of the box centre: along −sun from the centre down to y = 0.
-    const glm::vec3 sun = sunDirection();
-    const glm::vec3 shadow = b.position - sun * (b.position.y / sun.y);
-    const glm::vec3 mirror = {-shadow.x, 0.0f, -shadow.z};  // same distance, lit side
-    const glm::vec3 ps = cam.project(shadow, {kW, kH});
-    const glm::vec3 pl = cam.project(mirror, {kW, kH});
     auto luma = [&](glm::vec3 p) {
         const glm::u8vec4 c = im.at(static_cast<int>(p.x), static_cast<int>(p.y));
         return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
     };
-    // Direct sun is over half of the ground's light in shade(); 0.8 leaves room for grid
-    // lines and the PCF edge.
-    EXPECT_LT(luma(ps), 0.8 * luma(pl)) << "shadow at " << ps.x << "," << ps.y;
+    // Shadows of the box centre and of a point 60% of the way to the top corner away from the
+    // sun (+x, −z): along −sun down to y = 0. The second lands where the ground is farthest
+    // from the light, past the centre ray's ground point, so it is lost if the shadow map's
+    // depth range stops there.
+    const glm::vec3 sun = sunDirection();
+    const glm::vec3 farTip = b.position + 0.6f * halfExtentM * glm::vec3(1.0f, 1.0f, -1.0f);
+    for (const glm::vec3 caster : {b.position, farTip}) {
+        const glm::vec3 shadow = caster - sun * (caster.y / sun.y);
+        const glm::vec3 mirror = {-shadow.x, 0.0f, -shadow.z};  // same distance, lit side
+        const glm::vec3 ps = cam.project(shadow, {kW, kH});
+        const glm::vec3 pl = cam.project(mirror, {kW, kH});
+        // Direct sun is over half of the ground's light in shade(); 0.8 leaves room for grid
+        // lines and the PCF edge.
+        EXPECT_LT(luma(ps), 0.8 * luma(pl)) << "shadow of (" << caster.x << ", " << caster.y << ", "
+                                            << caster.z << ") at pixel " << ps.x << "," << ps.y;
+    }
 }
 
 TEST(Renderer, BoxCastsShadowOnGround) {
