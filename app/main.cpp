@@ -26,7 +26,9 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "wavewall 0.1.0");
 
     std::map<CLI::App*, CommandAction> actions;
-    auto add = [&](CommandAction action) { actions[app.get_subcommands({}).back()] = std::move(action); };
+    auto add = [&](CommandAction action) {
+        actions[app.get_subcommands({}).back()] = std::move(action);
+    };
     add(registerHeadlessCommand(app));
     add(registerLcpCommand(app));
     add(registerCgCommand(app));

@@ -66,9 +66,11 @@ int runBench(const BenchValues& v) {
                 v.quick ? " (quick sizes)" : "");
 
     using Suite = std::function<void(const bench::Options&, bench::Recorder&)>;
-    const std::vector<std::pair<std::string, Suite>> suites = {
-        {"ops", lcp::runOpsBench}, {"lcp", lcp::runLcpBench}, {"cg", cg::runCgBench},
-        {"wall", rigid::runWallBench}, {"water", wave::runWaterBench}};
+    const std::vector<std::pair<std::string, Suite>> suites = {{"ops", lcp::runOpsBench},
+                                                               {"lcp", lcp::runLcpBench},
+                                                               {"cg", cg::runCgBench},
+                                                               {"wall", rigid::runWallBench},
+                                                               {"water", wave::runWaterBench}};
     bench::Recorder recorder;
     for (const auto& [name, run] : suites) {
         if (v.suite == "all" || v.suite == name) {
@@ -98,12 +100,11 @@ int runBench(const BenchValues& v) {
                                {"baselines", baselines},
                                {"metrics", metrics}});
         }
-        const nlohmann::json doc = {
-            {"machine", {{"cpu", cpuModel()}, {"cores", cores}}},
-            {"renderer", renderer},
-            {"repeats", v.repeat},
-            {"quick", v.quick},
-            {"records", records}};
+        const nlohmann::json doc = {{"machine", {{"cpu", cpuModel()}, {"cores", cores}}},
+                                    {"renderer", renderer},
+                                    {"repeats", v.repeat},
+                                    {"quick", v.quick},
+                                    {"records", records}};
         std::ofstream out(v.json);
         out << doc.dump(2) << "\n";
         if (!out) {
@@ -118,8 +119,9 @@ int runBench(const BenchValues& v) {
 
 CommandAction registerBenchCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
-        "bench", "Benchmark suites with same-run baselines (other backend, Eigen/OpenBLAS, "
-                 "memory bandwidth)");
+        "bench",
+        "Benchmark suites with same-run baselines (other backend, Eigen/OpenBLAS, "
+        "memory bandwidth)");
     auto v = std::make_shared<BenchValues>();
     cmd->add_option("--suite", v->suite, "Which suite")
         ->check(CLI::IsMember({"ops", "lcp", "cg", "wall", "water", "all"}))
@@ -127,7 +129,8 @@ CommandAction registerBenchCommand(CLI::App& app) {
     cmd->add_option("--repeat", v->repeat, "Timed repetitions per measurement (median)")
         ->capture_default_str();
     cmd->add_option("--json", v->json, "Write every record as JSON");
-    cmd->add_option("--backend", v->backend, "auto measures GPU rows when a GPU is available; cpu skips them")
+    cmd->add_option("--backend", v->backend,
+                    "auto measures GPU rows when a GPU is available; cpu skips them")
         ->check(CLI::IsMember({"cpu", "gpu", "auto"}))
         ->capture_default_str();
     cmd->add_option("--shader-dir", v->shaderDir, "Load shaders from this folder");

@@ -40,7 +40,8 @@ double trueResidual(const io::SparseTriplets& a, const std::vector<double>& b,
 }
 
 int runCg(const CgValues& v) {
-    for (const auto& [path, what] : {std::pair{v.solution, "--solution"}, std::pair{v.json, "--json"}}) {
+    for (const auto& [path, what] :
+         {std::pair{v.solution, "--solution"}, std::pair{v.json, "--json"}}) {
         if (!path.empty()) {
             if (Status s = io::checkWritable(path, what); !s) {
                 return reportError(s.error());
@@ -104,12 +105,14 @@ int runCg(const CgValues& v) {
     const bool converged = r.status == cg::CgStatus::kConverged;
     const std::string renderer =
         gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";
-    std::printf("cg: n %d, nnz %zu, CSR on %s: %d iterations, residual %.3e (||b-Ax||/||b||), "
-                "%s, solve %.3f ms, upload %.3f ms\n",
-                n, csr->nonZeros(), backendName(*backend), r.iterations, residual,
-                cg::statusName(r.status), r.solveMs, uploadMs);
+    std::printf(
+        "cg: n %d, nnz %zu, CSR on %s: %d iterations, residual %.3e (||b-Ax||/||b||), "
+        "%s, solve %.3f ms, upload %.3f ms\n",
+        n, csr->nonZeros(), backendName(*backend), r.iterations, residual, cg::statusName(r.status),
+        r.solveMs, uploadMs);
     if (!v.solution.empty()) {
-        if (Status s = io::writeMatrixMarketVector(v.solution, std::vector<double>(x.begin(), x.end()));
+        if (Status s =
+                io::writeMatrixMarketVector(v.solution, std::vector<double>(x.begin(), x.end()));
             !s) {
             return reportError(s.error());
         }
@@ -147,10 +150,12 @@ CommandAction registerCgCommand(CLI::App& app) {
     cmd->add_option("--tolerance", v->tolerance, "Relative residual ||b-Ax||/||b|| to stop at")
         ->capture_default_str();
     cmd->add_option("--max-iterations", v->maxIterations, "Iteration cap")->capture_default_str();
-    cmd->add_option("--check-every", v->checkEvery, "GPU: read the residual back every K iterations")
+    cmd->add_option("--check-every", v->checkEvery,
+                    "GPU: read the residual back every K iterations")
         ->capture_default_str();
     cmd->add_option("--backend", v->backend, "cpu, gpu or auto")
-        ->check(CLI::IsMember({"cpu", "gpu", "auto"}))->capture_default_str();
+        ->check(CLI::IsMember({"cpu", "gpu", "auto"}))
+        ->capture_default_str();
     cmd->add_option("--shader-dir", v->shaderDir, "Load shaders from this folder");
     cmd->add_option("--solution", v->solution, "Write x (Matrix Market array)");
     cmd->add_option("--json", v->json, "Write a JSON report");

@@ -108,19 +108,7 @@ int runWithoutDisplay(const DemoValues& v) {
         printSceneRun("wavewall demo (headless)", scene, run, renderer, v.seed);
         clean = clean && run.violations.empty();
         if (name == v.scene && !v.screenshot.empty()) {
-            render::Renderer r;
-            render::RendererOptions ro;
-            ro.shaderDir = v.shaderDir;
-            if (Status s = r.init(ro); !s) {
-                return reportError(s.error());
-            }
-            render::DrawData data;
-            scene.fillDrawData(data);
-            const auto [center, radius] = scene.viewBounds();
-            render::OrbitCamera cam;
-            cam.frame(center, radius);
-            if (Status s =
-                    render::renderToPng(r, data, cam.camera(), v.width, v.height, v.screenshot);
+            if (Status s = renderSceneToPng(scene, v.shaderDir, v.width, v.height, v.screenshot);
                 !s) {
                 return reportError(s.error());
             }

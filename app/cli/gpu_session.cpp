@@ -6,9 +6,12 @@ namespace ww::app {
 
 int exitCodeFor(const Error& e) {
     switch (e.kind) {
-        case ErrorKind::kGpuUnavailable: return kExitNoGpu;
-        case ErrorKind::kNumerical: return kExitCheckFailed;
-        default: return kExitUsage;
+        case ErrorKind::kGpuUnavailable:
+            return kExitNoGpu;
+        case ErrorKind::kNumerical:
+            return kExitCheckFailed;
+        default:
+            return kExitUsage;
     }
 }
 

@@ -12,9 +12,9 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
+#include "app/cli/headless_run.h"
 #include "app/cli/scene_factory.h"
 #include "app/cli/trace_recorder.h"
-#include "render/capture.h"
 #include "solver/core/timer.h"
 #include "solver/io/matrix_market.h"
 
@@ -24,7 +24,9 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void onSigint(int) { g_interrupted = true; }
+extern "C" void onSigint(int) {
+    g_interrupted = true;
+}
 
 struct HeadlessValues {
     std::string scene = "wall";
@@ -40,17 +42,6 @@ struct HeadlessValues {
     int screenshotHeight = 720;
     SceneOptionValues sceneValues;
 };
-
-double percentile(std::vector<double> v, double q) {
-    if (v.empty()) {
-        return 0;
-    }
-    std::sort(v.begin(), v.end());
-    const double pos = q * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<std::size_t>(pos);
-    const std::size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
-}
 
 // Steps after which memory counts as warmed up (caches, contact storage at their peak size).
 constexpr int kWarmUpSteps = 1000;
@@ -106,7 +97,8 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     std::stable_sort(events.begin(), events.end(),
                      [](const SceneEvent& a, const SceneEvent& b) { return a.step < b.step; });
     const std::pair<const std::string*, const char*> outputs[] = {
-        {&v.summaryJson, "--summary-json"}, {&v.snapshot, "--snapshot"},
+        {&v.summaryJson, "--summary-json"},
+        {&v.snapshot, "--snapshot"},
         {&v.screenshot, "--screenshot"}};
     for (const auto& [path, what] : outputs) {
         if (!path->empty()) {
@@ -144,9 +136,9 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     if (!v.screenshot.empty() && !gpu.available()) {
         auto ctx = gpu::GpuContext::createHeadless();
         if (!ctx) {
-            return reportError(Error{ErrorKind::kGpuUnavailable,
-                                     "--screenshot needs OpenGL to render, but " +
-                                         ctx.error().message});
+            return reportError(
+                Error{ErrorKind::kGpuUnavailable,
+                      "--screenshot needs OpenGL to render, but " + ctx.error().message});
         }
         gpu.context = std::move(ctx).value();
     }
@@ -225,7 +217,7 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
 
     nlohmann::json phases = nlohmann::json::object();
     for (std::size_t i = 0; i < phaseNames.size(); ++i) {
-        phases[phaseNames[i]] = percentile(phaseMs[i], 0.5);
+        phases[phaseNames[i]] = quantile(phaseMs[i], 0.5);
     }
     double meanMs = 0;
     for (double x : stepMs) {
@@ -241,8 +233,8 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         {"renderer", renderer},
         {"step_ms",
          {{"mean", meanMs},
-          {"p50", percentile(stepMs, 0.5)},
-          {"p95", percentile(stepMs, 0.95)},
+          {"p50", quantile(stepMs, 0.5)},
+          {"p95", quantile(stepMs, 0.95)},
           {"max", stepMs.empty() ? 0.0 : *std::max_element(stepMs.begin(), stepMs.end())}}},
         {"phase_ms", phases},
         {"violations", violations},
@@ -251,19 +243,20 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         // of the first and last tenth of the run (drift).
         {"rss_kb", {{"warm", rssWarmKb}, {"final", residentKb()}}},
         {"step_ms_drift",
-         {{"first_tenth_mean", meanOf(stepMs, 0.0, 0.1)}, {"last_tenth_mean", meanOf(stepMs, 0.9, 1.0)}}}};
+         {{"first_tenth_mean", meanOf(stepMs, 0.0, 0.1)},
+          {"last_tenth_mean", meanOf(stepMs, 0.9, 1.0)}}}};
     const nlohmann::json sceneSummary = scene.summary();
     summary.update(sceneSummary);
 
-    std::printf("wavewall headless: scene %s, backend %s (%s), %d steps, seed %llu\n",
-                scene.name(), backendName(scene.backend()), renderer.c_str(), stepsRun,
+    std::printf("wavewall headless: scene %s, backend %s (%s), %d steps, seed %llu\n", scene.name(),
+                backendName(scene.backend()), renderer.c_str(), stepsRun,
                 static_cast<unsigned long long>(v.seed));
     std::printf("  step ms   mean %.3f  p50 %.3f  p95 %.3f  max %.3f\n", meanMs,
-                percentile(stepMs, 0.5), percentile(stepMs, 0.95),
+                quantile(stepMs, 0.5), quantile(stepMs, 0.95),
                 summary["step_ms"]["max"].get<double>());
     std::printf("  phase ms (p50)");
     for (std::size_t i = 0; i < phaseNames.size(); ++i) {
-        std::printf("  %s %.3f", phaseNames[i].c_str(), percentile(phaseMs[i], 0.5));
+        std::printf("  %s %.3f", phaseNames[i].c_str(), quantile(phaseMs[i], 0.5));
     }
     std::printf("\n");
     for (const auto& [key, value] : sceneSummary.items()) {
@@ -282,21 +275,10 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         }
     }
     if (!v.screenshot.empty()) {
-        render::Renderer r;
-        render::RendererOptions ro;
-        ro.shaderDir = v.shaderDir;
-        if (Status s = r.init(ro); !s) {
-            return reportError(s.error());
-        }
-        render::DrawData data;
-        scene.fillDrawData(data);
-        const auto [center, radius] = scene.viewBounds();
-        render::OrbitCamera cam;
-        cam.frame(center, radius);
-        if (Status s = render::renderToPng(r, data, cam.camera(), v.screenshotWidth,
-                                           v.screenshotHeight, v.screenshot);
-            !s) {
-            return reportError(s.error());
+        if (Status st = renderSceneToPng(scene, v.shaderDir, v.screenshotWidth, v.screenshotHeight,
+                                         v.screenshot);
+            !st) {
+            return reportError(st.error());
         }
         std::printf("  screenshot %s\n", v.screenshot.c_str());
     }
@@ -312,9 +294,10 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
 }  // namespace
 
 CommandAction registerHeadlessCommand(CLI::App& app) {
-    CLI::App* cmd = app.add_subcommand(
-        "headless", "Run a scene with no window: fixed steps, scripted events, invariant "
-                    "checks, summary, traces and an offscreen screenshot");
+    CLI::App* cmd =
+        app.add_subcommand("headless",
+                           "Run a scene with no window: fixed steps, scripted events, invariant "
+                           "checks, summary, traces and an offscreen screenshot");
     auto v = std::make_shared<HeadlessValues>();
     auto table = std::make_shared<OptionTable>(*cmd);
     table->add("scene", v->scene, "Scene to run", {"wall", "water"});
@@ -325,9 +308,11 @@ CommandAction registerHeadlessCommand(CLI::App& app) {
     table->add("shader-dir", v->shaderDir, "Load shaders from this folder (live editing)");
     registerSceneOptions(*table, v->sceneValues);
     cmd->add_option("--config", v->config, "JSON file with option keys (flags override it)");
-    cmd->add_flag("--check", v->check, "Verify invariants every step; exit 1 at the first violation");
-    cmd->add_option("--event", v->events, "STEP:ACTION[:ARGS], e.g. 60:shoot, 120:remove:3,0, "
-                                          "10:drop:0.5,0.5, 0:rain:on (repeatable)");
+    cmd->add_flag("--check", v->check,
+                  "Verify invariants every step; exit 1 at the first violation");
+    cmd->add_option("--event", v->events,
+                    "STEP:ACTION[:ARGS], e.g. 60:shoot, 120:remove:3,0, "
+                    "10:drop:0.5,0.5, 0:rain:on (repeatable)");
     cmd->add_option("--trace", v->trace, "Chrome trace JSON (Perfetto, chrome://tracing)");
     cmd->add_option("--csv", v->csv, "Per-step CSV");
     cmd->add_option("--summary-json", v->summaryJson, "Summary as JSON");

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "render/capture.h"
+
 namespace ww::app {
 
 double quantile(std::vector<double> v, double q) {
@@ -14,6 +16,22 @@ double quantile(std::vector<double> v, double q) {
     const auto lo = static_cast<std::size_t>(pos);
     const std::size_t hi = std::min(lo + 1, v.size() - 1);
     return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+Status renderSceneToPng(const SimScene& scene, const std::string& shaderDir, int width, int height,
+                        const std::string& path) {
+    render::Renderer renderer;
+    render::RendererOptions options;
+    options.shaderDir = shaderDir;
+    if (Status s = renderer.init(options); !s) {
+        return s;
+    }
+    render::DrawData data;
+    scene.fillDrawData(data);
+    const auto [center, radius] = scene.viewBounds();
+    render::OrbitCamera camera;
+    camera.frame(center, radius);
+    return render::renderToPng(renderer, data, camera.camera(), width, height, path);
 }
 
 SceneRunStats runSceneSteps(SimScene& scene, int steps, const std::vector<SceneEvent>& events,

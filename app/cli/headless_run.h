@@ -32,6 +32,11 @@ SceneRunStats runSceneSteps(SimScene& scene, int steps, const std::vector<SceneE
 
 /// Prints the run as `wavewall headless` does: scene, backend, step-time quantiles, per-phase
 /// medians, the scene's summary() keys and the state hash.
+/// Renders the scene's current state offscreen from a camera framing viewBounds() and writes
+/// a PNG (needs a current GL context).
+Status renderSceneToPng(const SimScene& scene, const std::string& shaderDir, int width, int height,
+                        const std::string& path);
+
 void printSceneRun(const char* command, SimScene& scene, const SceneRunStats& run,
                    const std::string& renderer, std::uint64_t seed);
 

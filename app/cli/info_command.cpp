@@ -72,9 +72,8 @@ CommandAction registerInfoCommand(CLI::App& app) {
                     static_cast<long long>(info.maxSsboBytes >> 20), info.maxWorkgroupInvocations,
                     info.maxWorkgroupSize[0], info.maxWorkgroupSize[1], info.maxWorkgroupSize[2]);
         std::printf("groups        %d x %d x %d\nshared memory %d KiB\ntimer queries %s\n",
-                    info.maxWorkgroupCount[0], info.maxWorkgroupCount[1],
-                    info.maxWorkgroupCount[2], info.maxSharedBytes >> 10,
-                    info.timerQueries ? "yes" : "no");
+                    info.maxWorkgroupCount[0], info.maxWorkgroupCount[1], info.maxWorkgroupCount[2],
+                    info.maxSharedBytes >> 10, info.timerQueries ? "yes" : "no");
         Result<double> err = computeSelfTest(session.shaders);
         if (!err) {
             return reportError(err.error());

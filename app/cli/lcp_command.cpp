@@ -111,7 +111,8 @@ Result<lcp::LcpProblem> readProblem(const LcpValues& v) {
 }
 
 int runLcp(const LcpValues& v) {
-    for (const auto& [path, what] : {std::pair{v.solution, "--solution"}, std::pair{v.json, "--json"}}) {
+    for (const auto& [path, what] :
+         {std::pair{v.solution, "--solution"}, std::pair{v.json, "--json"}}) {
         if (!path.empty()) {
             if (Status s = io::checkWritable(path, what); !s) {
                 return reportError(s.error());
@@ -122,14 +123,15 @@ int runLcp(const LcpValues& v) {
     o.method = v.solver == "jacobi" ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel;
     o.omega = v.omega;
     if (!(v.omega > 0.0f) || !std::isfinite(v.omega)) {
-        return reportError(inputError("--omega must be > 0 (x <- clamp(x - omega*D^-1(Ax+b), lo, hi))"));
+        return reportError(
+            inputError("--omega must be > 0 (x <- clamp(x - omega*D^-1(Ax+b), lo, hi))"));
     }
     if (v.iterations != "2n") {
         char* end = nullptr;
         const long n = std::strtol(v.iterations.c_str(), &end, 10);
         if (v.iterations.empty() || *end != '\0' || n < 1 || n > 100000000) {
-            return reportError(inputError("--iterations '" + v.iterations +
-                                          "' must be a positive integer or 2n"));
+            return reportError(
+                inputError("--iterations '" + v.iterations + "' must be a positive integer or 2n"));
         }
         o.maxIterations = static_cast<int>(n);
     }
@@ -190,33 +192,33 @@ int runLcp(const LcpValues& v) {
     }
     const std::string renderer =
         gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";
-    std::printf("lcp: n %d, nnz %zu, %s (omega %g, cap %s) on %s: %d iterations, residual %.3e, "
-                "%s, solve %.3f ms, upload %.3f ms\n",
-                n, nnz, v.solver.c_str(), o.omega, v.iterations.c_str(),
-                solver->backendName(), r.iterations, residual, lcp::toString(r.status),
-                r.solveMs, r.uploadMs);
+    std::printf(
+        "lcp: n %d, nnz %zu, %s (omega %g, cap %s) on %s: %d iterations, residual %.3e, "
+        "%s, solve %.3f ms, upload %.3f ms\n",
+        n, nnz, v.solver.c_str(), o.omega, v.iterations.c_str(), solver->backendName(),
+        r.iterations, residual, lcp::toString(r.status), r.solveMs, r.uploadMs);
     if (!v.solution.empty()) {
-        if (Status s = io::writeMatrixMarketVector(v.solution, std::vector<double>(x.begin(), x.end()));
+        if (Status s =
+                io::writeMatrixMarketVector(v.solution, std::vector<double>(x.begin(), x.end()));
             !s) {
             return reportError(s.error());
         }
     }
     if (!v.json.empty()) {
-        const nlohmann::json doc = {
-            {"n", n},
-            {"nnz", nnz},
-            {"backend", solver->backendName()},
-            {"solver", v.solver},
-            {"omega", o.omega},
-            {"iterations", r.iterations},
-            {"residual", residual},
-            {"converged", converged},
-            {"status", lcp::toString(r.status)},
-            {"solve_ms", r.solveMs},
-            {"upload_ms", r.uploadMs},
-            {"dispatches", r.dispatches},
-            {"readbacks", r.readbacks},
-            {"renderer", renderer}};
+        const nlohmann::json doc = {{"n", n},
+                                    {"nnz", nnz},
+                                    {"backend", solver->backendName()},
+                                    {"solver", v.solver},
+                                    {"omega", o.omega},
+                                    {"iterations", r.iterations},
+                                    {"residual", residual},
+                                    {"converged", converged},
+                                    {"status", lcp::toString(r.status)},
+                                    {"solve_ms", r.solveMs},
+                                    {"upload_ms", r.uploadMs},
+                                    {"dispatches", r.dispatches},
+                                    {"readbacks", r.readbacks},
+                                    {"renderer", renderer}};
         std::ofstream(v.json) << doc.dump(2) << "\n";
     }
     if (r.status == lcp::LcpStatus::kDiverged) {
@@ -225,7 +227,8 @@ int runLcp(const LcpValues& v) {
         return kExitCheckFailed;
     }
     if (o.tolerance > 0.0f && !converged) {
-        std::fprintf(stderr, "wavewall: residual %.3e did not reach --tolerance %g in %d iterations\n",
+        std::fprintf(stderr,
+                     "wavewall: residual %.3e did not reach --tolerance %g in %d iterations\n",
                      residual, o.tolerance, r.iterations);
         return kExitCheckFailed;
     }
@@ -236,8 +239,9 @@ int runLcp(const LcpValues& v) {
 
 CommandAction registerLcpCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
-        "lcp", "Solve a dense bounded LCP lo <= x <= hi complementary to w = Ax + b from Matrix "
-               "Market files");
+        "lcp",
+        "Solve a dense bounded LCP lo <= x <= hi complementary to w = Ax + b from Matrix "
+        "Market files");
     auto v = std::make_shared<LcpValues>();
     cmd->add_option("--matrix", v->matrix, "A (n x n), Matrix Market")->required();
     cmd->add_option("--rhs", v->rhs, "b (n x 1)")->required();
@@ -246,7 +250,8 @@ CommandAction registerLcpCommand(CLI::App& app) {
     cmd->add_option("--friction", v->friction,
                     "n x 2: per row the 0-based normal row it depends on (or -1) and mu");
     cmd->add_option("--guess", v->guess, "Warm start x0 (n x 1)");
-    cmd->add_option("--solver", v->solver, "Method")->check(CLI::IsMember({"jacobi", "gauss-seidel"}))
+    cmd->add_option("--solver", v->solver, "Method")
+        ->check(CLI::IsMember({"jacobi", "gauss-seidel"}))
         ->capture_default_str();
     cmd->add_option("--omega", v->omega, "Relaxation: x <- clamp(x - omega*D^-1(Ax+b), lo, hi)")
         ->capture_default_str();
@@ -258,7 +263,8 @@ CommandAction registerLcpCommand(CLI::App& app) {
     cmd->add_option("--check-every", v->checkEvery, "Residual check period (iterations)")
         ->capture_default_str();
     cmd->add_option("--backend", v->backend, "cpu, gpu or auto")
-        ->check(CLI::IsMember({"cpu", "gpu", "auto"}))->capture_default_str();
+        ->check(CLI::IsMember({"cpu", "gpu", "auto"}))
+        ->capture_default_str();
     cmd->add_option("--shader-dir", v->shaderDir, "Load shaders from this folder");
     cmd->add_option("--solution", v->solution, "Write x (Matrix Market array)");
     cmd->add_option("--json", v->json, "Write a JSON report");

@@ -30,7 +30,8 @@ int lineOfKey(const std::string& text, const std::string& key) {
     if (pos == std::string::npos) {
         return 0;
     }
-    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
+    return 1 +
+           static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
 }
 
 Result<nlohmann::json> readJsonFile(const std::string& path) {
@@ -69,8 +70,8 @@ std::string OptionTable::assign(const std::string& name, const nlohmann::json& v
     return {};
 }
 
-std::string OptionTable::assign(const std::string& name, const nlohmann::json& v,
-                                std::uint64_t& t, const std::vector<std::string>&) {
+std::string OptionTable::assign(const std::string& name, const nlohmann::json& v, std::uint64_t& t,
+                                const std::vector<std::string>&) {
     if (!v.is_number_unsigned()) {
         return typeError(name, "a non-negative integer", v);
     }
@@ -96,13 +97,12 @@ std::string OptionTable::assign(const std::string& name, const nlohmann::json& v
     return {};
 }
 
-std::string OptionTable::assign(const std::string& name, const nlohmann::json& v,
-                                std::string& t, const std::vector<std::string>& allowed) {
+std::string OptionTable::assign(const std::string& name, const nlohmann::json& v, std::string& t,
+                                const std::vector<std::string>& allowed) {
     std::string s;
     if (v.is_string()) {
         s = v.get<std::string>();
-    } else if (v.is_boolean() &&
-               std::find(allowed.begin(), allowed.end(), "on") != allowed.end()) {
+    } else if (v.is_boolean() && std::find(allowed.begin(), allowed.end(), "on") != allowed.end()) {
         s = v.get<bool>() ? "on" : "off";
     } else if (v.is_number_integer() && allowed.empty()) {
         s = std::to_string(v.get<long long>());  // e.g. "iterations": 40 next to "2n"
@@ -140,8 +140,8 @@ Status OptionTable::applyConfig(const std::string& path) const {
         auto it = std::find_if(m_entries.begin(), m_entries.end(),
                                [&](const Entry& e) { return e.name == key; });
         if (it == m_entries.end()) {
-            return inputError(where(key) + "unknown key \"" + key +
-                              "\" (see `wavewall " + m_command->get_name() +
+            return inputError(where(key) + "unknown key \"" + key + "\" (see `wavewall " +
+                              m_command->get_name() +
                               " --help` for the options; each flag --NAME has the key \"NAME\")");
         }
         if (it->option->count() > 0) {

@@ -16,7 +16,7 @@
 namespace ww::app {
 
 class OptionTable {
-public:
+  public:
     explicit OptionTable(CLI::App& command) : m_command(&command) {}
 
     /// Registers `--name` and config key `name` bound to `target` (int, float, double,
@@ -44,7 +44,7 @@ public:
     /// Keys every config file may hold (for docs and --help).
     std::vector<std::string> keys() const;
 
-private:
+  private:
     struct Entry {
         std::string name;
         CLI::Option* option;

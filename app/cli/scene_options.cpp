@@ -41,7 +41,8 @@ SceneOptionValues::SceneOptionValues() {
 
 void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("wall", v.wall, "Wall size COLSxROWS (wall scene)");
-    t.add("layout", v.layout, "What stands on the ground (wall scene)", {"wall", "pyramid", "stack"});
+    t.add("layout", v.layout, "What stands on the ground (wall scene)",
+          {"wall", "pyramid", "stack"});
     t.add("omega", v.omega, "LCP relaxation: x <- clamp(x - omega*D^-1(Ax+b), lo, hi)");
     t.add("iterations", v.iterations, "LCP iteration cap: N or 2n (n = LCP size)");
     t.add("tolerance", v.tolerance,
@@ -71,7 +72,8 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("cg-tolerance", v.cgTolerance, "CG relative residual ||b-Ax||/||b|| to stop at");
     t.add("cg-max-iterations", v.cgMaxIterations, "CG iteration cap per step");
     t.add("cg-check-every", v.cgCheckEvery, "GPU CG: read the residual back every K iterations");
-    t.add("dt", v.dt, "Time step in seconds (0 = the scene's default; for water overrides --dt-ratio)");
+    t.add("dt", v.dt,
+          "Time step in seconds (0 = the scene's default; for water overrides --dt-ratio)");
 }
 
 Status parseSize(const std::string& text, const char* option, int& a, int& b) {
@@ -108,9 +110,10 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     s.stack.height = s.wall.rows;
     rigid::WorldParams& w = s.world;
     if (!(v.omega > 0.0f) || !std::isfinite(v.omega)) {
-        return rangeError("omega", "must be > 0 (projected Jacobi converges for small positive "
-                                   "omega; the wall's default is " +
-                                       std::to_string(rigid::WorldParams{}.lcp.omega) + ")");
+        return rangeError("omega",
+                          "must be > 0 (projected Jacobi converges for small positive "
+                          "omega; the wall's default is " +
+                              std::to_string(rigid::WorldParams{}.lcp.omega) + ")");
     }
     w.lcp.omega = v.omega;
     if (v.iterations == "2n") {
@@ -119,8 +122,8 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
         char* end = nullptr;
         const long n = std::strtol(v.iterations.c_str(), &end, 10);
         if (v.iterations.empty() || *end != '\0' || n < 1 || n > 1000000) {
-            return rangeError("iterations", "'" + v.iterations +
-                                                "' must be a positive integer or 2n");
+            return rangeError("iterations",
+                              "'" + v.iterations + "' must be a positive integer or 2n");
         }
         w.lcp.maxIterations = static_cast<int>(n);
     }

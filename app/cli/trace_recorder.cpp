@@ -65,35 +65,54 @@ Status TraceRecorder::flush() {
 Status TraceRecorder::writeTrace() const {
     using nlohmann::json;
     json events = json::array();
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1},
+    events.push_back({{"name", "process_name"},
+                      {"ph", "M"},
+                      {"pid", 1},
                       {"args", {{"name", "wavewall " + m_scene}}}});
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", 1},
+    events.push_back({{"name", "thread_name"},
+                      {"ph", "M"},
+                      {"pid", 1},
+                      {"tid", 1},
                       {"args", {{"name", "simulation (" + m_backend + ")"}}}});
     for (const StepTrace& s : m_steps) {
         json args = {{"step", s.step}, {"backend", m_backend}};
         for (const auto& [k, v] : s.values) {
             args[k] = v;
         }
-        events.push_back({{"name", "step"}, {"cat", m_scene}, {"ph", "X"}, {"pid", 1}, {"tid", 1},
-                          {"ts", s.startUs}, {"dur", s.stepMs * 1000.0}, {"args", args}});
+        events.push_back({{"name", "step"},
+                          {"cat", m_scene},
+                          {"ph", "X"},
+                          {"pid", 1},
+                          {"tid", 1},
+                          {"ts", s.startUs},
+                          {"dur", s.stepMs * 1000.0},
+                          {"args", args}});
         for (const PhaseSlice& p : s.phases) {
-            events.push_back({{"name", p.name}, {"cat", m_scene}, {"ph", "X"}, {"pid", 1},
-                              {"tid", 1}, {"ts", p.startUs}, {"dur", p.durationUs},
+            events.push_back({{"name", p.name},
+                              {"cat", m_scene},
+                              {"ph", "X"},
+                              {"pid", 1},
+                              {"tid", 1},
+                              {"ts", p.startUs},
+                              {"dur", p.durationUs},
                               {"args", args}});
         }
-        events.push_back({{"name", "step_ms"}, {"ph", "C"}, {"pid", 1}, {"ts", s.startUs},
+        events.push_back({{"name", "step_ms"},
+                          {"ph", "C"},
+                          {"pid", 1},
+                          {"ts", s.startUs},
                           {"args", {{"step_ms", s.stepMs}}}});
         for (const auto& [k, v] : s.values) {
             if (k == "iterations" || k == "residual") {
-                events.push_back({{"name", k}, {"ph", "C"}, {"pid", 1}, {"ts", s.startUs},
-                                  {"args", {{k, v}}}});
+                events.push_back(
+                    {{"name", k}, {"ph", "C"}, {"pid", 1}, {"ts", s.startUs}, {"args", {{k, v}}}});
             }
         }
     }
-    json doc = {{"traceEvents", events},
-                {"displayTimeUnit", "ms"},
-                {"otherData", {{"scene", m_scene}, {"backend", m_backend},
-                               {"steps", m_steps.size()}}}};
+    json doc = {
+        {"traceEvents", events},
+        {"displayTimeUnit", "ms"},
+        {"otherData", {{"scene", m_scene}, {"backend", m_backend}, {"steps", m_steps.size()}}}};
     // Write to a temporary file and rename, so an interrupted write never leaves half a file.
     const std::string tmp = m_tracePath + ".partial";
     {

@@ -34,7 +34,7 @@ struct StepTrace {
 };
 
 class TraceRecorder {
-public:
+  public:
     /// `tracePath` or `csvPath` may be empty (that output is not written). Checks up front
     /// that both paths are writable.
     static Result<TraceRecorder> create(std::string tracePath, std::string csvPath,
@@ -49,7 +49,7 @@ public:
     Status flush();
     bool enabled() const { return !m_tracePath.empty() || !m_csvPath.empty(); }
 
-private:
+  private:
     TraceRecorder() = default;
     Status writeTrace() const;
     Status writeCsv() const;

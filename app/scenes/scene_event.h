@@ -10,10 +10,10 @@
 namespace ww::app {
 
 struct SceneEvent {
-    int step = 0;                  ///< applied before this step (0 = before the first)
-    std::string action;            ///< shoot, remove, push, drop, rain, wake, ...
+    int step = 0;                   ///< applied before this step (0 = before the first)
+    std::string action;             ///< shoot, remove, push, drop, rain, wake, ...
     std::vector<std::string> args;  ///< comma-separated arguments after the second colon
-    std::string text;              ///< as written, for messages
+    std::string text;               ///< as written, for messages
 
     /// Argument i as a number; an error naming the event if it is missing or not a number.
     Result<double> number(std::size_t i) const;

@@ -28,7 +28,7 @@ struct StepRecord {
 };
 
 class SimScene {
-public:
+  public:
     virtual ~SimScene() = default;
     virtual const char* name() const = 0;
 

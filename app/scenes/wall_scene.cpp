@@ -11,8 +11,8 @@ namespace {
 glm::vec4 brickColor(std::int32_t tag) {
     const int col = tag & 0xffff;
     const int row = tag >> 16;
-    static const glm::vec3 kPalette[] = {{0.72f, 0.30f, 0.20f}, {0.80f, 0.42f, 0.25f},
-                                         {0.66f, 0.26f, 0.22f}, {0.85f, 0.55f, 0.32f}};
+    static const glm::vec3 kPalette[] = {
+        {0.72f, 0.30f, 0.20f}, {0.80f, 0.42f, 0.25f}, {0.66f, 0.26f, 0.22f}, {0.85f, 0.55f, 0.32f}};
     const glm::vec3 c = kPalette[(row * 3 + col) % 4];
     return {c, 1.0f};
 }
@@ -54,7 +54,9 @@ void WallScene::build() {
     m_residualMax = m_penetrationMax = m_speedMax = m_driftMax = 0;
 }
 
-void WallScene::reset() { build(); }
+void WallScene::reset() {
+    build();
+}
 
 void WallScene::step(StepRecord& out) {
     m_prevMaxSpeed = m_world.lastStats().maxSpeed;
@@ -132,8 +134,9 @@ Status WallScene::validateEvent(const SceneEvent& e) const {
     if (e.action == "remove" || e.action == "push") {
         if (e.args.size() < 2 || (e.action == "remove" && e.args.size() != 2) ||
             (e.action == "push" && e.args.size() != 2 && e.args.size() != 5)) {
-            return inputError("--event " + e.text + ": " + e.action +
-                              (e.action == "remove" ? " takes COL,ROW" : " takes COL,ROW[,VX,VY,VZ]"));
+            return inputError(
+                "--event " + e.text + ": " + e.action +
+                (e.action == "remove" ? " takes COL,ROW" : " takes COL,ROW[,VX,VY,VZ]"));
         }
         for (std::size_t i = 0; i < e.args.size(); ++i) {
             if (auto v = e.number(i); !v) {
@@ -223,17 +226,18 @@ void WallScene::checkInvariants(const StepRecord&, std::vector<std::string>& out
 nlohmann::json WallScene::snapshot() const {
     nlohmann::json bodies = nlohmann::json::array();
     for (const rigid::Body& b : m_world.bodies()) {
-        bodies.push_back({{"kind", rigid::toString(b.kind)},
-                          {"tag", b.tag},
-                          {"position", {b.position.x, b.position.y, b.position.z}},
-                          {"orientation",
-                           {b.orientation.w, b.orientation.x, b.orientation.y, b.orientation.z}},
-                          {"linear_velocity",
-                           {b.linearVelocity.x, b.linearVelocity.y, b.linearVelocity.z}},
-                          {"angular_velocity",
-                           {b.angularVelocity.x, b.angularVelocity.y, b.angularVelocity.z}}});
+        bodies.push_back(
+            {{"kind", rigid::toString(b.kind)},
+             {"tag", b.tag},
+             {"position", {b.position.x, b.position.y, b.position.z}},
+             {"orientation", {b.orientation.w, b.orientation.x, b.orientation.y, b.orientation.z}},
+             {"linear_velocity", {b.linearVelocity.x, b.linearVelocity.y, b.linearVelocity.z}},
+             {"angular_velocity",
+              {b.angularVelocity.x, b.angularVelocity.y, b.angularVelocity.z}}});
     }
-    return {{"scene", "wall"}, {"step", m_world.stepCount()}, {"hash", stateHash()},
+    return {{"scene", "wall"},
+            {"step", m_world.stepCount()},
+            {"hash", stateHash()},
             {"bodies", bodies}};
 }
 
@@ -261,11 +265,11 @@ void WallScene::fillDrawData(render::DrawData& out) const {
     for (const rigid::Body& b : m_world.bodies()) {
         const glm::vec3 p{b.position.x, b.position.y, b.position.z};
         if (b.kind == rigid::BodyKind::kBox) {
-            out.boxes.push_back({p,
-                                 glm::quat(b.orientation.w, b.orientation.x, b.orientation.y,
-                                           b.orientation.z),
-                                 {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z},
-                                 brickColor(b.tag)});
+            out.boxes.push_back(
+                {p,
+                 glm::quat(b.orientation.w, b.orientation.x, b.orientation.y, b.orientation.z),
+                 {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z},
+                 brickColor(b.tag)});
         } else if (b.kind == rigid::BodyKind::kSphere) {
             out.spheres.push_back({p, b.radius, {0.85f, 0.87f, 0.9f, 1.0f}});
         }

@@ -24,7 +24,7 @@ struct WallSceneSettings {
 };
 
 class WallScene final : public SimScene {
-public:
+  public:
     explicit WallScene(WallSceneSettings settings);
 
     const char* name() const override { return "wall"; }
@@ -46,7 +46,7 @@ public:
     /// Shoots a sphere from `from` with `velocity` (the demo's click-to-shoot).
     void shoot(const rigid::Vec3& from, const rigid::Vec3& velocity);
 
-private:
+  private:
     void build();
     /// Largest distance of a brick (not a projectile) from where it started, m.
     float maxDrift() const;

@@ -13,7 +13,8 @@ Result<std::unique_ptr<WaterScene>> WaterScene::create(WaterSceneSettings settin
     if (!model) {
         return model.error();
     }
-    std::unique_ptr<WaterScene> scene(new WaterScene(std::move(settings), std::move(model).value()));
+    std::unique_ptr<WaterScene> scene(
+        new WaterScene(std::move(settings), std::move(model).value()));
     scene->reset();
     return scene;
 }
@@ -73,8 +74,9 @@ void WaterScene::step(StepRecord& out) {
 void WaterScene::checkInvariants(const StepRecord&, std::vector<std::string>& out) const {
     const std::string at = "step " + std::to_string(m_model.steps()) + ": ";
     if (!std::isfinite(m_last.energy) || !std::isfinite(m_last.cgResidual)) {
-        out.push_back(at + "the water surface became NaN/Inf (explicit scheme beyond its "
-                           "stability limit? see --dt-ratio)");
+        out.push_back(at +
+                      "the water surface became NaN/Inf (explicit scheme beyond its "
+                      "stability limit? see --dt-ratio)");
         return;
     }
     if (m_settings.wave.scheme == wave::Scheme::kCrankNicolson) {
@@ -96,7 +98,8 @@ void WaterScene::checkInvariants(const StepRecord&, std::vector<std::string>& ou
 Status WaterScene::validateEvent(const SceneEvent& e) const {
     if (e.action == "drop") {
         if (e.args.size() < 2 || e.args.size() > 4) {
-            return inputError("--event " + e.text + ": drop takes X,Y[,AMPLITUDE_M[,RADIUS_M]] "
+            return inputError("--event " + e.text +
+                              ": drop takes X,Y[,AMPLITUDE_M[,RADIUS_M]] "
                               "with X, Y in [0, 1]");
         }
         for (std::size_t i = 0; i < e.args.size(); ++i) {
@@ -175,23 +178,27 @@ Status WaterScene::setBackend(Backend backend, const gpu::ShaderLibrary* shaders
 
 nlohmann::json WaterScene::snapshot() const {
     const wave::WaveParams& p = m_model.params();
-    return {{"scene", "water"}, {"step", m_model.steps()}, {"hash", stateHash()},
-            {"nx", p.nx},       {"ny", p.ny},            {"cell_size_m", p.cellSize()},
+    return {{"scene", "water"},
+            {"step", m_model.steps()},
+            {"hash", stateHash()},
+            {"nx", p.nx},
+            {"ny", p.ny},
+            {"cell_size_m", p.cellSize()},
             {"heights", m_model.heights()}};
 }
 
 nlohmann::json WaterScene::summary() const {
     const wave::WaveParams& p = m_model.params();
-    return {{"grid", std::to_string(p.nx) + "x" + std::to_string(p.ny)},
-            {"scheme", wave::schemeName(p.scheme)},
-            {"dt_s", p.dt()},
-            {"dt_ratio", p.effectiveDtRatio()},
-            {"cg",
-             {{"iterations_mean", m_steps > 0 ? m_iterationsSum / m_steps : 0.0},
-              {"iterations_max", m_iterationsMax},
-              {"residual_max", m_residualMax}}},
-            {"energy",
-             {{"initial", m_energyInitial}, {"final", m_last.energy}, {"max", m_energyMax}}}};
+    return {
+        {"grid", std::to_string(p.nx) + "x" + std::to_string(p.ny)},
+        {"scheme", wave::schemeName(p.scheme)},
+        {"dt_s", p.dt()},
+        {"dt_ratio", p.effectiveDtRatio()},
+        {"cg",
+         {{"iterations_mean", m_steps > 0 ? m_iterationsSum / m_steps : 0.0},
+          {"iterations_max", m_iterationsMax},
+          {"residual_max", m_residualMax}}},
+        {"energy", {{"initial", m_energyInitial}, {"final", m_last.energy}, {"max", m_energyMax}}}};
 }
 
 void WaterScene::fillDrawData(render::DrawData& out) const {

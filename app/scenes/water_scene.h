@@ -17,7 +17,7 @@ struct WaterSceneSettings {
     float dropAmplitudeM = 0.15f;
     float dropRadiusM = 0.25f;
     float rainDropsPerSecond = 6.0f;
-    bool initialDrop = true;  ///< a drop in the middle at the start, so there is something to see
+    bool initialDrop = true;   ///< a drop in the middle at the start, so there is something to see
     float baseHeightM = 0.3f;  ///< rest level drawn above the ground
     /// --check: relative energy growth a step without disturbances may show. Crank–Nicolson
     /// conserves (undamped) or dissipates the discrete energy exactly; what remains is CG's
@@ -26,7 +26,7 @@ struct WaterSceneSettings {
 };
 
 class WaterScene final : public SimScene {
-public:
+  public:
     /// Fails with a message naming the option when the settings are invalid.
     static Result<std::unique_ptr<WaterScene>> create(WaterSceneSettings settings);
 
@@ -49,7 +49,7 @@ public:
     /// A drop at normalized pool coordinates (the demo's click).
     void drop(float xNorm, float yNorm);
 
-private:
+  private:
     WaterScene(WaterSceneSettings settings, wave::WaveModel model);
     void resetStatistics();
 

@@ -8,7 +8,9 @@ namespace ww {
 
 enum class Backend { kCpu, kGpu };
 
-inline const char* backendName(Backend b) { return b == Backend::kCpu ? "cpu" : "gpu"; }
+inline const char* backendName(Backend b) {
+    return b == Backend::kCpu ? "cpu" : "gpu";
+}
 
 inline std::optional<Backend> parseBackend(std::string_view s) {
     if (s == "cpu") {

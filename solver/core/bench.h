@@ -29,17 +29,17 @@ struct Record {
 };
 
 struct Options {
-    int repeats = 5;        ///< timed repetitions per measurement (median reported)
-    bool gpu = false;       ///< a GPU context is current and GPU rows should be measured
-    bool quick = false;     ///< smaller sizes, for smoke tests of the bench command itself
+    int repeats = 5;     ///< timed repetitions per measurement (median reported)
+    bool gpu = false;    ///< a GPU context is current and GPU rows should be measured
+    bool quick = false;  ///< smaller sizes, for smoke tests of the bench command itself
 };
 
 class Recorder {
-public:
+  public:
     void add(Record r) { m_records.push_back(std::move(r)); }
     const std::vector<Record>& records() const { return m_records; }
 
-private:
+  private:
     std::vector<Record> m_records;
 };
 

@@ -11,7 +11,7 @@
 namespace ww {
 
 class StateHash {
-public:
+  public:
     void add(const void* data, std::size_t bytes) {
         const auto* p = static_cast<const unsigned char*>(data);
         for (std::size_t i = 0; i < bytes; ++i) {
@@ -30,7 +30,7 @@ public:
         return buf;
     }
 
-private:
+  private:
     std::uint64_t m_value = 0xcbf29ce484222325ull;
 };
 

@@ -12,12 +12,12 @@ namespace ww {
 
 /// What kind of failure an Error reports; the CLI maps it to an exit code (docs/cli.md).
 enum class ErrorKind {
-    kInput,        ///< bad flag, file or value supplied by the user (exit 2)
-    kIo,           ///< a file could not be read or written (exit 2)
+    kInput,           ///< bad flag, file or value supplied by the user (exit 2)
+    kIo,              ///< a file could not be read or written (exit 2)
     kGpuUnavailable,  ///< no usable GL 4.3 context (exit 3 when the GPU was demanded)
-    kGpuLimit,     ///< a size exceeds what the GPU can hold (exit 2)
-    kShader,       ///< a shader failed to compile or link
-    kNumerical,    ///< a solver diverged or did not converge (exit 1)
+    kGpuLimit,        ///< a size exceeds what the GPU can hold (exit 2)
+    kShader,          ///< a shader failed to compile or link
+    kNumerical,       ///< a solver diverged or did not converge (exit 1)
 };
 
 struct Error {
@@ -25,13 +25,15 @@ struct Error {
     std::string message;
 };
 
-inline Error inputError(std::string message) { return {ErrorKind::kInput, std::move(message)}; }
+inline Error inputError(std::string message) {
+    return {ErrorKind::kInput, std::move(message)};
+}
 
 /// Either a value or an Error. Check ok() before value().
 template <typename T>
 class [[nodiscard]] Result {
-public:
-    Result(T value) : m_data(std::move(value)) {}  // NOLINT: implicit by design
+  public:
+    Result(T value) : m_data(std::move(value)) {}      // NOLINT: implicit by design
     Result(Error error) : m_data(std::move(error)) {}  // NOLINT: implicit by design
 
     bool ok() const { return std::holds_alternative<T>(m_data); }
@@ -60,13 +62,13 @@ public:
         return std::get<Error>(m_data);
     }
 
-private:
+  private:
     std::variant<T, Error> m_data;
 };
 
 /// Result of an operation with no value: success or an Error.
 class [[nodiscard]] Status {
-public:
+  public:
     Status() = default;
     Status(Error error) : m_error(std::move(error)), m_ok(false) {}  // NOLINT: implicit
     bool ok() const { return m_ok; }
@@ -76,7 +78,7 @@ public:
         return m_error;
     }
 
-private:
+  private:
     Error m_error;
     bool m_ok = true;
 };

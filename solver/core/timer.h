@@ -6,7 +6,7 @@
 namespace ww {
 
 class Stopwatch {
-public:
+  public:
     Stopwatch() : m_start(Clock::now()) {}
     void restart() { m_start = Clock::now(); }
     /// Milliseconds since construction or the last restart().
@@ -14,7 +14,7 @@ public:
         return std::chrono::duration<double, std::milli>(Clock::now() - m_start).count();
     }
 
-private:
+  private:
     using Clock = std::chrono::steady_clock;
     Clock::time_point m_start;
 };

@@ -14,7 +14,9 @@ std::atomic<long> g_programs{0};
 std::atomic<long> g_queries{0};
 }  // namespace
 
-LiveObjectCounts liveObjectCounts() { return {g_buffers.load(), g_programs.load(), g_queries.load()}; }
+LiveObjectCounts liveObjectCounts() {
+    return {g_buffers.load(), g_programs.load(), g_queries.load()};
+}
 
 // ---- Buffer ----------------------------------------------------------------------------
 
@@ -62,8 +64,8 @@ void Buffer::upload(const void* data, std::size_t bytes, std::size_t offset) {
 
 void Buffer::download(void* data, std::size_t bytes, std::size_t offset) const {
     assert(offset + bytes <= m_bytes);
-    glGetNamedBufferSubData(m_name, static_cast<GLintptr>(offset),
-                            static_cast<GLsizeiptr>(bytes), data);
+    glGetNamedBufferSubData(m_name, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes),
+                            data);
 }
 
 void Buffer::clear() {
@@ -77,7 +79,9 @@ void Buffer::copyFrom(const Buffer& src, std::size_t bytes, std::size_t srcOffse
                              static_cast<GLintptr>(dstOffset), static_cast<GLsizeiptr>(bytes));
 }
 
-void Buffer::bind(unsigned binding) const { glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, m_name); }
+void Buffer::bind(unsigned binding) const {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, m_name);
+}
 
 void Buffer::bindRange(unsigned binding, std::size_t offset, std::size_t bytes) const {
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, binding, m_name, static_cast<GLintptr>(offset),
@@ -109,7 +113,9 @@ Program::~Program() {
     }
 }
 
-void Program::use() const { glUseProgram(m_name); }
+void Program::use() const {
+    glUseProgram(m_name);
+}
 
 int Program::location(const char* name) const {
     auto it = m_locations.find(name);
@@ -121,7 +127,9 @@ int Program::location(const char* name) const {
     return loc;
 }
 
-void Program::set(const char* name, int v) const { glProgramUniform1i(m_name, location(name), v); }
+void Program::set(const char* name, int v) const {
+    glProgramUniform1i(m_name, location(name), v);
+}
 void Program::set(const char* name, unsigned v) const {
     glProgramUniform1ui(m_name, location(name), v);
 }
@@ -184,8 +192,12 @@ TimerQuery::~TimerQuery() {
     }
 }
 
-void TimerQuery::begin() { glBeginQuery(GL_TIME_ELAPSED, m_name); }
-void TimerQuery::end() { glEndQuery(GL_TIME_ELAPSED); }
+void TimerQuery::begin() {
+    glBeginQuery(GL_TIME_ELAPSED, m_name);
+}
+void TimerQuery::end() {
+    glEndQuery(GL_TIME_ELAPSED);
+}
 
 bool TimerQuery::available() const {
     GLint ready = 0;

@@ -21,7 +21,7 @@ namespace ww::gpu {
 
 /// A shader storage buffer. Contents are undefined after create() unless data is given.
 class Buffer {
-public:
+  public:
     Buffer() = default;
     /// Allocates `bytes` (checked against the context's max SSBO size) and uploads `data`
     /// if it is not null. `what` names the buffer in error messages.
@@ -67,7 +67,7 @@ public:
     std::size_t bytes() const { return m_bytes; }
     bool valid() const { return m_name != 0; }
 
-private:
+  private:
     void swap(Buffer& o) noexcept {
         std::swap(m_name, o.m_name);
         std::swap(m_bytes, o.m_bytes);
@@ -78,7 +78,7 @@ private:
 
 /// A linked GL program (compute, or vertex + fragment). Uniform locations are cached.
 class Program {
-public:
+  public:
     Program() = default;
     explicit Program(unsigned name);
     ~Program();
@@ -107,7 +107,7 @@ public:
     unsigned handle() const { return m_name; }
     bool valid() const { return m_name != 0; }
 
-private:
+  private:
     int location(const char* name) const;
     void swap(Program& o) noexcept {
         std::swap(m_name, o.m_name);
@@ -133,7 +133,7 @@ void barrier();
 
 /// Measures GPU time of the commands between begin() and end() (GL_TIME_ELAPSED).
 class TimerQuery {
-public:
+  public:
     TimerQuery();
     ~TimerQuery();
     TimerQuery(TimerQuery&& other) noexcept : m_name(std::exchange(other.m_name, 0u)) {}
@@ -150,7 +150,7 @@ public:
     /// Elapsed GPU milliseconds; waits for the result if it is not yet available.
     double elapsedMs() const;
 
-private:
+  private:
     unsigned m_name = 0;
 };
 

@@ -19,18 +19,30 @@ GpuContext* g_current = nullptr;
 
 const char* eglErrorName(EGLint code) {
     switch (code) {
-        case EGL_SUCCESS: return "EGL_SUCCESS";
-        case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
-        case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
-        case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
-        case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
-        case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
-        case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
-        case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
-        case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
-        case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
-        case EGL_BAD_SURFACE: return "EGL_BAD_SURFACE";
-        default: return "EGL error";
+        case EGL_SUCCESS:
+            return "EGL_SUCCESS";
+        case EGL_NOT_INITIALIZED:
+            return "EGL_NOT_INITIALIZED";
+        case EGL_BAD_ACCESS:
+            return "EGL_BAD_ACCESS";
+        case EGL_BAD_ALLOC:
+            return "EGL_BAD_ALLOC";
+        case EGL_BAD_ATTRIBUTE:
+            return "EGL_BAD_ATTRIBUTE";
+        case EGL_BAD_CONFIG:
+            return "EGL_BAD_CONFIG";
+        case EGL_BAD_CONTEXT:
+            return "EGL_BAD_CONTEXT";
+        case EGL_BAD_DISPLAY:
+            return "EGL_BAD_DISPLAY";
+        case EGL_BAD_MATCH:
+            return "EGL_BAD_MATCH";
+        case EGL_BAD_PARAMETER:
+            return "EGL_BAD_PARAMETER";
+        case EGL_BAD_SURFACE:
+            return "EGL_BAD_SURFACE";
+        default:
+            return "EGL error";
     }
 }
 
@@ -67,8 +79,7 @@ std::string glString(GLenum name) {
 Status initGlAndQueryInfo(bool isEgl, int needMajor, int needMinor, GpuInfo& info) {
     glewExperimental = GL_TRUE;
     const GLenum glewStatus = glewInit();
-    const bool glewOk =
-        glewStatus == GLEW_OK || (isEgl && glewStatus == GLEW_ERROR_NO_GLX_DISPLAY);
+    const bool glewOk = glewStatus == GLEW_OK || (isEgl && glewStatus == GLEW_ERROR_NO_GLX_DISPLAY);
     if (!glewOk) {
         return Error{ErrorKind::kGpuUnavailable,
                      std::string("glewInit failed: ") +
@@ -132,9 +143,9 @@ Status initGlAndQueryInfo(bool isEgl, int needMajor, int needMinor, GpuInfo& inf
 
 std::string GpuInfo::summary() const {
     std::ostringstream s;
-    s << renderer << " | GL " << major << "." << minor << " via " << platform
-      << " | max SSBO " << (maxSsboBytes >> 20) << " MiB, workgroup "
-      << maxWorkgroupInvocations << " invocations, shared " << (maxSharedBytes >> 10) << " KiB";
+    s << renderer << " | GL " << major << "." << minor << " via " << platform << " | max SSBO "
+      << (maxSsboBytes >> 20) << " MiB, workgroup " << maxWorkgroupInvocations
+      << " invocations, shared " << (maxSharedBytes >> 10) << " KiB";
     return s.str();
 }
 
@@ -176,11 +187,14 @@ std::string makeSurfacelessContext(EGLDisplay display, const HeadlessOptions& op
             return "no EGL config supports desktop OpenGL";
         }
     }
-    const EGLint ctxAttrs[] = {EGL_CONTEXT_MAJOR_VERSION, options.glMajor,
-                               EGL_CONTEXT_MINOR_VERSION, options.glMinor,
+    const EGLint ctxAttrs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                               options.glMajor,
+                               EGL_CONTEXT_MINOR_VERSION,
+                               options.glMinor,
                                EGL_CONTEXT_OPENGL_PROFILE_MASK,
                                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                               EGL_CONTEXT_OPENGL_DEBUG, options.debug ? EGL_TRUE : EGL_FALSE,
+                               EGL_CONTEXT_OPENGL_DEBUG,
+                               options.debug ? EGL_TRUE : EGL_FALSE,
                                EGL_NONE};
     EGLContext ctx = eglCreateContext(display, config, EGL_NO_CONTEXT, ctxAttrs);
     if (ctx == EGL_NO_CONTEXT) {
@@ -231,8 +245,8 @@ Result<std::unique_ptr<GpuContext>> GpuContext::createHeadless(const HeadlessOpt
         }
     }
     if (wantDevice) {
-        auto queryDevices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(
-            eglGetProcAddress("eglQueryDevicesEXT"));
+        auto queryDevices =
+            reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
         if (!hasExtension(clientExts, "EGL_EXT_platform_device") || queryDevices == nullptr) {
             tried.push_back("egl-device: EGL_EXT_platform_device not offered");
         } else {
@@ -245,13 +259,12 @@ Result<std::unique_ptr<GpuContext>> GpuContext::createHeadless(const HeadlessOpt
                                     ": only " + std::to_string(count) + " EGL devices exist");
                 } else {
                     candidates.push_back({"egl-device " + std::to_string(options.deviceIndex),
-                                          EGL_PLATFORM_DEVICE_EXT,
-                                          devices[options.deviceIndex]});
+                                          EGL_PLATFORM_DEVICE_EXT, devices[options.deviceIndex]});
                 }
             } else {
                 for (EGLint i = 0; i < count; ++i) {
-                    candidates.push_back({"egl-device " + std::to_string(i),
-                                          EGL_PLATFORM_DEVICE_EXT, devices[i]});
+                    candidates.push_back(
+                        {"egl-device " + std::to_string(i), EGL_PLATFORM_DEVICE_EXT, devices[i]});
                 }
                 if (count == 0) {
                     tried.push_back("egl-device: eglQueryDevicesEXT found no devices");
@@ -291,8 +304,8 @@ Result<std::unique_ptr<GpuContext>> GpuContext::createHeadless(const HeadlessOpt
     }
 
     std::string message = "no OpenGL " + std::to_string(options.glMajor) + "." +
-                           std::to_string(options.glMinor) +
-                           " core context could be created headless. Tried:";
+                          std::to_string(options.glMinor) +
+                          " core context could be created headless. Tried:";
     if (tried.empty()) {
         tried.push_back("nothing: no EGL platform was selected");
     }
@@ -327,8 +340,12 @@ void GpuContext::makeCurrent() {
     g_current = this;
 }
 
-void GpuContext::finish() { glFinish(); }
+void GpuContext::finish() {
+    glFinish();
+}
 
-GpuContext* GpuContext::current() { return g_current; }
+GpuContext* GpuContext::current() {
+    return g_current;
+}
 
 }  // namespace ww::gpu

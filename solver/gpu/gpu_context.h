@@ -42,11 +42,11 @@ struct HeadlessOptions {
     int deviceIndex = -1;  ///< with kDevice: which EGL device; -1 = try each
     int glMajor = 4;       ///< minimum GL version required (core profile)
     int glMinor = 3;
-    bool debug = false;    ///< request a debug context
+    bool debug = false;  ///< request a debug context
 };
 
 class GpuContext {
-public:
+  public:
     /// Creates a headless context through EGL and makes it current on this thread.
     static Result<std::unique_ptr<GpuContext>> createHeadless(const HeadlessOptions& options = {});
     /// Wraps the context that is current on this thread (e.g. a GLFW window's) after
@@ -66,7 +66,7 @@ public:
     /// The context that was created or adopted last and is still alive; nullptr if none.
     static GpuContext* current();
 
-private:
+  private:
     GpuContext() = default;
     struct Egl;
     std::unique_ptr<Egl> m_egl;  ///< null for adopted contexts

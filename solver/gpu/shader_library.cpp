@@ -37,9 +37,12 @@ std::string mapLog(const std::string& log, const SourceMap& map) {
 
 std::string stageName(GLenum type) {
     switch (type) {
-        case GL_COMPUTE_SHADER: return "compute";
-        case GL_VERTEX_SHADER: return "vertex";
-        default: return "fragment";
+        case GL_COMPUTE_SHADER:
+            return "compute";
+        case GL_VERTEX_SHADER:
+            return "vertex";
+        default:
+            return "fragment";
     }
 }
 
@@ -103,7 +106,8 @@ Result<std::string> ShaderLibrary::assemble(
     // Recursive expansion of one file; returns an error message or "".
     auto expand = [&](auto& self, const std::string& name, int depth) -> std::string {
         if (depth > kMaxIncludeDepth) {
-            return "includes nested deeper than " + std::to_string(kMaxIncludeDepth) + " at " + name;
+            return "includes nested deeper than " + std::to_string(kMaxIncludeDepth) + " at " +
+                   name;
         }
         std::string path;
         Result<std::string> text = readFile(name, path);
@@ -211,7 +215,8 @@ Result<Program> ShaderLibrary::build(const ProgramSpec& spec) const {
         for (const Stage& st : stages) {
             names += (names.empty() ? "" : " + ") + *st.file;
         }
-        return Error{ErrorKind::kShader, "linking " + names + " failed:\n" + std::string(log.c_str())};
+        return Error{ErrorKind::kShader,
+                     "linking " + names + " failed:\n" + std::string(log.c_str())};
     }
     Program program(prog);  // reads the local size while the shaders are still attached
     for (GLuint s : shaders) {

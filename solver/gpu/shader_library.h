@@ -47,7 +47,7 @@ struct SourceMap {
 };
 
 class ShaderLibrary {
-public:
+  public:
     /// Uses embedded sources only.
     ShaderLibrary() = default;
     /// Uses `overrideDir` (if not empty) before the embedded sources. Fails if the folder
@@ -66,7 +66,7 @@ public:
 
     const std::string& overrideDir() const { return m_overrideDir; }
 
-private:
+  private:
     Result<std::string> readFile(const std::string& name, std::string& path) const;
     std::string m_overrideDir;
 };

@@ -86,8 +86,8 @@ std::vector<double> SparseTriplets::toDense() const {
 Result<SparseTriplets> readMatrixMarket(const std::string& path) {
     std::ifstream in(path);
     if (!in) {
-        return Error{ErrorKind::kIo, path + ": cannot open for reading (" +
-                                         std::strerror(errno) + "); check the path"};
+        return Error{ErrorKind::kIo, path + ": cannot open for reading (" + std::strerror(errno) +
+                                         "); check the path"};
     }
     std::string header;
     if (!std::getline(in, header)) {
@@ -100,7 +100,8 @@ Result<SparseTriplets> readMatrixMarket(const std::string& path) {
     std::string banner, object, format, field, symmetry;
     hs >> banner >> object >> format >> field >> symmetry;
     if (banner != "%%MatrixMarket") {
-        return fileError(path, 1, "missing '%%MatrixMarket' banner; this is not a Matrix Market file");
+        return fileError(path, 1,
+                         "missing '%%MatrixMarket' banner; this is not a Matrix Market file");
     }
     object = lower(object);
     format = lower(format);
@@ -131,13 +132,14 @@ Result<SparseTriplets> readMatrixMarket(const std::string& path) {
     const std::size_t sizeTokens = m.wasDense ? 2u : 3u;
     if (tok.size() != sizeTokens || !parseInt(tok[0], rows) || !parseInt(tok[1], cols) ||
         (!m.wasDense && !parseInt(tok[2], entries))) {
-        return fileError(path, lineNo,
-                         m.wasDense ? "size line must be 'ROWS COLS'" : "size line must be 'ROWS COLS ENTRIES'");
+        return fileError(
+            path, lineNo,
+            m.wasDense ? "size line must be 'ROWS COLS'" : "size line must be 'ROWS COLS ENTRIES'");
     }
     if (rows <= 0 || cols <= 0 || rows > kMaxDimension || cols > kMaxDimension) {
-        return fileError(path, lineNo, "matrix size " + std::to_string(rows) + "x" +
-                                           std::to_string(cols) + " is out of range (1.." +
-                                           std::to_string(kMaxDimension) + ")");
+        return fileError(path, lineNo,
+                         "matrix size " + std::to_string(rows) + "x" + std::to_string(cols) +
+                             " is out of range (1.." + std::to_string(kMaxDimension) + ")");
     }
     if (symmetric && rows != cols) {
         return fileError(path, lineNo, "a symmetric matrix must be square");
@@ -147,9 +149,9 @@ Result<SparseTriplets> readMatrixMarket(const std::string& path) {
     if (m.wasDense) {
         entries = symmetric ? rows * (rows + 1) / 2 : rows * cols;
     } else if (entries < 0 || entries > rows * cols) {
-        return fileError(path, lineNo, "entry count " + std::to_string(entries) +
-                                           " is impossible for a " + std::to_string(rows) + "x" +
-                                           std::to_string(cols) + " matrix");
+        return fileError(path, lineNo,
+                         "entry count " + std::to_string(entries) + " is impossible for a " +
+                             std::to_string(rows) + "x" + std::to_string(cols) + " matrix");
     }
     m.row.reserve(static_cast<std::size_t>(entries));
     m.col.reserve(static_cast<std::size_t>(entries));
@@ -159,16 +161,17 @@ Result<SparseTriplets> readMatrixMarket(const std::string& path) {
     long long ai = 0, aj = 0;
     for (long long k = 0; k < entries; ++k) {
         if (!nextDataLine(in, lineNo, tok)) {
-            return fileError(path, lineNo, "expected " + std::to_string(entries) +
-                                               " entries but the file ends after " +
-                                               std::to_string(k));
+            return fileError(path, lineNo,
+                             "expected " + std::to_string(entries) +
+                                 " entries but the file ends after " + std::to_string(k));
         }
         long long i = 0, j = 0;
         double v = 0.0;
         if (m.wasDense) {
             if (tok.size() != 1 || !parseDouble(tok[0], v)) {
-                return fileError(path, lineNo, "expected one number, got '" +
-                                                   (tok.empty() ? std::string() : tok[0]) + "'");
+                return fileError(
+                    path, lineNo,
+                    "expected one number, got '" + (tok.empty() ? std::string() : tok[0]) + "'");
             }
             i = ai;
             j = aj;
@@ -179,17 +182,19 @@ Result<SparseTriplets> readMatrixMarket(const std::string& path) {
         } else {
             if (tok.size() != 3 || !parseInt(tok[0], i) || !parseInt(tok[1], j) ||
                 !parseDouble(tok[2], v)) {
-                return fileError(path, lineNo, "expected 'ROW COL VALUE' (1-based integers and a number)");
+                return fileError(path, lineNo,
+                                 "expected 'ROW COL VALUE' (1-based integers and a number)");
             }
             if (i < 1 || i > rows || j < 1 || j > cols) {
-                return fileError(path, lineNo, "index (" + std::to_string(i) + ", " +
-                                                   std::to_string(j) + ") is outside the " +
-                                                   std::to_string(rows) + "x" +
-                                                   std::to_string(cols) + " matrix");
+                return fileError(path, lineNo,
+                                 "index (" + std::to_string(i) + ", " + std::to_string(j) +
+                                     ") is outside the " + std::to_string(rows) + "x" +
+                                     std::to_string(cols) + " matrix");
             }
             if (symmetric && j > i) {
-                return fileError(path, lineNo, "symmetric files store the lower triangle only; "
-                                               "entry is above the diagonal");
+                return fileError(path, lineNo,
+                                 "symmetric files store the lower triangle only; "
+                                 "entry is above the diagonal");
             }
             --i;
             --j;
@@ -204,8 +209,9 @@ Result<SparseTriplets> readMatrixMarket(const std::string& path) {
         }
     }
     if (nextDataLine(in, lineNo, tok)) {
-        return fileError(path, lineNo, "more entries than the " + std::to_string(entries) +
-                                           " the size line announced");
+        return fileError(
+            path, lineNo,
+            "more entries than the " + std::to_string(entries) + " the size line announced");
     }
     return m;
 }
@@ -232,7 +238,8 @@ Result<std::vector<double>> readMatrixMarketVector(const std::string& path, int 
 Status writeMatrixMarketVector(const std::string& path, const std::vector<double>& values) {
     std::ofstream out(path);
     if (!out) {
-        return Error{ErrorKind::kIo, path + ": cannot open for writing (" + std::strerror(errno) + ")"};
+        return Error{ErrorKind::kIo,
+                     path + ": cannot open for writing (" + std::strerror(errno) + ")"};
     }
     out << "%%MatrixMarket matrix array real general\n" << values.size() << " 1\n";
     char buf[40];
@@ -251,7 +258,8 @@ Status checkWritable(const std::string& path, const char* what) {
     std::error_code ec;
     const fs::path p(path);
     if (fs::is_directory(p, ec)) {
-        return Error{ErrorKind::kIo, std::string(what) + " path '" + path + "' is a folder; give a file name"};
+        return Error{ErrorKind::kIo,
+                     std::string(what) + " path '" + path + "' is a folder; give a file name"};
     }
     const bool existed = fs::exists(p, ec);
     {

@@ -1,6 +1,8 @@
 // Runs the real `wavewall` executable and checks its exit codes and messages.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -9,8 +11,6 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "support/gpu_fixture.h"
 
@@ -81,7 +81,7 @@ namespace {
 
 // A fresh random SPD system written as Matrix Market files in a scratch folder.
 class SolveFiles {
-public:
+  public:
     explicit SolveFiles(int n, unsigned seed) : m_n(n) {
         m_dir = std::filesystem::temp_directory_path() /
                 ("ww_cli_" + std::to_string(::getpid()) + "_" + std::to_string(seed));
@@ -140,13 +140,15 @@ public:
     const std::vector<double>& b() const { return m_b; }
     int n() const { return m_n; }
 
-private:
+  private:
     int m_n;
     std::filesystem::path m_dir;
     std::vector<double> m_a, m_b;
 };
 
-unsigned freshSeed() { return std::random_device{}(); }
+unsigned freshSeed() {
+    return std::random_device{}();
+}
 
 TEST(CliLcp, SolutionSatisfiesTheLcpOnBothBackends) {
     const unsigned seed = freshSeed();
@@ -155,10 +157,10 @@ TEST(CliLcp, SolutionSatisfiesTheLcpOnBothBackends) {
         if (std::string(backend) == "gpu" && test::sharedGpu() == nullptr && !test::runningInCi()) {
             continue;
         }
-        CommandResult r = run("lcp --matrix " + f.path("A.mtx") + " --rhs " + f.path("b.mtx") +
-                              " --omega 0.5 --iterations 10000 --tolerance 1e-5 --backend " +
-                              backend + " --solution " + f.path("x.mtx") + " --json " +
-                              f.path("r.json"));
+        CommandResult r =
+            run("lcp --matrix " + f.path("A.mtx") + " --rhs " + f.path("b.mtx") +
+                " --omega 0.5 --iterations 10000 --tolerance 1e-5 --backend " + backend +
+                " --solution " + f.path("x.mtx") + " --json " + f.path("r.json"));
         ASSERT_EQ(r.code, 0) << "seed " << seed << " " << r.output;
         const std::vector<double> x = f.readVector("x.mtx");
         // Natural-map residual in double: the solver stopped at 1e-5 in float arithmetic;
@@ -190,12 +192,14 @@ TEST(CliLcp, TooLargeOmegaIsReportedAsDivergence) {
 
 TEST(CliLcp, BadInputsExit2NamingTheFile) {
     SolveFiles f(5, 7);
-    std::ofstream(f.path("bad.mtx")) << "%%MatrixMarket matrix coordinate real general\n5 5 1\n9 1 1.0\n";
+    std::ofstream(f.path("bad.mtx"))
+        << "%%MatrixMarket matrix coordinate real general\n5 5 1\n9 1 1.0\n";
     CommandResult r = run("lcp --matrix " + f.path("bad.mtx") + " --rhs " + f.path("b.mtx"));
     EXPECT_EQ(r.code, 2) << r.output;
     EXPECT_NE(r.output.find(f.path("bad.mtx") + ":3:"), std::string::npos) << r.output;
 
-    std::ofstream(f.path("b4.mtx")) << "%%MatrixMarket matrix array real general\n4 1\n1\n2\n3\n4\n";
+    std::ofstream(f.path("b4.mtx"))
+        << "%%MatrixMarket matrix array real general\n4 1\n1\n2\n3\n4\n";
     r = run("lcp --matrix " + f.path("A.mtx") + " --rhs " + f.path("b4.mtx"));
     EXPECT_EQ(r.code, 2) << r.output;
     EXPECT_NE(r.output.find("4 entries"), std::string::npos) << r.output;
@@ -213,9 +217,9 @@ TEST(CliCg, SolutionMatchesTheSystemOnBothBackends) {
         if (std::string(backend) == "gpu" && test::sharedGpu() == nullptr && !test::runningInCi()) {
             continue;
         }
-        CommandResult r = run("cg --matrix " + f.path("A.mtx") + " --rhs " + f.path("b.mtx") +
-                              " --tolerance 1e-6 --backend " + backend + " --solution " +
-                              f.path("x.mtx"));
+        CommandResult r =
+            run("cg --matrix " + f.path("A.mtx") + " --rhs " + f.path("b.mtx") +
+                " --tolerance 1e-6 --backend " + backend + " --solution " + f.path("x.mtx"));
         ASSERT_EQ(r.code, 0) << "seed " << seed << " " << r.output;
         const std::vector<double> x = f.readVector("x.mtx");
         double rr = 0, bb = 0;

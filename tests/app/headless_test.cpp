@@ -1,17 +1,17 @@
 // Runs `wavewall headless` end to end: invariant checks, outputs, determinism, backends.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cmath>
-#include <cstdlib>
-#include <cstdio>
-#include <filesystem>
-#include <map>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "support/gpu_fixture.h"
 
@@ -39,7 +39,7 @@ Outcome headless(const std::string& args, const std::string& env = "") {
 }
 
 class Headless : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         m_dir = fs::temp_directory_path() /
                 ("ww_headless_" + std::to_string(::getpid()) + "_" +
@@ -65,13 +65,15 @@ protected:
 };
 
 TEST_F(Headless, WallWithCheckPassesAndWritesASummary) {
-    Outcome r = headless("--scene wall --backend cpu --steps 180 --check --event 60:shoot "
-                         "--event 120:remove:3,0 --summary-json " + path("s.json"));
+    Outcome r = headless(
+        "--scene wall --backend cpu --steps 180 --check --event 60:shoot "
+        "--event 120:remove:3,0 --summary-json " +
+        path("s.json"));
     ASSERT_EQ(r.code, 0) << r.output;
     const nlohmann::json s = readJson("s.json");
-    for (const char* key : {"scene", "backend", "steps", "seed", "hash", "renderer", "step_ms",
-                            "phase_ms", "lcp", "max_penetration", "max_speed", "max_drift",
-                            "violations"}) {
+    for (const char* key :
+         {"scene", "backend", "steps", "seed", "hash", "renderer", "step_ms", "phase_ms", "lcp",
+          "max_penetration", "max_speed", "max_drift", "violations"}) {
         EXPECT_TRUE(s.contains(key)) << key;
     }
     EXPECT_EQ(s["steps"], 180);
@@ -79,7 +81,8 @@ TEST_F(Headless, WallWithCheckPassesAndWritesASummary) {
     for (const char* phase : {"collide", "assemble", "solve", "integrate"}) {
         EXPECT_TRUE(s["phase_ms"].contains(phase)) << phase;
     }
-    for (const char* key : {"n_max", "contacts_max", "islands_max", "iterations_mean", "residual_max"}) {
+    for (const char* key :
+         {"n_max", "contacts_max", "islands_max", "iterations_mean", "residual_max"}) {
         EXPECT_TRUE(s["lcp"].contains(key)) << key;
     }
     EXPECT_GT(s["lcp"]["n_max"].get<int>(), 0);
@@ -87,8 +90,10 @@ TEST_F(Headless, WallWithCheckPassesAndWritesASummary) {
 }
 
 TEST_F(Headless, WaterWithCheckPassesAndReportsEnergy) {
-    Outcome r = headless("--scene water --backend cpu --grid 64x64 --steps 200 --check "
-                         "--event 50:drop:0.3,0.7 --summary-json " + path("s.json"));
+    Outcome r = headless(
+        "--scene water --backend cpu --grid 64x64 --steps 200 --check "
+        "--event 50:drop:0.3,0.7 --summary-json " +
+        path("s.json"));
     ASSERT_EQ(r.code, 0) << r.output;
     const nlohmann::json s = readJson("s.json");
     EXPECT_DOUBLE_EQ(s["dt_ratio"].get<double>(), 2.0);
@@ -107,8 +112,9 @@ TEST_F(Headless, OmegaFarTooLargeIsADivergence) {
 }
 
 TEST_F(Headless, ExplicitWaterBeyondItsLimitFailsTheCheck) {
-    Outcome r = headless("--scene water --backend cpu --grid 64x64 --scheme explicit "
-                         "--dt-ratio 1.5 --steps 300 --check");
+    Outcome r = headless(
+        "--scene water --backend cpu --grid 64x64 --scheme explicit "
+        "--dt-ratio 1.5 --steps 300 --check");
     EXPECT_EQ(r.code, 1) << r.output;
 }
 
@@ -140,13 +146,15 @@ TEST_F(Headless, TraceAndCsvHoldTheExpectedEvents) {
 }
 
 TEST_F(Headless, SameSeedGivesTheSameHash) {
-    const std::string args = "--scene wall --backend cpu --steps 90 --event 30:shoot --seed 7 "
-                             "--summary-json ";
+    const std::string args =
+        "--scene wall --backend cpu --steps 90 --event 30:shoot --seed 7 "
+        "--summary-json ";
     ASSERT_EQ(headless(args + path("a.json")).code, 0);
     ASSERT_EQ(headless(args + path("b.json")).code, 0);
     EXPECT_EQ(readJson("a.json")["hash"], readJson("b.json")["hash"]);
-    const std::string water = "--scene water --backend cpu --grid 48x48 --steps 60 "
-                              "--event 0:rain:on --seed 9 --summary-json ";
+    const std::string water =
+        "--scene water --backend cpu --grid 48x48 --steps 60 "
+        "--event 0:rain:on --seed 9 --summary-json ";
     ASSERT_EQ(headless(water + path("c.json")).code, 0);
     ASSERT_EQ(headless(water + path("d.json")).code, 0);
     EXPECT_EQ(readJson("c.json")["hash"], readJson("d.json")["hash"]);
@@ -224,7 +232,8 @@ TEST_F(Headless, BadInputsExit2BeforeTheRun) {
     EXPECT_NE(r.output.find("--dt"), std::string::npos) << r.output;
 
     for (const std::string& args :
-         {std::string("--scene wall --event 10:explode"), std::string("--scene wall --event x:shoot"),
+         {std::string("--scene wall --event 10:explode"),
+          std::string("--scene wall --event x:shoot"),
           std::string("--scene water --event 5:drop:2,0.5"), std::string("--scene wall --wall 0x3"),
           std::string("--scene water --grid 64"), std::string("--scene wall --omega 0"),
           std::string("--scene wall --trace /nonexistent-dir/t.json"),
@@ -245,8 +254,8 @@ TEST_F(Headless, EveryAssetPresetLoadsAndRuns) {
             continue;
         }
         ++presets;
-        Outcome r = headless("--config " + entry.path().string() +
-                             " --backend cpu --steps 3 --check");
+        Outcome r =
+            headless("--config " + entry.path().string() + " --backend cpu --steps 3 --check");
         EXPECT_EQ(r.code, 0) << entry.path() << "\n" << r.output;
     }
     EXPECT_GE(presets, 5);

@@ -41,7 +41,8 @@ TEST(OptionTable, FileFillsAndFlagsOverride) {
     Fixture f;
     f.parse({"--omega", "0.7"});
     const std::string path = writeConfig(
-        "{\n  \"omega\": 0.3,\n  \"steps\": 250,\n  \"lcp-mode\": \"dense\",\n  \"warm-start\": false\n}\n");
+        "{\n  \"omega\": 0.3,\n  \"steps\": 250,\n  \"lcp-mode\": \"dense\",\n  \"warm-start\": "
+        "false\n}\n");
     Status s = f.table.applyConfig(path);
     ASSERT_TRUE(s.ok()) << s.error().message;
     EXPECT_FLOAT_EQ(f.omega, 0.7f);  // the flag wins

@@ -2,11 +2,11 @@
 // table, over options of every type the commands register — must answer with an Error, never
 // crash. (Range validation of scene settings is covered by tests/app; linking the solvers
 // into a clang fuzzer build is left out to keep this target self-contained.)
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 
 #include "app/cli/option_table.h"
 

@@ -1,9 +1,9 @@
 // libFuzzer target: the Matrix Market reader must return a value or an Error for any bytes —
 // never crash, hang or allocate without bound. Built by scripts/fuzz.sh (clang, libFuzzer).
+#include <unistd.h>
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 
 #include "solver/io/matrix_market.h"
 

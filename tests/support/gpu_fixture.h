@@ -41,13 +41,13 @@ inline bool runningInCi() {
 
 }  // namespace ww::test
 
-#define WW_REQUIRE_GPU()                                                          \
-    do {                                                                          \
-        std::string wwWhy_;                                                       \
-        if (::ww::test::sharedGpu(&wwWhy_) == nullptr) {                          \
-            if (::ww::test::runningInCi()) {                                      \
-                FAIL() << "CI=true but no GPU context: " << wwWhy_;               \
-            }                                                                     \
-            GTEST_SKIP() << "no GPU context: " << wwWhy_;                         \
-        }                                                                         \
+#define WW_REQUIRE_GPU()                                            \
+    do {                                                            \
+        std::string wwWhy_;                                         \
+        if (::ww::test::sharedGpu(&wwWhy_) == nullptr) {            \
+            if (::ww::test::runningInCi()) {                        \
+                FAIL() << "CI=true but no GPU context: " << wwWhy_; \
+            }                                                       \
+            GTEST_SKIP() << "no GPU context: " << wwWhy_;           \
+        }                                                           \
     } while (0)

@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 
 // A scratch override folder, removed at the end of the test.
 class ShaderDir {
-public:
+  public:
     ShaderDir() : m_path(fs::temp_directory_path() / ("ww_shaders_" + std::to_string(::getpid()))) {
         fs::create_directories(m_path);
     }
@@ -23,7 +23,7 @@ public:
     }
     std::string path() const { return m_path.string(); }
 
-private:
+  private:
     fs::path m_path;
 };
 
@@ -59,8 +59,9 @@ TEST(ShaderLibrary, CompileErrorNamesFileAndLine) {
     WW_REQUIRE_GPU();
     ShaderDir dir;
     // The error is on line 4 of the included file.
-    dir.write("broken.comp", "#version 430\nlayout(local_size_x = 1) in;\n#include \"inc.glsl\"\n"
-                             "void main() { f(); }\n");
+    dir.write("broken.comp",
+              "#version 430\nlayout(local_size_x = 1) in;\n#include \"inc.glsl\"\n"
+              "void main() { f(); }\n");
     dir.write("inc.glsl", "// helper\n\nvoid f() {\n  undeclared_thing = 1;\n}\n");
     auto lib = gpu::ShaderLibrary::create(dir.path());
     ASSERT_TRUE(lib.ok());

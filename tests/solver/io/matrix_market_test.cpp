@@ -12,7 +12,7 @@ namespace {
 namespace fs = std::filesystem;
 
 class MatrixMarketTest : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         m_dir = fs::temp_directory_path() /
                 ("ww_mm_" + std::to_string(::getpid()) + "_" +
@@ -74,16 +74,21 @@ TEST_F(MatrixMarketTest, MalformedInputsNameFileAndLine) {
     expectError("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1\n", 1, "complex");
     expectError("%%MatrixMarket matrix coordinate real general\n2 2\n", 2, "ROWS COLS ENTRIES");
     expectError("%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1.0\n", 3, "outside");
-    expectError("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 abc\n", 3, "ROW COL VALUE");
+    expectError("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 abc\n", 3,
+                "ROW COL VALUE");
     expectError("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n", 3, "ends after 1");
-    expectError("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 2\n", 4, "more entries");
-    expectError("%%MatrixMarket matrix coordinate real general\n-2 2 1\n1 1 1\n", 2, "out of range");
-    expectError("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", 3, "lower triangle");
+    expectError("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 2\n", 4,
+                "more entries");
+    expectError("%%MatrixMarket matrix coordinate real general\n-2 2 1\n1 1 1\n", 2,
+                "out of range");
+    expectError("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", 3,
+                "lower triangle");
     expectError("%%MatrixMarket matrix array real general\n2 1\n1\nnan\n", 4, "one number");
 }
 
 TEST_F(MatrixMarketTest, VectorSizeMismatchIsReported) {
-    const std::string p = write("b.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n");
+    const std::string p =
+        write("b.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n");
     auto ok = io::readMatrixMarketVector(p, 3);
     ASSERT_TRUE(ok.ok());
     auto bad = io::readMatrixMarketVector(p, 4);
