@@ -156,6 +156,9 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     if (v.initialDrop == "off") {
         water->initialDrop = false;
     }
+    // The panel plots the residual per iteration of the last solve.
+    wall->world.lcp.recordHistory = true;
+    water->wave.cg.recordHistory = true;
     // Each event goes to the scene that knows its action (shoot/remove/push: wall;
     // drop/rain/wake: water); one that neither knows is an error naming it.
     std::vector<SceneEvent> wallEvents, waterEvents;

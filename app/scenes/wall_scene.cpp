@@ -66,6 +66,7 @@ void WallScene::step(StepRecord& out) {
                     {"assemble", s.assembleMs},
                     {"solve", s.solveMs},
                     {"integrate", s.integrateMs}};
+    out.residualHistory = s.residualHistory;
     const float drift = maxDrift();
     const float speed = maxBrickSpeed();
     out.values = {{"n", s.lcpN},

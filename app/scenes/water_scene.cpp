@@ -57,6 +57,7 @@ void WaterScene::step(StepRecord& out) {
     m_disturbed = false;
     out.stepMs = m_last.totalMs;
     out.phasesMs = {{"rhs", m_last.rhsMs}, {"solve", m_last.solveMs}};
+    out.residualHistory = m_last.cgHistory;
     out.values = {{"iterations", m_last.cgIterations},
                   {"residual", m_last.cgResidual},
                   {"energy", m_last.energy},

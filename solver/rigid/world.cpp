@@ -243,6 +243,9 @@ void World::assembleAndSolve(float h) {
         m_stats.iterationsMax = std::max(m_stats.iterationsMax, r.iterations);
         m_stats.residualMax = std::max(m_stats.residualMax, r.residual);
         m_stats.divergedBlocks += r.status == lcp::LcpStatus::kDiverged ? 1 : 0;
+        if (!r.history.empty() && n >= m_stats.lcpNMax) {
+            m_stats.residualHistory = r.history;
+        }
         m_stats.lcpNMax = std::max(m_stats.lcpNMax, n);
     };
     if (blocks == 1) {

@@ -97,6 +97,9 @@ struct StepStats {
     int nonFiniteBodies = 0;   ///< bodies reset because their state became NaN/inf
     float maxPenetration = 0;  ///< m, before this step's correction
     float maxSpeed = 0;        ///< m/s, over non-static bodies after the step
+    /// With lcp.recordHistory: residual per iteration of the largest block's last solve
+    /// (the panel's plot); empty otherwise.
+    std::vector<float> residualHistory;
 };
 
 class World {

@@ -258,6 +258,7 @@ StepStats WaveModel::stepCpu() {
         stats.cgIterations = r.iterations;
         stats.cgResidual = r.residual;
         stats.cgStatus = r.status;
+        stats.cgHistory = r.history;
     } else {
         stats.rhsMs = clock.elapsedMs();
         clock.restart();
@@ -305,6 +306,7 @@ StepStats WaveModel::stepGpu() {
             stats.cgIterations = r->iterations;
             stats.cgResidual = r->residual;
             stats.cgStatus = r->status;
+            stats.cgHistory = r->history;
         } else {
             stats.cgStatus = cg::CgStatus::kBreakdown;
         }

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "solver/cg/cg_types.h"
 #include "solver/core/result.h"
@@ -66,8 +67,9 @@ struct StepStats {
     int cgIterations = 0;  ///< 0 for the explicit scheme
     float cgResidual = 0.0f;
     cg::CgStatus cgStatus = cg::CgStatus::kConverged;
-    double energy = 0.0;  ///< discrete energy after the step (NaN when not tracked)
-    int drops = 0;        ///< disturbances applied this step
+    double energy = 0.0;           ///< discrete energy after the step (NaN when not tracked)
+    int drops = 0;                 ///< disturbances applied this step
+    std::vector<float> cgHistory;  ///< with cg.recordHistory: CG's residual per iteration
 };
 
 }  // namespace ww::wave
