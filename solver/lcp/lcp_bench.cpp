@@ -6,15 +6,18 @@
 #include "solver/lcp/lcp_bench.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
 
 #include <Eigen/Dense>
 #include <Eigen/IterativeLinearSolvers>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <optional>
 #include <random>
+#include <thread>
 
 #include "solver/gpu/gpu_context.h"
 #include "solver/gpu/shader_library.h"
@@ -28,6 +31,42 @@ namespace ww::lcp {
 namespace {
 
 using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// OpenBLAS is only a baseline of these benchmarks, so it is opened at run time instead of being
+// linked: a linked OpenBLAS starts its thread pool when wavewall starts, and its worker spins on
+// the second core for about 0.2 s then (and after every threaded call), which slowed every
+// wavewall command's first solves and, here, our own two-core measurements.
+struct OpenBlas {
+    decltype(&cblas_sgemv) sgemv = nullptr;
+    decltype(&cblas_sgemm) sgemm = nullptr;
+    decltype(&openblas_set_num_threads) setThreads = nullptr;
+};
+
+void settleLibraryThreads();
+
+// Null, with the reason printed once, when libopenblas.so.0 cannot be opened.
+const OpenBlas* openBlas() {
+    static const std::optional<OpenBlas> blas = []() -> std::optional<OpenBlas> {
+        void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+        OpenBlas b;
+        if (lib != nullptr) {
+            b.sgemv = reinterpret_cast<decltype(b.sgemv)>(dlsym(lib, "cblas_sgemv"));
+            b.sgemm = reinterpret_cast<decltype(b.sgemm)>(dlsym(lib, "cblas_sgemm"));
+            b.setThreads =
+                reinterpret_cast<decltype(b.setThreads)>(dlsym(lib, "openblas_set_num_threads"));
+        }
+        if (b.sgemv == nullptr || b.sgemm == nullptr || b.setThreads == nullptr) {
+            const char* why = dlerror();
+            std::printf(
+                "  (OpenBLAS baseline unavailable: %s; install libopenblas0 to measure it)\n",
+                why != nullptr ? why : "libopenblas.so.0 lacks cblas_sgemv/sgemm");
+            return std::nullopt;
+        }
+        settleLibraryThreads();  // its pool starts spinning when the library loads
+        return b;
+    }();
+    return blas ? &*blas : nullptr;
+}
 
 void gpuFinish() {
     if (auto* ctx = gpu::GpuContext::current()) {
@@ -52,6 +91,13 @@ LcpProblem benchProblem(int n, unsigned seed) {
         p.b[i] = u(rng);
     }
     return p;
+}
+
+// OpenBLAS's worker threads keep spinning for about 0.1 s after a call (and after start-up);
+// on two cores they would take the second core from whatever is measured next. Each of our
+// CPU measurements therefore starts after they have gone to sleep.
+void settleLibraryThreads() {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
 }
 
 double median(std::vector<double> v) {
@@ -192,7 +238,10 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
             std::printf("ops bench: GPU kernels unavailable: %s\n", o.error().message.c_str());
         }
     }
-    openblas_set_num_threads(2);
+    const OpenBlas* blas = openBlas();
+    if (blas != nullptr) {
+        blas->setThreads(2);
+    }
     std::printf("\nFigure 3 (Moravanszky 2003) at %s: milliseconds per operation, median of %d\n",
                 size.c_str(), reps);
     std::printf("  %-22s %11s %11s %11s %11s\n", "operation", "GPU", "CPU", "Eigen", "OpenBLAS");
@@ -212,28 +261,28 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
     rows.push_back({"multiply A x", [&] { (void)ops->matVec(ga, gx, gy); },
                     [&] { linalg::matVec(a, x, y); }, [&] { ey.noalias() = ea * ex; },
                     [&] {
-                        cblas_sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, a.data.data(), n,
+                        blas->sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, a.data.data(), n,
                                     x.data(), 1, 0.0f, y.data(), 1);
                     },
                     mat});
     rows.push_back({"transposed A^T x", [&] { (void)ops->matTVec(ga, gx, gy); },
                     [&] { linalg::matTVec(a, x, y); }, [&] { ey.noalias() = ea.transpose() * ex; },
                     [&] {
-                        cblas_sgemv(CblasRowMajor, CblasTrans, n, n, 1.0f, a.data.data(), n,
+                        blas->sgemv(CblasRowMajor, CblasTrans, n, n, 1.0f, a.data.data(), n,
                                     x.data(), 1, 0.0f, y.data(), 1);
                     },
                     mat});
     rows.push_back({"multiply A B", [&] { (void)ops->matMat(ga, gb, gc); },
                     [&] { linalg::matMat(a, b, c); }, [&] { ec.noalias() = ea * eb; },
                     [&] {
-                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
+                        blas->sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
                                     a.data.data(), n, b.data.data(), n, 0.0f, c.data.data(), n);
                     },
                     3 * mat});
     rows.push_back({"transposed A^T B", [&] { (void)ops->matTMat(ga, gb, gc); },
                     [&] { linalg::matTMat(a, b, c); }, [&] { ec.noalias() = ea.transpose() * eb; },
                     [&] {
-                        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0f,
+                        blas->sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0f,
                                     a.data.data(), n, b.data.data(), n, 0.0f, c.data.data(), n);
                     },
                     3 * mat});
@@ -241,7 +290,7 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
     for (const auto& row : rows) {
         const double cpuMs = bench::medianMs(reps, row.cpu);
         const double eigenMs = bench::medianMs(reps, row.eigen);
-        const double blasMs = row.blas ? bench::medianMs(reps, row.blas) : 0.0;
+        const double blasMs = row.blas && blas ? bench::medianMs(reps, row.blas) : 0.0;
         // The GPU time includes completion (glFinish), as the paper's includes its readback.
         const double gpuMs = ops ? bench::medianMs(reps,
                                                    [&] {
@@ -352,6 +401,7 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
         o.maxIterations = iterations;
         auto cpu = makeCpuLcpSolver();
         std::vector<float> xs(static_cast<std::size_t>(n));
+        settleLibraryThreads();
         const double cpuMs = bench::medianMs(reps, [&] {
             std::fill(xs.begin(), xs.end(), 0.0f);
             (void)cpu->solve(p, xs, o);
@@ -365,13 +415,15 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
                     ep * Eigen::Map<const Eigen::VectorXf>(xi, n);
             },
             reps);
-        const double blasMs = libraryJacobiMs(
-            p, iterations + 1, o.omega,
-            [&](const float* xi, float* wo) {
-                cblas_sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, p.a.data(), n, xi, 1, 0.0f, wo,
-                            1);
-            },
-            reps);
+        const double blasMs = blas == nullptr
+                                  ? 0.0
+                                  : libraryJacobiMs(
+                                        p, iterations + 1, o.omega,
+                                        [&](const float* xi, float* wo) {
+                                            blas->sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f,
+                                                        p.a.data(), n, xi, 1, 0.0f, wo, 1);
+                                        },
+                                        reps);
         double gpuMs = 0.0;
         if (opts.gpu) {
             auto gpuSolver = makeGpuLcpSolver(shaders);
@@ -425,46 +477,61 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
     for (int n : sizes) {
         const auto p = benchProblem(n, 11u + static_cast<unsigned>(n));
         const std::string size = sizeName(n, n);
-        const int iterations = std::max(20, 200'000'000 / (n * n * 10));
+        // Enough iterations that a solve's start-up (first touch of x, the helper thread
+        // joining) is a small part of it: 125 at n = 400, 100 at n = 1000.
+        const int iterations = std::max(100, 200'000'000 / (n * n * 10));
         LcpOptions o;
         o.omega = 0.5f;
         o.maxIterations = iterations;
         std::vector<float> x(static_cast<std::size_t>(n));
         // iterations + 1 passes: the last one measures the final residual.
         const double passes = iterations + 1;
-        const double cpuUs = 1000.0 *
-                             bench::medianMs(reps,
-                                             [&] {
-                                                 std::fill(x.begin(), x.end(), 0.0f);
-                                                 (void)cpu->solve(p, x, o);
-                                             }) /
-                             passes;
+        // The contenders run in interleaved rounds (each once per round, the median over
+        // rounds kept), so a change in machine load over the seconds of a run (a shared
+        // virtual machine here) hits them alike instead of whichever ran during it. Each
+        // single measurement does a warm-up solve first (bench::medianMs).
         Eigen::Map<const RowMatrix> ep(p.a.data(), n, n);
-        const double eigenUs = 1000.0 *
-                               libraryJacobiMs(
-                                   p, iterations + 1, o.omega,
-                                   [&](const float* xi, float* wo) {
-                                       Eigen::Map<Eigen::VectorXf>(wo, n).noalias() =
-                                           ep * Eigen::Map<const Eigen::VectorXf>(xi, n);
-                                   },
-                                   reps) /
-                               passes;
-        auto blasLoop = [&](int threads) {
-            openblas_set_num_threads(threads);
-            return 1000.0 *
-                   libraryJacobiMs(
-                       p, iterations + 1, o.omega,
-                       [&](const float* xi, float* wo) {
-                           cblas_sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, p.a.data(), n, xi,
-                                       1, 0.0f, wo, 1);
-                       },
-                       reps) /
-                   passes;
+        const OpenBlas* blas = openBlas();
+        auto libraryUs = [&](auto&& matVec) {
+            return 1000.0 * libraryJacobiMs(p, iterations + 1, o.omega, matVec, 1) / passes;
         };
-        const double blas1Us = blasLoop(1);
-        const double blas2Us = blasLoop(2);
-        const double stream1Us = 1000.0 * streamMs(p.a, 1, reps);
-        const double stream2Us = 1000.0 * streamMs(p.a, 2, reps);
+        auto blasUs = [&](int threads) {
+            if (blas == nullptr) {
+                return 0.0;  // not measured (as the GPU columns without a GPU)
+            }
+            blas->setThreads(threads);
+            return libraryUs([&](const float* xi, float* wo) {
+                blas->sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, p.a.data(), n, xi, 1, 0.0f, wo,
+                            1);
+            });
+        };
+        enum { kCpu, kEigen, kStream1, kStream2, kBlas1, kBlas2, kContenders };
+        std::vector<double> samples[kContenders];
+        for (int round = 0; round < reps; ++round) {
+            // OpenBLAS's workers spin for ~0.1 s after its two-thread loop of the last round.
+            settleLibraryThreads();
+            samples[kCpu].push_back(1000.0 *
+                                    bench::medianMs(1,
+                                                    [&] {
+                                                        std::fill(x.begin(), x.end(), 0.0f);
+                                                        (void)cpu->solve(p, x, o);
+                                                    }) /
+                                    passes);
+            samples[kEigen].push_back(libraryUs([&](const float* xi, float* wo) {
+                Eigen::Map<Eigen::VectorXf>(wo, n).noalias() =
+                    ep * Eigen::Map<const Eigen::VectorXf>(xi, n);
+            }));
+            samples[kStream1].push_back(1000.0 * streamMs(p.a, 1, 1));
+            samples[kStream2].push_back(1000.0 * streamMs(p.a, 2, 1));
+            samples[kBlas1].push_back(blasUs(1));
+            samples[kBlas2].push_back(blasUs(2));
+        }
+        const double cpuUs = median(samples[kCpu]);
+        const double eigenUs = median(samples[kEigen]);
+        const double blas1Us = median(samples[kBlas1]);
+        const double blas2Us = median(samples[kBlas2]);
+        const double stream1Us = median(samples[kStream1]);
+        const double stream2Us = median(samples[kStream2]);
         double gpuUs = 0.0;
         if (gpuSolver) {
             std::vector<double> perIteration;
@@ -478,7 +545,12 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
             });
             gpuUs = median(perIteration);
         }
-        const double bestLib = std::min({eigenUs, blas1Us, blas2Us});
+        double bestLib = eigenUs;
+        for (double us : {blas1Us, blas2Us}) {
+            if (us > 0.0) {
+                bestLib = std::min(bestLib, us);
+            }
+        }
         const double bestStream = std::min(stream1Us, stream2Us);
         const double gbps = 4.0 * n * n / (cpuUs * 1e3);
         std::printf("  %6d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %7.2f %7.2f %7.1f\n", n, cpuUs,
@@ -516,6 +588,7 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
         o.omega = 0.5f;
         std::vector<float> x(static_cast<std::size_t>(n));
         LcpReport last;
+        settleLibraryThreads();
         const double jac = bench::medianMs(reps, [&] {
             std::fill(x.begin(), x.end(), 0.0f);
             last = cpu->solve(p, x, o);

@@ -107,6 +107,52 @@ void finish(const LcpProblem& p, std::span<float> x, const float* iterate, const
     rep.status = m.converged ? LcpStatus::kConverged : LcpStatus::kIterationLimit;
 }
 
+// One Jacobi pass as a single parallel job: each chunk of rows computes its part of
+// w = A x^t + b, the residual of x^t on those rows and their x^{t+1}, so the matVec and the
+// projection share one hand-off to the helper and the rows stay in that core's cache.
+// Returns r(x^t), infinite when anything is NaN or infinite.
+float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws, bool parallel) {
+    struct alignas(64) Partial {
+        float r = 0.0f;
+        float probe = 0.0f;
+    };
+    Partial partial[linalg::kWorkers];
+    const float* a = p.a.data();
+    const int n = p.n;
+    auto rows = [&](std::ptrdiff_t b, std::ptrdiff_t e, int worker) {
+        linalg::matVec(a + b * n, static_cast<int>(e - b), n, cur, ws.w.data() + b, false);
+        float r = 0.0f;
+        float probe = 0.0f;
+        for (std::ptrdiff_t i = b; i < e; ++i) {
+            float lo = p.lo[i];
+            float hi = p.hi[i];
+            if (const int k = p.hasFriction() ? p.frictionNormal[i] : -1; k >= 0) {
+                hi = p.mu[i] * std::max(cur[k], 0.0f);
+                lo = -hi;
+            }
+            const float wi = ws.w[i] + p.b[i];
+            r = std::max(r, std::abs(cur[i] - std::clamp(cur[i] - wi, lo, hi)));
+            next[i] = std::clamp(cur[i] - ws.invDiag[i] * wi, lo, hi);
+            probe += 0.0f * wi;
+        }
+        partial[worker].r = std::max(partial[worker].r, r);
+        partial[worker].probe += probe;
+    };
+    if (parallel && n >= linalg::kParallelMinRows) {
+        // Chunks of 16 rows (four 4-row matVec kernels): small enough to balance a late helper.
+        linalg::parallelFor(n, 16, rows);
+    } else {
+        rows(0, n, 0);
+    }
+    float r = 0.0f;
+    float probe = 0.0f;
+    for (const Partial& q : partial) {
+        r = std::max(r, q.r);
+        probe += q.probe;
+    }
+    return std::isfinite(probe) ? r : kInfinity;
+}
+
 void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, Workspace& ws,
                  bool parallel, LcpReport& rep) {
     const auto n = static_cast<std::size_t>(p.n);
@@ -122,22 +168,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     float* next = ws.next.data();
     int t = 0;
     for (; t <= maxIt; ++t) {
-        linalg::matVec(p.a.data(), p.n, p.n, cur, ws.w.data(), parallel);
-        currentBounds(p, cur, ws.lo.data(), ws.hi.data());
-        float r = 0.0f;
-        float probe = 0.0f;
-        const float* w = ws.w.data();
-        const float* lo = ws.lo.data();
-        const float* hi = ws.hi.data();
-        for (std::size_t i = 0; i < n; ++i) {
-            const float wi = w[i] + p.b[i];
-            r = std::max(r, std::abs(cur[i] - std::clamp(cur[i] - wi, lo[i], hi[i])));
-            next[i] = std::clamp(cur[i] - ws.invDiag[i] * wi, lo[i], hi[i]);
-            probe += 0.0f * wi;
-        }
-        if (!std::isfinite(probe)) {
-            r = kInfinity;
-        }
+        const float r = jacobiPass(p, cur, next, ws, parallel);
         if (o.recordHistory) {
             rep.history.push_back(r);
         }

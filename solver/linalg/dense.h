@@ -36,7 +36,7 @@ struct Matrix {
 using Vector = std::vector<float>;
 
 /// Minimum row count at which matVec and matTVec split the rows over both cores.
-inline constexpr int kParallelMinRows = 512;
+inline constexpr int kParallelMinRows = 256;
 
 // Elementwise operations (spans of equal length; checked with assert).
 void copy(std::span<const float> a, std::span<float> y);

@@ -10,6 +10,11 @@
 #include <mutex>
 #include <thread>
 
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define WW_PAUSE() _mm_pause()
@@ -21,23 +26,48 @@ namespace ww::linalg {
 
 namespace {
 
-// The shared claim word packs (job id, chunk count, next chunk), so a claim is valid only for
-// the job it names: a helper that wakes late sees the finished job as exhausted and can never
-// take a chunk of a job whose fields are not yet published.
-constexpr int kNextBits = 22;
+// Claiming. A job's chunks are split at the middle into two regions, one per worker, each
+// with an atomic claim word packing (job id, high, low): the remaining chunks are [low, high).
+// A worker claims from its own region first and then steals from the other one, always from the
+// same end (low ends on its ascending jobs, high ends on its descending ones), and the two
+// workers always go in opposite directions, so each region is claimed from both ends at most.
+// Directions alternate every job:
+//   even jobs: caller 0 -> middle, helper n -> middle;  odd jobs: caller middle -> 0, helper
+//   middle -> n.
+// So with both threads at the same speed each core works on the same rows job after job, and
+// starts each job where it ended the previous one. A matrix of up to twice one core's L2 stays
+// split between the two L2s, and when a half is a little larger than L2 the rows touched last
+// are the ones reused first (the same direction every job misses all of L2 under LRU: 12-15 %
+// slower for 500 rows of 1000 floats here). The first version claimed from one shared counter,
+// which shuffled the rows between the cores every job and ran from L3 at no gain over one core
+// (47-54 us instead of 27 us per 1000x1000 matVec).
+// A claim is valid only for the job it names: a helper that wakes late sees the finished job as
+// exhausted and can never take a chunk of a job whose fields are not yet published.
+constexpr int kIndexBits = 22;
+constexpr int kJobBits = 64 - 2 * kIndexBits;
 // About 50 us of pause instructions: far longer than any chunk, so the helper was preempted
 // while holding one; such a job counts 4x its time against the split mode.
 constexpr long kLongWaitSpins = 20000;
-constexpr std::uint64_t kFieldMask = (std::uint64_t{1} << kNextBits) - 1;
+// How long the helper waits for the next job before it sleeps. Longer than one job of a solver
+// loop, so a split solve keeps it awake; a sleeping helper's wake-up (tens of microseconds on
+// a virtual machine) would cost as much as the job.
+constexpr auto kHelperSpin = std::chrono::microseconds(300);
+// The first part of that wait uses pause instructions, the rest sched_yield.
+constexpr auto kHelperPauseSpin = std::chrono::microseconds(20);
+constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << kIndexBits) - 1;
+constexpr std::uint64_t kHighOne = std::uint64_t{1} << kIndexBits;
 
-inline std::uint64_t pack(std::uint64_t job, std::uint64_t chunks, std::uint64_t next) {
-    return (job << (2 * kNextBits)) | (chunks << kNextBits) | next;
+inline std::uint64_t pack(std::uint64_t job, std::uint64_t high, std::uint64_t low) {
+    return (job << (2 * kIndexBits)) | (high << kIndexBits) | low;
 }
-inline std::uint64_t chunksOf(std::uint64_t v) {
-    return (v >> kNextBits) & kFieldMask;
+inline std::uint64_t jobOf(std::uint64_t v) {
+    return v >> (2 * kIndexBits);
 }
-inline std::uint64_t nextOf(std::uint64_t v) {
-    return v & kFieldMask;
+inline std::uint64_t highOf(std::uint64_t v) {
+    return (v >> kIndexBits) & kIndexMask;
+}
+inline std::uint64_t lowOf(std::uint64_t v) {
+    return v & kIndexMask;
 }
 
 class Helper {
@@ -61,7 +91,11 @@ class Helper {
         m_count = count;
         m_grain = grain;
         const auto chunks = static_cast<std::uint64_t>((count + grain - 1) / grain);
-        m_claim.store(pack(++m_job & ((std::uint64_t{1} << 20) - 1), chunks, 0));
+        const std::uint64_t job = ++m_job & ((std::uint64_t{1} << kJobBits) - 1);
+        const std::uint64_t middle = chunks / 2;
+        m_region[0].store(pack(job, middle, 0));
+        m_region[1].store(pack(job, chunks, middle));
+        keepHelperOffCallerCpu();
         m_generation.fetch_add(1);
         if (m_sleeping.load()) {
             std::lock_guard<std::mutex> lock(m_mutex);
@@ -78,31 +112,82 @@ class Helper {
     }
 
   private:
+    // Worker 0 (the caller) owns region 0, worker 1 (the helper) region 1; see "Claiming".
     void work(int worker) {
-        std::uint64_t v = m_claim.load();
-        for (;;) {
-            if (nextOf(v) >= chunksOf(v)) {
-                return;
+        for (int r : {worker, 1 - worker}) {
+            std::atomic<std::uint64_t>& region = m_region[r];
+            std::uint64_t v = region.load();
+            // Ascending: the caller on even jobs, the helper on odd ones.
+            const bool ascending = ((jobOf(v) & 1) == 0) == (worker == 0);
+            for (;;) {
+                const std::uint64_t low = lowOf(v);
+                const std::uint64_t high = highOf(v);
+                if (low >= high) {
+                    break;
+                }
+                // Guided claims: a quarter of what is left (at least one chunk), so a job
+                // takes a handful of claims instead of one per chunk; each claim moves the
+                // claim word's cache line between the cores (~0.1 us).
+                const std::uint64_t take = std::max<std::uint64_t>(1, (high - low) / 4);
+                if (!region.compare_exchange_weak(v, ascending ? v + take : v - take * kHighOne)) {
+                    continue;  // v now holds the current word
+                }
+                const auto first = static_cast<std::ptrdiff_t>(ascending ? low : high - take);
+                const auto last = first + static_cast<std::ptrdiff_t>(take);
+                for (std::ptrdiff_t i = 0; i < last - first; ++i) {
+                    const std::ptrdiff_t c = ascending ? first + i : last - 1 - i;
+                    const std::ptrdiff_t begin = c * m_grain;
+                    m_fn(m_context, begin, std::min(begin + m_grain, m_count), worker);
+                }
+                v = region.load();
             }
-            if (!m_claim.compare_exchange_weak(v, v + 1)) {
-                continue;  // v now holds the current word
-            }
-            const auto begin = static_cast<std::ptrdiff_t>(nextOf(v)) * m_grain;
-            m_fn(m_context, begin, std::min(begin + m_grain, m_count), worker);
-            v = m_claim.load();
         }
+    }
+
+    // The kernel may wake the helper on the caller's CPU and, while the caller never blocks,
+    // leave it there with the other core idle (seen here for hundreds of jobs in a row). The
+    // helper is therefore kept off the CPU the caller runs on; the mask changes only when the
+    // caller migrates.
+    void keepHelperOffCallerCpu() {
+#if defined(__linux__)
+        const int cpu = sched_getcpu();
+        if (cpu < 0 || cpu == m_callerCpu) {
+            return;
+        }
+        m_callerCpu = cpu;
+        cpu_set_t allowed;
+        CPU_ZERO(&allowed);
+        if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < 2) {
+            return;  // one CPU: nowhere else to go
+        }
+        CPU_CLR(cpu, &allowed);
+        pthread_setaffinity_np(m_thread.native_handle(), sizeof allowed, &allowed);
+#endif
     }
 
     void loop() {
         std::uint64_t seen = 0;
         for (;;) {
-            // Wait ~50 us for the next job of a solver loop, then sleep. Yielding (not
-            // pausing) while waiting: if the scheduler put this thread on the caller's core,
-            // the caller runs instead of watching the helper spin.
+            // Wait for the next job of a solver loop: first with pause instructions (it is
+            // seen within nanoseconds; a sched_yield costs about a microsecond here, a fifth
+            // of a 400x400 matVec), then yielding so that a process sharing this core runs,
+            // and after kHelperSpin asleep. The helper is kept off the caller's CPU, so the
+            // pause phase never takes time from the caller.
             const auto waitStart = std::chrono::steady_clock::now();
-            while (m_generation.load() == seen &&
-                   std::chrono::steady_clock::now() - waitStart < std::chrono::microseconds(50)) {
-                std::this_thread::yield();
+            for (;;) {
+                for (int i = 0; i < 64 && m_generation.load() == seen; ++i) {
+                    WW_PAUSE();
+                }
+                if (m_generation.load() != seen) {
+                    break;
+                }
+                const auto waited = std::chrono::steady_clock::now() - waitStart;
+                if (waited >= kHelperSpin) {
+                    break;
+                }
+                if (waited >= kHelperPauseSpin) {
+                    std::this_thread::yield();
+                }
             }
             if (m_generation.load() == seen) {
                 std::unique_lock<std::mutex> lock(m_mutex);
@@ -125,7 +210,8 @@ class Helper {
     std::ptrdiff_t m_count = 0;
     std::ptrdiff_t m_grain = 1;
     std::uint64_t m_job = 0;
-    std::atomic<std::uint64_t> m_claim{0};
+    int m_callerCpu = -1;
+    std::atomic<std::uint64_t> m_region[2] = {0, 0};
     std::atomic<std::uint64_t> m_generation{0};
     std::atomic<int> m_active{0};
     std::atomic<bool> m_sleeping{false};
@@ -144,11 +230,13 @@ class ModeChooser {
     bool chooseParallel(std::ptrdiff_t count) {
         Entry& e = entry(count);
         ++e.jobs;
-        if (e.parallel.filled == 0) {
-            return true;
-        }
-        if (e.serial.filled == 0) {
-            return false;
+        // Start-up: the first jobs of a size run on cold caches and a sleeping helper, so
+        // they are not recorded; then the modes alternate until each has kMinSamples times.
+        // (Deciding from a single cold sample once locked a size into the slower mode for
+        // hundreds of jobs.)
+        if (e.jobs <= kWarmUpJobs || e.parallel.filled < kMinSamples ||
+            e.serial.filled < kMinSamples) {
+            return e.jobs % 2 == 1;
         }
         const double p = e.parallel.median();
         const double q = e.serial.median();
@@ -170,10 +258,14 @@ class ModeChooser {
     }
     void record(std::ptrdiff_t count, bool parallel, double ns) {
         Entry& e = entry(count);
-        (parallel ? e.parallel : e.serial).add(ns);
+        if (e.jobs > kWarmUpJobs) {
+            (parallel ? e.parallel : e.serial).add(ns);
+        }
     }
 
   private:
+    static constexpr unsigned kWarmUpJobs = 2;
+    static constexpr unsigned kMinSamples = 3;
     // The last 7 times of one mode. Their median is compared: the caller being preempted
     // hits both modes alike and must not decide; a helper preempted while holding a chunk
     // is caught separately (the job counts 4x against the split mode).

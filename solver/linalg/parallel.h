@@ -1,11 +1,13 @@
 // Splitting a loop over both cores without stalling when the second core is busy.
 //
 // parallelFor(count, grain, f) runs f(begin, end, worker) over chunks of `grain` items. The
-// calling thread (worker 0) and one persistent helper (worker 1) claim chunks from a shared
-// atomic counter, so the caller never waits for the helper to wake up: if the helper is
-// descheduled (the machine is shared) the caller simply does every chunk itself, and only a
-// chunk the helper already claimed is waited for. The helper spins briefly between jobs
-// (iterations of a solver come back to back) and then sleeps on a condition variable.
+// calling thread (worker 0) claims chunks from the front and one persistent helper (worker 1)
+// from the back of a shared atomic claim word, so the caller never waits for the helper to
+// wake up: if the helper is descheduled (the machine is shared) the caller simply does every
+// chunk itself, and only a chunk the helper already claimed is waited for. Claiming from both
+// ends gives each core the same rows job after job (cache locality across solver iterations).
+// The helper spins briefly between jobs (iterations of a solver come back to back), then
+// sleeps on a condition variable, and is kept off the CPU the caller runs on.
 // Whether to split at all is measured, per job size: the faster of "caller alone" and
 // "caller + helper" (median wall time of the last 7 jobs; the other mode re-tried in bursts of 4
 // every 16th to 4096th job, the rarer the worse it was) is used, so
