@@ -63,4 +63,81 @@ void ContactCache::removeBody(int body) {
     });
 }
 
+int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& contacts,
+                         const Vec3& gravity, float dt, RestingLoadScratch& s) {
+    const float g = length(gravity);
+    const bool anyCold = std::any_of(contacts.begin(), contacts.end(),
+                                     [](const Contact& c) { return !c.warmStarted; });
+    if (g <= 0.0f || !anyCold) {
+        return 0;
+    }
+    const Vec3 up = gravity * (-1.0f / g);
+    constexpr float kSupportCos = 0.70710678f;  // normal within 45 degrees of up
+    const std::size_t nb = bodies.size();
+    const std::size_t nc = contacts.size();
+    // The contacts each body rests on, bucketed by that (upper) body: offsets, then ids.
+    s.offsets.assign(nb + 1, 0);
+    s.lower.assign(nc, -1);
+    for (std::size_t k = 0; k < nc; ++k) {
+        const Contact& c = contacts[k];
+        const float nUp = dot(c.normal, up);  // n points from b to a
+        const int above = nUp >= kSupportCos ? c.bodyA : (nUp <= -kSupportCos ? c.bodyB : -1);
+        if (above >= 0 && !bodies[static_cast<std::size_t>(above)].isStatic()) {
+            s.lower[k] = above == c.bodyA ? c.bodyB : c.bodyA;
+            ++s.offsets[static_cast<std::size_t>(above) + 1];
+        }
+    }
+    for (std::size_t i = 0; i < nb; ++i) {
+        s.offsets[i + 1] += s.offsets[i];
+    }
+    s.contactIds.resize(static_cast<std::size_t>(s.offsets[nb]));
+    s.fill.assign(s.offsets.begin(), s.offsets.end() - 1);
+    for (std::size_t k = 0; k < nc; ++k) {
+        if (s.lower[k] >= 0) {
+            const Contact& c = contacts[k];
+            const int above = s.lower[k] == c.bodyB ? c.bodyA : c.bodyB;
+            s.contactIds[static_cast<std::size_t>(s.fill[static_cast<std::size_t>(above)]++)] =
+                static_cast<int>(k);
+        }
+    }
+    s.order.clear();
+    s.load.assign(nb, 0.0f);
+    for (std::size_t i = 0; i < nb; ++i) {
+        if (!bodies[i].isStatic()) {
+            s.order.push_back(static_cast<int>(i));
+            s.load[i] = 1.0f / bodies[i].invMass;
+        }
+    }
+    const auto height = [&](int i) {
+        return dot(bodies[static_cast<std::size_t>(i)].position, up);
+    };
+    std::sort(s.order.begin(), s.order.end(), [&](int i, int j) {
+        const float hi = height(i), hj = height(j);
+        return hi != hj ? hi > hj : i < j;  // deterministic on ties
+    });
+    // Top down: a body's load is final when it is visited (everything above it was before).
+    int guessed = 0;
+    for (int i : s.order) {
+        const auto ui = static_cast<std::size_t>(i);
+        const int count = s.offsets[ui + 1] - s.offsets[ui];
+        if (count == 0) {
+            continue;  // nothing under it (falling, or held by side contacts only)
+        }
+        const float share = s.load[ui] / static_cast<float>(count);
+        for (int q = s.offsets[ui]; q < s.offsets[ui + 1]; ++q) {
+            const auto k = static_cast<std::size_t>(s.contactIds[static_cast<std::size_t>(q)]);
+            const auto below = static_cast<std::size_t>(s.lower[k]);
+            if (!bodies[below].isStatic()) {
+                s.load[below] += share;
+            }
+            Contact& c = contacts[k];
+            if (!c.warmStarted) {
+                c.impulse[0] = share * g * dt * std::fabs(dot(c.normal, up));
+                ++guessed;
+            }
+        }
+    }
+    return guessed;
+}
+
 }  // namespace ww::rigid

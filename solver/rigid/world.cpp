@@ -159,6 +159,9 @@ void World::collide(float h) {
     if (m_params.warmStart) {
         m_stats.warmStarted = m_cache.warmStart(m_contacts, m_params.warmStartFactor);
     }
+    if (m_params.restingLoadGuess) {
+        guessRestingImpulses(m_bodies, m_contacts, m_params.gravity, h, m_restingLoad);
+    }
     m_stats.contacts = std::max(m_stats.contacts, static_cast<int>(m_contacts.size()));
     m_stats.maxPenetration = std::max(m_stats.maxPenetration, maxPen);
 }

@@ -69,6 +69,10 @@ struct WorldParams {
     /// iterations than a warm one, and a tall stack that is not solved well on its first
     /// step keeps rocking (docs/rigid.md). 0 = always use lcp.maxIterations.
     int coldStartIterations = 200;
+    /// Cold contacts (not warm started) start from the impulse that holds the bodies above
+    /// them at rest instead of zero (guessRestingImpulses in contacts.h): what lets a 20-high
+    /// wall stand from its exactly-touching start with Jacobi.
+    bool restingLoadGuess = true;
     /// Real-time budget: the iteration cap is lowered so that iterations * sum_k n_k^2 (the
     /// multiply-adds of the dense matrix-vector products of all blocks) stays below this;
     /// at least 10 iterations are kept. Only a huge pile after a collapse reaches it (a
@@ -166,6 +170,7 @@ class World {
     std::vector<int> m_blockStart;  ///< offsets of each block into m_blockIds
     std::vector<float> m_x;
     PowerScratch m_power;
+    RestingLoadScratch m_restingLoad;
     std::vector<Body> m_saved;  ///< state before the substep, for NaN recovery
 };
 

@@ -198,5 +198,103 @@ TEST(Islands, GroupsContactsByConnectedBodiesIgnoringStaticOnes) {
     EXPECT_EQ(set.islandStart, (std::vector<int>{0, 4, 6}));
 }
 
+// Random piles of random masses: several stacks side by side, each interface with 1-4 contact
+// points whose normal points up or down (bodyA above or below), plus side contacts that carry
+// nothing. The guessed normal impulses of an interface must sum to (mass at and above it) g dt,
+// in double precision within float round-off; warm-started contacts keep their impulse.
+TEST(RestingLoad, GuessHoldsEveryStackAtRest) {
+    const unsigned seed = std::random_device{}();
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> mass(0.3f, 5.0f);
+    std::uniform_int_distribution<int> points(1, 4), height(1, 12);
+    const float dt = 1.0f / 60.0f;
+    const Vec3 gravity{0.0f, -9.81f, 0.0f};
+    std::vector<Body> bodies;
+    BodyDesc ground;
+    ground.kind = BodyKind::kPlane;
+    ground.massKg = 0.0f;
+    bodies.push_back(makeBody(ground));
+    std::vector<Contact> contacts;
+    struct Interface {
+        std::vector<int> contactIds;
+        double massAbove = 0.0;
+    };
+    std::vector<Interface> interfaces;
+    int warmId = -1;
+    for (int stack = 0; stack < 6; ++stack) {
+        const int h = height(rng);
+        std::vector<int> ids;
+        std::vector<double> masses;
+        for (int level = 0; level < h; ++level) {
+            BodyDesc d;
+            d.position = {2.0f * static_cast<float>(stack), 0.5f + static_cast<float>(level), 0.0f};
+            d.massKg = mass(rng);
+            ids.push_back(static_cast<int>(bodies.size()));
+            masses.push_back(d.massKg);
+            bodies.push_back(makeBody(d));
+        }
+        for (int level = 0; level < h; ++level) {
+            Interface f;
+            for (int k = level; k < h; ++k) {
+                f.massAbove += masses[static_cast<std::size_t>(k)];
+            }
+            const int upper = ids[static_cast<std::size_t>(level)];
+            const int lower = level == 0 ? 0 : ids[static_cast<std::size_t>(level - 1)];
+            const int np = points(rng);
+            for (int q = 0; q < np; ++q) {
+                Contact c;
+                const bool upperIsA = lower == 0 || rng() % 2 == 0;  // the ground is always b
+                c.bodyA = upperIsA ? upper : lower;
+                c.bodyB = upperIsA ? lower : upper;
+                c.normal = upperIsA ? Vec3{0, 1, 0} : Vec3{0, -1, 0};
+                tangentBasis(c.normal, c.tangent1, c.tangent2);
+                f.contactIds.push_back(static_cast<int>(contacts.size()));
+                contacts.push_back(c);
+            }
+            interfaces.push_back(f);
+            if (level > 0) {  // a side contact to the neighbouring stack's body: no load
+                Contact side;
+                side.bodyA = upper;
+                side.bodyB = lower;
+                side.normal = {1, 0, 0};
+                tangentBasis(side.normal, side.tangent1, side.tangent2);
+                contacts.push_back(side);
+            }
+        }
+    }
+    // One contact was warm started: its impulse must be left alone (and it still carries
+    // its share when the loads are handed down).
+    warmId = interfaces.front().contactIds.front();
+    contacts[static_cast<std::size_t>(warmId)].warmStarted = true;
+    contacts[static_cast<std::size_t>(warmId)].impulse[0] = 123.0f;
+
+    RestingLoadScratch scratch;
+    const int guessed = guessRestingImpulses(bodies, contacts, gravity, dt, scratch);
+    int supportContacts = 0;
+    for (const Interface& f : interfaces) {
+        supportContacts += static_cast<int>(f.contactIds.size());
+    }
+    EXPECT_EQ(guessed, supportContacts - 1) << "seed " << seed;
+    for (const Interface& f : interfaces) {
+        double sum = 0.0;
+        for (int id : f.contactIds) {
+            const Contact& c = contacts[static_cast<std::size_t>(id)];
+            sum += id == warmId ? 0.0 : c.impulse[0];
+            EXPECT_EQ(c.impulse[1], 0.0f);
+        }
+        const double expected =
+            f.massAbove * 9.81 * dt *
+            (f.contactIds.front() == warmId ? 1.0 - 1.0 / static_cast<double>(f.contactIds.size())
+                                            : 1.0);
+        EXPECT_NEAR(sum, expected, 1e-5 * expected + 1e-9) << "seed " << seed;
+    }
+    EXPECT_EQ(contacts[static_cast<std::size_t>(warmId)].impulse[0], 123.0f);
+    for (const Contact& c : contacts) {
+        if (c.normal.x != 0.0f) {
+            EXPECT_EQ(c.impulse[0], 0.0f) << "side contacts carry no load";
+        }
+    }
+}
+
 }  // namespace
 }  // namespace ww::rigid
