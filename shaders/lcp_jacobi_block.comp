@@ -57,9 +57,18 @@ void main() {
     for (;; ++t) {
         const uint slot = t % 3u;
         for (uint rb = tid; rb < d.rowBlocks; rb += LCP_THREADS) {
+            // Four columns per trip: Mesa's llvmpipe stops a loop silently after 65535 trips
+            // in one invocation (counted over all its entries), and this loop runs once per
+            // iteration; the host keeps (iterations + 1) * n / 4 under that (lcp_gpu.cpp).
             vec4 acc = vec4(0.0);
             uint a = d.matrixOffset + rb;
-            for (uint j = 0u; j < d.n; ++j, a += d.rowBlocks) {
+            const uint stride = d.rowBlocks;
+            uint j = 0u;
+            for (; j + 4u <= d.n; j += 4u, a += 4u * stride) {
+                acc += A[a] * sX[cur][j] + A[a + stride] * sX[cur][j + 1u] +
+                       A[a + 2u * stride] * sX[cur][j + 2u] + A[a + 3u * stride] * sX[cur][j + 3u];
+            }
+            for (; j < d.n; ++j, a += stride) {
                 acc += A[a] * sX[cur][j];
             }
             uint bits = 0u;

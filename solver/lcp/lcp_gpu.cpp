@@ -1,8 +1,9 @@
 // GPU backend of the LCP solver: projected Jacobi in compute shaders (see
 // shaders/lcp_jacobi_block.comp and shaders/lcp_jacobi_step.comp for the equations).
-//  - n <= kBlockMaxN: the whole solve is ONE dispatch (one workgroup, barriers between
-//    iterations); a batch of such blocks (islands) is also one dispatch, a workgroup each.
-//  - larger n: one fused dispatch (matvec + projection + residual) per iteration, plus one
+//  - n <= kBlockMaxN and a short enough solve (gpu_layout::fitsOneDispatch): the whole solve
+//    is ONE dispatch (one workgroup, barriers between iterations); a batch of such blocks
+//    (islands) is also one dispatch, a workgroup each.
+//  - otherwise: one fused dispatch (matvec + projection + residual) per iteration, plus one
 //    that measures the residual of the final iterate; the stopping rule runs on the GPU, so
 //    nothing is read back until the end.
 // Either way the only readbacks are the results after the last dispatch.
@@ -84,7 +85,7 @@ class GpuLcpSolver final : public LcpSolver {
             rep.status = LcpStatus::kConverged;
             return rep;
         }
-        if (p.n <= gl::kBlockMaxN && o.gpuSingleDispatch) {
+        if (o.gpuSingleDispatch && gl::fitsOneDispatch(p.n, iterationCount(p, o))) {
             return solveBlocks(std::span<const LcpProblem>(&p, 1), x, o).front();
         }
         return solveLarge(p, x, o);
@@ -129,7 +130,8 @@ class GpuLcpSolver final : public LcpSolver {
         std::vector<float> xs;
         for (std::size_t k = 0; k < blocks.size(); ++k) {
             auto xk = x.subspan(offsets[k], offsets[k + 1] - offsets[k]);
-            if (blocks[k].n > gl::kBlockMaxN || !o.gpuSingleDispatch) {
+            if (!o.gpuSingleDispatch ||
+                !gl::fitsOneDispatch(blocks[k].n, iterationCount(blocks[k], o))) {
                 reports[k] = solveLarge(blocks[k], xk, o);
             } else {
                 smallIndex.push_back(k);

@@ -17,6 +17,24 @@ inline constexpr int kBlockThreads = 256;
 /// Workgroup size for batches whose largest block has at most 4 * 32 rows.
 inline constexpr int kBlockThreadsSmall = 32;
 inline constexpr int kStepThreads = 64;
+/// Mesa's llvmpipe silently ends shader loops after about 65535 trips in one invocation,
+/// counted over all its loops and their entries (found here: single-dispatch solves stopped
+/// after iterations * (n / 4 + ~8) ~ 65535 trips, with garbage marked converged). Per iteration
+/// the single-dispatch kernel makes ceil(n / kBlockColumnsPerTrip) column trips, up to
+/// ceil(n / 32) trips copying the iterate, and a few more; a block goes through one dispatch
+/// only while (maxIterations + 1) times that stays below kLoopTripLimit, and longer solves use
+/// the dispatch-per-iteration path. (A real GPU has no such limit, but the bound also keeps one
+/// dispatch short of a driver's watchdog.)
+inline constexpr int kBlockColumnsPerTrip = 4;
+inline constexpr long kLoopTripLimit = 60000;
+inline long blockTripsPerIteration(int n) {
+    const long ln = n;
+    return (ln + kBlockColumnsPerTrip - 1) / kBlockColumnsPerTrip + (ln + 31) / 32 + 8;
+}
+inline bool fitsOneDispatch(int n, int maxIterations) {
+    return n <= kBlockMaxN &&
+           (static_cast<long>(maxIterations) + 1) * blockTripsPerIteration(n) < kLoopTripLimit;
+}
 
 struct Row {
     float b;

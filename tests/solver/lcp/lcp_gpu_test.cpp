@@ -82,6 +82,38 @@ TEST(LcpGpu, SingleDispatchMatchesCpu) {
     }
 }
 
+// Long single-workgroup solves. llvmpipe silently ends a shader loop after 65535 trips per
+// invocation; a whole solve in one dispatch at n = 720 with 2n iterations used to stop after 91
+// iterations and report garbage as converged. Solves longer than the bound must take the
+// per-iteration path and still agree with the CPU iterate for iterate; solves just under it
+// stay in one dispatch. Both checked against the CPU's residual and iterations.
+TEST(LcpGpu, LongSolvesStayCorrectOnEitherPath) {
+    WW_REQUIRE_GPU();
+    auto gpu = gpuSolver();
+    ASSERT_TRUE(gpu);
+    auto cpu = makeCpuLcpSolver();
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const int n = 96;  // 24 column trips + 3 copy trips + 8 per iteration
+    const auto p = test::spdProblem(n, seed);
+    for (int iterations : {1500, 3000}) {
+        const bool oneDispatch = gpu_layout::fitsOneDispatch(n, iterations);
+        EXPECT_EQ(oneDispatch, iterations == 1500) << "(1501 * 35 < 60000 < 3001 * 35)";
+        LcpOptions o;
+        o.omega = goodOmega(p) * 0.25f;  // slow, so the iterates still move at the end
+        o.maxIterations = iterations;
+        std::vector<float> xc(static_cast<std::size_t>(n), 0.0f), xg = xc;
+        const auto rc = cpu->solve(p, xc, o);
+        const auto rg = gpu->solve(p, xg, o);
+        ASSERT_TRUE(rg.error.empty()) << rg.error;
+        EXPECT_EQ(rg.dispatches, oneDispatch ? 1 : iterations + 1);
+        EXPECT_EQ(rg.iterations, rc.iterations);
+        EXPECT_EQ(rg.status, rc.status);
+        EXPECT_NEAR(rg.residual, rc.residual, 1e-4f * (1.0f + rc.residual));
+        expectClose(xc, xg, "iterations " + std::to_string(iterations));
+    }
+}
+
 TEST(LcpGpu, ToleranceStopMatchesReference) {
     WW_REQUIRE_GPU();
     auto gpu = gpuSolver();
