@@ -23,12 +23,17 @@ layout(std430, binding = 2) buffer X { float x[]; };
 layout(std430, binding = 3) readonly buffer Blocks { LcpBlockDesc blocks[]; };
 layout(std430, binding = 4) writeonly buffer History { float history[]; };
 layout(std430, binding = 5) writeonly buffer Results { LcpBlockResult results[]; };
+// Chebyshev weights W (LcpOptions::chebyshevRho; lcp_common.h), read when uAccelerate != 0:
+// x^{t+1} = clamp(W[t - start] (x^ - x^{t-1}) + x^{t-1}, lo, hi), x^ the plain step. x^{t-1} is
+// the other half of the ping-pong pair, overwritten by x^{t+1} by the same invocation.
+layout(std430, binding = 6) readonly buffer Weights { float weights[]; };
 
 uniform float uOmega;
 uniform float uTolerance;  // 0: run the fixed count
 uniform float uGrowth;
 uniform uint uCheckEvery;
 uniform uint uRecordHistory;
+uniform uint uAccelerate;
 
 shared float sX[2][LCP_BLOCK_MAX_N];
 shared float sGood[LCP_BLOCK_MAX_N];
@@ -40,6 +45,7 @@ void main() {
     for (uint i = tid; i < d.n; i += LCP_THREADS) {
         const float v = x[d.vectorOffset + i];
         sX[0][i] = v;
+        sX[1][i] = v;  // x^{-1} = x^0 for the accelerated step
         sGood[i] = v;
     }
     if (tid < 3u) {
@@ -54,8 +60,14 @@ void main() {
     float goodResidual = minResidual;
     float r = 0.0;
     uint t = 0u;
+    uint start = 0u;  // Chebyshev schedule start: t when r(x^{t-1}) > r(x^{t-2})
+    float rPrev1 = minResidual, rPrev2 = minResidual;
     for (;; ++t) {
         const uint slot = t % 3u;
+        if (t >= 2u && rPrev1 > LCP_RESTART_RISE * rPrev2) {
+            start = t;
+        }
+        const float weight = uAccelerate != 0u ? weights[t - start] : 1.0;
         for (uint rb = tid; rb < d.rowBlocks; rb += LCP_THREADS) {
             // Four columns per trip: Mesa's llvmpipe stops a loop silently after 65535 trips
             // in one invocation (counted over all its entries), and this loop runs once per
@@ -85,7 +97,13 @@ void main() {
                         lo = -hi;
                     }
                     bits = max(bits, lcpResidualBits(xi, w, lo, hi));
-                    sX[1u - cur][i] = clamp(xi - uOmega * row.invDiag * w, lo, hi);
+                    const float plain = clamp(xi - uOmega * row.invDiag * w, lo, hi);
+                    if (weight != 1.0) {
+                        const float before = sX[1u - cur][i];
+                        sX[1u - cur][i] = clamp(weight * (plain - before) + before, lo, hi);
+                    } else {
+                        sX[1u - cur][i] = plain;
+                    }
                 }
             }
             atomicMax(sResidual[slot], bits);
@@ -96,6 +114,8 @@ void main() {
         memoryBarrierShared();
         barrier();
         r = uintBitsToFloat(sResidual[slot]);
+        rPrev2 = rPrev1;
+        rPrev1 = r;
         if (uRecordHistory != 0u && tid == 0u) {
             history[d.historyOffset + t] = r;
         }

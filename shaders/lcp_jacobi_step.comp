@@ -30,6 +30,12 @@ uniform float uTolerance;
 uniform float uGrowth;
 uniform float uFloor;
 uniform uint uCheckEvery;
+// Chebyshev acceleration (uAccelerate != 0; LcpOptions::chebyshevRho): x^{t+1} =
+// clamp(W[t - start] (x^ - x^{t-1}) + x^{t-1}, lo, hi), with x^{t-1} read from xNext before it
+// is overwritten; start = t when r(x^{t-1}) > r(x^{t-2}), else the previous dispatch's start
+// (control.restartAt, ping-ponged like minResidual).
+uniform uint uAccelerate;
+layout(std430, binding = 7) readonly buffer Weights { float weights[]; };
 
 shared vec4 sX[LCP_TILE / 4];
 
@@ -66,8 +72,15 @@ void main() {
             copyGood = true;
         }
     }
+    uint start = uT == 0u ? 0u : control.restartAt[(uT + 1u) % 2u];
+    if (uT >= 2u && uintBitsToFloat(residualBits[uT - 1u]) >
+                        LCP_RESTART_RISE * uintBitsToFloat(residualBits[uT - 2u])) {
+        start = uT;
+    }
+    const float weight = uAccelerate != 0u ? weights[uT - start] : 1.0;
     if (rb == 0u) {
         control.minResidual[uT % 2u] = minNow;
+        control.restartAt[uT % 2u] = start;
     }
 
     vec4 acc = vec4(0.0);
@@ -90,8 +103,9 @@ void main() {
         return;
     }
     const vec4 xc = xCur[rb];
+    const vec4 before = xNext[rb];  // x^{t-1}
     if (copyGood) {
-        good[rb] = xNext[rb];
+        good[rb] = before;
     }
     vec4 xn = vec4(0.0);
     uint bits = 0u;
@@ -107,7 +121,9 @@ void main() {
                 lo = -hi;
             }
             bits = max(bits, lcpResidualBits(xc[c], w, lo, hi));
-            xn[c] = clamp(xc[c] - uOmega * row.invDiag * w, lo, hi);
+            const float plain = clamp(xc[c] - uOmega * row.invDiag * w, lo, hi);
+            xn[c] = weight == 1.0 ? plain
+                                  : clamp(weight * (plain - before[c]) + before[c], lo, hi);
         }
     }
     xNext[rb] = xn;

@@ -38,6 +38,9 @@ struct LcpControl {
     uint stopAt;     // LCP_NONE, or the iteration whose iterate is the answer
     uint status;
     float minResidual[2];  // smallest checked residual, written by dispatch t into [t % 2]
+    uint restartAt[2];     // Chebyshev schedule start, written by dispatch t into [t % 2]
+    uint pad0;
+    uint pad1;
 };
 
 #define LCP_CONVERGED 0u
@@ -45,6 +48,8 @@ struct LcpControl {
 #define LCP_DIVERGED 2u
 #define LCP_NONE 0xffffffffu
 #define LCP_INF_BITS 0x7f800000u
+// Chebyshev restart: the residual rose by more than 1 % (lcp_common.h, kChebyshevRestartRise).
+#define LCP_RESTART_RISE 1.01
 
 // Residual bits of row i: |x - clamp(x - w, lo, hi)|, or +inf when w is not finite (so that
 // atomicMax over uint bits of non-negative floats keeps the largest, and NaN is never lost).

@@ -4,6 +4,7 @@
 //   w^t     = A x^t + b                                   (one SIMD matVec, both cores)
 //   r(x^t)  = max_i | x_i^t - clamp(x_i^t - w_i^t, lo_i, hi_i) |   (free: w^t is at hand)
 //   x^{t+1} = clamp(x^t - omega D^-1 w^t, lo(x^t), hi(x^t))
+//   (optionally Chebyshev-accelerated: x^{t+1} = clamp(w_t (x^{t+1} - x^{t-1}) + x^{t-1}, ..))
 // Friction rows take lo = -mu max(x_k^t, 0), hi = mu max(x_k^t, 0) from the current iterate.
 // Gauss-Seidel updates row i in place with the newest values of x (as ODE quickstep and
 // Bullet do); its residual needs an extra matVec, so it is computed only when asked for.
@@ -24,6 +25,7 @@ namespace {
 
 struct Workspace {
     std::vector<float> cur, next, good, w, invDiag, lo, hi;
+    std::vector<float> weights;  ///< Chebyshev weights per iteration (empty: plain Jacobi)
     void reserve(std::size_t n) {
         for (auto* v : {&cur, &next, &good, &w, &invDiag, &lo, &hi}) {
             v->resize(n);
@@ -111,7 +113,9 @@ void finish(const LcpProblem& p, std::span<float> x, const float* iterate, const
 // w = A x^t + b, the residual of x^t on those rows and their x^{t+1}, so the matVec and the
 // projection share one hand-off to the helper and the rows stay in that core's cache.
 // Returns r(x^t), infinite when anything is NaN or infinite.
-float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws, bool parallel) {
+// With acceleration (weight != 1), next holds x^{t-1} on entry and x^{t+1} on return.
+float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws, bool parallel,
+                 float weight) {
     struct alignas(64) Partial {
         float r = 0.0f;
         float probe = 0.0f;
@@ -132,7 +136,9 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
             }
             const float wi = ws.w[i] + p.b[i];
             r = std::max(r, std::abs(cur[i] - std::clamp(cur[i] - wi, lo, hi)));
-            next[i] = std::clamp(cur[i] - ws.invDiag[i] * wi, lo, hi);
+            const float plain = std::clamp(cur[i] - ws.invDiag[i] * wi, lo, hi);
+            next[i] =
+                weight == 1.0f ? plain : std::clamp(weight * (plain - next[i]) + next[i], lo, hi);
             probe += 0.0f * wi;
         }
         partial[worker].r = std::max(partial[worker].r, r);
@@ -167,8 +173,19 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     float* cur = ws.cur.data();
     float* next = ws.next.data();
     int t = 0;
+    chebyshevWeights(o, maxIt, ws.weights);
+    std::copy_n(x.data(), n, ws.next.data());  // x^{-1} = x^0 for the accelerated step
+    int start = 0;                             // Chebyshev schedule start (chebyshevStart)
+    float rPrev1 = kInfinity, rPrev2 = kInfinity;
     for (; t <= maxIt; ++t) {
-        const float r = jacobiPass(p, cur, next, ws, parallel);
+        float weight = 1.0f;
+        if (!ws.weights.empty()) {
+            start = chebyshevStart(t, start, rPrev1, rPrev2);
+            weight = ws.weights[static_cast<std::size_t>(t - start)];
+        }
+        const float r = jacobiPass(p, cur, next, ws, parallel, weight);
+        rPrev2 = rPrev1;
+        rPrev1 = r;
         if (o.recordHistory) {
             rep.history.push_back(r);
         }

@@ -248,6 +248,19 @@ class GpuLcpSolver final : public LcpSolver {
         program.set("uGrowth", o.divergenceGrowth);
         program.set("uCheckEvery", static_cast<unsigned>(std::max(1, o.checkEvery)));
         program.set("uRecordHistory", o.recordHistory ? 1u : 0u);
+        int longest = 0;
+        for (const auto& d : m_descs) {
+            longest = std::max(longest, static_cast<int>(d.maxIterations));
+        }
+        chebyshevWeights(o, longest, m_weights);
+        program.set("uAccelerate", m_weights.empty() ? 0u : 1u);
+        if (m_weights.empty()) {
+            m_weights.assign(1, 1.0f);  // a valid binding; not read
+        }
+        if (s = upload(m_weightBuffer, m_weights.data(), m_weights.size() * 4, "LCP weights"); !s) {
+            return std::vector<LcpReport>(blocks.size(), failed(s));
+        }
+        m_weightBuffer.bind(6);
         m_matrix.bind(0);
         m_rowBuffer.bind(1);
         m_x.bind(2);
@@ -302,7 +315,7 @@ class GpuLcpSolver final : public LcpSolver {
         m_xPadded.assign(linalg::paddedLength(p.n), 0.0f);
         std::copy(x.begin(), x.end(), m_xPadded.begin());
         const std::size_t vecBytes = m_xPadded.size() * 4;
-        const gl::Control control{gl::kNone, gl::kIterationLimit, {0.0f, 0.0f}};
+        const gl::Control control{gl::kNone, gl::kIterationLimit, {0.0f, 0.0f}, {0, 0}, 0, 0};
         Status s = upload(m_matrix, m_packed.data(), m_packed.size() * 4, "LCP matrix");
         if (s)
             s = upload(m_rowBuffer, m_rows.data(), m_rows.size() * sizeof(gl::Row), "LCP rows");
@@ -337,6 +350,15 @@ class GpuLcpSolver final : public LcpSolver {
         m_control.bind(5);
         m_good.bind(6);
         const auto groups = gpu::groupsFor(static_cast<std::size_t>(rowBlocks), gl::kStepThreads);
+        chebyshevWeights(o, maxIt, m_weights);
+        m_step.set("uAccelerate", m_weights.empty() ? 0u : 1u);
+        if (m_weights.empty()) {
+            m_weights.assign(1, 1.0f);  // a valid binding; not read
+        }
+        if (s = upload(m_weightBuffer, m_weights.data(), m_weights.size() * 4, "LCP weights"); !s) {
+            return failed(s);
+        }
+        m_weightBuffer.bind(7);
         for (int t = 0; t <= maxIt; ++t) {
             // Ping-pong: dispatch t reads x^t from buffer t % 2.
             (t % 2 == 0 ? m_x : m_x2).bind(2);
@@ -395,8 +417,8 @@ class GpuLcpSolver final : public LcpSolver {
 
     gpu::Program m_blockSmall, m_block, m_step;
     gpu::Buffer m_matrix, m_rowBuffer, m_x, m_x2, m_good, m_blocks, m_history, m_results,
-        m_residual, m_control;
-    std::vector<float> m_packed, m_xPadded;
+        m_weightBuffer, m_residual, m_control;
+    std::vector<float> m_packed, m_xPadded, m_weights;
     std::vector<gl::Row> m_rows;
     std::vector<gl::BlockDesc> m_descs;
 };

@@ -73,7 +73,11 @@ struct Control {
     std::uint32_t stopAt;
     std::uint32_t status;
     float minResidual[2];
+    std::uint32_t restartAt[2];
+    std::uint32_t pad0;
+    std::uint32_t pad1;
 };
-static_assert(sizeof(Control) == 16 && offsetof(Control, minResidual) == 8);
+static_assert(sizeof(Control) == 32 && offsetof(Control, minResidual) == 8 &&
+              offsetof(Control, restartAt) == 16);
 
 }  // namespace ww::lcp::gpu_layout

@@ -96,6 +96,9 @@ std::string checkInput(const LcpProblem& p, std::size_t xSize, const LcpOptions&
     if (e.empty() && !(o.omega > 0.0f)) {
         e = "omega must be positive";
     }
+    if (e.empty() && !(o.chebyshevRho >= 0.0f && o.chebyshevRho < 1.0f)) {
+        e = "chebyshevRho must be in [0, 1) (0 turns the acceleration off)";
+    }
     return e;
 }
 

@@ -67,6 +67,15 @@ struct LcpOptions {
     /// Divergence: a non-finite iterate, or a checked residual above this factor times the
     /// smallest residual seen so far (and above the tolerance).
     float divergenceGrowth = 1.0e4f;
+    /// Jacobi only: Chebyshev semi-iterative acceleration (0 = off). With x^ the plain
+    /// projected step from x^t, x^{t+1} = clamp(w (x^ - x^{t-1}) + x^{t-1}, lo(x^t), hi(x^t)),
+    /// w = W[t - s]: W[k] = 1 for k < chebyshevDelay, then 2 / (2 - rho^2), then
+    /// 4 / (4 - rho^2 W[k-1]) (chebyshevWeights in lcp_common.h). s restarts the schedule:
+    /// s = t whenever r(x^{t-1}) > 1.01 r(x^{t-2}) (a rising residual: the projection broke the
+    /// linear model the weights assume), else it stays. rho estimates the spectral radius of the
+    /// plain iteration; near 1 it accelerates the slow modes most (a tall stack's).
+    float chebyshevRho = 0.0f;
+    int chebyshevDelay = 5;
     /// GPU only: solve problems of n <= 1024 in a single dispatch (one workgroup iterates with
     /// barriers). false forces one dispatch per iteration over many workgroups, which wins
     /// when one workgroup cannot keep the device busy.

@@ -114,6 +114,46 @@ TEST(LcpGpu, LongSolvesStayCorrectOnEitherPath) {
     }
 }
 
+// Chebyshev acceleration on both GPU paths follows the CPU iterate for iterate (the same
+// weights, the same restart rule on the residuals): SPD and contact problems with friction.
+TEST(LcpGpu, ChebyshevMatchesCpuOnBothPaths) {
+    WW_REQUIRE_GPU();
+    auto gpu = gpuSolver();
+    ASSERT_TRUE(gpu);
+    auto cpu = makeCpuLcpSolver();
+    const unsigned fresh = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(fresh));
+    for (int n : {33, 120, 300}) {
+        for (bool contact : {false, true}) {
+            const unsigned seed = fresh + static_cast<unsigned>(n) + (contact ? 7u : 0u);
+            const auto p =
+                contact ? test::contactProblem(n / 3, seed, true) : test::spdProblem(n, seed);
+            const auto sp = test::spectrum(p);
+            LcpOptions o;
+            o.omega = goodOmega(p);
+            o.chebyshevRho =
+                static_cast<float>((sp.maxScaled - sp.minScaled) / (sp.maxScaled + sp.minScaled));
+            o.maxIterations = 60;
+            o.recordHistory = true;
+            const std::string what = std::string(contact ? "contact" : "spd") + " n " +
+                                     std::to_string(p.n) + " seed " + std::to_string(seed);
+            std::vector<float> xc(static_cast<std::size_t>(p.n), 0.0f), xg = xc, xs = xc;
+            const auto rc = cpu->solve(p, xc, o);
+            const auto rg = gpu->solve(p, xg, o);
+            ASSERT_TRUE(rg.error.empty()) << rg.error;
+            EXPECT_EQ(rg.dispatches, 1) << what;
+            EXPECT_EQ(rg.status, rc.status) << what;
+            expectClose(rc.history, rg.history, what + " single-dispatch history");
+            expectClose(xc, xg, what + " single dispatch");
+            o.gpuSingleDispatch = false;
+            const auto rs = gpu->solve(p, xs, o);
+            EXPECT_EQ(rs.dispatches, o.maxIterations + 1) << what;
+            expectClose(rc.history, rs.history, what + " per-iteration history");
+            expectClose(xc, xs, what + " per-iteration path");
+        }
+    }
+}
+
 TEST(LcpGpu, ToleranceStopMatchesReference) {
     WW_REQUIRE_GPU();
     auto gpu = gpuSolver();
