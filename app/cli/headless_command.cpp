@@ -13,6 +13,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
 #include "app/cli/headless_run.h"
+#include "app/cli/memory_probe.h"
 #include "app/cli/scene_factory.h"
 #include "app/cli/trace_recorder.h"
 #include "solver/core/timer.h"
@@ -34,6 +35,7 @@ struct HeadlessValues {
     std::string shaderDir;
     std::string config;
     int steps = 600;
+    int warmUpSteps = 1000;
     std::uint64_t seed = 1;
     bool check = false;
     std::vector<std::string> events;
@@ -42,19 +44,6 @@ struct HeadlessValues {
     int screenshotHeight = 720;
     SceneOptionValues sceneValues;
 };
-
-// Steps after which memory counts as warmed up (caches, contact storage at their peak size).
-constexpr int kWarmUpSteps = 1000;
-
-long residentKb() {
-    std::ifstream f("/proc/self/status");
-    for (std::string line; std::getline(f, line);) {
-        if (line.rfind("VmRSS:", 0) == 0) {
-            return std::stol(line.substr(6));
-        }
-    }
-    return 0;
-}
 
 // Mean of the values between fractions `from` and `to` of the vector.
 double meanOf(const std::vector<double>& v, double from, double to) {
@@ -85,6 +74,9 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     }
     if (v.steps < 1 || v.steps > 100000000) {
         return reportError(inputError("--steps must be in [1, 100000000]"));
+    }
+    if (v.warmUpSteps < 0 || v.warmUpSteps > 100000000) {
+        return reportError(inputError("--warm-up-steps must be in [0, 100000000]"));
     }
     std::vector<SceneEvent> events;
     for (const std::string& text : v.events) {
@@ -157,14 +149,16 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     g_interrupted = false;
     auto previous = std::signal(SIGINT, onSigint);
 
-    std::vector<double> stepMs;
+    // The per-step times are sized for the whole run up front (phases once the first step
+    // names them), so that their growth is not counted as memory growth after warm-up.
+    std::vector<double> stepMs(static_cast<std::size_t>(v.steps));
     std::vector<std::vector<double>> phaseMs;
     std::vector<std::string> phaseNames;
     std::vector<std::string> violations;
     std::size_t nextEvent = 0;
     int stepsRun = 0;
     StepRecord rec;
-    long rssWarmKb = 0;
+    MemoryWatch memory(v.warmUpSteps, v.steps);
     Stopwatch runClock;
     for (int step = 0; step < v.steps && !g_interrupted; ++step) {
         while (nextEvent < events.size() && events[nextEvent].step <= step) {
@@ -177,16 +171,13 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         }
         const double startUs = runClock.elapsedMs() * 1000.0;
         scene.step(rec);
-        ++stepsRun;
-        if (stepsRun == std::min(v.steps, kWarmUpSteps)) {
-            rssWarmKb = residentKb();
-        }
-        stepMs.push_back(rec.stepMs);
+        const auto at = static_cast<std::size_t>(stepsRun);
+        stepMs[at] = rec.stepMs;
         if (phaseNames.empty()) {
             for (const auto& p : rec.phasesMs) {
                 phaseNames.push_back(p.first);
             }
-            phaseMs.resize(phaseNames.size());
+            phaseMs.assign(phaseNames.size(), std::vector<double>(stepMs.size()));
         }
         StepTrace st;
         st.step = step;
@@ -194,12 +185,14 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         st.stepMs = rec.stepMs;
         double t = startUs;
         for (std::size_t i = 0; i < rec.phasesMs.size() && i < phaseMs.size(); ++i) {
-            phaseMs[i].push_back(rec.phasesMs[i].second);
+            phaseMs[i][at] = rec.phasesMs[i].second;
             st.phases.push_back({rec.phasesMs[i].first, t, rec.phasesMs[i].second * 1000.0});
             t += rec.phasesMs[i].second * 1000.0;
         }
         st.values = rec.values;
         trace->record(std::move(st));
+        ++stepsRun;
+        memory.afterStep(stepsRun);
 
         const std::size_t before = violations.size();
         scene.checkInvariants(rec, violations);
@@ -208,6 +201,10 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         }
     }
     std::signal(SIGINT, previous);
+    stepMs.resize(static_cast<std::size_t>(stepsRun));
+    for (std::vector<double>& p : phaseMs) {
+        p.resize(stepMs.size());
+    }
     if (Status s = trace->flush(); !s) {
         return reportError(s.error());
     }
@@ -239,12 +236,12 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         {"phase_ms", phases},
         {"violations", violations},
         {"interrupted", g_interrupted.load()},
-        // For soak runs: resident memory after warm-up and at the end, and the mean step time
-        // of the first and last tenth of the run (drift).
-        {"rss_kb", {{"warm", rssWarmKb}, {"final", residentKb()}}},
+        // For soak runs: the mean step time of the first and last tenth of the run (drift);
+        // rss_kb and heap_kb (memory_probe.h) are added below.
         {"step_ms_drift",
          {{"first_tenth_mean", meanOf(stepMs, 0.0, 0.1)},
           {"last_tenth_mean", meanOf(stepMs, 0.9, 1.0)}}}};
+    summary.update(memory.summary());
     const nlohmann::json sceneSummary = scene.summary();
     summary.update(sceneSummary);
 
@@ -305,6 +302,9 @@ CommandAction registerHeadlessCommand(CLI::App& app) {
                {"cpu", "gpu", "auto"});
     table->add("steps", v->steps, "Number of fixed time steps");
     table->add("seed", v->seed, "Random seed (rain, perturbations)");
+    table->add("warm-up-steps", v->warmUpSteps,
+               "Steps before memory is sampled for the summary's rss_kb/heap_kb (soak runs: at "
+               "least one full cycle of the scripted events)");
     table->add("shader-dir", v->shaderDir, "Load shaders from this folder (live editing)");
     registerSceneOptions(*table, v->sceneValues);
     cmd->add_option("--config", v->config, "JSON file with option keys (flags override it)");

@@ -67,7 +67,7 @@ class Headless : public ::testing::Test {
 TEST_F(Headless, WallWithCheckPassesAndWritesASummary) {
     Outcome r = headless(
         "--scene wall --backend cpu --steps 180 --check --event 60:shoot "
-        "--event 120:remove:3,0 --summary-json " +
+        "--event 120:remove:3,0 --warm-up-steps 40 --summary-json " +
         path("s.json"));
     ASSERT_EQ(r.code, 0) << r.output;
     const nlohmann::json s = readJson("s.json");
@@ -87,6 +87,15 @@ TEST_F(Headless, WallWithCheckPassesAndWritesASummary) {
     }
     EXPECT_GT(s["lcp"]["n_max"].get<int>(), 0);
     EXPECT_TRUE(s["violations"].empty());
+    // Memory sampled from step 40: both halves after it have samples. (The heap in use is
+    // glibc's count, which AddressSanitizer's allocator bypasses.)
+    for (const char* key : {"warm", "final", "early_max", "late_max"}) {
+        EXPECT_GT(s["rss_kb"][key].get<long>(), 0) << key;
+#if !defined(__SANITIZE_ADDRESS__)
+        EXPECT_GT(s["heap_kb"][key].get<long>(), 0) << key;
+#endif
+    }
+    EXPECT_GT(s["step_ms_drift"]["last_tenth_mean"].get<double>(), 0.0);
 }
 
 TEST_F(Headless, WaterWithCheckPassesAndReportsEnergy) {
@@ -238,7 +247,7 @@ TEST_F(Headless, BadInputsExit2BeforeTheRun) {
           std::string("--scene water --grid 64"), std::string("--scene wall --omega 0"),
           std::string("--scene wall --trace /nonexistent-dir/t.json"),
           std::string("--scene wall --summary-json /nonexistent-dir/s.json"),
-          std::string("--scene wall --steps 0")}) {
+          std::string("--scene wall --steps 0"), std::string("--scene wall --warm-up-steps -1")}) {
         Outcome o = headless(args);
         EXPECT_EQ(o.code, 2) << args << "\n" << o.output;
         EXPECT_NE(o.output.find("error"), std::string::npos) << args << "\n" << o.output;

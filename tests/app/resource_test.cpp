@@ -2,9 +2,9 @@
 // backends many times must not accumulate GL objects or memory.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 
+#include "app/cli/memory_probe.h"
 #include "app/cli/scene_factory.h"
 #include "solver/gpu/gl_objects.h"
 #include "solver/gpu/shader_library.h"
@@ -21,15 +21,7 @@ constexpr bool kMeasureRss = false;
 constexpr bool kMeasureRss = true;
 #endif
 
-long residentKb() {
-    std::ifstream f("/proc/self/status");
-    for (std::string line; std::getline(f, line);) {
-        if (line.rfind("VmRSS:", 0) == 0) {
-            return std::stol(line.substr(6));
-        }
-    }
-    return 0;
-}
+using app::residentKb;
 
 TEST(Resources, ContextCreateDestroyCyclesDoNotAccumulate) {
     WW_REQUIRE_GPU();
