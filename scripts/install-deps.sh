@@ -10,6 +10,7 @@ packages=(
     libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev libopenblas-dev
     libcli11-dev nlohmann-json3-dev
     xvfb xauth
+    openbox  # a window manager under Xvfb: the demo test minimizes the window
     python3 python3-matplotlib
 )
 

@@ -32,6 +32,7 @@ struct DemoValues {
     std::string vsync = "on";
     std::string panel = "on";
     std::string initialDrop = "on";
+    std::string minimize = "off";
     std::vector<std::string> events;
     int frames = 0;
     int width = 1280;
@@ -137,6 +138,25 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     if (v.fallbackSteps < 1 || v.fallbackSteps > 1000000) {
         return reportError(inputError("--fallback-steps must be in [1, 1000000]"));
     }
+    int minimizeAt = -1;
+    int restoreAt = -1;
+    if (v.minimize != "off") {
+        const auto colon = v.minimize.find(':');
+        char* end1 = nullptr;
+        char* end2 = nullptr;
+        const std::string a = v.minimize.substr(0, colon);
+        const std::string b = colon == std::string::npos ? "" : v.minimize.substr(colon + 1);
+        const long from = std::strtol(a.c_str(), &end1, 10);
+        const long to = std::strtol(b.c_str(), &end2, 10);
+        if (a.empty() || b.empty() || *end1 != '\0' || *end2 != '\0' || from < 0 || to <= from ||
+            to > 100000000) {
+            return reportError(inputError("--minimize '" + v.minimize +
+                                          "' must be off or FROM:TO, two frame numbers with "
+                                          "0 <= FROM < TO, e.g. 10:40"));
+        }
+        minimizeAt = static_cast<int>(from);
+        restoreAt = static_cast<int>(to);
+    }
     Result<WallSceneSettings> wall = makeWallSettings(v.sceneValues);
     if (!wall) {
         return reportError(wall.error());
@@ -228,6 +248,8 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     o.showPanel = v.panel == "on";
     o.syncTimings = v.syncTimings;
     o.printReport = v.report;
+    o.minimizeAtFrame = minimizeAt;
+    o.restoreAtFrame = restoreAt;
     demo::DemoReport report;
     const int code = demo::runDemo(o, std::move(scenes), &report);
     if (code == kExitNoGpu && report.renderer.empty() && !o.backendExplicit) {
@@ -265,6 +287,9 @@ CommandAction registerDemoCommand(CLI::App& app) {
                "Steps of each scene run headless when there is no display");
     table->add("initial-drop", v->initialDrop, "A drop in the middle of the pool at the start",
                {"on", "off"});
+    table->add("minimize", v->minimize,
+               "Minimize the window at frame FROM and restore it at frame TO (FROM:TO; tests of "
+               "the minimized path, needs a window manager) or off");
     registerSceneOptions(*table, v->sceneValues);
     cmd->add_option("--event", v->events,
                     "STEP:ACTION[:ARGS] applied to the scene that has ACTION, counted from its "

@@ -341,14 +341,24 @@ int Demo::run() {
     }
 
     int frame = 0;
+    bool lastFrameMinimized = false;
     double frameStartMs = runClock.elapsedMs();
     while (!glfwWindowShouldClose(window) && (options.frames <= 0 || frame < options.frames)) {
         FrameTiming t;
+        if (frame == options.minimizeAtFrame) {
+            glfwIconifyWindow(window);
+        } else if (frame == options.restoreAtFrame) {
+            glfwRestoreWindow(window);
+        }
         glfwPollEvents();
         int fbWidth = 0;
         int fbHeight = 0;
         glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
-        const bool minimized = fbWidth <= 0 || fbHeight <= 0;
+        // Minimized: a 0×0 framebuffer on Windows; on X11 the window keeps its size but is
+        // unmapped (iconified), and drawing to it would be wasted.
+        const bool minimized = fbWidth <= 0 || fbHeight <= 0 ||
+                               glfwGetWindowAttrib(window, GLFW_ICONIFIED) == GLFW_TRUE;
+        lastFrameMinimized = minimized;
 
         Stopwatch phase;
         t.steps = stepsThisFrame();
@@ -361,9 +371,11 @@ int Demo::run() {
         t.simMs = phase.elapsedMs();
 
         if (minimized) {
-            // A minimized window has a 0×0 framebuffer: nothing to draw, nothing to resize;
-            // keep the simulation going without spinning the CPU.
+            // Nothing to draw, nothing to resize; keep the simulation going without spinning
+            // the CPU.
             input.keys.clear();
+            ++report.minimizedFrames;
+            report.stepsWhileMinimized += t.steps;
             glfwWaitEventsTimeout(0.05);
         } else {
             phase.restart();
@@ -430,6 +442,13 @@ int Demo::run() {
     if (trace.recording()) {
         toggleRecording();
     }
+    if (lastFrameMinimized && frame == options.frames && !options.screenshotPath.empty()) {
+        std::fprintf(stderr,
+                     "wavewall demo: the window was minimized at the last frame: no screenshot "
+                     "written to %s\n",
+                     options.screenshotPath.c_str());
+        return 2;
+    }
 
     const FrameTiming mean = timings.totalMean();
     report.frames = frame;
@@ -447,6 +466,10 @@ int Demo::run() {
             report.frames, report.frameMs, report.simMs, report.msPerStep, report.renderMs,
             report.gpuRenderMs, report.uiMs, report.swapMs, report.renderer.c_str(),
             panel.syncTimings ? " | synced" : "");
+        if (report.minimizedFrames > 0) {
+            std::printf("demo: minimized for %d frames, %d steps taken meanwhile\n",
+                        report.minimizedFrames, report.stepsWhileMinimized);
+        }
     }
     return 0;
 }

@@ -33,6 +33,10 @@ struct DemoOptions {
     bool showPanel = true;
     bool syncTimings = false;  ///< glFinish after each phase: honest per-phase ms, lower FPS
     bool printReport = false;  ///< print the frame-time split to stdout at exit
+    /// Scripted iconify at this frame and restore at restoreAtFrame (-1: never): tests of the
+    /// minimized path. Iconifying needs a window manager; without one nothing happens.
+    int minimizeAtFrame = -1;
+    int restoreAtFrame = -1;
 };
 
 /// What a run measured, for the caller (the CLI prints it; tests check it).
@@ -44,9 +48,11 @@ struct DemoReport {
     double gpuRenderMs = -1.0;
     double uiMs = 0.0;
     double swapMs = 0.0;
-    double msPerStep = 0.0;  ///< simulation ms per step
-    std::string renderer;    ///< GL renderer string
-    std::string screenshot;  ///< path of the last screenshot written, if any
+    double msPerStep = 0.0;       ///< simulation ms per step
+    std::string renderer;         ///< GL renderer string
+    std::string screenshot;       ///< path of the last screenshot written, if any
+    int minimizedFrames = 0;      ///< frames the window was minimized (nothing drawn)
+    int stepsWhileMinimized = 0;  ///< simulation steps taken during those frames
 };
 
 /// Runs the window until it is closed or `options.frames` frames were shown. Returns the
