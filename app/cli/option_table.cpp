@@ -54,6 +54,25 @@ Result<nlohmann::json> readJsonFile(const std::string& path) {
         }
         return inputError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
                           ": malformed JSON: " + what);
+    } catch (const nlohmann::json::out_of_range& e) {
+        // A number beyond a double's range (found by fuzz_config: 1e616 threw out of main).
+        // The message quotes the number; its first occurrence gives the line.
+        std::string what = e.what();
+        if (const auto p = what.find("] "); p != std::string::npos) {
+            what = what.substr(p + 2);
+        }
+        std::string where = path;
+        const auto open = what.find('\'');
+        const auto close = what.rfind('\'');
+        if (open != std::string::npos && close > open + 1) {
+            const std::size_t at = text.find(what.substr(open + 1, close - open - 1));
+            if (at != std::string::npos) {
+                where += ":" +
+                         std::to_string(1 + std::count(text.begin(),
+                                                       text.begin() + static_cast<long>(at), '\n'));
+            }
+        }
+        return inputError(where + ": " + what + " (numbers must fit in a double)");
     }
 }
 

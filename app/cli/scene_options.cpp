@@ -101,9 +101,11 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     if (Status st = parseSize(v.wall, "wall", s.wall.cols, s.wall.rows); !st) {
         return st.error();
     }
-    if (s.wall.cols * s.wall.rows > 4096) {
-        return rangeError("wall", "has " + std::to_string(s.wall.cols * s.wall.rows) +
-                                      " bricks; at most 4096 are supported");
+    // Each side may be up to 65536 (parseSize): their product needs 64 bits.
+    const long long bricks = static_cast<long long>(s.wall.cols) * s.wall.rows;
+    if (bricks > 4096) {
+        return rangeError("wall",
+                          "has " + std::to_string(bricks) + " bricks; at most 4096 are supported");
     }
     s.layout = v.layout;
     s.pyramid.baseCount = s.wall.cols;

@@ -89,5 +89,22 @@ TEST(OptionTable, MalformedJsonReportsLineAndColumn) {
     fs::remove(path);
 }
 
+// Found by fuzz_config: a number beyond a double's range made nlohmann::json throw
+// out_of_range, which nothing caught (std::terminate).
+TEST(OptionTable, NumberBeyondDoubleRangeIsAnInputError) {
+    for (const char* number : {"1e616", "-1e400"}) {
+        Fixture f;
+        f.parse({});
+        const std::string path =
+            writeConfig(std::string("{\n  \"steps\": 5,\n  \"omega\": ") + number + "\n}\n");
+        Status s = f.table.applyConfig(path);
+        ASSERT_FALSE(s.ok()) << number;
+        EXPECT_EQ(s.error().kind, ErrorKind::kInput);
+        EXPECT_NE(s.error().message.find(path + ":3:"), std::string::npos) << s.error().message;
+        EXPECT_NE(s.error().message.find(number), std::string::npos) << s.error().message;
+        fs::remove(path);
+    }
+}
+
 }  // namespace
 }  // namespace ww

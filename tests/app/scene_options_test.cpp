@@ -1,0 +1,124 @@
+// Range validation of the scene options (app/cli/scene_options.cpp): each documented bound is
+// accepted and the next value past it rejected with an error naming the option; fuzzer findings
+// (tests/fuzz/fuzz_config.cpp) are kept here as regression tests.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+
+#include "app/cli/scene_options.h"
+
+namespace ww::app {
+namespace {
+
+struct Case {
+    const char* option;
+    std::function<void(SceneOptionValues&)> set;
+    bool valid;
+};
+
+Status validate(const SceneOptionValues& v, bool wall) {
+    if (wall) {
+        Result<WallSceneSettings> r = makeWallSettings(v);
+        return r ? Status{} : Status{r.error()};
+    }
+    Result<WaterSceneSettings> r = makeWaterSettings(v, 1);
+    return r ? Status{} : Status{r.error()};
+}
+
+void expectCase(const Case& c, bool wall) {
+    SceneOptionValues v;
+    c.set(v);
+    const Status s = validate(v, wall);
+    if (c.valid) {
+        EXPECT_TRUE(s.ok()) << c.option << ": " << s.error().message;
+    } else {
+        ASSERT_FALSE(s.ok()) << c.option << " accepted";
+        EXPECT_NE(s.error().message.find(std::string("--") + c.option), std::string::npos)
+            << s.error().message;
+    }
+}
+
+// Found by fuzz_config: "65536x65536" passed parseSize (each side <= 65536) and the brick count
+// cols * rows overflowed int (undefined behaviour; UBSan aborts).
+TEST(SceneOptions, WallSizeProductDoesNotOverflow) {
+    for (const char* size : {"65536x65536", "65536x32768", "32768x65536", "4097x1", "64x65"}) {
+        SceneOptionValues v;
+        v.wall = size;
+        const Result<WallSceneSettings> s = makeWallSettings(v);
+        ASSERT_FALSE(s.ok()) << size;
+        EXPECT_NE(s.error().message.find("at most 4096"), std::string::npos) << s.error().message;
+    }
+    for (const char* size : {"4096x1", "1x4096", "64x64"}) {
+        SceneOptionValues v;
+        v.wall = size;
+        EXPECT_TRUE(makeWallSettings(v).ok()) << size;
+    }
+}
+
+TEST(SceneOptions, WallBoundsAcceptTheEdgeAndRejectPastIt) {
+    const float inf = std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const Case cases[] = {
+        {"omega", [](SceneOptionValues& v) { v.omega = 1e-30f; }, true},
+        {"omega", [](SceneOptionValues& v) { v.omega = 0.0f; }, false},
+        {"omega", [=](SceneOptionValues& v) { v.omega = inf; }, false},
+        {"omega", [=](SceneOptionValues& v) { v.omega = nan; }, false},
+        {"iterations", [](SceneOptionValues& v) { v.iterations = "1000000"; }, true},
+        {"iterations", [](SceneOptionValues& v) { v.iterations = "1000001"; }, false},
+        {"iterations", [](SceneOptionValues& v) { v.iterations = "0"; }, false},
+        {"iterations", [](SceneOptionValues& v) { v.iterations = "12abc"; }, false},
+        {"tolerance", [](SceneOptionValues& v) { v.tolerance = 0.0f; }, true},
+        {"tolerance", [](SceneOptionValues& v) { v.tolerance = -1e-30f; }, false},
+        {"tolerance", [=](SceneOptionValues& v) { v.tolerance = inf; }, false},
+        {"friction", [](SceneOptionValues& v) { v.friction = 10.0f; }, true},
+        {"friction", [](SceneOptionValues& v) { v.friction = std::nextafter(10.0f, 11.0f); },
+         false},
+        {"friction", [=](SceneOptionValues& v) { v.friction = nan; }, false},
+        {"erp", [](SceneOptionValues& v) { v.erp = 1.0f; }, true},
+        {"erp", [](SceneOptionValues& v) { v.erp = std::nextafter(1.0f, 2.0f); }, false},
+        {"substeps", [](SceneOptionValues& v) { v.substeps = 64; }, true},
+        {"substeps", [](SceneOptionValues& v) { v.substeps = 65; }, false},
+        {"substeps", [](SceneOptionValues& v) { v.substeps = 0; }, false},
+        {"dt", [](SceneOptionValues& v) { v.dt = 1.0; }, true},
+        {"dt", [](SceneOptionValues& v) { v.dt = std::nextafter(1.0, 2.0); }, false},
+        {"dt", [](SceneOptionValues& v) { v.dt = -1e-300; }, false},
+    };
+    for (const Case& c : cases) {
+        expectCase(c, true);
+    }
+}
+
+TEST(SceneOptions, WaterBoundsAcceptTheEdgeAndRejectPastIt) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const Case cases[] = {
+        {"grid", [](SceneOptionValues& v) { v.grid = "4096x8"; }, true},
+        {"grid", [](SceneOptionValues& v) { v.grid = "7x8"; }, false},
+        {"grid", [](SceneOptionValues& v) { v.grid = "4097x8"; }, false},
+        {"grid", [](SceneOptionValues& v) { v.grid = "65536x65536"; }, false},
+        {"pool-size", [](SceneOptionValues& v) { v.poolSize = 1.0e4f; }, true},
+        {"pool-size", [](SceneOptionValues& v) { v.poolSize = 0.0f; }, false},
+        {"wave-speed", [](SceneOptionValues& v) { v.waveSpeed = 1.0e3f; }, true},
+        {"wave-speed", [=](SceneOptionValues& v) { v.waveSpeed = nan; }, false},
+        {"dt", [](SceneOptionValues& v) { v.dt = 10.0; }, true},
+        {"dt", [](SceneOptionValues& v) { v.dt = 10.000001; }, false},
+        {"dt-ratio", [](SceneOptionValues& v) { v.dtRatio = 1.0e4f; }, true},
+        {"dt-ratio", [](SceneOptionValues& v) { v.dtRatio = 0.0f; }, false},
+        {"damping", [](SceneOptionValues& v) { v.damping = 1.0e3f; }, true},
+        {"damping", [](SceneOptionValues& v) { v.damping = -1e-30f; }, false},
+        {"cg-tolerance", [](SceneOptionValues& v) { v.cgTolerance = 0.99999994f; }, true},
+        {"cg-tolerance", [](SceneOptionValues& v) { v.cgTolerance = 1.0f; }, false},
+        {"cg-max-iterations", [](SceneOptionValues& v) { v.cgMaxIterations = 1000000; }, true},
+        {"cg-max-iterations", [](SceneOptionValues& v) { v.cgMaxIterations = 0; }, false},
+        {"cg-check-every", [](SceneOptionValues& v) { v.cgCheckEvery = 10000; }, true},
+        {"cg-check-every", [](SceneOptionValues& v) { v.cgCheckEvery = 10001; }, false},
+    };
+    for (const Case& c : cases) {
+        expectCase(c, false);
+    }
+}
+
+}  // namespace
+}  // namespace ww::app
