@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Soak test: long headless runs that collapse and rebuild the wall over and over, and rain on
 # the water, then report memory growth, NaN/Inf violations and step-time drift.
-#   bash scripts/soak.sh            full: 100k wall + 100k water steps on the CPU, GPU as below
+#   bash scripts/soak.sh            full: 100k wall + 100k water steps on the CPU; on the GPU
+#                                   6000 wall steps (10 cycles) and 10k water steps
 #   bash scripts/soak.sh --short    the CI version (a few thousand steps)
 #   WAVEWALL_EXE=build-x/app/wavewall bash scripts/soak.sh    another build
 # Memory growth is the peak of the second half of the steps after warm-up minus the peak of the
@@ -11,7 +12,11 @@
 # the largest island of a collapse) is reached in the first half and only a leak raises the
 # second. The end-minus-warm-up difference is printed too but not judged: it depends on where in
 # a cycle the run ends (a rebuild frees ~27 MB of dense blocks; glibc may keep it resident).
-# Exits 1 if any step had a NaN/Inf, or heap or RSS grew by 1 MiB or more.
+# Exits 1 if any step had a NaN/Inf, or the heap in use grew by 1 MiB or more, or (short runs)
+# RSS did. The full run reports RSS without bounding it: over 100k CPU wall steps its peak grew
+# by 4 MB with the heap in use flat (+0 kB), glibc's dynamic mmap threshold keeping freed dense
+# blocks resident in new places; with GLIBC_TUNABLES=glibc.malloc.mmap_threshold=1048576 the
+# same run grows by 0 kB (docs/reliability.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exe=${WAVEWALL_EXE:-build/app/wavewall}
@@ -19,14 +24,21 @@ exe=${WAVEWALL_EXE:-build/app/wavewall}
 
 warm_up=600
 cpu_steps=100000
-gpu_wall_steps=10000
+# The GPU wall takes 6000 steps, not 10k: on llvmpipe its collapse steps take 0.1-1 s. Measured
+# here: 133 ms a step on average over the full run (6000 steps in 796 s), but 230 ms with builds
+# beside it (1800 steps of the short soak in 7 min), so 10k steps would take 22-38 min on their
+# own; 6000 (ten shot-collapse-rebuild cycles) take 13-23 min.
+gpu_wall_steps=6000
 gpu_water_steps=10000
+rss_limit_kb=0  # report only
+heap_limit_kb=1024
 if [ "${1:-}" = "--short" ]; then
     cpu_steps=3000   # warm-up + 2 halves of 1200 steps (2 wall cycles each)
     gpu_wall_steps=1800  # warm-up + 2 halves of 600 steps (1 wall cycle each)
     gpu_water_steps=1800
+    rss_limit_kb=1024
 fi
-export rss_limit_kb=1024 heap_limit_kb=1024
+export rss_limit_kb heap_limit_kb
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -44,7 +56,7 @@ run() {
     local name=$1 backend=$2 steps=$3; shift 3
     local json="$out/$name-$backend.json"
     echo "== $name on $backend, $steps steps"
-    local rc=0
+    local rc=0 start=$SECONDS
     "$exe" headless --scene "$name" --backend "$backend" --steps "$steps" \
         --warm-up-steps "$warm_up" --summary-json "$json" "$@" > "$out/log" 2>&1 || rc=$?
     # Exit 1 means violations; they are counted below. Anything else is a failure.
@@ -53,6 +65,7 @@ run() {
         status=1
         return
     fi
+    echo "   $((SECONDS - start)) s"
     /usr/bin/python3 - "$json" <<'PY' || status=1
 import json, os, sys
 d = json.load(open(sys.argv[1]))
@@ -61,7 +74,8 @@ rss, heap = d["rss_kb"], d["heap_kb"]
 rss_growth = rss["late_max"] - rss["early_max"]
 heap_growth = heap["late_max"] - heap["early_max"]
 drift = d["step_ms_drift"]
-print(f'   steps {d["steps"]}  step ms p50 {d["step_ms"]["p50"]:.3f} p95 {d["step_ms"]["p95"]:.3f}  '
+print(f'   steps {d["steps"]}  step ms mean {d["step_ms"]["mean"]:.3f} p50 {d["step_ms"]["p50"]:.3f} '
+      f'p95 {d["step_ms"]["p95"]:.3f}  '
       f'NaN/Inf steps {nan}  other violations {len(d["violations"]) - nan}  '
       f'drift {drift["first_tenth_mean"]:.3f} -> {drift["last_tenth_mean"]:.3f} ms')
 print(f'   heap peak {heap["early_max"]} -> {heap["late_max"]} kB ({heap_growth:+d})  '
@@ -69,7 +83,8 @@ print(f'   heap peak {heap["early_max"]} -> {heap["late_max"]} kB ({heap_growth:
       f'RSS end - warm-up {rss["final"] - rss["warm"]:+d} kB (not judged)')
 ok = nan == 0 and rss["late_max"] > 0
 ok = ok and heap_growth < int(os.environ["heap_limit_kb"])
-ok = ok and rss_growth < int(os.environ["rss_limit_kb"])
+rss_limit = int(os.environ["rss_limit_kb"])
+ok = ok and (rss_limit == 0 or rss_growth < rss_limit)
 sys.exit(0 if ok else 1)
 PY
 }
