@@ -2,12 +2,12 @@
 // conjugate gradients (CSR storage, CPU or GPU) and reports ||b - Ax|| / ||b|| (docs/cli.md).
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
+#include "app/cli/solve_outputs.h"
 #include "solver/cg/cg_solve.h"
 #include "solver/io/matrix_market.h"
 
@@ -16,12 +16,11 @@ namespace ww::app {
 namespace {
 
 struct CgValues {
-    std::string matrix, rhs, guess, solution, json;
+    std::string matrix, rhs, guess;
     float tolerance = cg::CgOptions{}.tolerance;
     int maxIterations = cg::CgOptions{}.maxIterations;
     int checkEvery = cg::CgOptions{}.checkEvery;
-    std::string backend = "cpu";
-    std::string shaderDir;
+    SolveOutputs io;  ///< --backend, --shader-dir, --solution, --json
 };
 
 // ||b - A x|| / ||b|| in double, from the matrix as read (not CG's recursive estimate).
@@ -40,13 +39,8 @@ double trueResidual(const io::SparseTriplets& a, const std::vector<double>& b,
 }
 
 int runCg(const CgValues& v) {
-    for (const auto& [path, what] :
-         {std::pair{v.solution, "--solution"}, std::pair{v.json, "--json"}}) {
-        if (!path.empty()) {
-            if (Status s = io::checkWritable(path, what); !s) {
-                return reportError(s.error());
-            }
-        }
+    if (Status s = v.io.checkWritable(); !s) {
+        return reportError(s.error());
     }
     if (!(v.tolerance > 0.0f) || v.tolerance >= 1.0f) {
         return reportError(inputError("--tolerance must be in (0, 1) (relative residual)"));
@@ -91,7 +85,7 @@ int runCg(const CgValues& v) {
     o.checkEvery = v.checkEvery;
 
     GpuSession gpu;
-    Result<Backend> backend = selectBackend(v.backend, v.shaderDir, gpu);
+    Result<Backend> backend = selectBackend(v.io.backend, v.io.shaderDir, gpu);
     if (!backend) {
         return reportError(backend.error());
     }
@@ -110,25 +104,18 @@ int runCg(const CgValues& v) {
         "%s, solve %.3f ms, upload %.3f ms\n",
         n, csr->nonZeros(), backendName(*backend), r.iterations, residual, cg::statusName(r.status),
         r.solveMs, uploadMs);
-    if (!v.solution.empty()) {
-        if (Status s =
-                io::writeMatrixMarketVector(v.solution, std::vector<double>(x.begin(), x.end()));
-            !s) {
-            return reportError(s.error());
-        }
-    }
-    if (!v.json.empty()) {
-        const nlohmann::json doc = {{"n", n},
-                                    {"nnz", csr->nonZeros()},
-                                    {"backend", backendName(*backend)},
-                                    {"iterations", r.iterations},
-                                    {"residual", residual},
-                                    {"converged", converged},
-                                    {"status", cg::statusName(r.status)},
-                                    {"solve_ms", r.solveMs},
-                                    {"upload_ms", uploadMs},
-                                    {"renderer", renderer}};
-        std::ofstream(v.json) << doc.dump(2) << "\n";
+    const nlohmann::json report = {{"n", n},
+                                   {"nnz", csr->nonZeros()},
+                                   {"backend", backendName(*backend)},
+                                   {"iterations", r.iterations},
+                                   {"residual", residual},
+                                   {"converged", converged},
+                                   {"status", cg::statusName(r.status)},
+                                   {"solve_ms", r.solveMs},
+                                   {"upload_ms", uploadMs},
+                                   {"renderer", renderer}};
+    if (Status s = v.io.write(x, report); !s) {
+        return reportError(s.error());
     }
     if (!converged) {
         std::fprintf(stderr, "wavewall: CG %s after %d iterations (residual %.3e, tolerance %g)\n",
@@ -153,12 +140,7 @@ CommandAction registerCgCommand(CLI::App& app) {
     cmd->add_option("--check-every", v->checkEvery,
                     "GPU: read the residual back every K iterations")
         ->capture_default_str();
-    cmd->add_option("--backend", v->backend, "cpu, gpu or auto")
-        ->check(CLI::IsMember({"cpu", "gpu", "auto"}))
-        ->capture_default_str();
-    cmd->add_option("--shader-dir", v->shaderDir, "Load shaders from this folder");
-    cmd->add_option("--solution", v->solution, "Write x (Matrix Market array)");
-    cmd->add_option("--json", v->json, "Write a JSON report");
+    v->io.addOptions(*cmd);
     return [v]() { return runCg(*v); };
 }
 

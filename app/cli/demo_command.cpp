@@ -79,19 +79,14 @@ int runWithoutDisplay(const DemoValues& v) {
         v.fallbackSteps);
     std::fflush(stdout);
     GpuSession gpu;
-    const bool wantGl = v.backend == "gpu" || !v.screenshot.empty();
     Result<Backend> backend = selectBackend(v.backend == "gpu" ? "gpu" : "cpu", v.shaderDir, gpu);
     if (!backend) {
         return reportError(backend.error());
     }
-    if (wantGl && !gpu.available()) {
-        auto ctx = gpu::GpuContext::createHeadless();
-        if (!ctx) {
-            return reportError(
-                Error{ErrorKind::kGpuUnavailable,
-                      "--screenshot needs OpenGL to render, but " + ctx.error().message});
+    if (!v.screenshot.empty()) {
+        if (Status s = ensureGlContext(gpu, "--screenshot"); !s) {
+            return reportError(s.error());
         }
-        gpu.context = std::move(ctx).value();
     }
     const std::string renderer =
         gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";

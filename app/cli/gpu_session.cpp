@@ -47,4 +47,17 @@ Result<Backend> selectBackend(const std::string& choice, const std::string& shad
     return Backend::kGpu;
 }
 
+Status ensureGlContext(GpuSession& session, const std::string& what) {
+    if (session.available()) {
+        return {};
+    }
+    auto ctx = gpu::GpuContext::createHeadless();
+    if (!ctx) {
+        return Error{ErrorKind::kGpuUnavailable,
+                     what + " needs OpenGL to render, but " + ctx.error().message};
+    }
+    session.context = std::move(ctx).value();
+    return {};
+}
+
 }  // namespace ww::app

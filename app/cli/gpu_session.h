@@ -39,4 +39,9 @@ struct GpuSession {
 Result<Backend> selectBackend(const std::string& choice, const std::string& shaderDir,
                               GpuSession& session);
 
+/// Makes sure a GL context is current for offscreen rendering even when the solvers run on the
+/// CPU (a --screenshot): creates a headless one if none is. Error: kGpuUnavailable saying that
+/// `what` needs OpenGL, and why there is none.
+Status ensureGlContext(GpuSession& session, const std::string& what);
+
 }  // namespace ww::app

@@ -6,7 +6,6 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <thread>
 
@@ -55,15 +54,6 @@ double meanOf(const std::vector<double>& v, double from, double to) {
         sum += v[i];
     }
     return n > 0 ? sum / static_cast<double>(n) : 0.0;
-}
-
-Status writeJson(const std::string& path, const nlohmann::json& doc) {
-    std::ofstream out(path);
-    out << doc.dump(2) << "\n";
-    if (!out) {
-        return Error{ErrorKind::kIo, path + ": write failed"};
-    }
-    return {};
 }
 
 int runHeadless(HeadlessValues& v, OptionTable& table) {
@@ -125,14 +115,10 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     if (!backend) {
         return reportError(backend.error());
     }
-    if (!v.screenshot.empty() && !gpu.available()) {
-        auto ctx = gpu::GpuContext::createHeadless();
-        if (!ctx) {
-            return reportError(
-                Error{ErrorKind::kGpuUnavailable,
-                      "--screenshot needs OpenGL to render, but " + ctx.error().message});
+    if (!v.screenshot.empty()) {
+        if (Status s = ensureGlContext(gpu, "--screenshot"); !s) {
+            return reportError(s.error());
         }
-        gpu.context = std::move(ctx).value();
     }
     if (Status s = scene.setBackend(*backend, &gpu.shaders); !s) {
         return reportError(s.error());
@@ -262,12 +248,12 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     std::printf("  hash      %s\n", scene.stateHash().c_str());
 
     if (!v.summaryJson.empty()) {
-        if (Status s = writeJson(v.summaryJson, summary); !s) {
+        if (Status s = writeJsonFile(v.summaryJson, summary); !s) {
             return reportError(s.error());
         }
     }
     if (!v.snapshot.empty()) {
-        if (Status s = writeJson(v.snapshot, scene.snapshot()); !s) {
+        if (Status s = writeJsonFile(v.snapshot, scene.snapshot()); !s) {
             return reportError(s.error());
         }
     }

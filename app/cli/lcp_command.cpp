@@ -3,12 +3,12 @@
 // ±mu * max(x[normal], 0) from the current iterate.
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
+#include "app/cli/solve_outputs.h"
 #include "solver/core/timer.h"
 #include "solver/io/matrix_market.h"
 #include "solver/lcp/lcp_solver.h"
@@ -18,14 +18,13 @@ namespace ww::app {
 namespace {
 
 struct LcpValues {
-    std::string matrix, rhs, lo, hi, friction, guess, solution, json;
+    std::string matrix, rhs, lo, hi, friction, guess;
     std::string solver = "jacobi";
     float omega = lcp::LcpOptions{}.omega;
     std::string iterations = "2n";
     float tolerance = 0.0f;
     int checkEvery = lcp::LcpOptions{}.checkEvery;
-    std::string backend = "cpu";
-    std::string shaderDir;
+    SolveOutputs io;  ///< --backend, --shader-dir, --solution, --json
 };
 
 // Bound files write ±infinity as any |v| >= 1e30.
@@ -111,13 +110,8 @@ Result<lcp::LcpProblem> readProblem(const LcpValues& v) {
 }
 
 int runLcp(const LcpValues& v) {
-    for (const auto& [path, what] :
-         {std::pair{v.solution, "--solution"}, std::pair{v.json, "--json"}}) {
-        if (!path.empty()) {
-            if (Status s = io::checkWritable(path, what); !s) {
-                return reportError(s.error());
-            }
-        }
+    if (Status s = v.io.checkWritable(); !s) {
+        return reportError(s.error());
     }
     lcp::LcpOptions o;
     o.method = v.solver == "jacobi" ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel;
@@ -161,7 +155,7 @@ int runLcp(const LcpValues& v) {
     }
 
     GpuSession gpu;
-    Result<Backend> backend = selectBackend(v.backend, v.shaderDir, gpu);
+    Result<Backend> backend = selectBackend(v.io.backend, v.io.shaderDir, gpu);
     if (!backend) {
         return reportError(backend.error());
     }
@@ -197,29 +191,22 @@ int runLcp(const LcpValues& v) {
         "%s, solve %.3f ms, upload %.3f ms\n",
         n, nnz, v.solver.c_str(), o.omega, v.iterations.c_str(), solver->backendName(),
         r.iterations, residual, lcp::toString(r.status), r.solveMs, r.uploadMs);
-    if (!v.solution.empty()) {
-        if (Status s =
-                io::writeMatrixMarketVector(v.solution, std::vector<double>(x.begin(), x.end()));
-            !s) {
-            return reportError(s.error());
-        }
-    }
-    if (!v.json.empty()) {
-        const nlohmann::json doc = {{"n", n},
-                                    {"nnz", nnz},
-                                    {"backend", solver->backendName()},
-                                    {"solver", v.solver},
-                                    {"omega", o.omega},
-                                    {"iterations", r.iterations},
-                                    {"residual", residual},
-                                    {"converged", converged},
-                                    {"status", lcp::toString(r.status)},
-                                    {"solve_ms", r.solveMs},
-                                    {"upload_ms", r.uploadMs},
-                                    {"dispatches", r.dispatches},
-                                    {"readbacks", r.readbacks},
-                                    {"renderer", renderer}};
-        std::ofstream(v.json) << doc.dump(2) << "\n";
+    const nlohmann::json report = {{"n", n},
+                                   {"nnz", nnz},
+                                   {"backend", solver->backendName()},
+                                   {"solver", v.solver},
+                                   {"omega", o.omega},
+                                   {"iterations", r.iterations},
+                                   {"residual", residual},
+                                   {"converged", converged},
+                                   {"status", lcp::toString(r.status)},
+                                   {"solve_ms", r.solveMs},
+                                   {"upload_ms", r.uploadMs},
+                                   {"dispatches", r.dispatches},
+                                   {"readbacks", r.readbacks},
+                                   {"renderer", renderer}};
+    if (Status s = v.io.write(x, report); !s) {
+        return reportError(s.error());
     }
     if (r.status == lcp::LcpStatus::kDiverged) {
         std::fprintf(stderr, "wavewall: the solve diverged (omega %g too large for this matrix?)\n",
@@ -262,12 +249,7 @@ CommandAction registerLcpCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--check-every", v->checkEvery, "Residual check period (iterations)")
         ->capture_default_str();
-    cmd->add_option("--backend", v->backend, "cpu, gpu or auto")
-        ->check(CLI::IsMember({"cpu", "gpu", "auto"}))
-        ->capture_default_str();
-    cmd->add_option("--shader-dir", v->shaderDir, "Load shaders from this folder");
-    cmd->add_option("--solution", v->solution, "Write x (Matrix Market array)");
-    cmd->add_option("--json", v->json, "Write a JSON report");
+    v->io.addOptions(*cmd);
     return [v]() { return runLcp(*v); };
 }
 

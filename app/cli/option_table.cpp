@@ -76,6 +76,15 @@ Result<nlohmann::json> readJsonFile(const std::string& path) {
     }
 }
 
+Status writeJsonFile(const std::string& path, const nlohmann::json& doc) {
+    std::ofstream out(path);
+    out << doc.dump(2) << "\n";
+    if (!out) {
+        return Error{ErrorKind::kIo, path + ": write failed"};
+    }
+    return {};
+}
+
 std::string OptionTable::assign(const std::string& name, const nlohmann::json& v, int& t,
                                 const std::vector<std::string>&) {
     if (!v.is_number_integer()) {

@@ -68,6 +68,8 @@ class OptionTable {
 
 /// Reads a JSON file; a syntax error names file, line and column.
 Result<nlohmann::json> readJsonFile(const std::string& path);
+/// Writes `doc` as indented JSON (summaries, reports, snapshots); an error names the path.
+Status writeJsonFile(const std::string& path, const nlohmann::json& doc);
 /// 1-based line of the first occurrence of `"key"` in the file text (0 if not found), so
 /// messages about a key can point at it.
 int lineOfKey(const std::string& text, const std::string& key);

@@ -1,9 +1,7 @@
 // Runs the real `wavewall` executable and checks its exit codes and messages.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -13,29 +11,15 @@
 #include <string>
 
 #include "support/gpu_fixture.h"
+#include "support/run_command.h"
 
 namespace ww {
 namespace {
 
-struct CommandResult {
-    int code = -1;
-    std::string output;  // stdout and stderr
-};
+using test::CommandResult;
 
 CommandResult run(const std::string& args, const std::string& env = "") {
-    const std::string cmd = env + " " WW_WAVEWALL_EXE " " + args + " 2>&1";
-    CommandResult r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (p == nullptr) {
-        return r;
-    }
-    std::array<char, 4096> buf{};
-    while (fgets(buf.data(), buf.size(), p) != nullptr) {
-        r.output += buf.data();
-    }
-    const int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return test::runShell(env + " " WW_WAVEWALL_EXE " " + args);
 }
 
 TEST(Cli, HelpListsSubcommands) {

@@ -8,9 +8,7 @@
 // summaries of both scenes, exit 0. The adapters' picking is checked directly: a click removes
 // the brick the ray hits, shift + click adds a sphere, a click on the water drops there.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +23,7 @@
 #include "app/scenes/water_demo_scene.h"
 #include "render/capture.h"
 #include "support/gpu_fixture.h"
+#include "support/run_command.h"
 
 #define STB_IMAGE_IMPLEMENTATION
 #pragma GCC diagnostic push
@@ -40,25 +39,8 @@
 namespace ww::app {
 namespace {
 
-struct CommandResult {
-    int code = -1;
-    std::string output;  // stdout and stderr
-};
-
-CommandResult runShell(const std::string& cmd) {
-    CommandResult r;
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    if (p == nullptr) {
-        return r;
-    }
-    std::array<char, 4096> buf{};
-    while (fgets(buf.data(), buf.size(), p) != nullptr) {
-        r.output += buf.data();
-    }
-    const int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
+using test::CommandResult;
+using test::runShell;
 
 bool haveXvfbRun() {
     return runShell("command -v xvfb-run").code == 0;
