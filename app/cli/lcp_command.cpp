@@ -21,6 +21,7 @@ struct LcpValues {
     std::string matrix, rhs, lo, hi, friction, guess;
     std::string solver = "jacobi";
     float omega = lcp::LcpOptions{}.omega;
+    float chebyshevRho = 0.0f;
     std::string iterations = "2n";
     float tolerance = 0.0f;
     int checkEvery = lcp::LcpOptions{}.checkEvery;
@@ -120,6 +121,11 @@ int runLcp(const LcpValues& v) {
         return reportError(
             inputError("--omega must be > 0 (x <- clamp(x - omega*D^-1(Ax+b), lo, hi))"));
     }
+    if (!(v.chebyshevRho >= 0.0f && v.chebyshevRho < 1.0f)) {
+        return reportError(
+            inputError("--chebyshev-rho must be in [0, 1) (0 turns the acceleration off)"));
+    }
+    o.chebyshevRho = v.chebyshevRho;
     if (v.iterations != "2n") {
         char* end = nullptr;
         const long n = std::strtol(v.iterations.c_str(), &end, 10);
@@ -241,6 +247,10 @@ CommandAction registerLcpCommand(CLI::App& app) {
         ->check(CLI::IsMember({"jacobi", "gauss-seidel"}))
         ->capture_default_str();
     cmd->add_option("--omega", v->omega, "Relaxation: x <- clamp(x - omega*D^-1(Ax+b), lo, hi)")
+        ->capture_default_str();
+    cmd->add_option("--chebyshev-rho", v->chebyshevRho,
+                    "Jacobi: Chebyshev acceleration with this spectral radius estimate of the "
+                    "plain iteration, in [0, 1); 0 = off")
         ->capture_default_str();
     cmd->add_option("--iterations", v->iterations, "Iteration cap (alone: a fixed count): N or 2n")
         ->capture_default_str();

@@ -20,6 +20,8 @@ SceneOptionValues::SceneOptionValues() {
     tolerance = w.lcp.tolerance;
     warmStart = w.warmStart ? "on" : "off";
     adaptiveOmega = w.adaptiveOmega ? "on" : "off";
+    chebyshevRho = w.lcp.chebyshevRho;
+    restingLoadGuess = w.restingLoadGuess ? "on" : "off";
     friction = w.friction;
     lcpMode = rigid::toString(w.mode);
     lcpSolver = w.lcp.method == lcp::LcpMethod::kJacobi ? "jacobi" : "gauss-seidel";
@@ -50,8 +52,15 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("warm-start", v.warmStart, "Start each LCP solve from last step's impulses",
           {"on", "off"});
     t.add("adaptive-omega", v.adaptiveOmega,
-          "Cap Jacobi's omega each step at 0.9 * 2 / (Gershgorin bound of D^-1 A), which keeps it "
+          "Cap Jacobi's omega each step at 0.85 * 2 / lambda, lambda an estimate of "
+          "lambda_max(D^-1 A) (power iteration, at most the Gershgorin bound), which keeps it "
           "convergent; off uses --omega as given",
+          {"on", "off"});
+    t.add("chebyshev-rho", v.chebyshevRho,
+          "Chebyshev acceleration of Jacobi: the plain iteration's spectral radius estimate in "
+          "[0, 1), 0 = off (docs/lcp.md)");
+    t.add("resting-load-guess", v.restingLoadGuess,
+          "Start new contacts from the impulse that holds what rests on them (wall scene)",
           {"on", "off"});
     t.add("friction", v.friction, "Coulomb friction coefficient mu of every contact");
     t.add("lcp-mode", v.lcpMode, "One dense LCP for the scene, or one block per island",
@@ -135,6 +144,11 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     w.lcp.tolerance = v.tolerance;
     w.warmStart = v.warmStart == "on";
     w.adaptiveOmega = v.adaptiveOmega == "on";
+    if (!(v.chebyshevRho >= 0.0f && v.chebyshevRho < 1.0f)) {
+        return rangeError("chebyshev-rho", "must be in [0, 1) (0 turns the acceleration off)");
+    }
+    w.lcp.chebyshevRho = v.chebyshevRho;
+    w.restingLoadGuess = v.restingLoadGuess == "on";
     if (!(v.friction >= 0.0f) || v.friction > 10.0f) {
         return rangeError("friction", "must be in [0, 10]");
     }

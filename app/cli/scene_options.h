@@ -23,6 +23,8 @@ struct SceneOptionValues {
     float tolerance = 0;
     std::string warmStart = "on";
     std::string adaptiveOmega = "on";
+    float chebyshevRho = 0;
+    std::string restingLoadGuess = "on";
     float friction = 0;
     std::string lcpMode;
     std::string lcpSolver;

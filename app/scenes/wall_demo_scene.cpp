@@ -238,12 +238,19 @@ void WallDemoScene::drawControls() {
     ImGui::Checkbox("adaptive omega", &p.adaptiveOmega);
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(
-            "Jacobi: cap omega each step at %.2f * 2 / (Gershgorin bound of "
-            "lambda_max(D^-1 A)), which keeps it convergent",
+            "Jacobi: cap omega each step at %.2f * 2 / lambda, lambda an estimate of "
+            "lambda_max(D^-1 A) (power iteration, at most the Gershgorin bound), which keeps it "
+            "convergent",
             static_cast<double>(p.omegaSafety));
     }
     ImGui::SameLine();
     ImGui::TextDisabled("used %.3f", static_cast<double>(m_scene.world().lastStats().omega));
+    ImGui::SliderFloat("Chebyshev rho", &p.lcp.chebyshevRho, 0.0f, 0.999f, "%.3f");
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Jacobi: Chebyshev semi-iterative acceleration; the plain iteration's spectral "
+            "radius estimate (0 = off). Near 1 it speeds up the slow modes of tall stacks.");
+    }
 
     bool twoN = p.lcp.maxIterations == 0;
     if (ImGui::Checkbox("iterations 2n", &twoN)) {

@@ -85,6 +85,12 @@ TEST(SceneOptions, WallBoundsAcceptTheEdgeAndRejectPastIt) {
         {"dt", [](SceneOptionValues& v) { v.dt = 1.0; }, true},
         {"dt", [](SceneOptionValues& v) { v.dt = std::nextafter(1.0, 2.0); }, false},
         {"dt", [](SceneOptionValues& v) { v.dt = -1e-300; }, false},
+        {"chebyshev-rho", [](SceneOptionValues& v) { v.chebyshevRho = 0.0f; }, true},
+        {"chebyshev-rho", [](SceneOptionValues& v) { v.chebyshevRho = std::nextafter(1.0f, 0.0f); },
+         true},
+        {"chebyshev-rho", [](SceneOptionValues& v) { v.chebyshevRho = 1.0f; }, false},
+        {"chebyshev-rho", [](SceneOptionValues& v) { v.chebyshevRho = -1e-30f; }, false},
+        {"chebyshev-rho", [=](SceneOptionValues& v) { v.chebyshevRho = nan; }, false},
     };
     for (const Case& c : cases) {
         expectCase(c, true);
