@@ -246,7 +246,10 @@ IterationTotals expectChebyshevConverges(unsigned seed) {
         EXPECT_EQ(rp.status, LcpStatus::kConverged) << what;
         EXPECT_EQ(rf.status, LcpStatus::kConverged) << what;
         EXPECT_LE(rf.iterations, 3 * rp.iterations / 2 + 10) << what;
-        EXPECT_LE(naturalResidual(p, fast), 2e-5) << what;
+        // The double residual differs from the float one the solver stopped at by float
+        // rounding of A x + b and, with friction, of the bounds taken from x: the floors of
+        // expectMatchesReference (2e-5) and expectFrictionSolved (1e-4).
+        EXPECT_LE(naturalResidual(p, fast), friction ? 1e-4 : 2e-5) << what;
         if (!friction) {
             auto ref = reference::solveBounded(p);
             EXPECT_TRUE(ref.has_value()) << what;
