@@ -477,9 +477,10 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
     for (int n : sizes) {
         const auto p = benchProblem(n, 11u + static_cast<unsigned>(n));
         const std::string size = sizeName(n, n);
-        // Enough iterations that a solve's start-up (first touch of x, the helper thread
-        // joining) is a small part of it: 125 at n = 400, 100 at n = 1000.
-        const int iterations = std::max(100, 200'000'000 / (n * n * 10));
+        // The paper's 2n iterations, so that a solve's start-up (first touch of x, the helper
+        // thread waking, a vCPU coming back from idle: ~10 slow jobs here) is a small part of
+        // it. (With 100-125 iterations the start-up decided many rounds at n = 400.)
+        const int iterations = 2 * n;
         LcpOptions o;
         o.omega = 0.5f;
         o.maxIterations = iterations;

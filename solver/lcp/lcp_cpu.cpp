@@ -14,6 +14,15 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__AVX512F__)
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC 12 flags the internal _mm512_undefined of _mm512_reduce_*_ps as uninitialized.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#endif
+
 #include "solver/core/timer.h"
 #include "solver/lcp/lcp_common.h"
 #include "solver/linalg/dense.h"
@@ -109,6 +118,68 @@ void finish(const LcpProblem& p, std::span<float> x, const float* iterate, const
     rep.status = m.converged ? LcpStatus::kConverged : LcpStatus::kIterationLimit;
 }
 
+// The residual and projected step of rows [0, count) (all pointers offset to the first row):
+//   r     = max_i | x_i - clamp(x_i - w_i, lo_i, hi_i) |,  w_i = (A x)_i + b_i
+//   x'_i  = clamp(x_i - invD_i w_i, lo_i, hi_i), or with a Chebyshev weight != 1
+//   x'_i  = clamp(weight (x'_i - x^{t-1}_i) + x^{t-1}_i, lo_i, hi_i)  (x^{t-1} in next on entry)
+// probe is 0 unless some w_i or x_i is NaN or infinite.
+struct RowsResult {
+    float r = 0.0f;
+    float probe = 0.0f;
+};
+
+#if defined(__AVX512F__)
+// 16 rows per step, the tail masked: the projection is ~10 instructions per 16 rows, where the
+// scalar loop took ~6 cycles per row (0.7 us of a 6.4 us pass at n = 400 on one core).
+RowsResult projectRows(const float* __restrict cur, const float* __restrict aw,
+                       const float* __restrict b, const float* __restrict lo,
+                       const float* __restrict hi, const float* __restrict invD,
+                       float* __restrict next, float weight, std::ptrdiff_t count) {
+    const __m512 zero = _mm512_setzero_ps();
+    const __m512 wt = _mm512_set1_ps(weight);
+    __m512 r = zero;
+    __m512 probe = zero;
+    for (std::ptrdiff_t i = 0; i < count; i += 16) {
+        const auto mask = static_cast<__mmask16>(
+            count - i >= 16 ? 0xffffu : (1u << static_cast<unsigned>(count - i)) - 1u);
+        const __m512 x = _mm512_maskz_loadu_ps(mask, cur + i);
+        const __m512 w =
+            _mm512_add_ps(_mm512_maskz_loadu_ps(mask, aw + i), _mm512_maskz_loadu_ps(mask, b + i));
+        const __m512 l = _mm512_maskz_loadu_ps(mask, lo + i);
+        const __m512 h = _mm512_maskz_loadu_ps(mask, hi + i);
+        // clamp(v, l, h) as min(h, max(l, v)): a NaN v stays NaN (the second operand wins).
+        const __m512 natural = _mm512_min_ps(h, _mm512_max_ps(l, _mm512_sub_ps(x, w)));
+        r = _mm512_max_ps(r, _mm512_abs_ps(_mm512_sub_ps(x, natural)));
+        __m512 step = _mm512_fnmadd_ps(_mm512_maskz_loadu_ps(mask, invD + i), w, x);
+        step = _mm512_min_ps(h, _mm512_max_ps(l, step));
+        if (weight != 1.0f) {
+            const __m512 prev = _mm512_maskz_loadu_ps(mask, next + i);
+            step = _mm512_fmadd_ps(wt, _mm512_sub_ps(step, prev), prev);
+            step = _mm512_min_ps(h, _mm512_max_ps(l, step));
+        }
+        _mm512_mask_storeu_ps(next + i, mask, step);
+        probe = _mm512_add_ps(probe, _mm512_mul_ps(zero, _mm512_add_ps(w, x)));
+    }
+    return {_mm512_reduce_max_ps(r), _mm512_reduce_add_ps(probe)};
+}
+#else
+RowsResult projectRows(const float* __restrict cur, const float* __restrict aw,
+                       const float* __restrict b, const float* __restrict lo,
+                       const float* __restrict hi, const float* __restrict invD,
+                       float* __restrict next, float weight, std::ptrdiff_t count) {
+    RowsResult out;
+    for (std::ptrdiff_t i = 0; i < count; ++i) {
+        const float w = aw[i] + b[i];
+        out.r = std::max(out.r, std::abs(cur[i] - std::clamp(cur[i] - w, lo[i], hi[i])));
+        const float step = std::clamp(cur[i] - invD[i] * w, lo[i], hi[i]);
+        next[i] =
+            weight == 1.0f ? step : std::clamp(weight * (step - next[i]) + next[i], lo[i], hi[i]);
+        out.probe += 0.0f * (w + cur[i]);
+    }
+    return out;
+}
+#endif
+
 // One Jacobi pass as a single parallel job: each chunk of rows computes its part of
 // w = A x^t + b, the residual of x^t on those rows and their x^{t+1}, so the matVec and the
 // projection share one hand-off to the helper and the rows stay in that core's cache.
@@ -125,24 +196,26 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
     const int n = p.n;
     auto rows = [&](std::ptrdiff_t b, std::ptrdiff_t e, int worker) {
         linalg::matVec(a + b * n, static_cast<int>(e - b), n, cur, ws.w.data() + b, false);
-        float r = 0.0f;
-        float probe = 0.0f;
-        for (std::ptrdiff_t i = b; i < e; ++i) {
-            float lo = p.lo[i];
-            float hi = p.hi[i];
-            if (const int k = p.hasFriction() ? p.frictionNormal[i] : -1; k >= 0) {
-                hi = p.mu[i] * std::max(cur[k], 0.0f);
-                lo = -hi;
+        const float* lo = p.lo.data();
+        const float* hi = p.hi.data();
+        if (p.hasFriction()) {
+            // Friction rows take their bounds from their normal's current value.
+            for (std::ptrdiff_t i = b; i < e; ++i) {
+                const int k = p.frictionNormal[static_cast<std::size_t>(i)];
+                const float bound =
+                    k >= 0 ? p.mu[static_cast<std::size_t>(i)] * std::max(cur[k], 0.0f) : 0.0f;
+                ws.lo[static_cast<std::size_t>(i)] =
+                    k >= 0 ? -bound : p.lo[static_cast<std::size_t>(i)];
+                ws.hi[static_cast<std::size_t>(i)] =
+                    k >= 0 ? bound : p.hi[static_cast<std::size_t>(i)];
             }
-            const float wi = ws.w[i] + p.b[i];
-            r = std::max(r, std::abs(cur[i] - std::clamp(cur[i] - wi, lo, hi)));
-            const float plain = std::clamp(cur[i] - ws.invDiag[i] * wi, lo, hi);
-            next[i] =
-                weight == 1.0f ? plain : std::clamp(weight * (plain - next[i]) + next[i], lo, hi);
-            probe += 0.0f * wi;
+            lo = ws.lo.data();
+            hi = ws.hi.data();
         }
-        partial[worker].r = std::max(partial[worker].r, r);
-        partial[worker].probe += probe;
+        const RowsResult q = projectRows(cur + b, ws.w.data() + b, p.b.data() + b, lo + b, hi + b,
+                                         ws.invDiag.data() + b, next + b, weight, e - b);
+        partial[worker].r = std::max(partial[worker].r, q.r);
+        partial[worker].probe += q.probe;
     };
     if (parallel && n >= linalg::kParallelMinRows) {
         // Chunks of 16 rows (four 4-row matVec kernels): small enough to balance a late helper.

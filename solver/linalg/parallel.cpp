@@ -10,6 +10,8 @@
 #include <mutex>
 #include <thread>
 
+#include "solver/linalg/mode_chooser.h"
+
 #if defined(__linux__)
 #include <pthread.h>
 #include <sched.h>
@@ -83,9 +85,12 @@ class Helper {
         m_thread.join();
     }
 
-    /// Returns true when the caller had to wait long for a chunk the helper held (the
-    /// helper was descheduled mid-chunk: the machine is busy).
-    bool run(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, void* context) {
+    struct Outcome {
+        bool longWait = false;      ///< the helper was descheduled holding a chunk (busy machine)
+        bool helperJoined = false;  ///< the helper ran at least one chunk
+    };
+
+    Outcome run(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, void* context) {
         m_fn = fn;
         m_context = context;
         m_count = count;
@@ -96,24 +101,33 @@ class Helper {
         m_region[0].store(pack(job, middle, 0));
         m_region[1].store(pack(job, chunks, middle));
         keepHelperOffCallerCpu();
-        m_generation.fetch_add(1);
-        if (m_sleeping.load()) {
-            std::lock_guard<std::mutex> lock(m_mutex);
-            m_wake.notify_one();
-        }
-        work(0);
+        wake();
+        const std::uint64_t callerChunks = work(0);
         // Only chunks the helper has already claimed are waited for.
         long spins = 0;
         while (m_active.load() != 0) {
             WW_PAUSE();
             ++spins;
         }
-        return spins > kLongWaitSpins;
+        return {spins > kLongWaitSpins, callerChunks < chunks};
+    }
+
+    /// Gets a sleeping helper going without giving it work: it runs an empty round over the
+    /// finished job's claim words and then waits for the next job, spinning. Waking a thread
+    /// on an idle vCPU of this virtual machine takes longer than a 400x400 job (tens of us).
+    void wake() {
+        m_generation.fetch_add(1);
+        if (m_sleeping.load()) {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_wake.notify_one();
+        }
     }
 
   private:
     // Worker 0 (the caller) owns region 0, worker 1 (the helper) region 1; see "Claiming".
-    void work(int worker) {
+    // Returns the number of chunks this worker ran.
+    std::uint64_t work(int worker) {
+        std::uint64_t ran = 0;
         for (int r : {worker, 1 - worker}) {
             std::atomic<std::uint64_t>& region = m_region[r];
             std::uint64_t v = region.load();
@@ -132,6 +146,7 @@ class Helper {
                 if (!region.compare_exchange_weak(v, ascending ? v + take : v - take * kHighOne)) {
                     continue;  // v now holds the current word
                 }
+                ran += take;
                 const auto first = static_cast<std::ptrdiff_t>(ascending ? low : high - take);
                 const auto last = first + static_cast<std::ptrdiff_t>(take);
                 for (std::ptrdiff_t i = 0; i < last - first; ++i) {
@@ -142,6 +157,7 @@ class Helper {
                 v = region.load();
             }
         }
+        return ran;
     }
 
     // The kernel may wake the helper on the caller's CPU and, while the caller never blocks,
@@ -200,7 +216,7 @@ class Helper {
                 return;
             }
             m_active.fetch_add(1);
-            work(1);
+            (void)work(1);
             m_active.fetch_sub(1);
         }
     }
@@ -219,93 +235,6 @@ class Helper {
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::thread m_thread;
-};
-
-// Chooses, per job size, between the caller alone and caller + helper from measured times
-// (the median of each mode's last 7 jobs), re-trying the other mode now and then so that a
-// change in machine load is noticed. On a free machine the split wins; when other processes keep
-// the second core busy the helper's chunks arrive late and the caller alone wins.
-class ModeChooser {
-  public:
-    bool chooseParallel(std::ptrdiff_t count) {
-        Entry& e = entry(count);
-        ++e.jobs;
-        // Start-up: the first jobs of a size run on cold caches and a sleeping helper, so
-        // they are not recorded; then the modes alternate until each has kMinSamples times.
-        // (Deciding from a single cold sample once locked a size into the slower mode for
-        // hundreds of jobs.)
-        if (e.jobs <= kWarmUpJobs || e.parallel.filled < kMinSamples ||
-            e.serial.filled < kMinSamples) {
-            return e.jobs % 2 == 1;
-        }
-        const double p = e.parallel.median();
-        const double q = e.serial.median();
-        bool parallel = p < q;
-        // Re-try the other mode rarely when it was much worse: a helper preempted while
-        // holding a chunk costs a whole scheduler time slice (milliseconds).
-        const double worse = parallel ? q / p : p / q;
-        const unsigned period = worse < 1.5 ? 16u : worse < 8.0 ? 256u : 4096u;
-        // Re-tries come in bursts of 4 so that the helper is awake for most of them: after a
-        // stretch of caller-alone jobs it sleeps, and its wake-up would bias a single try.
-        if (e.jobs % period == 0) {
-            e.burst = 4;
-        }
-        if (e.burst > 0) {
-            --e.burst;
-            parallel = !parallel;
-        }
-        return parallel;
-    }
-    void record(std::ptrdiff_t count, bool parallel, double ns) {
-        Entry& e = entry(count);
-        if (e.jobs > kWarmUpJobs) {
-            (parallel ? e.parallel : e.serial).add(ns);
-        }
-    }
-
-  private:
-    static constexpr unsigned kWarmUpJobs = 2;
-    static constexpr unsigned kMinSamples = 3;
-    // The last 7 times of one mode. Their median is compared: the caller being preempted
-    // hits both modes alike and must not decide; a helper preempted while holding a chunk
-    // is caught separately (the job counts 4x against the split mode).
-    struct Samples {
-        static constexpr unsigned kCount = 7;
-        std::array<double, kCount> ns{};
-        unsigned next = 0;
-        unsigned filled = 0;
-        void add(double v) {
-            ns[next] = v;
-            next = next + 1 == kCount ? 0 : next + 1;
-            filled = std::min(filled + 1, kCount);
-        }
-        double median() const {
-            double sorted[kCount];
-            for (unsigned i = 0; i < filled; ++i) {  // insertion sort of at most 7 values
-                unsigned k = i;
-                for (; k > 0 && sorted[k - 1] > ns[i]; --k) {
-                    sorted[k] = sorted[k - 1];
-                }
-                sorted[k] = ns[i];
-            }
-            return sorted[filled / 2];
-        }
-    };
-    struct Entry {
-        std::ptrdiff_t count = -1;
-        Samples serial, parallel;
-        unsigned jobs = 0;
-        unsigned burst = 0;
-    };
-    Entry& entry(std::ptrdiff_t count) {
-        Entry& e = m_entries[static_cast<std::size_t>(count) % m_entries.size()];
-        if (e.count != count) {
-            e = Entry{};
-            e.count = count;
-        }
-        return e;
-    }
-    std::array<Entry, 16> m_entries{};
 };
 
 // The same chunks, in order, on the caller.
@@ -327,24 +256,28 @@ void parallelForChunks(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, v
     }
     static Helper helper;
     static std::atomic<bool> busy{false};
-    static ModeChooser chooser;
+    static detail::ModeChooser chooser;
     // One job at a time owns the helper; a concurrent caller (another thread, or a nested
     // call from inside a chunk) runs its loop alone instead of corrupting the shared job.
     if (busy.exchange(true)) {
         runSerially(count, grain, fn, context);
         return;
     }
-    const bool split = chooser.chooseParallel(count);
+    const detail::ModeChooser::Mode mode = chooser.choose(count);
+    const bool split = mode == detail::ModeChooser::Mode::kSplit;
     const auto start = std::chrono::steady_clock::now();
-    bool longWait = false;
+    Helper::Outcome outcome;
     if (split) {
-        longWait = helper.run(count, grain, fn, context);
+        outcome = helper.run(count, grain, fn, context);
     } else {
+        if (mode == detail::ModeChooser::Mode::kSerialWakeHelper) {
+            helper.wake();
+        }
         runSerially(count, grain, fn, context);
     }
     const double ns =
         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-    chooser.record(count, split, longWait ? 4.0 * ns : ns);
+    chooser.record(count, split, outcome.helperJoined, outcome.longWait ? 4.0 * ns : ns);
     busy.store(false);
 }
 
