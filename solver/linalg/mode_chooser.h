@@ -25,9 +25,16 @@ namespace ww::linalg::detail {
 //    split does not pay. The helper is therefore woken a few jobs before a split burst, and a
 //    split job it took no part in says nothing about the split: a burst with none is re-tried
 //    16 jobs later instead of counting against the split.
+//  - While the caller works alone for good, the helper must not wait for work by spinning: in
+//    some periods the two vCPUs share one core's throughput, and a spinning helper then slows
+//    the caller (a 400-row serial job went from 6 to 7 us). kSerial lets it sleep at once.
 class ModeChooser {
   public:
-    enum class Mode { kSerial, kSerialWakeHelper, kSplit };
+    enum class Mode {
+        kSerial,             ///< the caller alone; no split job is due soon: the helper may sleep
+        kSerialHelperReady,  ///< the caller alone, but a split job is due within a few jobs
+        kSplit,              ///< caller and helper
+    };
 
     Mode choose(std::ptrdiff_t count) {
         Entry& e = entry(count);
@@ -39,7 +46,7 @@ class ModeChooser {
         if (e.period == 0) {
             if (e.jobs <= kWarmUpJobs || e.parallel.filled < kMinSamples ||
                 e.serial.filled < kMinSamples) {
-                return e.jobs % 2 == 1 ? Mode::kSplit : Mode::kSerial;
+                return e.jobs % 2 == 1 ? Mode::kSplit : Mode::kSerialHelperReady;
             }
             e.preferParallel = e.parallel.median() < e.serial.median();
             restartBackOff(e);
@@ -56,11 +63,13 @@ class ModeChooser {
                 e.burst = kBurstJobs;
             }
         }
-        const bool split = e.burst > 0 ? !e.preferParallel : e.preferParallel;
-        if (!split && e.untilRetry <= kWakeAheadJobs && !e.preferParallel) {
-            return Mode::kSerialWakeHelper;
+        if (e.burst > 0 ? !e.preferParallel : e.preferParallel) {
+            return Mode::kSplit;
         }
-        return split ? Mode::kSplit : Mode::kSerial;
+        // A serial re-try burst returns to the split within 4 jobs; a split burst is woken for
+        // kWakeAheadJobs ahead.
+        return e.preferParallel || e.untilRetry <= kWakeAheadJobs ? Mode::kSerialHelperReady
+                                                                  : Mode::kSerial;
     }
 
     /// helperJoined: whether the helper ran any chunk of a split job.

@@ -115,7 +115,11 @@ class Helper {
     /// Gets a sleeping helper going without giving it work: it runs an empty round over the
     /// finished job's claim words and then waits for the next job, spinning. Waking a thread
     /// on an idle vCPU of this virtual machine takes longer than a 400x400 job (tens of us).
+    /// Lets a helper that is waiting for a job by spinning go to sleep now (see ModeChooser).
+    void rest() { m_keepSpinning.store(false, std::memory_order_relaxed); }
+
     void wake() {
+        m_keepSpinning.store(true, std::memory_order_relaxed);
         m_generation.fetch_add(1);
         if (m_sleeping.load()) {
             std::lock_guard<std::mutex> lock(m_mutex);
@@ -198,7 +202,7 @@ class Helper {
                     break;
                 }
                 const auto waited = std::chrono::steady_clock::now() - waitStart;
-                if (waited >= kHelperSpin) {
+                if (waited >= kHelperSpin || !m_keepSpinning.load(std::memory_order_relaxed)) {
                     break;
                 }
                 if (waited >= kHelperPauseSpin) {
@@ -231,6 +235,7 @@ class Helper {
     std::atomic<std::uint64_t> m_generation{0};
     std::atomic<int> m_active{0};
     std::atomic<bool> m_sleeping{false};
+    std::atomic<bool> m_keepSpinning{true};
     std::atomic<bool> m_stop{false};
     std::mutex m_mutex;
     std::condition_variable m_wake;
@@ -270,8 +275,10 @@ void parallelForChunks(std::ptrdiff_t count, std::ptrdiff_t grain, ChunkFn fn, v
     if (split) {
         outcome = helper.run(count, grain, fn, context);
     } else {
-        if (mode == detail::ModeChooser::Mode::kSerialWakeHelper) {
+        if (mode == detail::ModeChooser::Mode::kSerialHelperReady) {
             helper.wake();
+        } else {
+            helper.rest();
         }
         runSerially(count, grain, fn, context);
     }
