@@ -13,6 +13,7 @@
 
 #include "lcp_generators.h"
 #include "solver/lcp/lcp_reference.h"
+#include "solver/linalg/dense.h"
 
 namespace ww::lcp {
 namespace {
@@ -393,7 +394,15 @@ TEST(LcpCpu, BatchEqualsSeparateSolves) {
                              ? test::spdProblem(1 + 7 * k, 40u + static_cast<unsigned>(k))
                              : test::contactProblem(2 + k, 50u + static_cast<unsigned>(k), true));
         total += static_cast<std::size_t>(blocks.back().n);
+        if (k == 2 || k == 6) {
+            // Blocks above the threading size are solved with their rows split over the cores.
+            blocks.push_back(k == 2 ? test::spdProblem(300, 60u)
+                                    : test::contactProblem(120, 61u, true));
+            total += static_cast<std::size_t>(blocks.back().n);
+        }
     }
+    ASSERT_GE(blocks[3].n, linalg::kParallelMinRows);
+    ASSERT_GE(blocks[8].n, linalg::kParallelMinRows);
     LcpOptions o;
     o.omega = 0.3f;
     o.maxIterations = 200;
@@ -406,7 +415,7 @@ TEST(LcpCpu, BatchEqualsSeparateSolves) {
         const auto rep = solver->solve(blocks[k], x, o);
         EXPECT_EQ(rep.iterations, reports[k].iterations);
         for (std::size_t i = 0; i < x.size(); ++i) {
-            // Same arithmetic in the same order (blocks are below the threading size).
+            // Same arithmetic in the same order (a row's sums do not depend on the worker).
             EXPECT_EQ(x[i], xb[off + i]) << "block " << k;
         }
         off += x.size();
