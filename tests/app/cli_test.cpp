@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 #include <string>
 
 #include "support/gpu_fixture.h"
@@ -227,6 +228,53 @@ TEST(CliCg, NonSymmetricMatrixIsRejected) {
     CommandResult r = run("cg --matrix " + f.path("ns.mtx") + " --rhs " + f.path("b.mtx"));
     EXPECT_EQ(r.code, 2) << r.output;
     EXPECT_NE(r.output.find("not symmetric"), std::string::npos) << r.output;
+}
+
+// ---- bench ----------------------------------------------------------------------------------
+
+// Every suite runs at its smallest sizes and writes records whose times and ratios are real
+// numbers: the lcp rows carry the same-run comparisons the benchmark exists for.
+TEST(CliBench, QuickRunWritesEveryRecordWithItsSameRunBaselines) {
+    SolveFiles f(2, freshSeed());  // only for its scratch folder
+    CommandResult r = run("bench --quick --backend cpu --repeat 1 --json " + f.path("b.json"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    std::ifstream in(f.path("b.json"));
+    const nlohmann::json j = nlohmann::json::parse(in);
+    std::set<std::string> suites;
+    int jacobiRows = 0;
+    for (const auto& rec : j["records"]) {
+        const std::string what =
+            rec["suite"].get<std::string>() + "/" + rec["name"].get<std::string>();
+        suites.insert(rec["suite"].get<std::string>());
+        const double ms = rec["median_ms"].get<double>();
+        EXPECT_TRUE(std::isfinite(ms) && ms > 0.0) << what << " " << ms;
+        if (rec["suite"] == "lcp" && rec["name"] == "jacobi-iteration" && rec["backend"] == "cpu") {
+            ++jacobiRows;
+            std::set<std::string> baselines;
+            for (const auto& b : rec["baselines"]) {
+                baselines.insert(b["name"].get<std::string>());
+                EXPECT_GT(b["median_ms"].get<double>(), 0.0) << what << " " << b["name"];
+            }
+            EXPECT_TRUE(baselines.count("eigen") == 1 && baselines.count("stream-1t") == 1 &&
+                        baselines.count("stream-2t") == 1)
+                << what;
+            for (const char* m : {"ratio-vs-best-library", "ratio-vs-stream", "GB/s"}) {
+                const double v = rec["metrics"][m].get<double>();
+                EXPECT_TRUE(std::isfinite(v) && v > 0.0) << what << " " << m << " " << v;
+            }
+        }
+    }
+    EXPECT_EQ(suites, (std::set<std::string>{"cg", "lcp", "ops", "wall", "water"}));
+    EXPECT_EQ(jacobiRows, 2);  // the two quick sizes
+}
+
+TEST(CliBench, UnknownSuiteAndUnwritableJsonExit2) {
+    CommandResult r = run("bench --quick --suite nope");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("nope"), std::string::npos) << r.output;
+    r = run("bench --quick --backend cpu --suite ops --json /nonexistent/dir/b.json");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("/nonexistent/dir/b.json"), std::string::npos) << r.output;
 }
 
 }  // namespace
