@@ -11,7 +11,10 @@ glm::mat4 Camera::view() const {
 }
 
 glm::mat4 Camera::projection(float aspect) const {
-    return glm::perspective(fovYRadians, aspect, nearM, farM);
+    glm::mat4 p = glm::perspective(fovYRadians, aspect, nearM, farM);
+    // x_ndc' = x_ndc + shift: add shift * w_clip to x_clip, where w_clip = -z_eye.
+    p[2][0] -= lensShiftX;
+    return p;
 }
 
 glm::vec3 Camera::forward() const {
@@ -29,7 +32,7 @@ glm::vec3 Camera::trueUp() const {
 Ray Camera::pickRay(glm::vec2 pixel, glm::ivec2 size) const {
     const float w = static_cast<float>(std::max(size.x, 1));
     const float h = static_cast<float>(std::max(size.y, 1));
-    const float ndcX = 2.0f * pixel.x / w - 1.0f;
+    const float ndcX = 2.0f * pixel.x / w - 1.0f - lensShiftX;
     const float ndcY = 1.0f - 2.0f * pixel.y / h;
     const float tanHalf = std::tan(0.5f * fovYRadians);
     const glm::vec3 dir =

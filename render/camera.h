@@ -25,6 +25,10 @@ struct Camera {
     float fovYRadians = 0.785398f;  ///< vertical field of view (45°)
     float nearM = 0.05f;
     float farM = 500.0f;
+    /// Lens shift: the view's centre (the target) appears this many NDC units right of the
+    /// viewport's centre (1 = half a viewport). The demo centres the scene in the part of the
+    /// window its panel leaves free; nothing else about the view changes.
+    float lensShiftX = 0.0f;
 
     /// World to eye (look-at) matrix.
     glm::mat4 view() const;

@@ -99,6 +99,14 @@ struct Demo {
     bool stepOnce = false;
     DemoReport report;
 
+    // The orbit camera with its view centred in what the panel leaves free of a window
+    // `windowWidth` pixels wide (panel coordinates are window pixels).
+    render::Camera view(float windowWidth) const {
+        render::Camera c = camera.camera();
+        c.lensShiftX = panelLensShift(panel, windowWidth);
+        return c;
+    }
+
     void switchScene(int index) {
         if (index < 0 || index >= static_cast<int>(scenes.size()) || index == current) {
             return;
@@ -186,7 +194,7 @@ struct Demo {
         glfwGetWindowSize(window, &winW, &winH);
         const glm::vec2 cursor(static_cast<float>(cx), static_cast<float>(cy));
         const glm::ivec2 windowSize(winW, winH);
-        auto ray = [&] { return camera.camera().pickRay(cursor, windowSize); };
+        auto ray = [&] { return view(static_cast<float>(winW)).pickRay(cursor, windowSize); };
 
         if (!io.WantCaptureMouse && input.scrollY != 0.0) {
             camera.zoom(static_cast<float>(input.scrollY));
@@ -354,6 +362,9 @@ int Demo::run() {
         int fbWidth = 0;
         int fbHeight = 0;
         glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
+        int winWidth = 0;
+        int winHeight = 0;
+        glfwGetWindowSize(window, &winWidth, &winHeight);
         // Minimized: a 0×0 framebuffer on Windows; on X11 the window keeps its size but is
         // unmapped (iconified), and drawing to it would be wasted.
         const bool minimized = fbWidth <= 0 || fbHeight <= 0 ||
@@ -385,7 +396,9 @@ int Demo::run() {
             drawData.groundPlane = true;
             scenes[current]->fillDrawData(drawData);
             renderer.beginFrame();
-            Status s = renderer.render(drawData, camera.camera(), {0, 0, fbWidth, fbHeight, 0});
+            const render::Camera cam = view(static_cast<float>(winWidth));
+            report.lensShiftX = cam.lensShiftX;
+            Status s = renderer.render(drawData, cam, {0, 0, fbWidth, fbHeight, 0});
             if (!s) {
                 std::fprintf(stderr, "wavewall demo: rendering failed: %s\n",
                              s.error().message.c_str());

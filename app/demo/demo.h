@@ -53,6 +53,7 @@ struct DemoReport {
     std::string screenshot;       ///< path of the last screenshot written, if any
     int minimizedFrames = 0;      ///< frames the window was minimized (nothing drawn)
     int stepsWhileMinimized = 0;  ///< simulation steps taken during those frames
+    float lensShiftX = 0.0f;      ///< the last frame's view shift beside the panel (Camera)
 };
 
 /// Runs the window until it is closed or `options.frames` frames were shown. Returns the

@@ -122,9 +122,24 @@ void keyHelp() {
 
 }  // namespace
 
+float panelLensShift(const PanelState& state, float windowWidth) {
+    if (state.coverRightPx <= state.coverLeftPx || windowWidth <= 1.0f) {
+        return 0.0f;
+    }
+    const float left = std::clamp(state.coverLeftPx, 0.0f, windowWidth);
+    const float right = std::clamp(state.coverRightPx, 0.0f, windowWidth);
+    // The centre of the wider free strip, beside the panel.
+    const float centre = windowWidth - right >= left ? 0.5f * (right + windowWidth) : 0.5f * left;
+    // At most 0.6 (a panel over 60 % of the window): a narrower strip would not hold the
+    // scene anyway, and the view should not leave the window.
+    return std::clamp(2.0f * centre / windowWidth - 1.0f, -0.6f, 0.6f);
+}
+
 void drawPanel(PanelState& state, PanelRequests& requests,
                std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene,
                const FrameTimings& timings, const render::RenderStats& renderStats) {
+    state.coverLeftPx = 0.0f;
+    state.coverRightPx = 0.0f;
     if (!state.visible || scenes.empty()) {
         return;
     }
@@ -135,6 +150,8 @@ void drawPanel(PanelState& state, PanelRequests& requests,
         ImGui::End();
         return;
     }
+    state.coverLeftPx = ImGui::GetWindowPos().x;
+    state.coverRightPx = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
     runControls(state, requests, scenes, currentScene);
     if (!state.message.empty()) {
         ImGui::TextWrapped("%s", state.message.c_str());

@@ -30,8 +30,16 @@ struct PanelState {
     std::string message;         ///< last action's outcome (saved file, backend failure)
     std::string rendererName;
     int msaaSamples = 0;
+    /// The panel's horizontal extent in window pixels as last drawn; empty (left >= right)
+    /// when it is hidden or collapsed. The view is centred in what it leaves free.
+    float coverLeftPx = 0.0f;
+    float coverRightPx = 0.0f;
     std::vector<float> plotScratch[2];  ///< frame-time plot buffers, reused every frame
 };
+
+/// The camera's lens shift (render::Camera::lensShiftX) that centres the view in the wider
+/// part of a window `windowWidth` pixels wide that the panel leaves free; 0 without a panel.
+float panelLensShift(const PanelState& state, float windowWidth);
 
 /// What the user asked for this frame.
 struct PanelRequests {

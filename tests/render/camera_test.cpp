@@ -126,12 +126,15 @@ TEST(OrbitCamera, PanKeepsGrabbedPointUnderCursor) {
 
 void checkPickRays(unsigned seed) {
     std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> shift(-0.6f, 0.6f);
     const glm::ivec2 size(640, 360);
-    for (int trial = 0; trial < 50; ++trial) {
+    for (int trial = 0; trial < 100; ++trial) {
         OrbitCamera orbit(randomVec(rng, -2.0f, 2.0f), 6.0f + static_cast<float>(trial % 7),
-                          0.1f * static_cast<float>(trial),
-                          0.4f - 0.01f * static_cast<float>(trial));
-        const Camera cam = orbit.camera();
+                          0.1f * static_cast<float>(trial % 50),
+                          0.4f - 0.01f * static_cast<float>(trial % 50));
+        Camera cam = orbit.camera();
+        // Half the trials with a lens shift (the demo's view beside its panel).
+        cam.lensShiftX = trial % 2 == 0 ? 0.0f : shift(rng);
         // A random point in front of the camera, inside the view frustum.
         const glm::vec3 p = cam.target + randomVec(rng, -1.5f, 1.5f);
         const glm::vec3 pixel = cam.project(p, size);
@@ -180,6 +183,26 @@ TEST(Camera, PickRayThroughCentreHitsTarget) {
     const float vertical = std::atan2(glm::dot(corner.direction, cam.trueUp()),
                                       glm::dot(corner.direction, cam.forward()));
     EXPECT_NEAR(vertical, 0.5f * cam.fovYRadians, 1e-5f);
+}
+
+TEST(Camera, LensShiftMovesTheCentreAndNothingElse) {
+    OrbitCamera orbit({0.5f, 1.0f, -2.0f}, 9.0f, 0.7f, 0.3f);
+    Camera cam = orbit.camera();
+    const glm::ivec2 size(1280, 800);
+    const glm::vec3 p(1.3f, 0.2f, -1.1f);
+    const glm::vec3 before = cam.project(p, size);
+    cam.lensShiftX = 0.35f;  // a 450-px panel on the left of 1280 px: centre at 865 px
+    const glm::vec3 centre = cam.project(cam.target, size);
+    EXPECT_NEAR(centre.x, 0.5f * (1.0f + 0.35f) * 1280.0f, 1e-3f);
+    EXPECT_NEAR(centre.y, 400.0f, 1e-3f);
+    // Every point moves right by the same 0.35 * 640 px; height and depth stay.
+    const glm::vec3 after = cam.project(p, size);
+    EXPECT_NEAR(after.x - before.x, 0.35f * 640.0f, 1e-2f);
+    EXPECT_NEAR(after.y, before.y, 1e-3f);
+    EXPECT_NEAR(after.z, before.z, 1e-6f);
+    // The ray through the shifted centre still hits the target.
+    const Ray ray = cam.pickRay({centre.x, centre.y}, size);
+    EXPECT_NEAR(glm::dot(ray.direction, cam.forward()), 1.0f, 1e-6f);
 }
 
 TEST(OrbitCamera, FrameFitsSphere) {
