@@ -29,6 +29,15 @@ struct Trace {
         }
         return k;
     }
+    /// The first job at or after `from` that starts 16 split jobs in a row, or -1.
+    int splitStreakFrom(int from) const {
+        for (int j = from; j + 16 <= static_cast<int>(modes.size()); ++j) {
+            if (splits(j, j + 16) == 16) {
+                return j;
+            }
+        }
+        return -1;
+    }
 };
 
 Trace run(ModeChooser& chooser, const Machine& m, int jobs, std::ptrdiff_t count, unsigned seed) {
@@ -81,13 +90,7 @@ TEST(ModeChooser, AStallOfAFewSplitJobsCostsOneRetryPeriodNotThousands) {
     const Machine m{[](int j) { return j >= 500 && j < 504 ? 600e3 : 26e3; },
                     [](int) { return 54e3; }};
     const Trace t = run(c, m, 1500, 1000, seed);
-    int back = -1;
-    for (int j = 504; j < 1500; ++j) {
-        if (t.splits(j, j + 16) == 16) {
-            back = j;
-            break;
-        }
-    }
+    const int back = t.splitStreakFrom(504);
     ASSERT_GE(back, 0) << "never returned to the split, seed " << seed;
     // One re-try period (16 jobs) and its burst (4), plus the jobs it takes the stalled times
     // to leave the split's window of 7.
@@ -103,13 +106,7 @@ TEST(ModeChooser, SplitJobsTheHelperMissedDoNotCountAgainstTheSplit) {
     const Machine m{[](int j) { return j < 12 ? 90e3 : 25e3; }, [](int) { return 50e3; },
                     [](int j) { return j < 12 || j >= 200; }};
     const Trace t = run(c, m, 400, 400, seed);
-    int back = -1;
-    for (int j = 200; j < 400; ++j) {
-        if (t.splits(j, j + 16) == 16) {
-            back = j;
-            break;
-        }
-    }
+    const int back = t.splitStreakFrom(200);
     ASSERT_GE(back, 0) << "never returned to the split, seed " << seed;
     // Missed bursts are re-tried 16 jobs later; had they counted, the wait would have doubled
     // to 128 jobs by now.
