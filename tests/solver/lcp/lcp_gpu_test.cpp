@@ -39,13 +39,23 @@ void expectClose(std::span<const float> a, std::span<const float> b, const std::
     }
 }
 
-TEST(LcpGpu, SingleDispatchMatchesCpu) {
-    WW_REQUIRE_GPU();
-    auto gpu = gpuSolver();
-    ASSERT_TRUE(gpu);
-    auto cpu = makeCpuLcpSolver();
-    const unsigned fresh = test::freshSeed();
-    SCOPED_TRACE("seed " + std::to_string(fresh));
+// Every test: a GPU context (skipped locally without one, failed when CI=true), the GPU and
+// CPU solvers, and a fresh seed that failures report.
+class LcpGpu : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        WW_REQUIRE_GPU();
+        m_gpu = gpuSolver();
+        ASSERT_TRUE(m_gpu);
+        m_cpu = makeCpuLcpSolver();
+    }
+    std::unique_ptr<LcpSolver> m_gpu, m_cpu;
+    const unsigned m_seed = test::freshSeed();
+    ::testing::ScopedTrace m_trace{__FILE__, __LINE__, "fresh seed " + std::to_string(m_seed)};
+};
+
+TEST_F(LcpGpu, SingleDispatchMatchesCpu) {
+    const unsigned fresh = m_seed;
     int k = 0;
     for (int n : {1, 2, 5, 33, 120, 300}) {  // 300: the 256-invocation variant
         for (bool contact : {false, true}) {
@@ -58,8 +68,8 @@ TEST(LcpGpu, SingleDispatchMatchesCpu) {
             o.maxIterations = 60;
             o.recordHistory = true;
             std::vector<float> xc(static_cast<std::size_t>(p.n), 0.1f), xg = xc;
-            const auto rc = cpu->solve(p, xc, o);
-            const auto rg = gpu->solve(p, xg, o);
+            const auto rc = m_cpu->solve(p, xc, o);
+            const auto rg = m_gpu->solve(p, xg, o);
             const std::string what = std::string(contact ? "contact" : "spd") + " n " +
                                      std::to_string(p.n) + " seed " + std::to_string(seed);
             ASSERT_TRUE(rg.error.empty()) << rg.error;
@@ -73,7 +83,7 @@ TEST(LcpGpu, SingleDispatchMatchesCpu) {
             // The per-iteration path (many workgroups) on the same problem.
             o.gpuSingleDispatch = false;
             std::vector<float> xs(xc.size(), 0.1f);
-            const auto rs = gpu->solve(p, xs, o);
+            const auto rs = m_gpu->solve(p, xs, o);
             EXPECT_EQ(rs.dispatches, o.maxIterations + 1) << what;
             EXPECT_EQ(rs.iterations, rc.iterations) << what;
             expectClose(xc, xs, what + " per-iteration path");
@@ -87,13 +97,8 @@ TEST(LcpGpu, SingleDispatchMatchesCpu) {
 // iterations and report garbage as converged. Solves longer than the bound must take the
 // per-iteration path and still agree with the CPU iterate for iterate; solves just under it
 // stay in one dispatch. Both checked against the CPU's residual and iterations.
-TEST(LcpGpu, LongSolvesStayCorrectOnEitherPath) {
-    WW_REQUIRE_GPU();
-    auto gpu = gpuSolver();
-    ASSERT_TRUE(gpu);
-    auto cpu = makeCpuLcpSolver();
-    const unsigned seed = test::freshSeed();
-    SCOPED_TRACE("seed " + std::to_string(seed));
+TEST_F(LcpGpu, LongSolvesStayCorrectOnEitherPath) {
+    const unsigned seed = m_seed;
     const int n = 96;  // 24 column trips + 3 copy trips + 8 per iteration
     const auto p = test::spdProblem(n, seed);
     for (int iterations : {1500, 3000}) {
@@ -103,8 +108,8 @@ TEST(LcpGpu, LongSolvesStayCorrectOnEitherPath) {
         o.omega = goodOmega(p) * 0.25f;  // slow, so the iterates still move at the end
         o.maxIterations = iterations;
         std::vector<float> xc(static_cast<std::size_t>(n), 0.0f), xg = xc;
-        const auto rc = cpu->solve(p, xc, o);
-        const auto rg = gpu->solve(p, xg, o);
+        const auto rc = m_cpu->solve(p, xc, o);
+        const auto rg = m_gpu->solve(p, xg, o);
         ASSERT_TRUE(rg.error.empty()) << rg.error;
         EXPECT_EQ(rg.dispatches, oneDispatch ? 1 : iterations + 1);
         EXPECT_EQ(rg.iterations, rc.iterations);
@@ -116,13 +121,8 @@ TEST(LcpGpu, LongSolvesStayCorrectOnEitherPath) {
 
 // Chebyshev acceleration on both GPU paths follows the CPU iterate for iterate (the same
 // weights, the same restart rule on the residuals): SPD and contact problems with friction.
-TEST(LcpGpu, ChebyshevMatchesCpuOnBothPaths) {
-    WW_REQUIRE_GPU();
-    auto gpu = gpuSolver();
-    ASSERT_TRUE(gpu);
-    auto cpu = makeCpuLcpSolver();
-    const unsigned fresh = test::freshSeed();
-    SCOPED_TRACE("seed " + std::to_string(fresh));
+TEST_F(LcpGpu, ChebyshevMatchesCpuOnBothPaths) {
+    const unsigned fresh = m_seed;
     for (int n : {33, 120, 300}) {
         for (bool contact : {false, true}) {
             const unsigned seed = fresh + static_cast<unsigned>(n) + (contact ? 7u : 0u);
@@ -138,15 +138,15 @@ TEST(LcpGpu, ChebyshevMatchesCpuOnBothPaths) {
             const std::string what = std::string(contact ? "contact" : "spd") + " n " +
                                      std::to_string(p.n) + " seed " + std::to_string(seed);
             std::vector<float> xc(static_cast<std::size_t>(p.n), 0.0f), xg = xc, xs = xc;
-            const auto rc = cpu->solve(p, xc, o);
-            const auto rg = gpu->solve(p, xg, o);
+            const auto rc = m_cpu->solve(p, xc, o);
+            const auto rg = m_gpu->solve(p, xg, o);
             ASSERT_TRUE(rg.error.empty()) << rg.error;
             EXPECT_EQ(rg.dispatches, 1) << what;
             EXPECT_EQ(rg.status, rc.status) << what;
             expectClose(rc.history, rg.history, what + " single-dispatch history");
             expectClose(xc, xg, what + " single dispatch");
             o.gpuSingleDispatch = false;
-            const auto rs = gpu->solve(p, xs, o);
+            const auto rs = m_gpu->solve(p, xs, o);
             EXPECT_EQ(rs.dispatches, o.maxIterations + 1) << what;
             expectClose(rc.history, rs.history, what + " per-iteration history");
             expectClose(xc, xs, what + " per-iteration path");
@@ -154,10 +154,7 @@ TEST(LcpGpu, ChebyshevMatchesCpuOnBothPaths) {
     }
 }
 
-TEST(LcpGpu, ToleranceStopMatchesReference) {
-    WW_REQUIRE_GPU();
-    auto gpu = gpuSolver();
-    ASSERT_TRUE(gpu);
+TEST_F(LcpGpu, ToleranceStopMatchesReference) {
     for (int n : {7, 90}) {
         const auto p = test::spdProblem(n, 77u + static_cast<unsigned>(n));
         LcpOptions o;
@@ -166,7 +163,7 @@ TEST(LcpGpu, ToleranceStopMatchesReference) {
         o.checkEvery = 4;
         o.maxIterations = 4000;
         std::vector<float> x(static_cast<std::size_t>(n), 0.0f);
-        const auto rep = gpu->solve(p, x, o);
+        const auto rep = m_gpu->solve(p, x, o);
         EXPECT_EQ(rep.status, LcpStatus::kConverged);
         EXPECT_EQ(rep.iterations % 4, 0);
         // The GPU's float residual and the double one differ by float rounding of A x + b.
@@ -180,11 +177,7 @@ TEST(LcpGpu, ToleranceStopMatchesReference) {
     }
 }
 
-TEST(LcpGpu, LargeProblemOneDispatchPerIterationNoReadbackInLoop) {
-    WW_REQUIRE_GPU();
-    auto gpu = gpuSolver();
-    ASSERT_TRUE(gpu);
-    auto cpu = makeCpuLcpSolver();
+TEST_F(LcpGpu, LargeProblemOneDispatchPerIterationNoReadbackInLoop) {
     const int n = gpu_layout::kBlockMaxN + 37;
     auto p = test::contactProblem(n / 3, 5u, true);
     const float omega = 0.3f;  // contact rows couple few others: well inside the range
@@ -193,8 +186,8 @@ TEST(LcpGpu, LargeProblemOneDispatchPerIterationNoReadbackInLoop) {
     o.maxIterations = 24;
     o.recordHistory = true;
     std::vector<float> xc(static_cast<std::size_t>(p.n), 0.0f), xg = xc;
-    const auto rc = cpu->solve(p, xc, o);
-    const auto rg = gpu->solve(p, xg, o);
+    const auto rc = m_cpu->solve(p, xc, o);
+    const auto rg = m_gpu->solve(p, xg, o);
     ASSERT_TRUE(rg.error.empty()) << rg.error;
     EXPECT_EQ(rg.dispatches, o.maxIterations + 1);  // + the final residual
     EXPECT_LE(rg.readbacks, 4);
@@ -206,18 +199,14 @@ TEST(LcpGpu, LargeProblemOneDispatchPerIterationNoReadbackInLoop) {
     o.tolerance = rc.history[12] * 1.0001f;
     o.checkEvery = 4;
     std::fill(xg.begin(), xg.end(), 0.0f);
-    const auto rt = gpu->solve(p, xg, o);
+    const auto rt = m_gpu->solve(p, xg, o);
     EXPECT_EQ(rt.status, LcpStatus::kConverged);
     EXPECT_LE(rt.iterations, 12);
     EXPECT_EQ(rt.iterations % 4, 0);
     EXPECT_NEAR(naturalResidual(p, xg), rt.residual, 1e-4 * (1 + rt.residual));
 }
 
-TEST(LcpGpu, BatchOfIslandsInOneDispatch) {
-    WW_REQUIRE_GPU();
-    auto gpu = gpuSolver();
-    ASSERT_TRUE(gpu);
-    auto cpu = makeCpuLcpSolver();
+TEST_F(LcpGpu, BatchOfIslandsInOneDispatch) {
     std::vector<LcpProblem> blocks;
     std::size_t total = 0;
     for (int k = 0; k < 14; ++k) {
@@ -230,8 +219,8 @@ TEST(LcpGpu, BatchOfIslandsInOneDispatch) {
     o.omega = 0.25f;
     o.maxIterations = 0;  // 2n per block: different counts in the same dispatch
     std::vector<float> xc(total, 0.0f), xg(total, 0.0f);
-    const auto rc = cpu->solveBatch(blocks, xc, o);
-    const auto rg = gpu->solveBatch(blocks, xg, o);
+    const auto rc = m_cpu->solveBatch(blocks, xc, o);
+    const auto rg = m_gpu->solveBatch(blocks, xg, o);
     ASSERT_EQ(rg.size(), blocks.size());
     for (std::size_t k = 0; k < blocks.size(); ++k) {
         ASSERT_TRUE(rg[k].error.empty()) << rg[k].error;
@@ -242,10 +231,7 @@ TEST(LcpGpu, BatchOfIslandsInOneDispatch) {
     expectClose(xc, xg, "batch");
 }
 
-TEST(LcpGpu, OmegaTooLargeIsReportedAsDivergence) {
-    WW_REQUIRE_GPU();
-    auto gpu = gpuSolver();
-    ASSERT_TRUE(gpu);
+TEST_F(LcpGpu, OmegaTooLargeIsReportedAsDivergence) {
     for (int n : {40, gpu_layout::kBlockMaxN + 3}) {
         auto p = test::spdProblem(n, 31u);
         std::fill(p.lo.begin(), p.lo.end(), -kInfinity);
@@ -256,7 +242,7 @@ TEST(LcpGpu, OmegaTooLargeIsReportedAsDivergence) {
         o.omega = n < 100 ? static_cast<float>(2.6 / test::spectrum(p).maxScaled) : 1.0f;
         o.maxIterations = n < 100 ? 5000 : 200;
         std::vector<float> x(static_cast<std::size_t>(n), 0.0f);
-        const auto rep = gpu->solve(p, x, o);
+        const auto rep = m_gpu->solve(p, x, o);
         EXPECT_EQ(rep.status, LcpStatus::kDiverged) << "n " << n;
         EXPECT_LT(rep.iterations, o.maxIterations);
         for (float v : x) {
@@ -266,37 +252,30 @@ TEST(LcpGpu, OmegaTooLargeIsReportedAsDivergence) {
     }
 }
 
-TEST(LcpGpu, RejectsGaussSeidelAndBadSizes) {
-    WW_REQUIRE_GPU();
-    auto gpu = gpuSolver();
-    ASSERT_TRUE(gpu);
+TEST_F(LcpGpu, RejectsGaussSeidelAndBadSizes) {
     auto p = test::spdProblem(4, 1u);
     std::vector<float> x(4, 0.0f);
     LcpOptions o;
     o.method = LcpMethod::kGaussSeidel;
-    EXPECT_NE(gpu->solve(p, x, o).error.find("Jacobi only"), std::string::npos);
+    EXPECT_NE(m_gpu->solve(p, x, o).error.find("Jacobi only"), std::string::npos);
     x.resize(5);
-    EXPECT_NE(gpu->solve(p, x, {}).error.find("x has 5"), std::string::npos);
+    EXPECT_NE(m_gpu->solve(p, x, {}).error.find("x has 5"), std::string::npos);
 }
 
-TEST(LcpGpu, EmptyAndZeroSizeProblemsMatchCpu) {
-    WW_REQUIRE_GPU();
-    auto gpu = gpuSolver();
-    ASSERT_TRUE(gpu);
-    auto cpu = makeCpuLcpSolver();
+TEST_F(LcpGpu, EmptyAndZeroSizeProblemsMatchCpu) {
     std::vector<float> none;
-    EXPECT_TRUE(gpu->solveBatch({}, none, {}).empty());
-    EXPECT_TRUE(cpu->solveBatch({}, none, {}).empty());
+    EXPECT_TRUE(m_gpu->solveBatch({}, none, {}).empty());
+    EXPECT_TRUE(m_cpu->solveBatch({}, none, {}).empty());
     const auto empty = LcpProblem::plain(0);
-    EXPECT_EQ(gpu->solve(empty, none, {}).status, LcpStatus::kConverged);
-    EXPECT_EQ(cpu->solve(empty, none, {}).status, LcpStatus::kConverged);
+    EXPECT_EQ(m_gpu->solve(empty, none, {}).status, LcpStatus::kConverged);
+    EXPECT_EQ(m_cpu->solve(empty, none, {}).status, LcpStatus::kConverged);
     // A zero-size island between two real ones.
     std::vector<LcpProblem> blocks = {test::spdProblem(3, 1u), empty, test::spdProblem(5, 2u)};
     std::vector<float> xg(8, 0.0f), xc(8, 0.0f);
     LcpOptions o;
     o.omega = 0.3f;
-    const auto rg = gpu->solveBatch(blocks, xg, o);
-    const auto rc = cpu->solveBatch(blocks, xc, o);
+    const auto rg = m_gpu->solveBatch(blocks, xg, o);
+    const auto rc = m_cpu->solveBatch(blocks, xc, o);
     ASSERT_EQ(rg.size(), 3u);
     for (std::size_t k = 0; k < 3; ++k) {
         EXPECT_EQ(rg[k].status, rc[k].status) << "block " << k;
