@@ -99,6 +99,13 @@ struct Demo {
     bool stepOnce = false;
     DemoReport report;
 
+    // The window's size in screen pixels (the unit of the cursor and of ImGui's layout).
+    glm::ivec2 windowPixels() const {
+        glm::ivec2 size(0);
+        glfwGetWindowSize(window, &size.x, &size.y);
+        return size;
+    }
+
     // The orbit camera with its view centred in what the panel leaves free of a window
     // `windowWidth` pixels wide (panel coordinates are window pixels).
     render::Camera view(float windowWidth) const {
@@ -189,12 +196,11 @@ struct Demo {
         double cx = 0.0;
         double cy = 0.0;
         glfwGetCursorPos(window, &cx, &cy);
-        int winW = 0;
-        int winH = 0;
-        glfwGetWindowSize(window, &winW, &winH);
+        const glm::ivec2 windowSize = windowPixels();
         const glm::vec2 cursor(static_cast<float>(cx), static_cast<float>(cy));
-        const glm::ivec2 windowSize(winW, winH);
-        auto ray = [&] { return view(static_cast<float>(winW)).pickRay(cursor, windowSize); };
+        auto ray = [&] {
+            return view(static_cast<float>(windowSize.x)).pickRay(cursor, windowSize);
+        };
 
         if (!io.WantCaptureMouse && input.scrollY != 0.0) {
             camera.zoom(static_cast<float>(input.scrollY));
@@ -244,7 +250,7 @@ struct Demo {
                 scene.onPick(ray(), gesture.shift ? PickAction::kShoot : PickAction::kClick);
             }
         } else {
-            camera.pan(delta.x, delta.y, static_cast<float>(winH));
+            camera.pan(delta.x, delta.y, static_cast<float>(windowSize.y));
         }
         if (!held) {
             gesture.active = false;
@@ -362,9 +368,6 @@ int Demo::run() {
         int fbWidth = 0;
         int fbHeight = 0;
         glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
-        int winWidth = 0;
-        int winHeight = 0;
-        glfwGetWindowSize(window, &winWidth, &winHeight);
         // Minimized: a 0×0 framebuffer on Windows; on X11 the window keeps its size but is
         // unmapped (iconified), and drawing to it would be wasted.
         const bool minimized = fbWidth <= 0 || fbHeight <= 0 ||
@@ -396,7 +399,7 @@ int Demo::run() {
             drawData.groundPlane = true;
             scenes[current]->fillDrawData(drawData);
             renderer.beginFrame();
-            const render::Camera cam = view(static_cast<float>(winWidth));
+            const render::Camera cam = view(static_cast<float>(windowPixels().x));
             report.lensShiftX = cam.lensShiftX;
             Status s = renderer.render(drawData, cam, {0, 0, fbWidth, fbHeight, 0});
             if (!s) {
