@@ -22,6 +22,7 @@ SceneOptionValues::SceneOptionValues() {
     adaptiveOmega = w.adaptiveOmega ? "on" : "off";
     chebyshevRho = w.lcp.chebyshevRho;
     restingLoadGuess = w.restingLoadGuess ? "on" : "off";
+    sleep = w.sleep ? "on" : "off";
     friction = w.friction;
     lcpMode = rigid::toString(w.mode);
     lcpSolver = w.lcp.method == lcp::LcpMethod::kJacobi ? "jacobi" : "gauss-seidel";
@@ -61,6 +62,10 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
           "[0, 1), 0 = off (docs/lcp.md)");
     t.add("resting-load-guess", v.restingLoadGuess,
           "Start new contacts from the impulse that holds what rests on them (wall scene)",
+          {"on", "off"});
+    t.add("sleep", v.sleep,
+          "Put islands at rest for 0.5 s to sleep until something awake touches them (wall "
+          "scene; docs/rigid.md)",
           {"on", "off"});
     t.add("friction", v.friction, "Coulomb friction coefficient mu of every contact");
     t.add("lcp-mode", v.lcpMode, "One dense LCP for the scene, or one block per island",
@@ -149,6 +154,7 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     }
     w.lcp.chebyshevRho = v.chebyshevRho;
     w.restingLoadGuess = v.restingLoadGuess == "on";
+    w.sleep = v.sleep == "on";
     if (!(v.friction >= 0.0f) || v.friction > 10.0f) {
         return rangeError("friction", "must be in [0, 10]");
     }

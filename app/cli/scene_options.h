@@ -25,6 +25,7 @@ struct SceneOptionValues {
     std::string adaptiveOmega = "on";
     float chebyshevRho = 0;
     std::string restingLoadGuess = "on";
+    std::string sleep = "off";
     float friction = 0;
     std::string lcpMode;
     std::string lcpSolver;

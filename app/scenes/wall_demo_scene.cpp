@@ -273,6 +273,13 @@ void WallDemoScene::drawControls() {
         ImGui::SetTooltip("Natural-map residual (N s) to stop at; 0 runs the full count");
     }
     ImGui::Checkbox("warm start", &p.warmStart);
+    ImGui::SameLine();
+    ImGui::Checkbox("sleep", &p.sleep);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Islands at rest for 0.5 s sleep (not solved, not moved) until something awake "
+            "touches them; a 20x20 wall then stands until shot");
+    }
     ImGui::SliderFloat("friction mu", &p.friction, 0.0f, 2.0f, "%.2f");
     int mode = p.mode == rigid::LcpMode::kDense ? 0 : 1;
     ImGui::RadioButton("dense", &mode, 0);
@@ -331,6 +338,10 @@ void WallDemoScene::drawStats() {
     const rigid::StepStats& s = m_scene.world().lastStats();
     ImGui::Text("step %ld, %d bodies, %s on the %s", m_scene.world().stepCount(), s.bodies,
                 lcp::toString(m_scene.world().params().lcp.method), backendName(backend()));
+    if (m_scene.world().params().sleep) {
+        ImGui::SameLine();
+        ImGui::Text("(%d asleep)", s.sleepingBodies);
+    }
     ImGui::Text("LCP n %d (largest block %d), contacts %d, islands %d", s.lcpN, s.lcpNMax,
                 s.contacts, s.islands);
     ImGui::Text("iterations %.1f mean, %d max; residual %.2e N s",

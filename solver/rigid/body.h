@@ -44,6 +44,8 @@ struct Body {
     Mat3 rotation;         ///< from orientation
     Mat3 invInertiaWorld;  ///< R I^-1 R^T
     std::int32_t tag = -1;
+    bool asleep = false;       ///< WorldParams::sleep: at rest, neither solved nor moved
+    float slowSeconds = 0.0f;  ///< how long it has been below the sleep speeds
 
     bool isStatic() const { return invMass == 0.0f; }
     /// Recomputes rotation and invInertiaWorld from orientation.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 #include "solver/core/hash.h"
 #include "solver/core/timer.h"
@@ -70,6 +71,15 @@ void World::removeBody(int i) {
     m_cache.removeBody(i);
     m_broad.invalidate();
     m_contacts.clear();
+    // Whatever rested on it may now fall.
+    for (int k = 0; k < bodyCount(); ++k) {
+        wake(k);
+    }
+}
+
+void World::wake(int i) {
+    m_bodies[i].asleep = false;
+    m_bodies[i].slowSeconds = 0.0f;
 }
 
 void World::reserve(int bodies, int contacts) {
@@ -113,6 +123,7 @@ const StepStats& World::step() {
     for (const Body& b : m_bodies) {
         if (!b.isStatic()) {
             m_stats.maxSpeed = std::max(m_stats.maxSpeed, length(b.linearVelocity));
+            m_stats.sleepingBodies += b.asleep ? 1 : 0;
         }
     }
     ++m_steps;
@@ -121,14 +132,94 @@ const StepStats& World::step() {
 }
 
 void World::substep(float h) {
+    if (!m_params.sleep) {
+        for (Body& b : m_bodies) {
+            b.asleep = false;  // sleeping was switched off: everything moves again
+        }
+    }
     m_saved = m_bodies;
     Stopwatch sw;
     collide(h);
+    if (m_params.sleep) {
+        wakeTouchedIslands();
+    }
     m_stats.collideMs += sw.elapsedMs();
     assembleAndSolve(h);  // adds assembleMs and solveMs
     sw.restart();
     integrate(h);
+    if (m_params.sleep) {
+        updateSleep(h);
+    }
     m_stats.integrateMs += sw.elapsedMs();
+}
+
+void World::wakeTouchedIslands() {
+    m_islandBuilder.build(m_bodies, m_contacts, m_sleepIslands);
+    m_contactAwake.assign(m_contacts.size(), 1);
+    const IslandSet& set = m_sleepIslands;
+    for (int k = 0; k < set.count(); ++k) {
+        const auto ids =
+            std::span<const int>(set.contactOrder)
+                .subspan(static_cast<std::size_t>(set.islandStart[k]),
+                         static_cast<std::size_t>(set.islandStart[k + 1] - set.islandStart[k]));
+        bool awake = false;
+        for (int c : ids) {
+            for (int b : {m_contacts[c].bodyA, m_contacts[c].bodyB}) {
+                awake = awake || (!m_bodies[b].isStatic() && !m_bodies[b].asleep);
+            }
+        }
+        for (int c : ids) {
+            m_contactAwake[c] = awake ? 1 : 0;
+            for (int b : {m_contacts[c].bodyA, m_contacts[c].bodyB}) {
+                if (awake && m_bodies[b].asleep) {
+                    wake(b);
+                }
+            }
+        }
+    }
+}
+
+void World::updateSleep(float h) {
+    const float lin2 = m_params.sleepLinearSpeed * m_params.sleepLinearSpeed;
+    const float ang2 = m_params.sleepAngularSpeed * m_params.sleepAngularSpeed;
+    for (Body& b : m_bodies) {
+        if (!b.isStatic() && !b.asleep) {
+            const bool slow = dot(b.linearVelocity, b.linearVelocity) < lin2 &&
+                              dot(b.angularVelocity, b.angularVelocity) < ang2;
+            b.slowSeconds = slow ? b.slowSeconds + h : 0.0f;
+        }
+    }
+    // An island sleeps as a whole, once all its bodies have been slow long enough. Bodies
+    // without contacts are in flight and stay awake.
+    const IslandSet& set = m_sleepIslands;
+    for (int k = 0; k < set.count(); ++k) {
+        const auto ids =
+            std::span<const int>(set.contactOrder)
+                .subspan(static_cast<std::size_t>(set.islandStart[k]),
+                         static_cast<std::size_t>(set.islandStart[k + 1] - set.islandStart[k]));
+        if (ids.empty() || m_contactAwake[ids[0]] == 0) {
+            continue;  // asleep already
+        }
+        bool ready = true;
+        for (int c : ids) {
+            for (int b : {m_contacts[c].bodyA, m_contacts[c].bodyB}) {
+                ready = ready && (m_bodies[b].isStatic() ||
+                                  m_bodies[b].slowSeconds >= m_params.sleepSeconds);
+            }
+        }
+        if (!ready) {
+            continue;
+        }
+        for (int c : ids) {
+            for (int b : {m_contacts[c].bodyA, m_contacts[c].bodyB}) {
+                if (!m_bodies[b].isStatic()) {
+                    m_bodies[b].asleep = true;
+                    m_bodies[b].linearVelocity = {};
+                    m_bodies[b].angularVelocity = {};
+                }
+            }
+        }
+    }
 }
 
 void World::collide(float h) {
@@ -172,12 +263,27 @@ void World::assembleAndSolve(float h) {
     computeJacobians(m_bodies, m_contacts, m_jac);
     m_blockIds.clear();
     m_blockStart.assign(1, 0);
+    // With sleeping, only the contacts of awake islands are posed (wakeTouchedIslands).
+    const auto posed = [&](int c) { return !m_params.sleep || m_contactAwake[c] != 0; };
     if (m_params.mode == LcpMode::kDense) {
         for (int c = 0; c < nc; ++c) {
-            m_blockIds.push_back(c);
+            if (posed(c)) {
+                m_blockIds.push_back(c);
+            }
         }
-        if (nc > 0) {
-            m_blockStart.push_back(nc);
+        if (!m_blockIds.empty()) {
+            m_blockStart.push_back(static_cast<int>(m_blockIds.size()));
+        }
+    } else if (m_params.sleep) {
+        const IslandSet& set = m_sleepIslands;
+        for (int k = 0; k < set.count(); ++k) {
+            const int begin = set.islandStart[k];
+            const int end = set.islandStart[k + 1];
+            if (end > begin && posed(set.contactOrder[begin])) {
+                m_blockIds.insert(m_blockIds.end(), set.contactOrder.begin() + begin,
+                                  set.contactOrder.begin() + end);
+                m_blockStart.push_back(static_cast<int>(m_blockIds.size()));
+            }
         }
     } else {
         m_islandBuilder.build(m_bodies, m_contacts, m_islands);
@@ -188,7 +294,7 @@ void World::assembleAndSolve(float h) {
     if (static_cast<int>(m_blocks.size()) < blocks) {
         m_blocks.resize(blocks);
     }
-    m_x.resize(3 * static_cast<std::size_t>(nc));
+    m_x.resize(3 * m_blockIds.size());  // the posed contacts (with sleeping, not all)
     AssemblyParams ap;
     ap.dt = h;
     ap.gravity = m_params.gravity;
@@ -207,7 +313,7 @@ void World::assembleAndSolve(float h) {
                              m_blocks[k], std::span<float>(m_x).subspan(3 * begin, 3 * count));
     }
     lcp::LcpOptions options = m_params.lcp;
-    if (m_params.adaptiveOmega && options.method == lcp::LcpMethod::kJacobi) {
+    if (m_params.adaptiveOmega && options.method == lcp::LcpMethod::kJacobi && blocks > 0) {
         float rho = 0.0f;
         for (int k = 0; k < blocks; ++k) {
             rho = std::max(rho, gershgorinBound(m_blocks[k]));
@@ -269,7 +375,7 @@ void World::assembleAndSolve(float h) {
 
 void World::integrate(float h) {
     for (Body& b : m_bodies) {
-        if (!b.isStatic()) {
+        if (!b.isStatic() && !b.asleep) {
             b.linearVelocity += m_params.gravity * h;
         }
     }
@@ -283,7 +389,7 @@ void World::integrate(float h) {
     m_cache.store(m_contacts);
     for (std::size_t i = 0; i < m_bodies.size(); ++i) {
         Body& b = m_bodies[i];
-        if (b.isStatic()) {
+        if (b.isStatic() || b.asleep) {
             continue;
         }
         b.position += b.linearVelocity * h;

@@ -268,6 +268,14 @@ TEST(CliBench, QuickRunWritesEveryRecordWithItsSameRunBaselines) {
     EXPECT_EQ(jacobiRows, 2);  // the two quick sizes
 }
 
+TEST(Cli, BadSceneOptionChoiceExits2NamingIt) {
+    CommandResult r = run("headless --scene wall --steps 1 --sleep maybe");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("--sleep"), std::string::npos) << r.output;
+    r = run("headless --scene wall --steps 30 --sleep on --backend cpu");
+    EXPECT_EQ(r.code, 0) << r.output;
+}
+
 TEST(CliBench, UnknownSuiteAndUnwritableJsonExit2) {
     CommandResult r = run("bench --quick --suite nope");
     EXPECT_EQ(r.code, 2) << r.output;

@@ -126,5 +126,17 @@ TEST(SceneOptions, WaterBoundsAcceptTheEdgeAndRejectPastIt) {
     }
 }
 
+TEST(SceneOptions, SleepIsOffByDefaultAndReachesTheWorld) {
+    SceneOptionValues v;
+    EXPECT_EQ(v.sleep, "off");
+    Result<WallSceneSettings> off = makeWallSettings(v);
+    ASSERT_TRUE(off.ok());
+    EXPECT_FALSE(off->world.sleep);
+    v.sleep = "on";
+    Result<WallSceneSettings> on = makeWallSettings(v);
+    ASSERT_TRUE(on.ok());
+    EXPECT_TRUE(on->world.sleep);
+}
+
 }  // namespace
 }  // namespace ww::app
