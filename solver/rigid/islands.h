@@ -5,6 +5,7 @@
 // block diagonal (Moravanszky's "dynamically decomposed into small sub-problems").
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "solver/rigid/body.h"
@@ -18,6 +19,12 @@ struct IslandSet {
     std::vector<int> contactOrder;  ///< contact indices, island by island
     std::vector<int> islandStart;   ///< size islands + 1: offsets into contactOrder
     int count() const { return static_cast<int>(islandStart.size()) - 1; }
+    /// The contact indices of island k.
+    std::span<const int> contactsOf(int k) const {
+        const auto begin = static_cast<std::size_t>(islandStart[static_cast<std::size_t>(k)]);
+        const auto end = static_cast<std::size_t>(islandStart[static_cast<std::size_t>(k) + 1]);
+        return std::span<const int>(contactOrder).subspan(begin, end - begin);
+    }
 };
 
 class IslandBuilder {

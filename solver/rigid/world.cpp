@@ -158,10 +158,7 @@ void World::wakeTouchedIslands() {
     m_contactAwake.assign(m_contacts.size(), 1);
     const IslandSet& set = m_sleepIslands;
     for (int k = 0; k < set.count(); ++k) {
-        const auto ids =
-            std::span<const int>(set.contactOrder)
-                .subspan(static_cast<std::size_t>(set.islandStart[k]),
-                         static_cast<std::size_t>(set.islandStart[k + 1] - set.islandStart[k]));
+        const std::span<const int> ids = set.contactsOf(k);
         bool awake = false;
         for (int c : ids) {
             for (int b : {m_contacts[c].bodyA, m_contacts[c].bodyB}) {
@@ -193,10 +190,7 @@ void World::updateSleep(float h) {
     // without contacts are in flight and stay awake.
     const IslandSet& set = m_sleepIslands;
     for (int k = 0; k < set.count(); ++k) {
-        const auto ids =
-            std::span<const int>(set.contactOrder)
-                .subspan(static_cast<std::size_t>(set.islandStart[k]),
-                         static_cast<std::size_t>(set.islandStart[k + 1] - set.islandStart[k]));
+        const std::span<const int> ids = set.contactsOf(k);
         if (ids.empty() || m_contactAwake[ids[0]] == 0) {
             continue;  // asleep already
         }
