@@ -108,10 +108,12 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     }
 
     // The screenshot renders through GL even when the simulation runs on the CPU.
-    const std::string backendChoice =
-        (!v.screenshot.empty() && v.backend == "cpu") ? "cpu" : v.backend;
+    Result<std::string> backendChoice = lcpBackendChoice(v.backend, v.scene, v.sceneValues);
+    if (!backendChoice) {
+        return reportError(backendChoice.error());
+    }
     GpuSession gpu;
-    Result<Backend> backend = selectBackend(backendChoice, v.shaderDir, gpu);
+    Result<Backend> backend = selectBackend(*backendChoice, v.shaderDir, gpu);
     if (!backend) {
         return reportError(backend.error());
     }

@@ -3,6 +3,7 @@
 // ±mu * max(x[normal], 0) from the current iterate.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,7 @@
 #include "app/cli/solve_outputs.h"
 #include "solver/core/timer.h"
 #include "solver/io/matrix_market.h"
+#include "solver/lcp/lcp_omega.h"
 #include "solver/lcp/lcp_solver.h"
 
 namespace ww::app {
@@ -20,7 +22,7 @@ namespace {
 struct LcpValues {
     std::string matrix, rhs, lo, hi, friction, guess;
     std::string solver = "jacobi";
-    float omega = lcp::LcpOptions{}.omega;
+    std::string omega = "default";  ///< a number, "auto" (lcp_omega.h) or the method's default
     float chebyshevRho = 0.0f;
     std::string iterations = "2n";
     float tolerance = 0.0f;
@@ -116,10 +118,16 @@ int runLcp(const LcpValues& v) {
     }
     lcp::LcpOptions o;
     o.method = v.solver == "jacobi" ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel;
-    o.omega = v.omega;
-    if (!(v.omega > 0.0f) || !std::isfinite(v.omega)) {
-        return reportError(
-            inputError("--omega must be > 0 (x <- clamp(x - omega*D^-1(Ax+b), lo, hi))"));
+    if (v.omega != "default" && v.omega != "auto") {
+        char* end = nullptr;
+        const float omega = std::strtof(v.omega.c_str(), &end);
+        if (v.omega.empty() || *end != '\0' || !(omega > 0.0f) || !std::isfinite(omega)) {
+            return reportError(inputError(
+                "--omega '" + v.omega +
+                "' must be a positive number (x <- clamp(x - omega*D^-1(Ax+b), lo, hi)), auto, "
+                "or default"));
+        }
+        o.omega = omega;
     }
     if (!(v.chebyshevRho >= 0.0f && v.chebyshevRho < 1.0f)) {
         return reportError(
@@ -149,6 +157,25 @@ int runLcp(const LcpValues& v) {
         return reportError(problem.error());
     }
     const int n = problem->n;
+    lcp::OmegaEstimate estimate;
+    if (v.omega == "auto") {
+        estimate = lcp::autoOmega(*problem, o.method);
+        o.omega = estimate.omega;
+        if (o.method == lcp::LcpMethod::kJacobi) {
+            std::printf(
+                "lcp: omega auto = %.4g (0.85 * 2 / lambda, lambda %.4g = min(1.1 * "
+                "Rayleigh %.4g, Gershgorin %.4g)%s)\n",
+                o.omega, estimate.lambda, estimate.rayleigh, estimate.gershgorin,
+                estimate.symmetric ? "" : "; A is not symmetric: Gershgorin alone");
+        } else {
+            std::printf(
+                "lcp: omega auto = %g (Gauss-Seidel converges for 0 < omega < 2 on SPD A; "
+                "its default)\n",
+                o.omega);
+        }
+    } else if (v.omega == "default") {
+        o.omega = lcp::defaultOmega(o.method);
+    }
     std::vector<float> x(n, 0.0f);
     if (!v.guess.empty()) {
         Result<std::vector<double>> g = io::readMatrixMarketVector(v.guess, n);
@@ -193,24 +220,34 @@ int runLcp(const LcpValues& v) {
     const std::string renderer =
         gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";
     std::printf(
-        "lcp: n %d, nnz %zu, %s (omega %g, cap %s) on %s: %d iterations, residual %.3e, "
+        "lcp: n %d, nnz %zu, %s (omega %.4g, cap %s) on %s: %d iterations, residual %.3e, "
         "%s, solve %.3f ms, upload %.3f ms\n",
         n, nnz, v.solver.c_str(), o.omega, v.iterations.c_str(), solver->backendName(),
         r.iterations, residual, lcp::toString(r.status), r.solveMs, r.uploadMs);
-    const nlohmann::json report = {{"n", n},
-                                   {"nnz", nnz},
-                                   {"backend", solver->backendName()},
-                                   {"solver", v.solver},
-                                   {"omega", o.omega},
-                                   {"iterations", r.iterations},
-                                   {"residual", residual},
-                                   {"converged", converged},
-                                   {"status", lcp::toString(r.status)},
-                                   {"solve_ms", r.solveMs},
-                                   {"upload_ms", r.uploadMs},
-                                   {"dispatches", r.dispatches},
-                                   {"readbacks", r.readbacks},
-                                   {"renderer", renderer}};
+    nlohmann::json report = {
+        {"n", n},
+        {"nnz", nnz},
+        {"backend", solver->backendName()},
+        {"solver", v.solver},
+        {"omega", o.omega},
+        {"omega_choice",
+         v.omega == "auto" || v.omega == "default" ? v.omega : std::string("given")},
+        {"iterations", r.iterations},
+        {"residual", residual},
+        {"converged", converged},
+        {"status", lcp::toString(r.status)},
+        {"solve_ms", r.solveMs},
+        {"upload_ms", r.uploadMs},
+        {"dispatches", r.dispatches},
+        {"readbacks", r.readbacks},
+        {"renderer", renderer}};
+    if (v.omega == "auto") {
+        report["omega_auto"] = {{"lambda", estimate.lambda},
+                                {"rayleigh", estimate.rayleigh},
+                                {"gershgorin", estimate.gershgorin},
+                                {"symmetric", estimate.symmetric},
+                                {"power_iterations", estimate.iterations}};
+    }
     if (Status s = v.io.write(x, report); !s) {
         return reportError(s.error());
     }
@@ -246,7 +283,13 @@ CommandAction registerLcpCommand(CLI::App& app) {
     cmd->add_option("--solver", v->solver, "Method")
         ->check(CLI::IsMember({"jacobi", "gauss-seidel"}))
         ->capture_default_str();
-    cmd->add_option("--omega", v->omega, "Relaxation: x <- clamp(x - omega*D^-1(Ax+b), lo, hi)")
+    cmd->add_option("--omega", v->omega,
+                    "Relaxation: x <- clamp(x - omega*D^-1(Ax+b), lo, hi): a number; auto (Jacobi: "
+                    "0.85 * 2 / an estimate of lambda_max(D^-1 A), docs/lcp.md); default (Jacobi " +
+                        std::to_string(lcp::kPaperOmega).substr(0, 3) +
+                        ", the paper's; "
+                        "Gauss-Seidel " +
+                        std::to_string(lcp::kGaussSeidelOmega).substr(0, 3) + ")")
         ->capture_default_str();
     cmd->add_option("--chebyshev-rho", v->chebyshevRho,
                     "Jacobi: Chebyshev acceleration with this spectral radius estimate of the "

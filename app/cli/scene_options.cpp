@@ -1,6 +1,7 @@
 #include "app/cli/scene_options.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace ww::app {
@@ -11,11 +12,17 @@ Error rangeError(const std::string& option, const std::string& what) {
     return inputError("--" + option + " (config key \"" + option + "\") " + what);
 }
 
+std::string formatOmega(float omega) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", static_cast<double>(omega));
+    return text;
+}
+
 }  // namespace
 
 SceneOptionValues::SceneOptionValues() {
     const rigid::WorldParams w;
-    omega = w.lcp.omega;
+    omega = 0.0f;  // the method's default, resolved in makeWallSettings
     iterations = w.lcp.maxIterations == 0 ? "2n" : std::to_string(w.lcp.maxIterations);
     tolerance = w.lcp.tolerance;
     warmStart = w.warmStart ? "on" : "off";
@@ -46,7 +53,12 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("wall", v.wall, "Wall size COLSxROWS (wall scene)");
     t.add("layout", v.layout, "What stands on the ground (wall scene)",
           {"wall", "pyramid", "stack"});
-    t.add("omega", v.omega, "LCP relaxation: x <- clamp(x - omega*D^-1(Ax+b), lo, hi)");
+    t.add("omega", v.omega,
+          "LCP relaxation: x <- clamp(x - omega*D^-1(Ax+b), lo, hi); 0 = the method's default "
+          "(Jacobi " +
+              formatOmega(rigid::defaultWallOmega(lcp::LcpMethod::kJacobi)) +
+              ", capped by --adaptive-omega; Gauss-Seidel " +
+              formatOmega(rigid::defaultWallOmega(lcp::LcpMethod::kGaussSeidel)) + ")");
     t.add("iterations", v.iterations, "LCP iteration cap: N or 2n (n = LCP size)");
     t.add("tolerance", v.tolerance,
           "LCP natural-map residual to stop at (N s, absolute); 0 runs the full count");
@@ -110,6 +122,22 @@ Status parseSize(const std::string& text, const char* option, int& a, int& b) {
                       "' must be AxB with two positive integers, e.g. 10x6");
 }
 
+Result<std::string> lcpBackendChoice(const std::string& choice, const std::string& scene,
+                                     const SceneOptionValues& v) {
+    if (scene == "water" || v.lcpSolver != "gauss-seidel" || choice == "cpu") {
+        return choice;
+    }
+    if (choice == "gpu") {
+        return inputError(
+            "--lcp-solver gauss-seidel (config key \"lcp-solver\") runs on the CPU only: the "
+            "GPU LCP backend is projected Jacobi. Use --backend cpu, or --lcp-solver jacobi");
+    }
+    std::fprintf(stderr,
+                 "wavewall: note: --lcp-solver gauss-seidel runs on the CPU only: --backend auto "
+                 "chose the CPU\n");
+    return std::string("cpu");
+}
+
 Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     WallSceneSettings s;
     if (Status st = parseSize(v.wall, "wall", s.wall.cols, s.wall.rows); !st) {
@@ -125,13 +153,6 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     s.pyramid.baseCount = s.wall.cols;
     s.stack.height = s.wall.rows;
     rigid::WorldParams& w = s.world;
-    if (!(v.omega > 0.0f) || !std::isfinite(v.omega)) {
-        return rangeError("omega",
-                          "must be > 0 (projected Jacobi converges for small positive "
-                          "omega; the wall's default is " +
-                              std::to_string(rigid::WorldParams{}.lcp.omega) + ")");
-    }
-    w.lcp.omega = v.omega;
     if (v.iterations == "2n") {
         w.lcp.maxIterations = 0;
     } else {
@@ -161,6 +182,14 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     w.friction = v.friction;
     w.mode = *rigid::parseLcpMode(v.lcpMode);
     w.lcp.method = v.lcpSolver == "jacobi" ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel;
+    if (!(v.omega >= 0.0f) || !std::isfinite(v.omega)) {
+        return rangeError(
+            "omega", "must be > 0, or 0 for the method's default (Jacobi " +
+                         formatOmega(rigid::defaultWallOmega(lcp::LcpMethod::kJacobi)) +
+                         ", Gauss-Seidel " +
+                         formatOmega(rigid::defaultWallOmega(lcp::LcpMethod::kGaussSeidel)) + ")");
+    }
+    w.lcp.omega = v.omega > 0.0f ? v.omega : rigid::defaultWallOmega(w.lcp.method);
     if (!(v.erp >= 0.0f && v.erp <= 1.0f)) {
         return rangeError("erp", "must be in [0, 1]");
     }

@@ -18,7 +18,7 @@ struct SceneOptionValues {
     // Wall / LCP.
     std::string wall = "10x6";
     std::string layout = "wall";
-    float omega = 0;
+    float omega = 0;  ///< 0: the method's default (rigid::defaultWallOmega)
     std::string iterations;
     float tolerance = 0;
     std::string warmStart = "on";
@@ -55,6 +55,12 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v);
 
 /// Validates the water options; errors name the option and the accepted range.
 Result<WaterSceneSettings> makeWaterSettings(const SceneOptionValues& v, std::uint64_t seed);
+
+/// The backend to ask for (--backend cpu|gpu|auto) given the scene's LCP method: Gauss-Seidel
+/// runs on the CPU only, so with it "gpu" is an input error and "auto" becomes "cpu" (said on
+/// stderr). Other scenes and Jacobi get `choice` back.
+Result<std::string> lcpBackendChoice(const std::string& choice, const std::string& scene,
+                                     const SceneOptionValues& v);
 
 /// Parses "AxB" into two positive integers; error names `option`.
 Status parseSize(const std::string& text, const char* option, int& a, int& b);

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <tuple>
+
+#include "solver/io/matrix_market.h"
 
 namespace ww::app {
 
@@ -15,6 +19,43 @@ glm::vec4 brickColor(std::int32_t tag) {
         {0.72f, 0.30f, 0.20f}, {0.80f, 0.42f, 0.25f}, {0.66f, 0.26f, 0.22f}, {0.85f, 0.55f, 0.32f}};
     const glm::vec3 c = kPalette[(row * 3 + col) % 4];
     return {c, 1.0f};
+}
+
+// Writes the largest LCP block of the last step as Matrix Market files that `wavewall lcp`
+// reads: PREFIX_A.mtx, _b, _lo, _hi and _friction (n x 2: normal row or -1, mu).
+Status dumpLargestLcp(const rigid::World& world, const std::string& prefix) {
+    const std::span<const lcp::LcpProblem> blocks = world.lcpBlocks();
+    const lcp::LcpProblem* p = nullptr;
+    for (const lcp::LcpProblem& b : blocks) {
+        if (p == nullptr || b.n > p->n) {
+            p = &b;
+        }
+    }
+    if (p == nullptr || p->n == 0) {
+        return inputError("dump-lcp: the last step posed no LCP (no contacts)");
+    }
+    const auto n = static_cast<std::size_t>(p->n);
+    const auto bound = [](float v) { return std::isinf(v) ? std::copysign(1e30, v) : double(v); };
+    std::vector<double> a(p->a.begin(), p->a.end()), b(p->b.begin(), p->b.end()), lo(n), hi(n),
+        friction(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        lo[i] = bound(p->lo[i]);
+        hi[i] = bound(p->hi[i]);
+        friction[2 * i] = p->hasFriction() ? p->frictionNormal[i] : -1;
+        friction[2 * i + 1] = p->hasFriction() ? p->mu[i] : 0.0;
+    }
+    const int rows = p->n;
+    for (const auto& [suffix, values, cols] :
+         {std::tuple{"_A.mtx", &a, rows}, std::tuple{"_b.mtx", &b, 1},
+          std::tuple{"_lo.mtx", &lo, 1}, std::tuple{"_hi.mtx", &hi, 1},
+          std::tuple{"_friction.mtx", &friction, 2}}) {
+        if (Status s = io::writeMatrixMarketArray(prefix + suffix, rows, cols, *values); !s) {
+            return s;
+        }
+    }
+    std::printf("wavewall: wrote the %d-row LCP of step %ld to %s_{A,b,lo,hi,friction}.mtx\n", rows,
+                world.stepCount(), prefix.c_str());
+    return {};
 }
 
 }  // namespace
@@ -146,13 +187,23 @@ Status WallScene::validateEvent(const SceneEvent& e) const {
         }
         return {};
     }
+    if (e.action == "dump-lcp") {
+        if (e.args.size() != 1 || e.args[0].empty()) {
+            return inputError("--event " + e.text + ": dump-lcp takes one file prefix, e.g. " +
+                              "120:dump-lcp:/tmp/wall");
+        }
+        return io::checkWritable(e.args[0] + "_A.mtx", "dump-lcp");
+    }
     return inputError("--event " + e.text + ": the wall scene has no action '" + e.action +
-                      "' (use shoot, remove or push)");
+                      "' (use shoot, remove, push or dump-lcp)");
 }
 
 Status WallScene::applyEvent(const SceneEvent& e) {
     if (Status s = validateEvent(e); !s) {
         return s;
+    }
+    if (e.action == "dump-lcp") {
+        return dumpLargestLcp(m_world, e.args[0]);
     }
     if (e.action == "shoot") {
         rigid::ShotParams shot = m_settings.shot;

@@ -235,22 +235,30 @@ Result<std::vector<double>> readMatrixMarketVector(const std::string& path, int 
     return v;
 }
 
-Status writeMatrixMarketVector(const std::string& path, const std::vector<double>& values) {
+Status writeMatrixMarketArray(const std::string& path, int rows, int cols,
+                              const std::vector<double>& rowMajor) {
     std::ofstream out(path);
     if (!out) {
         return Error{ErrorKind::kIo,
                      path + ": cannot open for writing (" + std::strerror(errno) + ")"};
     }
-    out << "%%MatrixMarket matrix array real general\n" << values.size() << " 1\n";
+    out << "%%MatrixMarket matrix array real general\n" << rows << " " << cols << "\n";
     char buf[40];
-    for (double v : values) {
-        std::snprintf(buf, sizeof buf, "%.9g\n", v);
-        out << buf;
+    for (int j = 0; j < cols; ++j) {  // the array format is column-major
+        for (int i = 0; i < rows; ++i) {
+            std::snprintf(buf, sizeof buf, "%.9g\n",
+                          rowMajor[static_cast<std::size_t>(i) * cols + j]);
+            out << buf;
+        }
     }
     if (!out) {
         return Error{ErrorKind::kIo, path + ": write failed"};
     }
     return {};
+}
+
+Status writeMatrixMarketVector(const std::string& path, const std::vector<double>& values) {
+    return writeMatrixMarketArray(path, static_cast<int>(values.size()), 1, values);
 }
 
 Status checkWritable(const std::string& path, const char* what) {

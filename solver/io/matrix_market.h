@@ -29,6 +29,9 @@ Result<SparseTriplets> readMatrixMarket(const std::string& path);
 /// Reads a vector: an n×1 (or 1×n) matrix in either format; `expectedSize` < 0 accepts any size,
 /// otherwise a different size is an error that names both sizes.
 Result<std::vector<double>> readMatrixMarketVector(const std::string& path, int expectedSize = -1);
+/// Writes a dense rows×cols matrix given row-major as an `array` (column-major) file.
+Status writeMatrixMarketArray(const std::string& path, int rows, int cols,
+                              const std::vector<double>& rowMajor);
 /// Writes a dense n×1 array (`%%MatrixMarket matrix array real general`).
 Status writeMatrixMarketVector(const std::string& path, const std::vector<double>& values);
 /// Checks that `path` can be created or overwritten (the parent folder exists and is writable)

@@ -351,6 +351,7 @@ LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o,
 class CpuLcpSolver final : public LcpSolver {
   public:
     const char* backendName() const override { return "cpu"; }
+    std::string unsupported(const LcpOptions&) const override { return {}; }
 
     LcpReport solve(const LcpProblem& p, std::span<float> x, const LcpOptions& o) override {
         return solveOne(p, x, o, m_ws[0], true);

@@ -73,6 +73,14 @@ class GpuLcpSolver final : public LcpSolver {
 
     const char* backendName() const override { return "gpu"; }
 
+    std::string unsupported(const LcpOptions& o) const override {
+        if (o.method != LcpMethod::kJacobi) {
+            return "the GPU backend implements projected Jacobi only (Gauss-Seidel is "
+                   "sequential by nature); use the CPU backend";
+        }
+        return {};
+    }
+
     LcpReport solve(const LcpProblem& p, std::span<float> x, const LcpOptions& o) override {
         LcpReport rep;
         rep.error = checkGpuInput(p, x.size(), o);
@@ -161,10 +169,9 @@ class GpuLcpSolver final : public LcpSolver {
     }
 
   private:
-    static std::string checkGpuInput(const LcpProblem& p, std::size_t xSize, const LcpOptions& o) {
-        if (o.method != LcpMethod::kJacobi) {
-            return "the GPU backend implements projected Jacobi only (Gauss-Seidel is "
-                   "sequential by nature); use the CPU backend";
+    std::string checkGpuInput(const LcpProblem& p, std::size_t xSize, const LcpOptions& o) const {
+        if (std::string why = unsupported(o); !why.empty()) {
+            return why;
         }
         return checkInput(p, xSize, o);
     }

@@ -30,8 +30,12 @@ class ShaderLibrary;
 namespace ww::lcp {
 
 inline constexpr float kInfinity = std::numeric_limits<float>::infinity();
-/// The relaxation the paper uses (its omega = -0.1 in x + omega D^-1 (Ax + b)).
+/// The relaxation the paper uses (its omega = -0.1 in x + omega D^-1 (Ax + b)): Jacobi's
+/// default.
 inline constexpr float kPaperOmega = 0.1f;
+/// Gauss-Seidel's default: plain (unrelaxed) projected Gauss-Seidel. At 0.1 it needs ~10x
+/// the sweeps (docs/lcp.md).
+inline constexpr float kGaussSeidelOmega = 1.0f;
 
 /// Dense bounded LCP: find lo <= x <= hi complementary to w = A x + b.
 struct LcpProblem {
@@ -50,6 +54,11 @@ struct LcpProblem {
 };
 
 enum class LcpMethod { kJacobi, kGaussSeidel };
+/// Each method's default relaxation: kPaperOmega for Jacobi, kGaussSeidelOmega for
+/// Gauss-Seidel. Set it with the method: the two ranges differ by an order of magnitude.
+inline float defaultOmega(LcpMethod m) {
+    return m == LcpMethod::kJacobi ? kPaperOmega : kGaussSeidelOmega;
+}
 enum class LcpStatus { kConverged, kIterationLimit, kDiverged };
 const char* toString(LcpMethod m);
 const char* toString(LcpStatus s);
@@ -57,8 +66,9 @@ const char* toString(LcpStatus s);
 struct LcpOptions {
     LcpMethod method = LcpMethod::kJacobi;
     /// x <- clamp(x - omega * D^-1 (A x + b), lo, hi). Jacobi converges for SPD A when
-    /// 0 < omega < 2 / lambda_max(D^-1 A); the default is the paper's conservative value.
-    /// Gauss-Seidel converges for 0 < omega < 2 (SPD A); use 1 there.
+    /// 0 < omega < 2 / lambda_max(D^-1 A) (autoOmega in lcp_omega.h estimates it); the
+    /// default is the paper's conservative value. Gauss-Seidel converges for 0 < omega < 2
+    /// (SPD A): choosing it, set omega = defaultOmega(kGaussSeidel) (1).
     float omega = kPaperOmega;
     int maxIterations = 0;       ///< 0 means "2n" (the paper's choice)
     float tolerance = 0.0f;      ///< natural-map residual inf-norm; 0 = run the fixed count
@@ -101,6 +111,9 @@ class LcpSolver {  // one API, two backends
   public:
     virtual ~LcpSolver() = default;
     virtual const char* backendName() const = 0;  // "cpu" | "gpu"
+    /// Empty when this backend can run `o`, otherwise why not (the GPU backend runs
+    /// projected Jacobi only). solve() rejects such options with this reason.
+    virtual std::string unsupported(const LcpOptions& o) const = 0;
     /// x: warm-start guess in (size n), solution out. Never returns NaN silently: divergence
     /// is reported in status, and x is then left at the last finite iterate (or the guess).
     virtual LcpReport solve(const LcpProblem& p, std::span<float> x, const LcpOptions& o) = 0;

@@ -257,6 +257,9 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
         // A deterministic start with components along every eigenvector in practice.
         s.v[i] = 1.0f + 0.5f * std::sin(static_cast<float>(i));
     }
+    // D-weighted Rayleigh quotients of the power iterates of D^-1 A: each is a lower bound on
+    // lambda_max(D^-1 A) (A symmetric), non-decreasing from one iterate to the next (A
+    // positive semidefinite); see solver/lcp/lcp_omega.h.
     float lambda = 0.0f;
     for (int it = 0; it < iterations; ++it) {
         std::fill(s.lin.begin(), s.lin.end(), Vec3{});
@@ -269,21 +272,22 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
             s.lin[c.bodyB] += j.mLinB * s.v[i];
             s.ang[c.bodyB] += j.mAngB * s.v[i];
         }
-        double vv = 0.0, ww = 0.0;
+        double vav = 0.0, vdv = 0.0, ww = 0.0;
         for (std::size_t i = 0; i < rows; ++i) {
             const Contact& c = contacts[i / 3];
             const RowJacobian& j = jac[i];
             const float av = dot(j.linA, s.lin[c.bodyA]) + dot(j.angA, s.ang[c.bodyA]) +
                              dot(j.linB, s.lin[c.bodyB]) + dot(j.angB, s.ang[c.bodyB]) +
                              cfm * s.v[i];
+            vav += double(s.v[i]) * av;
+            vdv += double(s.v[i]) * s.v[i] * s.diag[i];
             s.w[i] = s.diag[i] > 0.0f ? av / s.diag[i] : 0.0f;
-            vv += double(s.v[i]) * s.v[i];
             ww += double(s.w[i]) * s.w[i];
         }
-        if (ww <= 0.0) {
-            return 0.0f;
+        if (vdv <= 0.0 || ww <= 0.0) {
+            return lambda;
         }
-        lambda = static_cast<float>(std::sqrt(ww / vv));
+        lambda = std::max(lambda, static_cast<float>(vav / vdv));
         const auto scale = static_cast<float>(1.0 / std::sqrt(ww));
         for (std::size_t i = 0; i < rows; ++i) {
             s.v[i] = s.w[i] * scale;

@@ -77,8 +77,9 @@ struct PowerScratch {
 
 /// Estimate of lambda_max(D^-1 A) for A = J M^-1 J^T + cfm I over all rows of `contacts`
 /// (block diagonal over islands: the largest block's), by `iterations` power iterations
-/// applied through the Jacobians: A v = J (M^-1 J^T v), O(rows) per iteration. Converges
-/// from below. Returns 0 without contacts.
+/// applied through the Jacobians: A v = J (M^-1 J^T v), O(rows) per iteration. Returns the
+/// largest D-weighted Rayleigh quotient (v^T A v) / (v^T D v) of the iterates: never above
+/// lambda_max (up to float rounding), approaching it from below. Returns 0 without contacts.
 float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<RowJacobian>& jac,
                         float cfm, int iterations, PowerScratch& s);
 

@@ -8,28 +8,9 @@
 
 #include "solver/core/hash.h"
 #include "solver/core/timer.h"
+#include "solver/lcp/lcp_omega.h"
 
 namespace ww::rigid {
-namespace {
-
-/// max_i sum_j |A_ij| / A_ii: an upper bound on lambda_max(D^-1 A) (Gershgorin).
-float gershgorinBound(const lcp::LcpProblem& p) {
-    float rho = 0.0f;
-    const int n = p.n;
-    for (int i = 0; i < n; ++i) {
-        const float* row = p.a.data() + static_cast<std::size_t>(i) * n;
-        float sum = 0.0f;
-        for (int j = 0; j < n; ++j) {
-            sum += std::fabs(row[j]);
-        }
-        if (row[i] > 0.0f) {
-            rho = std::max(rho, sum / row[i]);
-        }
-    }
-    return rho;
-}
-
-}  // namespace
 
 const char* toString(LcpMode m) {
     return m == LcpMode::kDense ? "dense" : "islands";
@@ -45,10 +26,14 @@ std::optional<LcpMode> parseLcpMode(std::string_view s) {
     return std::nullopt;
 }
 
+float defaultWallOmega(lcp::LcpMethod method) {
+    return method == lcp::LcpMethod::kJacobi ? 0.3f : lcp::kGaussSeidelOmega;
+}
+
 lcp::LcpOptions defaultWallLcpOptions() {
     lcp::LcpOptions o;
     o.method = lcp::LcpMethod::kJacobi;
-    o.omega = 0.3f;
+    o.omega = defaultWallOmega(o.method);
     o.maxIterations = 200;
     o.tolerance = 1.0e-5f;
     o.checkEvery = 10;
@@ -104,6 +89,10 @@ Status World::setBackend(Backend backend, const gpu::ShaderLibrary* shaders) {
         auto r = lcp::makeGpuLcpSolver(*shaders);
         if (!r) {
             return r.error();
+        }
+        if (std::string why = (*r)->unsupported(m_params.lcp); !why.empty()) {
+            return inputError("rigid::World::setBackend(gpu): " + why +
+                              " (switch the LCP method to Jacobi first)");
         }
         m_solver = std::move(r).value();
     }
@@ -288,6 +277,7 @@ void World::assembleAndSolve(float h) {
     if (static_cast<int>(m_blocks.size()) < blocks) {
         m_blocks.resize(blocks);
     }
+    m_blockCount = blocks;
     m_x.resize(3 * m_blockIds.size());  // the posed contacts (with sleeping, not all)
     AssemblyParams ap;
     ap.dt = h;
@@ -310,7 +300,7 @@ void World::assembleAndSolve(float h) {
     if (m_params.adaptiveOmega && options.method == lcp::LcpMethod::kJacobi && blocks > 0) {
         float rho = 0.0f;
         for (int k = 0; k < blocks; ++k) {
-            rho = std::max(rho, gershgorinBound(m_blocks[k]));
+            rho = std::max(rho, static_cast<float>(lcp::gershgorinBound(m_blocks[k])));
         }
         const float lambda =
             std::min(rho, 1.1f * estimateLambdaMax(m_contacts, m_jac, m_params.cfm, 20, m_power));
@@ -351,10 +341,21 @@ void World::assembleAndSolve(float h) {
         }
         m_stats.lcpNMax = std::max(m_stats.lcpNMax, n);
     };
+    // The parameters may have changed since setBackend (the panel switches the method): a
+    // method the backend cannot run is solved on the CPU, and the step says so, rather than
+    // integrating unsolved impulses.
+    lcp::LcpSolver* solver = m_solver.get();
+    if (!solver->unsupported(options).empty()) {
+        if (!m_cpuFallback) {
+            m_cpuFallback = lcp::makeCpuLcpSolver();
+        }
+        solver = m_cpuFallback.get();
+        m_stats.solvedOnCpuFallback = blocks > 0;
+    }
     if (blocks == 1) {
-        account(m_solver->solve(m_blocks[0], m_x, options), m_blocks[0].n);
+        account(solver->solve(m_blocks[0], m_x, options), m_blocks[0].n);
     } else if (blocks > 1) {
-        const auto reports = m_solver->solveBatch(
+        const auto reports = solver->solveBatch(
             std::span<const lcp::LcpProblem>(m_blocks.data(), blocks), m_x, options);
         for (int k = 0; k < blocks; ++k) {
             account(reports[k], m_blocks[k].n);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,6 +37,10 @@ std::optional<LcpMode> parseLcpMode(std::string_view s);
 
 /// The tuned solver defaults (docs/rigid.md explains how they were found).
 lcp::LcpOptions defaultWallLcpOptions();
+/// The wall's default relaxation of each method: Jacobi 0.3 (capped per step by
+/// adaptiveOmega), Gauss-Seidel lcp::kGaussSeidelOmega. Switching the method switches omega
+/// to this unless the user chose one.
+float defaultWallOmega(lcp::LcpMethod method);
 
 /// Parameters: read-only during a step, may be changed between steps.
 struct WorldParams {
@@ -53,9 +58,10 @@ struct WorldParams {
     float warmStartFactor = 1.0f;  ///< fraction of last step's impulses used as the guess
     NarrowPhaseParams collision;
     LcpMode mode = LcpMode::kIslands;
-    /// Jacobi, omega 0.3 (an upper bound: see adaptiveOmega), at most 200 iterations (warm
-    /// steps stop after 1-6 at the tolerance), natural-map tolerance 1e-5 N s, checked every
-    /// 10 iterations. maxIterations 0 = 2n (the paper's count; no cold-start or budget rule).
+    /// Jacobi, omega 0.3 (defaultWallOmega; an upper bound: see adaptiveOmega), at most 200
+    /// iterations (warm steps stop after 1-6 at the tolerance), natural-map tolerance 1e-5 N s,
+    /// checked every 10 iterations. maxIterations 0 = 2n (the paper's count; no cold-start or
+    /// budget rule).
     lcp::LcpOptions lcp = defaultWallLcpOptions();
     /// Jacobi only: caps omega per step at omegaSafety * 2 / lambda, where lambda estimates
     /// lambda_max(D^-1 A) over all contacts: 20 power iterations on J M^-1 J^T applied
@@ -109,6 +115,9 @@ struct StepStats {
     float omega = 0;        ///< relaxation used (after the adaptive cap)
     float lambdaMax = 0;    ///< the estimate of lambda_max(D^-1 A) that set omega
     int divergedBlocks = 0;
+    /// The backend cannot run lcp.method (Gauss-Seidel on the GPU): this step's LCP was
+    /// solved by the CPU solver instead.
+    bool solvedOnCpuFallback = false;
     int nonFiniteBodies = 0;   ///< bodies reset because their state became NaN/inf
     float maxPenetration = 0;  ///< m, before this step's correction
     float maxSpeed = 0;        ///< m/s, over non-static bodies after the step
@@ -154,6 +163,11 @@ class World {
     /// Wakes body i; the rest of its island wakes with it on the next step.
     void wake(int i);
     int bodyCount() const { return static_cast<int>(m_bodies.size()); }
+    /// The LCP blocks the last (sub)step solved (one per island, or one in dense mode), as
+    /// posed before the solve.
+    std::span<const lcp::LcpProblem> lcpBlocks() const {
+        return {m_blocks.data(), static_cast<std::size_t>(m_blockCount)};
+    }
     /// This step's contacts with their impulses (N s).
     const std::vector<Contact>& contacts() const { return m_contacts; }
 
@@ -174,6 +188,7 @@ class World {
     WorldParams m_params;
     Backend m_backend = Backend::kCpu;
     std::unique_ptr<lcp::LcpSolver> m_solver;
+    std::unique_ptr<lcp::LcpSolver> m_cpuFallback;  ///< for methods m_solver cannot run
     std::vector<Body> m_bodies;
     long m_steps = 0;
     StepStats m_stats;
@@ -187,7 +202,8 @@ class World {
     IslandSet m_islands;
     std::vector<RowJacobian> m_jac;
     ContactAssembler m_assembler;
-    std::vector<lcp::LcpProblem> m_blocks;
+    std::vector<lcp::LcpProblem> m_blocks;  ///< the first m_blockCount are this substep's
+    int m_blockCount = 0;
     std::vector<int> m_blockIds;    ///< contact ids in block order
     std::vector<int> m_blockStart;  ///< offsets of each block into m_blockIds
     std::vector<float> m_x;

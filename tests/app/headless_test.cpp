@@ -244,7 +244,7 @@ TEST_F(Headless, BadInputsExit2BeforeTheRun) {
          {std::string("--scene wall --event 10:explode"),
           std::string("--scene wall --event x:shoot"),
           std::string("--scene water --event 5:drop:2,0.5"), std::string("--scene wall --wall 0x3"),
-          std::string("--scene water --grid 64"), std::string("--scene wall --omega 0"),
+          std::string("--scene water --grid 64"), std::string("--scene wall --omega -0.5"),
           std::string("--scene wall --trace /nonexistent-dir/t.json"),
           std::string("--scene wall --summary-json /nonexistent-dir/s.json"),
           std::string("--scene wall --steps 0"), std::string("--scene wall --warm-up-steps -1")}) {

@@ -63,7 +63,8 @@ TEST(SceneOptions, WallBoundsAcceptTheEdgeAndRejectPastIt) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const Case cases[] = {
         {"omega", [](SceneOptionValues& v) { v.omega = 1e-30f; }, true},
-        {"omega", [](SceneOptionValues& v) { v.omega = 0.0f; }, false},
+        {"omega", [](SceneOptionValues& v) { v.omega = 0.0f; }, true},  // the default
+        {"omega", [](SceneOptionValues& v) { v.omega = -1e-30f; }, false},
         {"omega", [=](SceneOptionValues& v) { v.omega = inf; }, false},
         {"omega", [=](SceneOptionValues& v) { v.omega = nan; }, false},
         {"iterations", [](SceneOptionValues& v) { v.iterations = "1000000"; }, true},

@@ -105,10 +105,11 @@ TEST(Assembly, DenseMatrixAndRhsMatchDoubleReference) {
 }
 
 // The power-iteration estimate of lambda_max(D^-1 A) that sets Jacobi's omega, against the
-// largest eigenvalue of D^-1/2 A D^-1/2 from Eigen's dense symmetric solver (double). Power
-// iteration converges from below: after 200 iterations it is within 2%, and it never
-// exceeds the true value by more than float noise; after the 20 the world uses, within 25%
-// (the world multiplies it by 1.1 and keeps a 0.85 safety factor on 2 / lambda).
+// largest eigenvalue of D^-1/2 A D^-1/2 from Eigen's dense symmetric solver (double). The
+// estimate is a D-weighted Rayleigh quotient: below the true value at every iteration count
+// (up to float rounding of the O(rows) products: 1e-4 relative) and non-decreasing in it; after
+// 200 iterations within 2 %, after the 20 the world uses within 10 % (the world multiplies it
+// by 1.1 and keeps a 0.85 safety factor on 2 / lambda, so omega * lambda_max < 2 holds).
 TEST(Assembly, LambdaMaxEstimateMatchesDenseEigenvalue) {
     for (unsigned seed : {11u, static_cast<unsigned>(std::random_device{}())}) {
         const RandomScene s = makeRandomScene(seed, 10, 25);
@@ -129,11 +130,17 @@ TEST(Assembly, LambdaMaxEstimateMatchesDenseEigenvalue) {
         const double exact =
             Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(sym).eigenvalues().maxCoeff();
         PowerScratch scratch;
+        float previous = 0.0f;
+        for (int iterations : {1, 2, 3, 5, 10, 20, 50, 200}) {
+            const float estimate = estimateLambdaMax(s.contacts, jac, 0.0f, iterations, scratch);
+            EXPECT_LE(estimate, exact * (1 + 1e-4)) << "seed " << seed << ", " << iterations;
+            EXPECT_GE(estimate, previous) << "seed " << seed << ", " << iterations;
+            previous = estimate;
+        }
         const float many = estimateLambdaMax(s.contacts, jac, 0.0f, 200, scratch);
         const float few = estimateLambdaMax(s.contacts, jac, 0.0f, 20, scratch);
         EXPECT_NEAR(many, exact, 0.02 * exact) << "seed " << seed;
-        EXPECT_LE(many, exact * (1 + 1e-4)) << "seed " << seed;
-        EXPECT_GT(few, 0.75 * exact) << "seed " << seed;
+        EXPECT_GT(few, 0.9 * exact) << "seed " << seed;
     }
 }
 

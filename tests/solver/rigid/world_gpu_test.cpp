@@ -68,5 +68,38 @@ TEST(WorldGpu, SwitchingBackendsKeepsTheState) {
     EXPECT_EQ(w.backend(), Backend::kCpu);
 }
 
+// The GPU backend runs projected Jacobi only. Asking for it with Gauss-Seidel is refused;
+// switching the method of a GPU world (as the panel does) solves that step on the CPU and
+// says so, with exactly the CPU world's result: never the unsolved warm-start guess.
+TEST(WorldGpu, GaussSeidelIsNeverLeftUnsolvedOnTheGpuBackend) {
+    WW_REQUIRE_GPU();
+    gpu::ShaderLibrary shaders;
+    World refused = smallWall();
+    refused.params().lcp.method = lcp::LcpMethod::kGaussSeidel;
+    const Status s = refused.setBackend(Backend::kGpu, &shaders);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.error().message.find("Jacobi"), std::string::npos) << s.error().message;
+    EXPECT_EQ(refused.backend(), Backend::kCpu);
+
+    World cpu = smallWall();
+    World gpuWorld = smallWall();
+    ASSERT_TRUE(gpuWorld.setBackend(Backend::kGpu, &shaders).ok());
+    for (World* w : {&cpu, &gpuWorld}) {
+        w->params().lcp.method = lcp::LcpMethod::kGaussSeidel;
+        w->params().lcp.omega = defaultWallOmega(lcp::LcpMethod::kGaussSeidel);
+        pushBrick(*w, 1, 2, {0.0f, 0.0f, -4.0f});
+    }
+    for (int k = 0; k < 20; ++k) {
+        const StepStats& c = cpu.step();
+        EXPECT_FALSE(c.solvedOnCpuFallback);
+        const StepStats& g = gpuWorld.step();
+        ASSERT_TRUE(g.solvedOnCpuFallback) << "step " << k;
+        ASSERT_EQ(g.divergedBlocks, 0);
+        ASSERT_EQ(cpu.stateHash(), gpuWorld.stateHash()) << "step " << k;
+    }
+    const Body& top = gpuWorld.bodies()[*findBrick(gpuWorld, 1, 2)];
+    EXPECT_LT(top.position.z, -0.1f) << "the pushed brick moved: the comparison is not trivial";
+}
+
 }  // namespace
 }  // namespace ww::rigid
