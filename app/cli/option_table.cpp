@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -24,6 +26,39 @@ std::string readText(const std::string& path, bool& ok) {
 }
 
 }  // namespace
+
+Result<float> toOptionFloat(const std::string& name, long double value) {
+    const std::string what = "--" + name + " (config key \"" + name + "\")";
+    if (!std::isfinite(value)) {
+        return inputError(what + " must be a finite number");
+    }
+    // Checked before the conversion, which is undefined for values beyond float's range.
+    constexpr long double kMax = std::numeric_limits<float>::max();
+    if (value > kMax || value < -kMax) {
+        return inputError(what +
+                          " is beyond the range of a float (|x| <= 3.4e38), which the "
+                          "solvers use; write a smaller number");
+    }
+    const float f = static_cast<float>(value);
+    if (f == 0.0f && value != 0.0L) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%Lg", value);
+        return inputError(what + " is " + text +
+                          ", which is 0 as a float (the solvers' type; the smallest positive is "
+                          "1.4e-45); write 0 or a larger number");
+    }
+    return f;
+}
+
+std::string OptionTable::checkFloatText(const std::string& name, const std::string& text) {
+    char* end = nullptr;
+    const long double value = std::strtold(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) {
+        return {};  // not a number at all: CLI11's conversion reports that
+    }
+    Result<float> f = toOptionFloat(name, value);
+    return f ? std::string() : f.error().message;
+}
 
 int lineOfKey(const std::string& text, const std::string& key) {
     const std::size_t pos = text.find("\"" + key + "\"");
@@ -112,7 +147,12 @@ std::string OptionTable::assign(const std::string& name, const nlohmann::json& v
     if (!v.is_number()) {
         return typeError(name, "a number", v);
     }
-    t = v.get<float>();
+    // Integers too: a uint64 beyond float's range is a finding of the same kind as 1e39.
+    Result<float> f = toOptionFloat(name, v.get<long double>());
+    if (!f) {
+        return f.error().message;
+    }
+    t = *f;
     return {};
 }
 
@@ -181,6 +221,16 @@ Status OptionTable::applyConfig(const std::string& path) const {
         }
     }
     return {};
+}
+
+std::vector<std::string> OptionTable::floatKeys() const {
+    std::vector<std::string> k;
+    for (const Entry& e : m_entries) {
+        if (e.isFloat) {
+            k.push_back(e.name);
+        }
+    }
+    return k;
 }
 
 std::vector<std::string> OptionTable::keys() const {

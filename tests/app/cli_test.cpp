@@ -274,6 +274,20 @@ TEST(CliLcp, HugeSizesUnderAMemoryLimitExit2NamingTheFile) {
     EXPECT_NE(r.output.find(wide + ": not enough memory"), std::string::npos) << r.output;
 }
 
+// Found by fuzz_config: "dt": 1e-46 passed as a positive number and reached the water scene as
+// a 0 s step (it is 0 as a float). Now rejected from the config, naming file, line and key.
+TEST(Cli, FloatOptionThatRoundsToZeroExits2NamingFileAndLine) {
+    SolveFiles f(2, 5);
+    const std::string config = f.path("tiny_dt.json");
+    std::ofstream(config) << "{\n  \"scene\": \"water\",\n  \"dt\": 1e-46\n}\n";
+    CommandResult r = run("headless --steps 2 --backend cpu --config " + config);
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find(config + ":3: --dt"), std::string::npos) << r.output;
+    r = run("headless --scene water --steps 2 --backend cpu --tolerance 1e-46");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("--tolerance"), std::string::npos) << r.output;
+}
+
 // ---- bench ----------------------------------------------------------------------------------
 
 // Every suite runs at its smallest sizes and writes records whose times and ratios are real
