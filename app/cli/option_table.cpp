@@ -27,37 +27,49 @@ std::string readText(const std::string& path, bool& ok) {
 
 }  // namespace
 
-Result<float> toOptionFloat(const std::string& name, long double value) {
-    const std::string what = "--" + name + " (config key \"" + name + "\")";
+namespace {
+
+// Why `value` is no float the solvers could use, or "" with `out` set to it.
+std::string floatProblem(long double value, float& out) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%Lg", value);
     if (!std::isfinite(value)) {
-        return inputError(what + " must be a finite number");
+        return std::string(text) + " is not a finite number";
     }
     // Checked before the conversion, which is undefined for values beyond float's range.
     constexpr long double kMax = std::numeric_limits<float>::max();
     if (value > kMax || value < -kMax) {
-        return inputError(what +
-                          " is beyond the range of a float (|x| <= 3.4e38), which the "
-                          "solvers use; write a smaller number");
+        return std::string(text) +
+               " is beyond the range of a float (|x| <= 3.4e38), the solvers' type; write a "
+               "smaller number";
     }
-    const float f = static_cast<float>(value);
-    if (f == 0.0f && value != 0.0L) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%Lg", value);
-        return inputError(what + " is " + text +
-                          ", which is 0 as a float (the solvers' type; the smallest positive is "
-                          "1.4e-45); write 0 or a larger number");
+    out = static_cast<float>(value);
+    if (out == 0.0f && value != 0.0L) {
+        return std::string(text) +
+               " is 0 as a float (the solvers' type; its smallest positive value is 1.4e-45); "
+               "write 0 or a larger number";
+    }
+    return {};
+}
+
+}  // namespace
+
+Result<float> toOptionFloat(const std::string& name, long double value) {
+    float f = 0.0f;
+    if (const std::string why = floatProblem(value, f); !why.empty()) {
+        return inputError("--" + name + " (config key \"" + name + "\"): " + why);
     }
     return f;
 }
 
-std::string OptionTable::checkFloatText(const std::string& name, const std::string& text) {
+std::string OptionTable::checkFloatText(const std::string& text) {
     char* end = nullptr;
     const long double value = std::strtold(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size()) {
         return {};  // not a number at all: CLI11's conversion reports that
     }
-    Result<float> f = toOptionFloat(name, value);
-    return f ? std::string() : f.error().message;
+    float f = 0.0f;
+    return floatProblem(value, f);  // CLI11 puts the flag's name in front
 }
 
 int lineOfKey(const std::string& text, const std::string& key) {

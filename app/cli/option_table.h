@@ -27,8 +27,7 @@ class OptionTable {
         CLI::Option* opt = m_command->add_option("--" + name, target, help);
         if constexpr (std::is_same_v<T, float>) {
             opt->capture_default_str();
-            opt->check(CLI::Validator(
-                [name](std::string& text) { return checkFloatText(name, text); }, "FLOAT"));
+            opt->check(CLI::Validator([](std::string& text) { return checkFloatText(text); }, ""));
         } else if constexpr (!std::is_same_v<T, std::string>) {
             opt->capture_default_str();
         } else {
@@ -60,7 +59,7 @@ class OptionTable {
         bool isFloat;
     };
 
-    static std::string checkFloatText(const std::string& name, const std::string& text);
+    static std::string checkFloatText(const std::string& text);
 
     static std::string assign(const std::string& name, const nlohmann::json& v, int& t,
                               const std::vector<std::string>&);
