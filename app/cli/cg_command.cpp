@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
@@ -38,6 +39,23 @@ double trueResidual(const io::SparseTriplets& a, const std::vector<double>& b,
     return bb > 0 ? std::sqrt(rr / bb) : std::sqrt(rr);
 }
 
+// A in CSR. The reader bounds what it allocates by the file's size; the copy may still not fit
+// beside it.
+Result<cg::CsrMatrix> toCsr(const std::string& path, const io::SparseTriplets& a) {
+    try {
+        const std::vector<float> values(a.value.begin(), a.value.end());
+        Result<cg::CsrMatrix> csr = cg::CsrMatrix::fromTriplets(a.rows, a.row, a.col, values);
+        if (!csr) {
+            return inputError(path + ": " + csr.error().message);
+        }
+        return csr;
+    } catch (const std::bad_alloc&) {
+        return inputError(path +
+                          ": not enough memory for the CSR copy of this matrix; use a "
+                          "smaller matrix or raise the memory limit (ulimit -v)");
+    }
+}
+
 int runCg(const CgValues& v) {
     if (Status s = v.io.checkWritable(); !s) {
         return reportError(s.error());
@@ -57,10 +75,9 @@ int runCg(const CgValues& v) {
                                       std::to_string(a->cols) + "; CG needs a square SPD matrix"));
     }
     const int n = a->rows;
-    std::vector<float> values(a->value.begin(), a->value.end());
-    Result<cg::CsrMatrix> csr = cg::CsrMatrix::fromTriplets(n, a->row, a->col, values);
+    Result<cg::CsrMatrix> csr = toCsr(v.matrix, *a);
     if (!csr) {
-        return reportError(inputError(v.matrix + ": " + csr.error().message));
+        return reportError(csr.error());
     }
     if (!csr->isSymmetric()) {
         return reportError(inputError(v.matrix + ": A is not symmetric; conjugate gradients "

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
@@ -41,7 +42,7 @@ float toBound(double v) {
     return static_cast<float>(v);
 }
 
-Result<lcp::LcpProblem> readProblem(const LcpValues& v) {
+Result<lcp::LcpProblem> readProblemUnguarded(const LcpValues& v) {
     Result<io::SparseTriplets> a = io::readMatrixMarket(v.matrix);
     if (!a) {
         return a.error();
@@ -110,6 +111,18 @@ Result<lcp::LcpProblem> readProblem(const LcpValues& v) {
         return inputError(v.matrix + ": the LCP is not well posed: " + why);
     }
     return p;
+}
+
+// The reader bounds what it allocates by the file's size, but the dense problem holds n*n
+// floats however few entries the file has.
+Result<lcp::LcpProblem> readProblem(const LcpValues& v) {
+    try {
+        return readProblemUnguarded(v);
+    } catch (const std::bad_alloc&) {
+        return inputError(v.matrix +
+                          ": not enough memory for the dense LCP of this matrix (n*n floats); "
+                          "use a smaller matrix or raise the memory limit (ulimit -v)");
+    }
 }
 
 int runLcp(const LcpValues& v) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -24,6 +26,51 @@ std::string readText(const std::string& path, bool& ok) {
 }
 
 }  // namespace
+
+namespace {
+
+// Why `value` is no float the solvers could use, or "" with `out` set to it.
+std::string floatProblem(long double value, float& out) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%Lg", value);
+    if (!std::isfinite(value)) {
+        return std::string(text) + " is not a finite number";
+    }
+    // Checked before the conversion, which is undefined for values beyond float's range.
+    constexpr long double kMax = std::numeric_limits<float>::max();
+    if (value > kMax || value < -kMax) {
+        return std::string(text) +
+               " is beyond the range of a float (|x| <= 3.4e38), the solvers' type; write a "
+               "smaller number";
+    }
+    out = static_cast<float>(value);
+    if (out == 0.0f && value != 0.0L) {
+        return std::string(text) +
+               " is 0 as a float (the solvers' type; its smallest positive value is 1.4e-45); "
+               "write 0 or a larger number";
+    }
+    return {};
+}
+
+}  // namespace
+
+Result<float> toOptionFloat(const std::string& name, long double value) {
+    float f = 0.0f;
+    if (const std::string why = floatProblem(value, f); !why.empty()) {
+        return inputError("--" + name + " (config key \"" + name + "\"): " + why);
+    }
+    return f;
+}
+
+std::string OptionTable::checkFloatText(const std::string& text) {
+    char* end = nullptr;
+    const long double value = std::strtold(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) {
+        return {};  // not a number at all: CLI11's conversion reports that
+    }
+    float f = 0.0f;
+    return floatProblem(value, f);  // CLI11 puts the flag's name in front
+}
 
 int lineOfKey(const std::string& text, const std::string& key) {
     const std::size_t pos = text.find("\"" + key + "\"");
@@ -112,7 +159,12 @@ std::string OptionTable::assign(const std::string& name, const nlohmann::json& v
     if (!v.is_number()) {
         return typeError(name, "a number", v);
     }
-    t = v.get<float>();
+    // Integers too: a uint64 beyond float's range is a finding of the same kind as 1e39.
+    Result<float> f = toOptionFloat(name, v.get<long double>());
+    if (!f) {
+        return f.error().message;
+    }
+    t = *f;
     return {};
 }
 
@@ -181,6 +233,16 @@ Status OptionTable::applyConfig(const std::string& path) const {
         }
     }
     return {};
+}
+
+std::vector<std::string> OptionTable::floatKeys() const {
+    std::vector<std::string> k;
+    for (const Entry& e : m_entries) {
+        if (e.isFloat) {
+            k.push_back(e.name);
+        }
+    }
+    return k;
 }
 
 std::vector<std::string> OptionTable::keys() const {

@@ -25,7 +25,10 @@ class OptionTable {
     CLI::Option* add(const std::string& name, T& target, const std::string& help,
                      std::vector<std::string> allowed = {}) {
         CLI::Option* opt = m_command->add_option("--" + name, target, help);
-        if constexpr (!std::is_same_v<T, std::string>) {
+        if constexpr (std::is_same_v<T, float>) {
+            opt->capture_default_str();
+            opt->check(CLI::Validator([](std::string& text) { return checkFloatText(text); }, ""));
+        } else if constexpr (!std::is_same_v<T, std::string>) {
             opt->capture_default_str();
         } else {
             opt->capture_default_str();
@@ -33,9 +36,11 @@ class OptionTable {
                 opt->check(CLI::IsMember(allowed));
             }
         }
-        m_entries.push_back({name, opt, [&target, name, allowed](const nlohmann::json& v) {
+        m_entries.push_back({name, opt,
+                             [&target, name, allowed](const nlohmann::json& v) {
                                  return assign(name, v, target, allowed);
-                             }});
+                             },
+                             std::is_same_v<T, float>});
         return opt;
     }
 
@@ -43,13 +48,18 @@ class OptionTable {
     Status applyConfig(const std::string& path) const;
     /// Keys every config file may hold (for docs and --help).
     std::vector<std::string> keys() const;
+    /// The keys of float options (the solvers' type), each checked by toOptionFloat().
+    std::vector<std::string> floatKeys() const;
 
   private:
     struct Entry {
         std::string name;
         CLI::Option* option;
         std::function<std::string(const nlohmann::json&)> assign;  // "" or the type error
+        bool isFloat;
     };
+
+    static std::string checkFloatText(const std::string& text);
 
     static std::string assign(const std::string& name, const nlohmann::json& v, int& t,
                               const std::vector<std::string>&);
@@ -65,6 +75,12 @@ class OptionTable {
     CLI::App* m_command;
     std::vector<Entry> m_entries;
 };
+
+/// `value` rounded to the float the solvers use, or an error naming `--name` when that float is
+/// not the number written: not finite, beyond float's range, or non-zero but rounded to 0
+/// (e.g. 1e-46). Every float option, from a flag or a config file, passes through here; the
+/// scenes' range checks then see exactly the value the model gets.
+Result<float> toOptionFloat(const std::string& name, long double value);
 
 /// Reads a JSON file; a syntax error names file, line and column.
 Result<nlohmann::json> readJsonFile(const std::string& path);

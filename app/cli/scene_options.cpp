@@ -198,11 +198,11 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
         return rangeError("substeps", "must be in [1, 64]");
     }
     w.substeps = v.substeps;
-    if (v.dt != 0.0) {
-        if (!(v.dt > 0.0) || v.dt > 1.0) {
+    if (v.dt != 0.0f) {
+        if (!(v.dt > 0.0f) || v.dt > 1.0f) {
             return rangeError("dt", "must be in (0, 1] seconds");
         }
-        w.dtSeconds = static_cast<float>(v.dt);
+        w.dtSeconds = v.dt;
     }
     return s;
 }
@@ -225,11 +225,11 @@ Result<WaterSceneSettings> makeWaterSettings(const SceneOptionValues& v, std::ui
         return rangeError("wave-speed", "must be in (0, 1000] m/s");
     }
     p.waveSpeed = v.waveSpeed;
-    if (v.dt != 0.0) {
-        if (!(v.dt > 0.0) || v.dt > 10.0) {
+    if (v.dt != 0.0f) {
+        if (!(v.dt > 0.0f) || v.dt > 10.0f) {
             return rangeError("dt", "must be in (0, 10] seconds");
         }
-        p.dtSeconds = static_cast<float>(v.dt);
+        p.dtSeconds = v.dt;
         p.dtRatio = 0.0f;
     } else {
         if (!(v.dtRatio > 0.0f) || v.dtRatio > 1.0e4f) {

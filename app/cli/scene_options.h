@@ -44,8 +44,9 @@ struct SceneOptionValues {
     int cgMaxIterations = 0;
     int cgCheckEvery = 0;
 
-    // Shared: time step in seconds; 0 = the scene's default (or --dt-ratio for water).
-    double dt = 0;
+    // Shared: time step in seconds; 0 = the scene's default (or --dt-ratio for water). A float,
+    // as the scenes hold it, so that the range check sees the step they will take.
+    float dt = 0;
 };
 
 void registerSceneOptions(OptionTable& table, SceneOptionValues& values);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <new>
 #include <sstream>
 
 namespace ww::io {
@@ -72,18 +73,22 @@ bool nextDataLine(std::istream& in, int& lineNo, std::vector<std::string>& token
 
 constexpr long long kMaxDimension = 1 << 24;
 
-}  // namespace
-
-std::vector<double> SparseTriplets::toDense() const {
-    std::vector<double> d(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), 0.0);
-    for (std::size_t k = 0; k < value.size(); ++k) {
-        d[static_cast<std::size_t>(row[k]) * static_cast<std::size_t>(cols) +
-          static_cast<std::size_t>(col[k])] += value[k];
+// Bytes left in `in` after its current position, or -1 when that is unknown (not a regular
+// file: a pipe, a device).
+long long bytesLeft(const std::string& path, std::istream& in) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+        return -1;
     }
-    return d;
+    const auto size = std::filesystem::file_size(path, ec);
+    const std::streamoff at = in.tellg();
+    if (ec || at < 0) {
+        return -1;
+    }
+    return static_cast<long long>(size) - static_cast<long long>(at);
 }
 
-Result<SparseTriplets> readMatrixMarket(const std::string& path) {
+Result<SparseTriplets> read(const std::string& path) {
     std::ifstream in(path);
     if (!in) {
         return Error{ErrorKind::kIo, path + ": cannot open for reading (" + std::strerror(errno) +
@@ -153,9 +158,23 @@ Result<SparseTriplets> readMatrixMarket(const std::string& path) {
                          "entry count " + std::to_string(entries) + " is impossible for a " +
                              std::to_string(rows) + "x" + std::to_string(cols) + " matrix");
     }
-    m.row.reserve(static_cast<std::size_t>(entries));
-    m.col.reserve(static_cast<std::size_t>(entries));
-    m.value.reserve(static_cast<std::size_t>(entries));
+    // Each entry has a line of its own of at least "v\n" (array) or "i j v\n" (coordinate)
+    // (the last one may lack its newline), so a size line announcing more entries than the
+    // rest of the file can hold is an error before anything is allocated for them.
+    const long long minLine = m.wasDense ? 2 : 6;
+    const long long left = bytesLeft(path, in);
+    if (left >= 0 && entries > 0 && entries * minLine - 1 > left) {
+        return fileError(path, lineNo,
+                         "the size line announces " + std::to_string(entries) + " entries (" +
+                             std::to_string(rows) + "x" + std::to_string(cols) + " " + format +
+                             ") but only " + std::to_string(left) +
+                             " bytes follow, too few for them; fix the size line or the file");
+    }
+    if (left >= 0) {
+        m.row.reserve(static_cast<std::size_t>(entries));
+        m.col.reserve(static_cast<std::size_t>(entries));
+        m.value.reserve(static_cast<std::size_t>(entries));
+    }
 
     // Array format walks column-major (lower triangle only when symmetric).
     long long ai = 0, aj = 0;
@@ -216,6 +235,29 @@ Result<SparseTriplets> readMatrixMarket(const std::string& path) {
     return m;
 }
 
+}  // namespace
+
+std::vector<double> SparseTriplets::toDense() const {
+    std::vector<double> d(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), 0.0);
+    for (std::size_t k = 0; k < value.size(); ++k) {
+        d[static_cast<std::size_t>(row[k]) * static_cast<std::size_t>(cols) +
+          static_cast<std::size_t>(col[k])] += value[k];
+    }
+    return d;
+}
+
+Result<SparseTriplets> readMatrixMarket(const std::string& path) {
+    try {
+        return read(path);
+    } catch (const std::bad_alloc&) {
+        // The header is checked against the file's size before anything is allocated, so this
+        // is a matrix as large as the file says that does not fit in this process's memory.
+        return inputError(path +
+                          ": not enough memory to hold this matrix; use a smaller one or "
+                          "raise the memory limit (ulimit -v)");
+    }
+}
+
 Result<std::vector<double>> readMatrixMarketVector(const std::string& path, int expectedSize) {
     Result<SparseTriplets> m = readMatrixMarket(path);
     if (!m) {
@@ -231,8 +273,12 @@ Result<std::vector<double>> readMatrixMarketVector(const std::string& path, int 
                           " entries but the matrix has " + std::to_string(expectedSize) +
                           " rows; sizes must match");
     }
-    std::vector<double> v = m->toDense();
-    return v;
+    try {
+        return m->toDense();
+    } catch (const std::bad_alloc&) {
+        return inputError(path + ": not enough memory for a vector of " + std::to_string(n) +
+                          " entries; use a smaller one or raise the memory limit (ulimit -v)");
+    }
 }
 
 Status writeMatrixMarketArray(const std::string& path, int rows, int cols,

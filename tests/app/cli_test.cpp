@@ -230,6 +230,64 @@ TEST(CliCg, NonSymmetricMatrixIsRejected) {
     EXPECT_NE(r.output.find("not symmetric"), std::string::npos) << r.output;
 }
 
+// Under a 2 GB address-space limit, as in many containers. AddressSanitizer reserves terabytes
+// of shadow address space, so a sanitizer build cannot start under one.
+CommandResult runLimited(const std::string& args) {
+    return test::runShell("bash -c 'ulimit -v 2000000; exec " WW_WAVEWALL_EXE " " + args + "'");
+}
+
+bool builtWithAsan() {
+#if defined(__SANITIZE_ADDRESS__)
+    return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return true;
+#endif
+#endif
+    return false;
+}
+
+// A file of a few bytes announcing a 300000x1006 array made the reader reserve 2.4 GB before it
+// read a number: std::bad_alloc out of main (exit 134) under the limit. Now an input error at the
+// size line; and the dense LCP of a matrix announced as 2^24 x 2^24 with one entry (n*n floats)
+// is an input error naming the file instead of the same abort.
+TEST(CliLcp, HugeSizesUnderAMemoryLimitExit2NamingTheFile) {
+    if (builtWithAsan()) {
+        GTEST_SKIP() << "AddressSanitizer cannot run under ulimit -v";
+    }
+    SolveFiles f(4, freshSeed());
+    ASSERT_EQ(runLimited("--version").code, 0) << "wavewall does not start under the limit";
+    const std::string huge = f.path("huge.mtx");
+    std::ofstream(huge) << "%%MatrixMarket matrix array real general\n300000 1006\n1\n2\n";
+    for (const char* command : {"lcp", "cg"}) {
+        CommandResult r =
+            runLimited(std::string(command) + " --matrix " + huge + " --rhs " + f.path("b.mtx"));
+        EXPECT_EQ(r.code, 2) << command << ": " << r.output;
+        EXPECT_NE(r.output.find(huge + ":2:"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find("announces"), std::string::npos) << r.output;
+    }
+    const std::string wide = f.path("wide.mtx");
+    std::ofstream(wide) << "%%MatrixMarket matrix coordinate real general\n16777216 16777216 1\n"
+                           "1 1 1\n";
+    CommandResult r = runLimited("lcp --matrix " + wide + " --rhs " + f.path("b.mtx"));
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find(wide + ": not enough memory"), std::string::npos) << r.output;
+}
+
+// Found by fuzz_config: "dt": 1e-46 passed as a positive number and reached the water scene as
+// a 0 s step (it is 0 as a float). Now rejected from the config, naming file, line and key.
+TEST(Cli, FloatOptionThatRoundsToZeroExits2NamingFileAndLine) {
+    SolveFiles f(2, 5);
+    const std::string config = f.path("tiny_dt.json");
+    std::ofstream(config) << "{\n  \"scene\": \"water\",\n  \"dt\": 1e-46\n}\n";
+    CommandResult r = run("headless --steps 2 --backend cpu --config " + config);
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find(config + ":3: --dt"), std::string::npos) << r.output;
+    r = run("headless --scene water --steps 2 --backend cpu --tolerance 1e-46");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("--tolerance"), std::string::npos) << r.output;
+}
+
 // ---- bench ----------------------------------------------------------------------------------
 
 // Every suite runs at its smallest sizes and writes records whose times and ratios are real

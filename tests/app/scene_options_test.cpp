@@ -3,10 +3,16 @@
 // (tests/fuzz/fuzz_config.cpp) are kept here as regression tests.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "app/cli/scene_options.h"
 
@@ -83,9 +89,9 @@ TEST(SceneOptions, WallBoundsAcceptTheEdgeAndRejectPastIt) {
         {"substeps", [](SceneOptionValues& v) { v.substeps = 64; }, true},
         {"substeps", [](SceneOptionValues& v) { v.substeps = 65; }, false},
         {"substeps", [](SceneOptionValues& v) { v.substeps = 0; }, false},
-        {"dt", [](SceneOptionValues& v) { v.dt = 1.0; }, true},
-        {"dt", [](SceneOptionValues& v) { v.dt = std::nextafter(1.0, 2.0); }, false},
-        {"dt", [](SceneOptionValues& v) { v.dt = -1e-300; }, false},
+        {"dt", [](SceneOptionValues& v) { v.dt = 1.0f; }, true},
+        {"dt", [](SceneOptionValues& v) { v.dt = std::nextafter(1.0f, 2.0f); }, false},
+        {"dt", [](SceneOptionValues& v) { v.dt = -1e-30f; }, false},
         {"chebyshev-rho", [](SceneOptionValues& v) { v.chebyshevRho = 0.0f; }, true},
         {"chebyshev-rho", [](SceneOptionValues& v) { v.chebyshevRho = std::nextafter(1.0f, 0.0f); },
          true},
@@ -109,8 +115,8 @@ TEST(SceneOptions, WaterBoundsAcceptTheEdgeAndRejectPastIt) {
         {"pool-size", [](SceneOptionValues& v) { v.poolSize = 0.0f; }, false},
         {"wave-speed", [](SceneOptionValues& v) { v.waveSpeed = 1.0e3f; }, true},
         {"wave-speed", [=](SceneOptionValues& v) { v.waveSpeed = nan; }, false},
-        {"dt", [](SceneOptionValues& v) { v.dt = 10.0; }, true},
-        {"dt", [](SceneOptionValues& v) { v.dt = 10.000001; }, false},
+        {"dt", [](SceneOptionValues& v) { v.dt = 10.0f; }, true},
+        {"dt", [](SceneOptionValues& v) { v.dt = 10.000001f; }, false},
         {"dt-ratio", [](SceneOptionValues& v) { v.dtRatio = 1.0e4f; }, true},
         {"dt-ratio", [](SceneOptionValues& v) { v.dtRatio = 0.0f; }, false},
         {"damping", [](SceneOptionValues& v) { v.damping = 1.0e3f; }, true},
@@ -125,6 +131,60 @@ TEST(SceneOptions, WaterBoundsAcceptTheEdgeAndRejectPastIt) {
     for (const Case& c : cases) {
         expectCase(c, false);
     }
+}
+
+// Found by fuzz_config: "dt": 1e-46 passed as a positive double and reached the water scene as
+// dt = 0 (a float). Every float option, from a config file or a flag, is checked as the float
+// the solvers get: a non-zero value that rounds to 0 and a value beyond float's range are errors
+// naming the key (and file:line from a config), never a silent 0 or infinity.
+TEST(SceneOptions, EveryFloatOptionRejectsNumbersThatAreNoFloat) {
+    CLI::App app("test");
+    OptionTable table(app);
+    SceneOptionValues values;
+    registerSceneOptions(table, values);
+    const std::vector<std::string> keys = table.floatKeys();
+    // The options the solvers hold as floats: each must be registered as one.
+    for (const char* key : {"omega", "tolerance", "chebyshev-rho", "friction", "erp", "pool-size",
+                            "wave-speed", "dt-ratio", "damping", "cg-tolerance", "dt"}) {
+        EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
+    }
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("ww_float_options_" + std::to_string(::getpid()) + ".json"))
+                                 .string();
+    // 1e-46 and 7e-46 round to 0 (the smallest positive float is 1.4e-45); 3.5e38 is past
+    // 3.4028235e38; 1e39 is float overflow.
+    for (const std::string& key : keys) {
+        for (const char* number : {"1e-46", "-7e-46", "1e39", "-3.5e38"}) {
+            std::ofstream(path) << "{\n  \"" << key << "\": " << number << "\n}\n";
+            CLI::App fileApp("test");
+            OptionTable fileTable(fileApp);
+            SceneOptionValues fileValues;
+            registerSceneOptions(fileTable, fileValues);
+            fileApp.parse(std::vector<std::string>{});
+            const Status s = fileTable.applyConfig(path);
+            ASSERT_FALSE(s.ok()) << key << " = " << number << " accepted from a config";
+            EXPECT_NE(s.error().message.find(path + ":2: --" + key), std::string::npos)
+                << s.error().message;
+
+            CLI::App flagApp("test");
+            OptionTable flagTable(flagApp);
+            SceneOptionValues flagValues;
+            registerSceneOptions(flagTable, flagValues);
+            EXPECT_THROW(flagApp.parse(std::vector<std::string>{number, "--" + key}),
+                         CLI::ValidationError)
+                << "--" << key << " " << number;
+        }
+        // The smallest positive float itself is a float: the table passes it on unchanged.
+        std::ofstream(path) << "{\"" << key << "\": 1.5e-45}";
+        CLI::App okApp("test");
+        OptionTable okTable(okApp);
+        SceneOptionValues okValues;
+        registerSceneOptions(okTable, okValues);
+        okApp.parse(std::vector<std::string>{});
+        const Status s = okTable.applyConfig(path);
+        EXPECT_TRUE(s.ok()) << key << ": " << s.error().message;
+    }
+    std::filesystem::remove(path);
 }
 
 TEST(SceneOptions, SleepIsOffByDefaultAndReachesTheWorld) {

@@ -76,7 +76,9 @@ TEST_F(MatrixMarketTest, MalformedInputsNameFileAndLine) {
     expectError("%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1.0\n", 3, "outside");
     expectError("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 abc\n", 3,
                 "ROW COL VALUE");
-    expectError("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n", 3, "ends after 1");
+    // (The comment makes the file long enough for two entries: else the size line is the error.)
+    expectError("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n% no second entry\n",
+                4, "ends after 1");
     expectError("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 2\n", 4,
                 "more entries");
     expectError("%%MatrixMarket matrix coordinate real general\n-2 2 1\n1 1 1\n", 2,
@@ -84,6 +86,27 @@ TEST_F(MatrixMarketTest, MalformedInputsNameFileAndLine) {
     expectError("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", 3,
                 "lower triangle");
     expectError("%%MatrixMarket matrix array real general\n2 1\n1\nnan\n", 4, "one number");
+}
+
+// A file of a few bytes announcing a 300000x1006 array made the reader reserve 2.4 GB before a
+// single number (std::bad_alloc under a 2 GB address-space limit). A size line announcing more
+// entries than the rest of the file can hold is an error at that line before any allocation.
+TEST_F(MatrixMarketTest, SizeLineBeyondTheFileIsAnError) {
+    expectError("%%MatrixMarket matrix array real general\n300000 1006\n1\n2\n", 2,
+                "announces 301800000 entries");
+    expectError("%%MatrixMarket matrix coordinate real general\n100 100 40\n1 1 1\n2 2 1\n", 2,
+                "announces 40 entries");
+    expectError("%%MatrixMarket matrix array real symmetric\n1000 1000\n1\n", 2,
+                "announces 500500 entries");
+    // The shortest lines that hold the announced entries, the last without its newline, pass.
+    auto a = io::readMatrixMarket(
+        write("tight.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3"));
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    EXPECT_EQ(a->toDense(), (std::vector<double>{1, 2, 3}));
+    auto c = io::readMatrixMarket(
+        write("tightc.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 5\n2 2 7"));
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    EXPECT_EQ(c->toDense(), (std::vector<double>{5, 0, 0, 7}));
 }
 
 TEST_F(MatrixMarketTest, VectorSizeMismatchIsReported) {
