@@ -78,6 +78,51 @@ TEST(WaveKernels, FastPathsMatchReferences) {
     }
 }
 
+// The 5-point Laplacian L (no 1/h^2) of a 3x3 grid, cells k = 3 j + i, written by hand
+// (independent of the production stencils): Neumann drops each missing neighbour (diagonal
+// -2 at corners, -3 on edges, -4 at the centre), Dirichlet keeps -4 everywhere (ghosts 0).
+constexpr double kLapNeumann3x3[9][9] = {
+    {-2, 1, 0, 1, 0, 0, 0, 0, 0}, {1, -3, 1, 0, 1, 0, 0, 0, 0}, {0, 1, -2, 0, 0, 1, 0, 0, 0},
+    {1, 0, 0, -3, 1, 0, 1, 0, 0}, {0, 1, 0, 1, -4, 1, 0, 1, 0}, {0, 0, 1, 0, 1, -3, 0, 0, 1},
+    {0, 0, 0, 1, 0, 0, -2, 1, 0}, {0, 0, 0, 0, 1, 0, 1, -3, 1}, {0, 0, 0, 0, 0, 1, 0, 1, -2}};
+constexpr double kLapDirichlet3x3[9][9] = {
+    {-4, 1, 0, 1, 0, 0, 0, 0, 0}, {1, -4, 1, 0, 1, 0, 0, 0, 0}, {0, 1, -4, 0, 0, 1, 0, 0, 0},
+    {1, 0, 0, -4, 1, 0, 1, 0, 0}, {0, 1, 0, 1, -4, 1, 0, 1, 0}, {0, 0, 1, 0, 1, -4, 0, 0, 1},
+    {0, 0, 0, 1, 0, 0, -4, 1, 0}, {0, 0, 0, 0, 1, 0, 1, -4, 1}, {0, 0, 0, 0, 0, 1, 0, 1, -4}};
+
+// cnRhs, its scalar reference and the explicit step on a 3x3 grid against the schemes'
+// definitions with the hand-written L: rhs = [2u - (1 - g) uPrev + a L (2u + uPrev)] / (1 + g)
+// and u+ = [2u - (1 - g) uPrev + 4a L u] / (1 + g). Each entry sums ~15 float terms of size
+// <= 10 |u| with |u| <= 1: 1e-5 covers float rounding.
+TEST(WaveKernels, RhsAndExplicitStepEqualHandWritten3x3) {
+    const std::uint64_t seed = freshSeed();
+    for (bool neumann : {true, false}) {
+        const auto& lap = neumann ? kLapNeumann3x3 : kLapDirichlet3x3;
+        const GridCoeffs k{3, 3, 0.7f, 0.05f, neumann};
+        const auto u = randomField(9, seed);
+        const auto up = randomField(9, seed + 1);
+        std::vector<float> rhs(9), guess(9), ref(9), next(9);
+        cnRhs(k, u.data(), up.data(), rhs.data(), guess.data(), true);
+        cnRhsReference(k, u.data(), up.data(), ref.data());
+        explicitStep(k, u.data(), up.data(), next.data());
+        for (int i = 0; i < 9; ++i) {
+            double lw = 0.0;
+            double lu = 0.0;
+            for (int j = 0; j < 9; ++j) {
+                lw += lap[i][j] * (2.0 * u[j] + up[j]);
+                lu += lap[i][j] * u[j];
+            }
+            const double base = 2.0 * u[i] - (1.0 - k.g) * up[i];
+            const double want = (base + k.a * lw) / (1.0 + k.g);
+            const double wantNext = (base + 4.0 * k.a * lu) / (1.0 + k.g);
+            EXPECT_NEAR(rhs[i], want, 1e-5)
+                << i << (neumann ? " Neumann" : " Dirichlet") << " seed " << seed;
+            EXPECT_NEAR(ref[i], want, 1e-5) << i << " seed " << seed;
+            EXPECT_NEAR(next[i], wantNext, 1e-5) << i << " seed " << seed;
+        }
+    }
+}
+
 TEST(WaveModel, ImplicitBoundedAtTenTimesExplicitLimitWhileExplicitDiverges) {
     for (Scheme scheme : {Scheme::kCrankNicolson, Scheme::kExplicit}) {
         WaveParams p = smallParams(40, 10.0f);
