@@ -266,6 +266,40 @@ TEST(CgCpu, IndefiniteMatrixBreaksDown) {
     EXPECT_EQ(report.status, CgStatus::kBreakdown);
 }
 
+// At alpha = 500 (cond ~ 4000, the wave system at ~60x the explicit limit) float CG's
+// recursive residual passes 1e-7 while ||b - Ax|| / ||b|| stalls near 1e-5 (measured
+// 7e-6 .. 2e-5): more than kTrueResidualSlack = 10x the tolerance, so not converged. At
+// alpha = 2 and tolerance 1e-5 the two agree and the solve stays converged. The reported
+// true residual is computed in float: it matches the double one within float rounding of
+// b - Ax (~1e-7 of ||b||) plus 5 %.
+TEST(CgCpu, TrueResidualIsReportedAndDemotesAStalledSolve) {
+    const std::uint64_t seed = freshSeed();
+    for (Boundary bc : {Boundary::kDirichlet, Boundary::kNeumann}) {
+        for (const auto& [alpha, tol] : {std::pair{500.0f, 1e-7f}, std::pair{2.0f, 1e-5f}}) {
+            const StencilOperator op(64, 64, alpha, bc);
+            const std::vector<float> b = randomVector(op.size(), seed);
+            std::vector<float> x(op.size(), 0.0f);
+            CgOptions options;
+            options.tolerance = tol;
+            options.maxIterations = 5000;
+            const CgReport r = solveCpu(op, b, std::span<float>(x), options);
+            const double truth = test::trueResidual(op, b, x);
+            EXPECT_NEAR(r.trueResidual, truth, 0.05 * truth + 3e-7) << "seed " << seed;
+            EXPECT_LE(r.residual, tol);
+            if (alpha > 100.0f) {
+                EXPECT_GT(truth, kTrueResidualSlack * tol) << "seed " << seed;
+                EXPECT_EQ(r.status, CgStatus::kInaccurate) << "seed " << seed;
+            } else {
+                EXPECT_EQ(r.status, CgStatus::kConverged) << "seed " << seed;
+            }
+            std::vector<double> xd(op.size(), 0.0);
+            const CgReport ref = solveReference(op, toDouble(b), std::span<double>(xd), options);
+            EXPECT_EQ(ref.status, CgStatus::kConverged);  // double does not stall at 1e-7
+            EXPECT_LT(ref.trueResidual, 2.0f * tol);
+        }
+    }
+}
+
 TEST(CgCpu, IterationLimitIsReported) {
     const StencilOperator op(32, 32, 4.0f, Boundary::kDirichlet);
     const std::vector<float> b = randomVector(op.size(), freshSeed());
