@@ -301,6 +301,64 @@ void expectEnergyContinuousAcrossDtChange(Backend backend) {
     }
 }
 
+// Switching CN -> explicit (and dt) keeps the heights and the velocity: v^n from the CN
+// relation before equals v^n from the explicit (velocity Verlet) relation after,
+//   dt v = [(u - uPrev) + 2 a L u] / (1 + g),
+// written out here with the test's own Laplacian. The new u^n-1 is computed in float from
+// values of size <= 0.1 m: 1e-6 m per cell, i.e. 1e-6 / dt in v, is the rounding bound.
+TEST(WaveModel, SchemeSwitchKeepsVelocity) {
+    const std::uint64_t seed = freshSeed();
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> pos(0.2f, 0.8f);
+    WaveParams p = smallParams(32, 2.0f);
+    p.damping = 0.3f;
+    auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+    ASSERT_TRUE(m.ok());
+    m->addDrop(pos(rng), pos(rng), 0.1f, 0.3f);
+    for (int s = 0; s < 10; ++s) {
+        (void)m->step();
+    }
+    auto velocity = [](const WaveParams& q, const std::vector<float>& u,
+                       const std::vector<float>& up, bool cn) {
+        const int n = q.nx;
+        const double dt = q.dt();
+        const double a = q.waveSpeed * q.waveSpeed * dt * dt / (4.0 * q.cellSize() * q.cellSize());
+        const double g = 0.5 * q.damping * dt;
+        auto lap = [&](const std::vector<float>& f, int i, int j) {  // Neumann ghosts
+            auto at = [&](int ii, int jj) {
+                const bool in = ii >= 0 && ii < n && jj >= 0 && jj < n;
+                return double(f[static_cast<std::size_t>(in ? jj * n + ii : j * n + i)]);
+            };
+            return at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1) - 4.0 * at(i, j);
+        };
+        std::vector<double> v(u.size());
+        for (int j = 0; j < n; ++j) {
+            for (int i = 0; i < n; ++i) {
+                const std::size_t k = static_cast<std::size_t>(j * n + i);
+                const double w = double(u[k]) - up[k];
+                v[k] = (cn ? (1.0 - g) * w + a * (lap(u, i, j) + lap(up, i, j))
+                           : (w + 2.0 * a * lap(u, i, j)) / (1.0 + g)) /
+                       dt;
+            }
+        }
+        return v;
+    };
+    std::vector<float> u, up;
+    m->heightsPair(u, up);
+    const std::vector<double> before = velocity(p, u, up, true);
+    WaveParams q = p;
+    q.scheme = Scheme::kExplicit;
+    q.dtRatio = 0.6f;
+    ASSERT_TRUE(m->setParams(q).ok());
+    std::vector<float> u2, up2;
+    m->heightsPair(u2, up2);
+    EXPECT_EQ(u2, u);
+    const std::vector<double> after = velocity(q, u2, up2, false);
+    for (std::size_t k = 0; k < before.size(); ++k) {
+        ASSERT_NEAR(after[k], before[k], 1e-6 / q.dt()) << k << " seed " << seed;
+    }
+}
+
 TEST(WaveModel, EnergyContinuousAcrossDtChangeCpu) {
     expectEnergyContinuousAcrossDtChange(Backend::kCpu);
 }
