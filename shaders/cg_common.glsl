@@ -22,7 +22,7 @@ layout(std430, binding = 0) coherent buffer CgScalars {
     uint sIterations;
     uint sStatus;
     uint sTicket;      // workgroups done in the current dispatch
-    uint sPad0;
+    float sTrueResidual;  // ||b - A x|| / ||b||, written by cg_init with uFinal = 1
     uint sPad1;
 };
 

@@ -1,5 +1,7 @@
 #version 430
 // CG start: r = b - A x, rho = r.r, b.b, p = 0 (so the first direction is r), status.
+// With uFinal = 1 (once after the iterations) it only measures the true residual
+// ||b - A x|| / ||b|| into sTrueResidual: CG's recursive r drifts from b - A x in float.
 layout(local_size_x = LOCAL_SIZE) in;
 #include "cg_common.glsl"
 
@@ -11,6 +13,7 @@ layout(std430, binding = 8) writeonly buffer History { float history[]; };
 
 uniform float uTolerance;
 uniform uint uHistoryCapacity;
+uniform int uFinal;
 
 float vecIn(uint j) { return x[j]; }
 #include "cg_operator.glsl"
@@ -23,8 +26,10 @@ void main() {
         if (i < uN) {
             float bi = b[i];
             float ri = bi - applyA(i);
-            r[i] = ri;
-            p[i] = 0.0;
+            if (uFinal == 0) {
+                r[i] = ri;
+                p[i] = 0.0;
+            }
             rr += ri * ri;
             bb += bi * bi;
         }
@@ -33,6 +38,10 @@ void main() {
         float rho = shSum[0];
         float bnorm2 = shSum2[0];
         float res = bnorm2 > 0.0 ? sqrt(rho / bnorm2) : sqrt(rho);
+        if (uFinal != 0) {
+            sTrueResidual = res;
+            return;
+        }
         sRho = rho;
         sBb = bnorm2;
         sResidual = res;

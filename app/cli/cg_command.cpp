@@ -126,6 +126,8 @@ int runCg(const CgValues& v) {
                                    {"backend", backendName(*backend)},
                                    {"iterations", r.iterations},
                                    {"residual", residual},
+                                   {"cg_residual", r.residual},
+                                   {"true_residual", r.trueResidual},
                                    {"converged", converged},
                                    {"status", cg::statusName(r.status)},
                                    {"solve_ms", r.solveMs},

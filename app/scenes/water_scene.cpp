@@ -26,7 +26,7 @@ void WaterScene::resetStatistics() {
     m_steps = 0;
     m_iterationsSum = 0;
     m_iterationsMax = 0;
-    m_residualMax = 0;
+    m_residualMax = m_trueResidualMax = 0;
     m_energyInitial = m_energyMax = m_previousEnergy = 0;
 }
 
@@ -60,12 +60,14 @@ void WaterScene::step(StepRecord& out) {
     out.residualHistory = m_last.cgHistory;
     out.values = {{"iterations", m_last.cgIterations},
                   {"residual", m_last.cgResidual},
+                  {"true_residual", m_last.cgTrueResidual},
                   {"energy", m_last.energy},
                   {"drops", m_last.drops}};
     ++m_steps;
     m_iterationsSum += m_last.cgIterations;
     m_iterationsMax = std::max(m_iterationsMax, m_last.cgIterations);
     m_residualMax = std::max(m_residualMax, m_last.cgResidual);
+    m_trueResidualMax = std::max(m_trueResidualMax, m_last.cgTrueResidual);
     if (m_steps == 1) {
         m_energyInitial = m_last.energy;
     }
@@ -82,7 +84,7 @@ void WaterScene::checkInvariants(const StepRecord&, std::vector<std::string>& ou
     }
     if (m_settings.wave.scheme == wave::Scheme::kCrankNicolson) {
         if (m_last.cgStatus == cg::CgStatus::kBreakdown) {
-            out.push_back(at + "CG broke down (the system is not SPD?)");
+            out.push_back(at + m_last.message);
         } else if (m_last.cgStatus == cg::CgStatus::kConverged &&
                    m_last.cgResidual > m_settings.wave.cg.tolerance) {
             out.push_back(at + "CG reported convergence with residual " +
@@ -198,7 +200,8 @@ nlohmann::json WaterScene::summary() const {
         {"cg",
          {{"iterations_mean", m_steps > 0 ? m_iterationsSum / m_steps : 0.0},
           {"iterations_max", m_iterationsMax},
-          {"residual_max", m_residualMax}}},
+          {"residual_max", m_residualMax},
+          {"true_residual_max", m_trueResidualMax}}},
         {"energy", {{"initial", m_energyInitial}, {"final", m_last.energy}, {"max", m_energyMax}}}};
 }
 

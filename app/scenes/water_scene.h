@@ -70,6 +70,7 @@ class WaterScene final : public SimScene {
     double m_iterationsSum = 0;
     int m_iterationsMax = 0;
     float m_residualMax = 0;
+    float m_trueResidualMax = 0;
     double m_energyInitial = 0, m_energyMax = 0;
 };
 

@@ -77,6 +77,9 @@ CgReport CpuCgSolver::run(const Op& a, std::span<const float> b, std::span<float
         beta = static_cast<float>(rhoNext / rho);
         rho = rhoNext;
     }
+    // One more product: q = A x, then the true residual b - A x (r is left as CG's).
+    (void)a.applyDot(x.data(), q);
+    settleTrueResidual(report, relative(detail::residualFrom(b.data(), q, n), bb), options);
     report.solveMs = clock.elapsedMs();
     return report;
 }
@@ -149,6 +152,11 @@ CgReport solveReference(const Op& a, std::span<const double> b, std::span<double
         }
         rho = rhoNext;
     }
+    a.applyReference(x, q);
+    for (std::size_t i = 0; i < n; ++i) {
+        q[i] = b[i] - q[i];
+    }
+    settleTrueResidual(report, relative(dotd(q, q), bb), options);
     report.solveMs = clock.elapsedMs();
     return report;
 }

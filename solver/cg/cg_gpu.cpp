@@ -224,6 +224,7 @@ Result<CgReport> GpuCgSolver::solve(const GpuOperator& op, const gpu::Buffer& b,
     op.bind(m_init);
     m_init.set("uTolerance", options.tolerance);
     m_init.set("uHistoryCapacity", historyCap);
+    m_init.set("uFinal", 0);
     op.bind(m_direction);
     op.bind(m_update);
     m_update.set("uN", static_cast<unsigned>(m_n));
@@ -255,6 +256,14 @@ Result<CgReport> GpuCgSolver::solve(const GpuOperator& op, const gpu::Buffer& b,
             m_scalars.download(&scalars, sizeof scalars);
         }
     }
+    // The true residual, one reduction after the loop (r itself is left as CG's).
+    m_init.use();
+    m_init.set("uFinal", 1);
+    if (Status st = gpu::dispatch(m_init, m_groups); !st) {
+        return st.error();
+    }
+    gpu::barrier();
+    m_scalars.download(&scalars, sizeof scalars);
 
     CgReport report;
     report.iterations = static_cast<int>(scalars.iterations);
@@ -265,6 +274,7 @@ Result<CgReport> GpuCgSolver::solve(const GpuOperator& op, const gpu::Buffer& b,
     if (options.recordHistory) {
         report.history = m_history.download<float>(static_cast<std::size_t>(report.iterations) + 1);
     }
+    settleTrueResidual(report, scalars.trueResidual, options);
     report.solveMs = clock.elapsedMs();
     return report;
 }

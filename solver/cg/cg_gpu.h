@@ -5,6 +5,7 @@
 //   init        r = b - A x, rho = r.r, b.b, p = 0                        (1 dispatch / solve)
 //   direction   p' = r + beta p, q = A p', alpha = rho / p'.q             (dispatch 1 / iter)
 //   update      x += alpha p', r -= alpha q, rho' = r.r, beta = rho'/rho  (dispatch 2 / iter)
+//   final       ||b - A x|| / ||b|| (cg_init with uFinal = 1)             (1 dispatch / solve)
 //
 // All scalars (alpha, beta, rho, residual, status) stay in a 48-byte GPU buffer, the
 // chapter's 1x1 "single float" texture; no readback happens inside an iteration, the status
@@ -38,13 +39,14 @@ struct GpuCgScalars {
     std::uint32_t iterations;
     std::uint32_t status;  ///< 0 running, 1 converged, 2 breakdown
     std::uint32_t ticket;
-    std::uint32_t pad0;
+    float trueResidual;  ///< ||b - A x|| / ||b||, written by the final cg_init pass
     std::uint32_t pad1;
 };
 static_assert(sizeof(GpuCgScalars) == 48);
 static_assert(offsetof(GpuCgScalars, tolerance) == 24);
 static_assert(offsetof(GpuCgScalars, iterations) == 28);
 static_assert(offsetof(GpuCgScalars, ticket) == 36);
+static_assert(offsetof(GpuCgScalars, trueResidual) == 40);
 
 /// An operator's data on the GPU (the stencil needs none: it is matrix-free).
 class GpuOperator {

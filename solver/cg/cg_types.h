@@ -2,7 +2,10 @@
 //
 // Convergence is measured on the relative residual ||b - A x||_2 / ||b||_2 of the
 // recursively updated residual r_k (as in Eigen's ConjugateGradient and in Krüger &
-// Westermann, GPU Gems 2 ch. 44, Example 44-1).
+// Westermann, GPU Gems 2 ch. 44, Example 44-1). In float the recursive r_k drifts away from
+// b - A x_k (rounding in every update), so the solvers compute the true residual once at the
+// end: a solve whose true residual exceeds kTrueResidualSlack x the tolerance is kInaccurate,
+// not kConverged.
 #pragma once
 
 #include <vector>
@@ -14,6 +17,7 @@ enum class CgStatus {
     kConverged,       ///< relative residual <= tolerance
     kIterationLimit,  ///< maxIterations reached first
     kBreakdown,       ///< p.Ap <= 0 or not finite: the operator is not SPD (or overflow)
+    kInaccurate,      ///< recursive residual <= tolerance, true residual > slack x tolerance
 };
 
 inline const char* statusName(CgStatus s) {
@@ -24,6 +28,8 @@ inline const char* statusName(CgStatus s) {
             return "iteration-limit";
         case CgStatus::kBreakdown:
             return "breakdown";
+        case CgStatus::kInaccurate:
+            return "inaccurate";
     }
     return "?";
 }
@@ -38,6 +44,10 @@ enum class Boundary { kDirichlet, kNeumann };
 /// k - 1 empty dispatch pairs after convergence).
 inline constexpr int kDefaultCheckEvery = 4;
 
+/// A converged solve whose true residual ||b - Ax|| / ||b|| exceeds this many times the
+/// tolerance is reported kInaccurate: the recursive residual stopped tracking the true one.
+inline constexpr float kTrueResidualSlack = 10.0f;
+
 struct CgOptions {
     float tolerance = 1e-5f;  ///< relative residual ||b - Ax|| / ||b||
     int maxIterations = 1000;
@@ -47,12 +57,22 @@ struct CgOptions {
 
 struct CgReport {
     int iterations = 0;
-    float residual = 0.0f;  ///< final relative residual (recursive estimate)
+    float residual = 0.0f;      ///< final relative residual (recursive estimate, what CG stops on)
+    float trueResidual = 0.0f;  ///< ||b - A x|| / ||b|| recomputed from x once at the end
     CgStatus status = CgStatus::kIterationLimit;
     std::vector<float> history;  ///< residual before iteration 1, then after each iteration
     double solveMs = 0.0;        ///< wall-clock solve time (GPU: synchronized)
 
     bool converged() const { return status == CgStatus::kConverged; }
 };
+
+/// Records the true residual and demotes a convergence it does not back up (both backends).
+inline void settleTrueResidual(CgReport& report, float trueResidual, const CgOptions& options) {
+    report.trueResidual = trueResidual;
+    if (report.status == CgStatus::kConverged &&
+        !(trueResidual <= kTrueResidualSlack * options.tolerance)) {
+        report.status = CgStatus::kInaccurate;
+    }
+}
 
 }  // namespace ww::cg

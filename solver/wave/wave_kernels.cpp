@@ -153,30 +153,43 @@ void explicitStepReference(const GridCoeffs& k, const float* u, const float* uPr
     }
 }
 
+namespace {
+
+// dt v^n of the pair (u, uPrev) at cell (i, j), see wave_kernels.h.
+double dtVelocity(const GridCoeffs& k, bool crankNicolson, const float* u, const float* uPrev,
+                  int i, int j) {
+    const std::size_t c = static_cast<std::size_t>(j) * k.nx + i;
+    const double w = double(u[c]) - uPrev[c];
+    if (crankNicolson) {
+        return (1.0 - k.g) * w + k.a * (lapRef(k, u, i, j) + lapRef(k, uPrev, i, j));
+    }
+    return (w + 2.0 * k.a * lapRef(k, u, i, j)) / (1.0 + k.g);
+}
+
+}  // namespace
+
 double energy(const GridCoeffs& k, bool crankNicolson, float cellSize, float waveSpeed, float dt,
               const float* u, const float* uPrev) {
     // Potential term: sum over the edges (i,j)-(i+1,j) and (i,j)-(i,j+1), plus Dirichlet ghost
-    // edges. For CN the bilinear form is evaluated at ubar twice; for leapfrog at (u, uPrev).
+    // edges. CN: the state energy of (u^n, v^n); leapfrog: its modified energy, the bilinear
+    // form at (u, uPrev) with v = (u - uPrev) / dt.
     double kinetic = 0.0;
     double potential = 0.0;
     auto edge = [&](std::size_t p, std::size_t q) {
         if (crankNicolson) {
-            const double d = 0.5 * ((double(u[p]) + uPrev[p]) - (double(u[q]) + uPrev[q]));
+            const double d = double(u[p]) - u[q];
             return d * d;
         }
         return (double(u[p]) - u[q]) * (double(uPrev[p]) - uPrev[q]);
     };
     auto ghost = [&](std::size_t p) {
-        if (crankNicolson) {
-            const double d = 0.5 * (double(u[p]) + uPrev[p]);
-            return d * d;
-        }
-        return double(u[p]) * uPrev[p];
+        return crankNicolson ? double(u[p]) * u[p] : double(u[p]) * uPrev[p];
     };
     for (int j = 0; j < k.ny; ++j) {
         for (int i = 0; i < k.nx; ++i) {
             const std::size_t c = static_cast<std::size_t>(j) * k.nx + i;
-            const double v = (double(u[c]) - uPrev[c]) / dt;
+            const double v = crankNicolson ? dtVelocity(k, true, u, uPrev, i, j) / dt
+                                           : (double(u[c]) - uPrev[c]) / dt;
             kinetic += v * v;
             if (i + 1 < k.nx) {
                 potential += edge(c, c + 1);
@@ -192,6 +205,25 @@ double energy(const GridCoeffs& k, bool crankNicolson, float cellSize, float wav
     }
     const double h2 = double(cellSize) * cellSize;
     return 0.5 * h2 * kinetic + 0.5 * double(waveSpeed) * waveSpeed * potential;
+}
+
+void retime(const Retime& r, const float* u, const float* uPrev, float* out, float* guess) {
+    const GridCoeffs& k = r.to;
+    const double s = r.dtRatio;
+    for (int j = 0; j < k.ny; ++j) {
+        for (int i = 0; i < k.nx; ++i) {
+            const std::size_t c = static_cast<std::size_t>(j) * k.nx + i;
+            const double dtv = dtVelocity(r.from, r.fromCn, u, uPrev, i, j);
+            const double lu = lapRef(k, u, i, j);
+            if (r.toCn) {
+                const double beta = double(k.a) / (1.0 - k.g);
+                out[c] = static_cast<float>(u[c] + beta * lu - s * dtv / (1.0 - k.g));
+                guess[c] = static_cast<float>(u[c] - s * (double(u[c]) - uPrev[c]));
+            } else {
+                out[c] = static_cast<float>(u[c] + 2.0 * k.a * lu - (1.0 + k.g) * s * dtv);
+            }
+        }
+    }
 }
 
 void applyImpulse(const GridCoeffs& k, float cellSize, const Impulse& d, float* u, float* uPrev) {

@@ -2,15 +2,23 @@
 // With L the 5-point Laplacian without the 1/h^2 factor (ghost cells: 0 for Dirichlet, a
 // copy of the boundary cell for Neumann), a = c^2 dt^2 / (4 h^2) and g = gamma dt / 2:
 //
-//   Crank–Nicolson (trapezoidal in the Laplacian; Krüger & Westermann eq. 44-7):
+//   Crank–Nicolson (Krüger & Westermann eq. 44-7; Newmark beta = 1/4, gamma = 1/2, i.e. the
+//   trapezoidal rule on u_t = v, v_t = (c^2/h^2) L u - gamma v, docs/wave.md):
 //     (I - a/(1+g) L) u^n+1 = [2 u^n - (1 - g) u^n-1 + a L (2 u^n + u^n-1)] / (1 + g)
 //   explicit leapfrog (eq. 44-6):
 //     u^n+1 = [2 u^n - (1 - g) u^n-1 + 4 a L u^n] / (1 + g)
-//   energies (per unit density; v = (u^n - u^n-1) / dt, sums over cells and grid edges):
-//     CN        E = h^2 sum v^2 / 2 + (c^2 / 2) sum_edges (ubar_i - ubar_j)^2,
-//               ubar = (u^n + u^n-1) / 2
-//     explicit  E = h^2 sum v^2 / 2 + (c^2 / 2) sum_edges (u^n_i - u^n_j)(u^n-1_i - u^n-1_j)
-//   (Dirichlet adds the edges to the ghost cells, whose values are 0.)
+//   the velocity at level n that the pair (u^n, u^n-1) stands for:
+//     CN        dt v^n = (1 - g)(u^n - u^n-1) + a L (u^n + u^n-1)
+//     explicit  dt v^n = [(u^n - u^n-1) + 2 a L u^n] / (1 + g)   (velocity Verlet)
+//   conserved energies (per unit density; sums over cells and grid edges, Dirichlet adds the
+//   edges to the ghost cells, whose values are 0):
+//     CN        E = h^2 sum (v^n)^2 / 2 + (c^2 / 2) sum_edges (u^n_i - u^n_j)^2 (no dt in it)
+//     explicit  E = h^2 sum w^2 / 2 + (c^2 / 2) sum_edges (u^n_i - u^n_j)(u^n-1_i - u^n-1_j),
+//               w = (u^n - u^n-1) / dt
+//   Retime (a change of dt, gamma or scheme) keeps u^n and v^n: the new u^n-1 solves the new
+//   scheme's velocity relation (a CG solve with I - a'/(1-g') L for CN, explicit otherwise).
+//   Neumann's mean mode (lambda = 0) has the double root xi = 1: u = A + B n, so a mean
+//   velocity makes the mean level drift linearly (drops at rest carry none).
 #pragma once
 
 #include <cstdint>
@@ -39,6 +47,24 @@ void explicitStepReference(const GridCoeffs& k, const float* u, const float* uPr
 /// The scheme's conserved energy of the pair (u^n, u^n-1) (see above).
 double energy(const GridCoeffs& k, bool crankNicolson, float cellSize, float waveSpeed, float dt,
               const float* u, const float* uPrev);
+
+/// A change of dt, damping or scheme: the coefficients before and after and dtNew / dtOld.
+struct Retime {
+    GridCoeffs from;
+    bool fromCn = true;
+    GridCoeffs to;
+    bool toCn = true;
+    float dtRatio = 1.0f;  ///< dt_new / dt_old
+};
+/// Keeps u^n and the velocity v^n the pair stands for (see above). Explicit target: writes
+/// the new u^n-1 to `out` (guess unused). CN target: writes the rhs of
+/// (I - beta L) u^n-1' = u + beta L u - s dt v / (1 - g'), beta = a' / (1 - g'), to `out`
+/// and the first-order guess u - s (u - uPrev) to `guess`. Needs g' < 1 for a CN target.
+void retime(const Retime& r, const float* u, const float* uPrev, float* out, float* guess);
+/// beta of the CN target's system (see retime).
+inline float retimeAlpha(const Retime& r) {
+    return r.to.a / (1.0f - r.to.g);
+}
 
 /// A Gaussian disturbance: u += amplitude exp(-(d / radius)^2) for d < 3 radius.
 struct Impulse {

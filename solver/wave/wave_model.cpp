@@ -44,6 +44,7 @@ struct WaveModel::Gpu {
     gpu::Program rhs;
     gpu::Program explicitStep;
     gpu::Program disturb;
+    gpu::Program retime;
     std::array<gpu::Buffer, 3> u;
     gpu::Buffer rhsBuffer;
     gpu::Buffer impulses;
@@ -59,9 +60,10 @@ struct WaveModel::Gpu {
             return solver.error();
         }
         g->cg = std::move(solver).value();
-        const char* files[] = {"wave_rhs.comp", "wave_explicit.comp", "wave_disturb.comp"};
-        gpu::Program* programs[] = {&g->rhs, &g->explicitStep, &g->disturb};
-        for (int k = 0; k < 3; ++k) {
+        const char* files[] = {"wave_rhs.comp", "wave_explicit.comp", "wave_disturb.comp",
+                               "wave_retime.comp"};
+        gpu::Program* programs[] = {&g->rhs, &g->explicitStep, &g->disturb, &g->retime};
+        for (int k = 0; k < 4; ++k) {
             auto p = library.build(gpu::ProgramSpec::computeStage(files[k]));
             if (!p) {
                 return p.error();
@@ -141,12 +143,85 @@ Status WaveModel::setParams(const WaveParams& params) {
     if (params.nx != m_params.nx || params.ny != m_params.ny) {
         return inputError("wave: setParams cannot change the grid size; create a new model");
     }
+    Retime r;
+    r.from = coeffs();
+    r.fromCn = m_params.scheme == Scheme::kCrankNicolson;
+    const float dtOld = m_params.dt();
     m_params = params;
     m_op = stencilFor(params);
     if (m_gpu) {
         m_gpu->op = cg::GpuOperator::fromStencil(m_op);
     }
+    r.to = coeffs();
+    r.toCn = params.scheme == Scheme::kCrankNicolson;
+    r.dtRatio = params.dt() / dtOld;
+    if (r.dtRatio != 1.0f || r.from.g != r.to.g || r.from.a != r.to.a || r.fromCn != r.toCn) {
+        retimeState(r);
+    }
     return {};
+}
+
+void WaveModel::retimeState(Retime r) {
+    r.from.neumann = r.to.neumann;  // one stencil for both relations
+    // Heavy damping (gamma dt >= 1) makes the CN relation's system ill-conditioned or
+    // indefinite: keep the mean velocity (u^n - u^n-1) / dt instead.
+    const bool keepMeanVelocity = r.toCn && r.to.g >= 0.5f;
+    const std::size_t cur = static_cast<std::size_t>(m_current);
+    const std::size_t prev = static_cast<std::size_t>((m_current + 2) % 3);
+    const std::size_t spare = static_cast<std::size_t>((m_current + 1) % 3);
+    const cg::StencilOperator op(m_params.nx, m_params.ny, retimeAlpha(r), m_params.boundary);
+    bool ok = true;
+    if (!m_gpu) {
+        float* u = m_u[cur].data();
+        float* uPrev = m_u[prev].data();
+        float* out = m_u[spare].data();
+        if (keepMeanVelocity) {
+            for (std::size_t c = 0; c < m_u[cur].size(); ++c) {
+                out[c] = u[c] - r.dtRatio * (u[c] - uPrev[c]);
+            }
+        } else {
+            retime(r, u, uPrev, r.toCn ? m_rhs.data() : out, out);
+            if (r.toCn) {
+                const cg::CgReport rep =
+                    m_cpuCg.solve(op, std::span<const float>(m_rhs),
+                                  std::span<float>(out, m_rhs.size()), m_params.cg);
+                ok = rep.status != cg::CgStatus::kBreakdown;
+            }
+        }
+        if (ok) {
+            std::swap(m_u[prev], m_u[spare]);
+        }
+        return;
+    }
+    Gpu& g = *m_gpu;
+    g.u[cur].bind(0);
+    g.u[prev].bind(1);
+    const bool solve = r.toCn && !keepMeanVelocity;
+    (solve ? g.rhsBuffer : g.u[spare]).bind(2);
+    g.u[spare].bind(3);
+    g.setGrid(g.retime, r.from);
+    // keepMeanVelocity: the explicit form with a' = 0, g' = 0 and dt v = u - uPrev.
+    g.retime.set("uFromCn", keepMeanVelocity ? 1 : (r.fromCn ? 1 : 0));
+    g.retime.set("uToCn", solve ? 1 : 0);
+    g.retime.set("uToA", keepMeanVelocity ? 0.0f : r.to.a);
+    g.retime.set("uToG", keepMeanVelocity ? 0.0f : r.to.g);
+    g.retime.set("uDtRatio", r.dtRatio);
+    if (keepMeanVelocity) {
+        g.retime.set("uA", 0.0f);
+        g.retime.set("uG", 0.0f);
+    }
+    const auto gx = gpu::groupsFor(static_cast<std::size_t>(r.to.nx), 16);
+    const auto gy = gpu::groupsFor(static_cast<std::size_t>(r.to.ny), 16);
+    (void)gpu::dispatch(g.retime, gx, gy);
+    gpu::barrier();
+    if (solve) {
+        auto rep =
+            g.cg.solve(cg::GpuOperator::fromStencil(op), g.rhsBuffer, g.u[spare], m_params.cg);
+        ok = rep && rep->status != cg::CgStatus::kBreakdown;
+    }
+    if (ok) {
+        std::swap(g.u[prev], g.u[spare]);
+    }
 }
 
 void WaveModel::addDrop(float xNorm, float yNorm, float amplitude, float radiusM) {
@@ -238,6 +313,31 @@ StepStats WaveModel::step() {
     return stats;
 }
 
+namespace {
+
+void fillCgStats(StepStats& stats, const cg::CgReport& r) {
+    stats.solveMs = r.solveMs;
+    stats.cgIterations = r.iterations;
+    stats.cgResidual = r.residual;
+    stats.cgTrueResidual = r.trueResidual;
+    stats.cgStatus = r.status;
+    stats.cgHistory = r.history;
+}
+
+}  // namespace
+
+void WaveModel::advanceUnlessBrokenDown(StepStats& stats) {
+    if (stats.cgStatus != cg::CgStatus::kBreakdown) {
+        m_current = (m_current + 1) % 3;
+        return;
+    }
+    // A broken-down solve leaves u^n+1 unusable (possibly Inf/NaN): keep (u^n, u^n-1).
+    if (stats.message.empty()) {
+        stats.message = "CG broke down (p.Ap <= 0 or not finite: overflow or a non-SPD system)";
+    }
+    stats.message += "; kept the previous heights";
+}
+
 StepStats WaveModel::stepCpu() {
     StepStats stats;
     const GridCoeffs k = coeffs();
@@ -254,18 +354,14 @@ StepStats WaveModel::stepCpu() {
         const std::size_t n = m_rhs.size();
         const cg::CgReport r = m_cpuCg.solve(m_op, std::span<const float>(m_rhs),
                                              std::span<float>(uNext, n), m_params.cg);
-        stats.solveMs = r.solveMs;
-        stats.cgIterations = r.iterations;
-        stats.cgResidual = r.residual;
-        stats.cgStatus = r.status;
-        stats.cgHistory = r.history;
+        fillCgStats(stats, r);
     } else {
         stats.rhsMs = clock.elapsedMs();
         clock.restart();
         explicitStep(k, u, uPrev, uNext);
         stats.solveMs = clock.elapsedMs();
     }
-    m_current = (m_current + 1) % 3;
+    advanceUnlessBrokenDown(stats);
     return stats;
 }
 
@@ -302,13 +398,10 @@ StepStats WaveModel::stepGpu() {
         stats.rhsMs = g.timer.elapsedMs();
         auto r = g.cg.solve(g.op, g.rhsBuffer, uNext, m_params.cg);
         if (r) {
-            stats.solveMs = r->solveMs;
-            stats.cgIterations = r->iterations;
-            stats.cgResidual = r->residual;
-            stats.cgStatus = r->status;
-            stats.cgHistory = r->history;
+            fillCgStats(stats, r.value());
         } else {
             stats.cgStatus = cg::CgStatus::kBreakdown;
+            stats.message = "GPU CG failed: " + r.error().message;
         }
     } else {
         g.timer.end();
@@ -323,7 +416,7 @@ StepStats WaveModel::stepGpu() {
         uNext.download(&probe, sizeof probe);
         stats.solveMs = clock.elapsedMs();
     }
-    m_current = (m_current + 1) % 3;
+    advanceUnlessBrokenDown(stats);
     return stats;
 }
 

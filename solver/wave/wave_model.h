@@ -40,7 +40,10 @@ class WaveModel {
     ~WaveModel();
 
     const WaveParams& params() const { return m_params; }
-    /// Changes dt, speed, damping, scheme, boundary or CG options (not the grid size).
+    /// Changes dt, speed, damping, scheme, boundary or CG options (not the grid size). A
+    /// change of dt, damping or scheme keeps the heights u^n and the velocity v^n (the state
+    /// the pair (u^n, u^n-1) stands for), so the water neither speeds up nor slows down:
+    /// u^n-1 is recomputed (one CG solve for Crank–Nicolson, docs/wave.md "Changing dt").
     Status setParams(const WaveParams& params);
 
     /// A drop at rest: a Gaussian bump of `amplitude` metres and 1/e radius `radiusM`
@@ -66,6 +69,8 @@ class WaveModel {
     /// GL buffer name of u^n (nx * ny floats) when on the GPU, 0 on the CPU. Valid until
     /// the next step() or setBackend().
     unsigned heightBufferHandle() const;
+    /// Copies the state (u^n, u^n-1) out (downloads on the GPU).
+    void heightsPair(std::vector<float>& u, std::vector<float>& uPrev) const;
     /// Replaces the state (u^n, u^n-1); sizes must be nx * ny.
     Status setState(const std::vector<float>& u, const std::vector<float>& uPrev);
 
@@ -84,7 +89,11 @@ class WaveModel {
     void collectImpulses(float dt);
     StepStats stepCpu();
     StepStats stepGpu();
-    void heightsPair(std::vector<float>& u, std::vector<float>& uPrev) const;
+    /// Keeps u^n and the velocity v^n across a change of dt, damping or scheme (r.from: old
+    /// coefficients, r.to: new ones): writes the matching u^n-1 (see wave_kernels.h).
+    void retimeState(Retime r);
+    /// Rotates the height ring, except after a CG breakdown (then says so in stats).
+    void advanceUnlessBrokenDown(StepStats& stats);
 
     struct Gpu;
     WaveParams m_params;

@@ -64,9 +64,13 @@ struct StepStats {
     double rhsMs = 0.0;    ///< disturbances + right-hand side (+ warm-start guess)
     double solveMs = 0.0;  ///< CG solve (CN) or the explicit update
     double totalMs = 0.0;
-    int cgIterations = 0;  ///< 0 for the explicit scheme
-    float cgResidual = 0.0f;
+    int cgIterations = 0;         ///< 0 for the explicit scheme
+    float cgResidual = 0.0f;      ///< CG's recursive residual (what it stops on)
+    float cgTrueResidual = 0.0f;  ///< ||rhs - A u^n+1|| / ||rhs||, once after the solve
     cg::CgStatus cgStatus = cg::CgStatus::kConverged;
+    /// Empty on a good step; otherwise what went wrong and what the model did about it
+    /// (a CG breakdown keeps the previous heights instead of showing a broken solve).
+    std::string message;
     double energy = 0.0;           ///< discrete energy after the step (NaN when not tracked)
     int drops = 0;                 ///< disturbances applied this step
     std::vector<float> cgHistory;  ///< with cg.recordHistory: CG's residual per iteration

@@ -54,6 +54,75 @@ TEST(StencilOperator, MatchesReferenceBothBoundaries) {
     }
 }
 
+// Hand-written 3x3-grid matrices (cells k = 3 j + i), independent of the production
+// stencil code: Neumann A = I - alpha L with alpha = 1/2 has diagonal 1 + alpha * (number
+// of in-grid neighbours) = 2 (corners), 2.5 (edges), 3 (centre); Dirichlet's diagonal is
+// 1 + 4 alpha = 3 everywhere; both have -alpha for each in-grid 4-neighbour. Q1 with
+// alpha = 3/2: I + alpha K, K = 8/3 centre and -1/3 for each in-grid 8-neighbour, so
+// diagonal 5 and -1/2 off the diagonal (rows truncated at the boundary, no wrap-around
+// between grid rows).
+constexpr double kNeumann3x3[9][9] = {
+    {2.0, -0.5, 0, -0.5, 0, 0, 0, 0, 0},       {-0.5, 2.5, -0.5, 0, -0.5, 0, 0, 0, 0},
+    {0, -0.5, 2.0, 0, 0, -0.5, 0, 0, 0},       {-0.5, 0, 0, 2.5, -0.5, 0, -0.5, 0, 0},
+    {0, -0.5, 0, -0.5, 3.0, -0.5, 0, -0.5, 0}, {0, 0, -0.5, 0, -0.5, 2.5, 0, 0, -0.5},
+    {0, 0, 0, -0.5, 0, 0, 2.0, -0.5, 0},       {0, 0, 0, 0, -0.5, 0, -0.5, 2.5, -0.5},
+    {0, 0, 0, 0, 0, -0.5, 0, -0.5, 2.0}};
+constexpr double kDirichlet3x3[9][9] = {
+    {3.0, -0.5, 0, -0.5, 0, 0, 0, 0, 0},       {-0.5, 3.0, -0.5, 0, -0.5, 0, 0, 0, 0},
+    {0, -0.5, 3.0, 0, 0, -0.5, 0, 0, 0},       {-0.5, 0, 0, 3.0, -0.5, 0, -0.5, 0, 0},
+    {0, -0.5, 0, -0.5, 3.0, -0.5, 0, -0.5, 0}, {0, 0, -0.5, 0, -0.5, 3.0, 0, 0, -0.5},
+    {0, 0, 0, -0.5, 0, 0, 3.0, -0.5, 0},       {0, 0, 0, 0, -0.5, 0, -0.5, 3.0, -0.5},
+    {0, 0, 0, 0, 0, -0.5, 0, -0.5, 3.0}};
+constexpr double kQ1Alpha15_3x3[9][9] = {{5.0, -0.5, 0, -0.5, -0.5, 0, 0, 0, 0},
+                                         {-0.5, 5.0, -0.5, -0.5, -0.5, -0.5, 0, 0, 0},
+                                         {0, -0.5, 5.0, 0, -0.5, -0.5, 0, 0, 0},
+                                         {-0.5, -0.5, 0, 5.0, -0.5, 0, -0.5, -0.5, 0},
+                                         {-0.5, -0.5, -0.5, -0.5, 5.0, -0.5, -0.5, -0.5, -0.5},
+                                         {0, -0.5, -0.5, 0, -0.5, 5.0, 0, -0.5, -0.5},
+                                         {0, 0, 0, -0.5, -0.5, 0, 5.0, -0.5, 0},
+                                         {0, 0, 0, -0.5, -0.5, -0.5, -0.5, 5.0, -0.5},
+                                         {0, 0, 0, 0, -0.5, -0.5, 0, -0.5, 5.0}};
+
+// The operator's float apply, double reference and triplets against the literal matrix on
+// a fresh random vector. Entries are exact in float (halves and small integers), so apply
+// differs from the double product only by rounding of <= 9 terms of size <= 5: 1e-5.
+template <typename Op>
+void expectEqualsLiteral(const Op& op, const double (&m)[9][9], std::uint64_t seed) {
+    ASSERT_EQ(op.size(), 9u);
+    const std::vector<float> x = randomVector(9, seed);
+    std::vector<float> y(9);
+    op.apply(x, y);
+    std::vector<double> yRef(9);
+    op.applyReference(toDouble(x), yRef);
+    for (int i = 0; i < 9; ++i) {
+        double want = 0.0;
+        for (int j = 0; j < 9; ++j) {
+            want += m[i][j] * x[static_cast<std::size_t>(j)];
+        }
+        EXPECT_NEAR(y[static_cast<std::size_t>(i)], want, 1e-5) << "row " << i << " seed " << seed;
+        EXPECT_NEAR(yRef[static_cast<std::size_t>(i)], want, 1e-12) << "row " << i;
+    }
+    const std::vector<double> dense = toDense(9, op.triplets());
+    for (int i = 0; i < 9; ++i) {
+        for (int j = 0; j < 9; ++j) {
+            EXPECT_EQ(dense[static_cast<std::size_t>(i) * 9 + j], m[i][j]) << i << "," << j;
+        }
+    }
+}
+
+TEST(StencilOperator, EqualsHandWritten3x3Matrices) {
+    const std::uint64_t seed = freshSeed();
+    expectEqualsLiteral(StencilOperator(3, 3, 0.5f, Boundary::kNeumann), kNeumann3x3, seed);
+    expectEqualsLiteral(StencilOperator(3, 3, 0.5f, Boundary::kDirichlet), kDirichlet3x3, seed);
+    expectEqualsLiteral(
+        BandedOperator::fromStencil(StencilOperator(3, 3, 0.5f, Boundary::kDirichlet)),
+        kDirichlet3x3, seed);
+}
+
+TEST(BandedOperator, NineBandedQ1EqualsHandWritten3x3Matrix) {
+    expectEqualsLiteral(BandedOperator::nineBandedQ1(3, 3, 1.5f), kQ1Alpha15_3x3, freshSeed());
+}
+
 TEST(StencilOperator, TripletsAreSymmetricAndMatchApply) {
     const StencilOperator op(9, 6, 1.3f, Boundary::kNeumann);
     auto csr = CsrMatrix::fromTriplets(static_cast<int>(op.size()), op.triplets());
@@ -195,6 +264,40 @@ TEST(CgCpu, IndefiniteMatrixBreaksDown) {
     std::vector<float> x = {0.0f, 0.0f};
     const CgReport report = solveCpu(op.value(), b, std::span<float>(x));
     EXPECT_EQ(report.status, CgStatus::kBreakdown);
+}
+
+// At alpha = 500 (cond ~ 4000, the wave system at ~60x the explicit limit) float CG's
+// recursive residual passes 1e-7 while ||b - Ax|| / ||b|| stalls near 1e-5 (measured
+// 7e-6 .. 2e-5): more than kTrueResidualSlack = 10x the tolerance, so not converged. At
+// alpha = 2 and tolerance 1e-5 the two agree and the solve stays converged. The reported
+// true residual is computed in float: it matches the double one within float rounding of
+// b - Ax (~1e-7 of ||b||) plus 5 %.
+TEST(CgCpu, TrueResidualIsReportedAndDemotesAStalledSolve) {
+    const std::uint64_t seed = freshSeed();
+    for (Boundary bc : {Boundary::kDirichlet, Boundary::kNeumann}) {
+        for (const auto& [alpha, tol] : {std::pair{500.0f, 1e-7f}, std::pair{2.0f, 1e-5f}}) {
+            const StencilOperator op(64, 64, alpha, bc);
+            const std::vector<float> b = randomVector(op.size(), seed);
+            std::vector<float> x(op.size(), 0.0f);
+            CgOptions options;
+            options.tolerance = tol;
+            options.maxIterations = 5000;
+            const CgReport r = solveCpu(op, b, std::span<float>(x), options);
+            const double truth = test::trueResidual(op, b, x);
+            EXPECT_NEAR(r.trueResidual, truth, 0.05 * truth + 3e-7) << "seed " << seed;
+            EXPECT_LE(r.residual, tol);
+            if (alpha > 100.0f) {
+                EXPECT_GT(truth, kTrueResidualSlack * tol) << "seed " << seed;
+                EXPECT_EQ(r.status, CgStatus::kInaccurate) << "seed " << seed;
+            } else {
+                EXPECT_EQ(r.status, CgStatus::kConverged) << "seed " << seed;
+            }
+            std::vector<double> xd(op.size(), 0.0);
+            const CgReport ref = solveReference(op, toDouble(b), std::span<double>(xd), options);
+            EXPECT_EQ(ref.status, CgStatus::kConverged);  // double does not stall at 1e-7
+            EXPECT_LT(ref.trueResidual, 2.0f * tol);
+        }
+    }
 }
 
 TEST(CgCpu, IterationLimitIsReported) {

@@ -141,6 +141,30 @@ TEST(CgGpu, WarmStartCutsIterationsAndLimitIsReported) {
     EXPECT_EQ(capped.report.iterations, 5);
 }
 
+// The GPU's true residual (one reduction after the loop) against the double one, and the
+// same demotion as on the CPU (cg_cpu_test.cpp, TrueResidualIsReportedAndDemotesAStalledSolve).
+TEST(CgGpu, TrueResidualIsReportedAndDemotesAStalledSolve) {
+    WW_REQUIRE_GPU();
+    const std::uint64_t seed = freshSeed();
+    for (const auto& [alpha, tol] : {std::pair{500.0f, 1e-7f}, std::pair{2.0f, 1e-5f}}) {
+        const StencilOperator op(64, 64, alpha, Boundary::kNeumann);
+        const std::vector<float> b = randomVector(op.size(), seed);
+        CgOptions options;
+        options.tolerance = tol;
+        options.maxIterations = 5000;
+        const GpuRun run =
+            solveGpu(GpuOperator::fromStencil(op), b, std::vector<float>(op.size(), 0.0f), options);
+        const double truth = test::trueResidual(op, b, run.x);
+        EXPECT_NEAR(run.report.trueResidual, truth, 0.05 * truth + 3e-7) << "seed " << seed;
+        if (alpha > 100.0f) {
+            EXPECT_GT(truth, kTrueResidualSlack * tol) << "seed " << seed;
+            EXPECT_EQ(run.report.status, CgStatus::kInaccurate) << "seed " << seed;
+        } else {
+            EXPECT_EQ(run.report.status, CgStatus::kConverged) << "seed " << seed;
+        }
+    }
+}
+
 TEST(CgGpu, IndefiniteMatrixBreaksDown) {
     WW_REQUIRE_GPU();
     auto op = DenseOperator::create(2, {1.0f, 0.0f, 0.0f, -1.0f});

@@ -99,6 +99,20 @@ inline std::uint64_t freshSeed() {
     return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
 }
 
+/// ||b - A x|| / ||b|| in double with A applied by its double reference path.
+template <typename Op>
+double trueResidual(const Op& a, const std::vector<float>& b, const std::vector<float>& x) {
+    std::vector<double> ax(a.size());
+    a.applyReference(std::vector<double>(x.begin(), x.end()), ax);
+    double rr = 0.0;
+    double bb = 0.0;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        rr += (double(b[i]) - ax[i]) * (double(b[i]) - ax[i]);
+        bb += double(b[i]) * b[i];
+    }
+    return std::sqrt(rr / bb);
+}
+
 /// ||x - y|| / ||y|| in double.
 template <typename A, typename B>
 double relativeError(const A& x, const B& y) {
