@@ -48,19 +48,24 @@ TEST(World, GaussSeidelAlsoKeepsTheWallStanding) {
 
 // Box at rest on the ground: the normal impulses over one step sum to m g dt. The LCP is
 // solved to a natural-map residual of 1e-5 N s per row (4 rows): 1e-3 relative covers it.
+// Neither warm start nor the resting-load guess is used, and the box is dropped from 2 cm: each
+// step's solve starts from zero impulses, so a solver that returned its guess would give a sum of
+// zero and let the box fall through the ground.
 TEST(World, RestingBoxGetsAnalyticNormalImpulse) {
     const unsigned seed = std::random_device{}();
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(0.5f, 5.0f);
     const float mass = u(rng);
     WorldParams p;
+    p.warmStart = false;
+    p.restingLoadGuess = false;
     World w(p);
     addGround(w);
     BodyDesc d;
     d.massKg = mass;
     d.halfExtents = {u(rng) * 0.2f, u(rng) * 0.2f, u(rng) * 0.2f};
-    d.position = {0.0f, d.halfExtents.y, 0.0f};
-    w.addBody(d);
+    d.position = {0.0f, d.halfExtents.y + 0.02f, 0.0f};
+    const int box = w.addBody(d);
     for (int s = 0; s < 60; ++s) {
         w.step();
     }
@@ -71,6 +76,11 @@ TEST(World, RestingBoxGetsAnalyticNormalImpulse) {
     ASSERT_EQ(w.contacts().size(), 4u);
     const float expected = mass * kG * p.dtSeconds;
     EXPECT_NEAR(sum, expected, 1e-3f * expected) << "seed " << seed << " mass " << mass;
+    EXPECT_EQ(w.lastStats().warmStarted, 0);
+    EXPECT_GT(w.lastStats().iterationsMax, 0) << "the last step's solve did work";
+    // At rest on the ground: within the slop and Baumgarte's residue (1 mm), and still.
+    EXPECT_NEAR(w.bodies()[box].position.y, d.halfExtents.y, 2e-3f) << "seed " << seed;
+    EXPECT_LT(length(w.bodies()[box].linearVelocity), 1e-3f) << "seed " << seed;
 }
 
 // A sphere dropped on the ground with restitution e leaves it at e times its impact speed.
