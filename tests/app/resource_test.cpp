@@ -85,14 +85,28 @@ TEST(Resources, ThousandBackendSwitchesKeepStateAndObjects) {
         ASSERT_TRUE(scene.ok()) << scene.error().message;
         app::StepRecord rec;
         (*scene)->step(rec);
+        // Something in motion, so that every step changes the state (a wall at rest stops to
+        // the bit within a hundred steps).
+        const auto event =
+            app::parseEvent(std::string(name) == "wall" ? "1:shoot" : "1:drop:0.3,0.7");
+        ASSERT_TRUE(event.ok()) << event.error().message;
+        ASSERT_TRUE((*scene)->applyEvent(*event).ok()) << name;
         const gpu::LiveObjectCounts onCpu = gpu::liveObjectCounts();
         long warmKb = 0;
+        // The state (water: both height fields; wall: every body) crosses each switch unchanged:
+        // its hash after a switch is the hash before it, or after the step taken in between.
+        std::string state = (*scene)->stateHash();
         for (int i = 0; i < 1000; ++i) {
             ASSERT_TRUE((*scene)->setBackend(Backend::kGpu, &lib).ok()) << name << " switch " << i;
+            ASSERT_EQ((*scene)->stateHash(), state) << name << ": switch " << i << " to the GPU";
             if (i % 100 == 0) {
                 (*scene)->step(rec);
+                const std::string stepped = (*scene)->stateHash();
+                ASSERT_NE(stepped, state) << name << ": a step on the GPU changed nothing";
+                state = stepped;
             }
             ASSERT_TRUE((*scene)->setBackend(Backend::kCpu, &lib).ok()) << name << " switch " << i;
+            ASSERT_EQ((*scene)->stateHash(), state) << name << ": switch " << i << " to the CPU";
             if (i == 200) {
                 warmKb = residentKb();
             }
