@@ -15,6 +15,9 @@ Error rangeError(const std::string& option, const std::string& what) {
 
 SceneOptionValues::SceneOptionValues() {
     const rigid::WorldParams w;
+    const rigid::SlideParams slide;
+    slideSpeed = slide.speedMps;
+    slideAngle = slide.angleDeg;
     omega = w.lcp.omega;
     iterations = w.lcp.maxIterations == 0 ? "2n" : std::to_string(w.lcp.maxIterations);
     tolerance = w.lcp.tolerance;
@@ -45,7 +48,12 @@ SceneOptionValues::SceneOptionValues() {
 void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("wall", v.wall, "Wall size COLSxROWS (wall scene)");
     t.add("layout", v.layout, "What stands on the ground (wall scene)",
-          {"wall", "pyramid", "stack"});
+          {"wall", "pyramid", "stack", "slide"});
+    t.add("slide-speed", v.slideSpeed,
+          "Launch speed of the slide layout's brick, m/s (it stops after v^2 / (2 mu g))");
+    t.add("slide-angle", v.slideAngle,
+          "Launch direction of the slide layout's brick, degrees about the vertical (0 = +x, "
+          "90 = +z)");
     t.add("omega", v.omega, "LCP relaxation: x <- clamp(x - omega*D^-1(Ax+b), lo, hi)");
     t.add("iterations", v.iterations, "LCP iteration cap: N or 2n (n = LCP size)");
     t.add("tolerance", v.tolerance,
@@ -124,6 +132,14 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     s.layout = v.layout;
     s.pyramid.baseCount = s.wall.cols;
     s.stack.height = s.wall.rows;
+    if (!(v.slideSpeed >= 0.0f) || v.slideSpeed > 100.0f) {
+        return rangeError("slide-speed", "must be in [0, 100] m/s");
+    }
+    if (!(std::abs(v.slideAngle) <= 360.0f)) {
+        return rangeError("slide-angle", "must be in [-360, 360] degrees");
+    }
+    s.slide.speedMps = v.slideSpeed;
+    s.slide.angleDeg = v.slideAngle;
     rigid::WorldParams& w = s.world;
     if (!(v.omega > 0.0f) || !std::isfinite(v.omega)) {
         return rangeError("omega",

@@ -18,6 +18,8 @@ struct SceneOptionValues {
     // Wall / LCP.
     std::string wall = "10x6";
     std::string layout = "wall";
+    float slideSpeed = 0;  ///< m/s (layout slide)
+    float slideAngle = 0;  ///< degrees about the vertical (layout slide)
     float omega = 0;
     std::string iterations;
     float tolerance = 0;
