@@ -4,7 +4,9 @@
 // separate the iterations, so nothing is read back until the solve ends.
 //   w = A x^t + b,  r(x^t) = max_i |x_i - clamp(x_i - w_i, lo_i, hi_i)|,
 //   x^{t+1} = clamp(x^t - omega w / A_ii, lo(x^t), hi(x^t))   (Moravanszky 2003, section 5)
-// with friction bounds lo = -mu max(x_normal, 0), hi = -lo read from x^t. Stopping and
+// with friction bounds lo = -mu max(x_normal, 0), hi = -lo read from x^t; a disc pair (rows
+// 2m, 2m + 1, LcpRow.pair) steps both rows by the same scale and is projected jointly onto
+// ||(x_f, x_g)|| <= mu max(x_normal, 0), its residual |x - Proj_disc(x - w)|. Stopping and
 // divergence rules are those of the CPU solver (solver/lcp/lcp_cpu.cpp).
 #include "lcp_layout.glsl"
 
@@ -60,7 +62,7 @@ void main() {
     float goodResidual = minResidual;
     float r = 0.0;
     uint t = 0u;
-    uint start = 0u;  // Chebyshev schedule start: t when r(x^{t-1}) > r(x^{t-2})
+    uint start = 0u;  // Chebyshev schedule start: t when r(x^{t-1}) > 1.01 r(x^{t-2})
     float rPrev1 = minResidual, rPrev2 = minResidual;
     for (;; ++t) {
         const uint slot = t % 3u;
@@ -88,6 +90,24 @@ void main() {
                 const uint i = rb * 4u + c;
                 if (i < d.n) {
                     const LcpRow row = rows[d.vectorOffset + i];
+                    if (row.pair == LCP_PAIR_SECOND) {
+                        continue;  // projected with its first row
+                    }
+                    if (row.pair == LCP_PAIR_FIRST) {
+                        const vec2 xi = vec2(sX[cur][i], sX[cur][i + 1u]);
+                        const vec2 w = vec2(acc[c], acc[c + 1u]) +
+                                       vec2(row.b, rows[d.vectorOffset + i + 1u].b);
+                        const float radius = row.mu * max(sX[cur][row.normal], 0.0);
+                        bits = max(bits, lcpPairResidualBits(xi, w, radius));
+                        vec2 next = lcpDisc(xi - uOmega * row.invDiag * w, radius);
+                        if (weight != 1.0) {
+                            const vec2 before = vec2(sX[1u - cur][i], sX[1u - cur][i + 1u]);
+                            next = lcpDisc(weight * (next - before) + before, radius);
+                        }
+                        sX[1u - cur][i] = next.x;
+                        sX[1u - cur][i + 1u] = next.y;
+                        continue;
+                    }
                     const float xi = sX[cur][i];
                     const float w = acc[c] + row.b;
                     float lo = row.lo;

@@ -6,7 +6,9 @@
 // is over it records stopAt and returns without writing, leaving x^{t-1} in its buffer; later
 // dispatches see stopAt and do nothing. So the host enqueues every dispatch up front and
 // reads back once at the end.
-//   w = A x^t + b,  x^{t+1} = clamp(x^t - omega w / A_ii, lo(x^t), hi(x^t)).
+//   w = A x^t + b,  x^{t+1} = clamp(x^t - omega w / A_ii, lo(x^t), hi(x^t)),
+// a disc pair (rows 2m, 2m + 1 of this invocation's vec4) projected jointly onto
+// ||(x_f, x_g)|| <= mu max(x_normal, 0) (lcp_jacobi_block.comp).
 #include "lcp_layout.glsl"
 
 #define LCP_THREADS 64u
@@ -32,7 +34,7 @@ uniform float uFloor;
 uniform uint uCheckEvery;
 // Chebyshev acceleration (uAccelerate != 0; LcpOptions::chebyshevRho): x^{t+1} =
 // clamp(W[t - start] (x^ - x^{t-1}) + x^{t-1}, lo, hi), with x^{t-1} read from xNext before it
-// is overwritten; start = t when r(x^{t-1}) > r(x^{t-2}), else the previous dispatch's start
+// is overwritten; start = t when r(x^{t-1}) > 1.01 r(x^{t-2}), else the previous dispatch's start
 // (control.restartAt, ping-ponged like minResidual).
 uniform uint uAccelerate;
 layout(std430, binding = 7) readonly buffer Weights { float weights[]; };
@@ -113,6 +115,24 @@ void main() {
         const uint i = rb * 4u + c;
         if (i < uN) {
             const LcpRow row = rows[i];
+            if (row.pair == LCP_PAIR_SECOND) {
+                continue;  // projected with its first row
+            }
+            if (row.pair == LCP_PAIR_FIRST) {
+                const vec2 xi = vec2(xc[c], xc[c + 1u]);
+                const vec2 w = vec2(acc[c], acc[c + 1u]) + vec2(row.b, rows[i + 1u].b);
+                const float radius =
+                    row.mu * max(xCur[uint(row.normal) / 4u][uint(row.normal) % 4u], 0.0);
+                bits = max(bits, lcpPairResidualBits(xi, w, radius));
+                vec2 next = lcpDisc(xi - uOmega * row.invDiag * w, radius);
+                if (weight != 1.0) {
+                    const vec2 prev = vec2(before[c], before[c + 1u]);
+                    next = lcpDisc(weight * (next - prev) + prev, radius);
+                }
+                xn[c] = next.x;
+                xn[c + 1u] = next.y;
+                continue;
+            }
             const float w = acc[c] + row.b;
             float lo = row.lo;
             float hi = row.hi;

@@ -7,12 +7,18 @@ struct LcpRow {
     float b;
     float lo;
     float hi;
-    float invDiag;
+    float invDiag;  // 1 / A_ii; both rows of a disc pair 1 / max(A_ff, A_gg)
     float mu;
     int normal;  // index of the normal row within the same block, or -1
-    float pad0;
+    int pair;    // LCP_PAIR_NONE, LCP_PAIR_FIRST (partner: the next row), LCP_PAIR_SECOND
     float pad1;
 };
+
+// Disc pairs (lcp_gpu_layout.h, kPair*): the host places each pair at rows (2m, 2m + 1), so
+// both rows lie in one vec4 and the invocation owning it projects them together.
+#define LCP_PAIR_NONE 0
+#define LCP_PAIR_FIRST 1
+#define LCP_PAIR_SECOND 2
 
 // One independent block (island) of a batch.
 struct LcpBlockDesc {
@@ -58,4 +64,20 @@ uint lcpResidualBits(float xi, float w, float lo, float hi) {
         return LCP_INF_BITS;
     }
     return floatBitsToUint(abs(xi - clamp(xi - w, lo, hi)));
+}
+
+// Projection onto the disc ||v|| <= radius: v scaled by radius / ||v|| when outside (the
+// formula of projectDisc in lcp_common.h, so that CPU and GPU iterates agree).
+vec2 lcpDisc(vec2 v, float radius) {
+    const float len = sqrt(v.x * v.x + v.y * v.y);
+    return len > radius ? v * (radius / len) : v;
+}
+
+// Residual bits of a disc pair: max over its rows of |x - Proj_disc(x - w)|, +inf as above.
+uint lcpPairResidualBits(vec2 xi, vec2 w, float radius) {
+    if (any(isnan(w)) || any(isinf(w)) || any(isnan(xi)) || any(isinf(xi))) {
+        return LCP_INF_BITS;
+    }
+    const vec2 d = abs(xi - lcpDisc(xi - w, radius));
+    return floatBitsToUint(max(d.x, d.y));
 }

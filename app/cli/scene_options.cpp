@@ -22,6 +22,9 @@ std::string formatOmega(float omega) {
 
 SceneOptionValues::SceneOptionValues() {
     const rigid::WorldParams w;
+    const rigid::SlideParams slide;
+    slideSpeed = slide.speedMps;
+    slideAngle = slide.angleDeg;
     omega = 0.0f;  // the method's default, resolved in makeWallSettings
     iterations = w.lcp.maxIterations == 0 ? "2n" : std::to_string(w.lcp.maxIterations);
     tolerance = w.lcp.tolerance;
@@ -52,7 +55,12 @@ SceneOptionValues::SceneOptionValues() {
 void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("wall", v.wall, "Wall size COLSxROWS (wall scene)");
     t.add("layout", v.layout, "What stands on the ground (wall scene)",
-          {"wall", "pyramid", "stack"});
+          {"wall", "pyramid", "stack", "slide"});
+    t.add("slide-speed", v.slideSpeed,
+          "Launch speed of the slide layout's brick, m/s (it stops after v^2 / (2 mu g))");
+    t.add("slide-angle", v.slideAngle,
+          "Launch direction of the slide layout's brick, degrees about the vertical (0 = +x, "
+          "90 = +z)");
     t.add("omega", v.omega,
           "LCP relaxation: x <- clamp(x - omega*D^-1(Ax+b), lo, hi); 0 = the method's default "
           "(Jacobi " +
@@ -152,6 +160,14 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     s.layout = v.layout;
     s.pyramid.baseCount = s.wall.cols;
     s.stack.height = s.wall.rows;
+    if (!(v.slideSpeed >= 0.0f) || v.slideSpeed > 100.0f) {
+        return rangeError("slide-speed", "must be in [0, 100] m/s");
+    }
+    if (!(std::abs(v.slideAngle) <= 360.0f)) {
+        return rangeError("slide-angle", "must be in [-360, 360] degrees");
+    }
+    s.slide.speedMps = v.slideSpeed;
+    s.slide.angleDeg = v.slideAngle;
     rigid::WorldParams& w = s.world;
     if (v.iterations == "2n") {
         w.lcp.maxIterations = 0;

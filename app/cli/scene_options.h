@@ -18,7 +18,9 @@ struct SceneOptionValues {
     // Wall / LCP.
     std::string wall = "10x6";
     std::string layout = "wall";
-    float omega = 0;  ///< 0: the method's default (rigid::defaultWallOmega)
+    float slideSpeed = 0;  ///< m/s (layout slide)
+    float slideAngle = 0;  ///< degrees about the vertical (layout slide)
+    float omega = 0;       ///< 0: the method's default (rigid::defaultWallOmega)
     std::string iterations;
     float tolerance = 0;
     std::string warmStart = "on";

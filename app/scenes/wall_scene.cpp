@@ -73,6 +73,8 @@ void WallScene::build() {
         rigid::addPyramid(m_world, m_settings.pyramid);
     } else if (m_settings.layout == "stack") {
         rigid::addStack(m_world, m_settings.stack);
+    } else if (m_settings.layout == "slide") {
+        rigid::addSlide(m_world, m_settings.slide);
     } else {
         rigid::addWall(m_world, m_settings.wall);
     }
@@ -294,19 +296,31 @@ nlohmann::json WallScene::snapshot() const {
 }
 
 nlohmann::json WallScene::summary() const {
-    return {{"lcp",
-             {{"n_max", m_nMax},
-              {"contacts_max", m_contactsMax},
-              {"islands_max", m_islandsMax},
-              {"iterations_mean", m_steps > 0 ? m_iterationsSum / m_steps : 0.0},
-              {"residual_max", m_residualMax},
-              {"mode", rigid::toString(m_settings.world.mode)},
-              {"solver", lcp::toString(m_settings.world.lcp.method)},
-              {"omega", m_settings.world.lcp.omega}}},
-            {"bodies", m_world.bodyCount()},
-            {"max_penetration", m_penetrationMax},
-            {"max_speed", m_speedMax},
-            {"max_drift", m_driftMax}};
+    nlohmann::json out = {{"lcp",
+                           {{"n_max", m_nMax},
+                            {"contacts_max", m_contactsMax},
+                            {"islands_max", m_islandsMax},
+                            {"iterations_mean", m_steps > 0 ? m_iterationsSum / m_steps : 0.0},
+                            {"residual_max", m_residualMax},
+                            {"mode", rigid::toString(m_settings.world.mode)},
+                            {"solver", lcp::toString(m_settings.world.lcp.method)},
+                            {"omega", m_settings.world.lcp.omega}}},
+                          {"bodies", m_world.bodyCount()},
+                          {"max_penetration", m_penetrationMax},
+                          {"max_speed", m_speedMax},
+                          {"max_drift", m_driftMax}};
+    if (m_settings.layout == "slide" && !m_startPositions.empty()) {
+        // The one brick: how far it went (until it stopped or the run ended) and how straight.
+        for (const rigid::Body& b : m_world.bodies()) {
+            if (b.kind == rigid::BodyKind::kBox && b.tag == m_startTags.front()) {
+                const rigid::SlideOutcome o =
+                    rigid::slideOutcome(m_settings.slide, m_startPositions.front(), b.position);
+                out["slide"] = {{"distance_m", o.distanceM},
+                                {"direction_error_deg", o.directionErrorDeg}};
+            }
+        }
+    }
+    return out;
 }
 
 void WallScene::fillDrawData(render::DrawData& out) const {

@@ -12,10 +12,11 @@
 namespace ww::app {
 
 struct WallSceneSettings {
-    std::string layout = "wall";  ///< wall | pyramid | stack
+    std::string layout = "wall";  ///< wall | pyramid | stack | slide
     rigid::WallParams wall;
     rigid::PyramidParams pyramid;
     rigid::StackParams stack;
+    rigid::SlideParams slide;
     rigid::WorldParams world;
     rigid::ShotParams shot;
     /// --check: largest penetration (m) a step may show beyond what the fastest body moves in

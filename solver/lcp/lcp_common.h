@@ -1,6 +1,7 @@
 // Rules shared by the CPU and GPU backends, so that both stop and diagnose identically.
 #pragma once
 
+#include <cmath>
 #include <vector>
 
 #include "solver/lcp/lcp_solver.h"
@@ -35,6 +36,29 @@ inline void chebyshevWeights(const LcpOptions& o, int maxIterations, std::vector
 inline constexpr float kChebyshevRestartRise = 1.01f;
 inline int chebyshevStart(int t, int previousStart, float rPrev1, float rPrev2) {
     return t >= 2 && rPrev1 > kChebyshevRestartRise * rPrev2 ? t : previousStart;
+}
+
+/// Two friction rows projected jointly onto the disc ||(x_first, x_second)|| <= mu max(x_normal, 0)
+/// (FrictionCone::kDisc). first < second.
+struct FrictionPair {
+    int first = 0, second = 0, normal = 0;
+    float mu = 0.0f;
+};
+
+/// The disc pairs of p in order of their first row: empty for the box cone, without friction,
+/// and for friction rows alone on their normal (those keep the interval). Assumes validate().
+std::vector<FrictionPair> frictionPairs(const LcpProblem& p);
+
+/// Euclidean projection of (x1, x2) onto the disc of radius r >= 0: scaled by r / ||(x1, x2)||
+/// when outside. Every backend uses this formula (shaders/lcp_layout.glsl, lcpDisc) so that
+/// their iterates agree; a NaN input stays NaN.
+inline void projectDisc(float& x1, float& x2, float r) {
+    const float len = std::sqrt(x1 * x1 + x2 * x2);
+    if (len > r) {
+        const float s = r / len;
+        x1 *= s;
+        x2 *= s;
+    }
 }
 
 /// Residuals below this never count as "the smallest so far" in the growth test, so that

@@ -5,9 +5,15 @@
 //   r(x^t)  = max_i | x_i^t - clamp(x_i^t - w_i^t, lo_i, hi_i) |   (free: w^t is at hand)
 //   x^{t+1} = clamp(x^t - omega D^-1 w^t, lo(x^t), hi(x^t))
 //   (optionally Chebyshev-accelerated: x^{t+1} = clamp(w_t (x^{t+1} - x^{t-1}) + x^{t-1}, ..))
-// Friction rows take lo = -mu max(x_k^t, 0), hi = mu max(x_k^t, 0) from the current iterate.
+// Friction rows take lo = -mu max(x_k^t, 0), hi = mu max(x_k^t, 0) from the current iterate;
+// a disc pair (f, g) instead steps with omega / max(A_ff, A_gg) for both rows and is projected
+// jointly onto ||(x_f, x_g)|| <= mu max(x_k^t, 0) (lcp_solver.h). The SIMD pass handles the
+// single rows; the pairs (a pair may straddle two threads' chunks) follow in a scalar pass.
 // Gauss-Seidel updates row i in place with the newest values of x (as ODE quickstep and
-// Bullet do); its residual needs an extra matVec, so it is computed only when asked for.
+// Bullet do), a disc pair as one block at its first row: both rows from the same x, then the
+// joint projection with the newest x_k (updating f before g would move the fixed point off the
+// solution, as unequal scales do); its residual needs an extra matVec, so it is computed only
+// when asked for.
 // Stopping: a fixed count (0 = 2n), or r <= tolerance checked every checkEvery iterations.
 // Divergence: a non-finite w or x, or r above divergenceGrowth times the smallest r seen.
 #include <algorithm>
@@ -34,13 +40,35 @@ namespace {
 
 struct Workspace {
     std::vector<float> cur, next, good, w, invDiag, lo, hi;
-    std::vector<float> weights;  ///< Chebyshev weights per iteration (empty: plain Jacobi)
-    void reserve(std::size_t n) {
+    std::vector<float> weights;       ///< Chebyshev weights per iteration (empty: plain Jacobi)
+    std::vector<FrictionPair> pairs;  ///< disc pairs of the problem being solved
+    std::vector<int> partner;         ///< per row: the other row of its disc pair, or -1
+    std::vector<float> pairPrev;      ///< x^{t-1} of the pairs' rows (accelerated Jacobi)
+    void reserve(const LcpProblem& p) {
+        const auto n = static_cast<std::size_t>(p.n);
         for (auto* v : {&cur, &next, &good, &w, &invDiag, &lo, &hi}) {
             v->resize(n);
         }
+        pairs = frictionPairs(p);
+        partner.assign(pairs.empty() ? 0 : n, -1);
+        for (const FrictionPair& q : pairs) {
+            partner[static_cast<std::size_t>(q.first)] = q.second;
+            partner[static_cast<std::size_t>(q.second)] = q.first;
+        }
+        pairPrev.resize(2 * pairs.size());
     }
 };
+
+// The step scale of row i (omega / A_ii), shared by a disc pair (omega / max(A_ff, A_gg)).
+float stepScale(const LcpProblem& p, const Workspace& ws, float omega, std::size_t i) {
+    const auto n = static_cast<std::size_t>(p.n);
+    float d = p.a[i * n + i];
+    if (!ws.partner.empty() && ws.partner[i] >= 0) {
+        const auto g = static_cast<std::size_t>(ws.partner[i]);
+        d = std::max(d, p.a[g * n + g]);
+    }
+    return omega / d;
+}
 
 // Bounds of every row at iterate x; friction rows take them from their normal's value.
 void currentBounds(const LcpProblem& p, const float* x, float* lo, float* hi) {
@@ -73,10 +101,38 @@ float residualFromW(const LcpProblem& p, const float* x, const float* w, const f
     return std::isfinite(probe) ? r : kInfinity;
 }
 
+// Pins the disc pairs' rows to [x_i, x_i], so that the row-wise residual and step leave them
+// (residual 0, x'_i = x_i) for the pair pass.
+void pinPairRows(const Workspace& ws, const float* x, float* lo, float* hi) {
+    for (const FrictionPair& q : ws.pairs) {
+        for (int i : {q.first, q.second}) {
+            lo[i] = hi[i] = x[i];
+        }
+    }
+}
+
+// The disc pairs' part of the natural-map residual, given w = A x (b added here).
+float pairResidual(const LcpProblem& p, const Workspace& ws, const float* x, const float* w) {
+    float r = 0.0f;
+    float probe = 0.0f;
+    for (const FrictionPair& q : ws.pairs) {
+        const float wf = w[q.first] + p.b[static_cast<std::size_t>(q.first)];
+        const float wg = w[q.second] + p.b[static_cast<std::size_t>(q.second)];
+        float vf = x[q.first] - wf;
+        float vg = x[q.second] - wg;
+        projectDisc(vf, vg, q.mu * std::max(x[q.normal], 0.0f));
+        r = std::max({r, std::abs(x[q.first] - vf), std::abs(x[q.second] - vg)});
+        probe += 0.0f * (wf + wg + r);
+    }
+    return std::isfinite(probe) ? r : kInfinity;
+}
+
 float residualOf(const LcpProblem& p, const float* x, Workspace& ws, bool parallel) {
     linalg::matVec(p.a.data(), p.n, p.n, x, ws.w.data(), parallel);
     currentBounds(p, x, ws.lo.data(), ws.hi.data());
-    return residualFromW(p, x, ws.w.data(), ws.lo.data(), ws.hi.data());
+    pinPairRows(ws, x, ws.lo.data(), ws.hi.data());
+    return std::max(residualFromW(p, x, ws.w.data(), ws.lo.data(), ws.hi.data()),
+                    pairResidual(p, ws, x, ws.w.data()));
 }
 
 // Tracks convergence and divergence at the checked iterates; returns true to stop.
@@ -180,6 +236,34 @@ RowsResult projectRows(const float* __restrict cur, const float* __restrict aw,
 }
 #endif
 
+// The disc pairs of one Jacobi pass (ws.w = A x^t on entry, rows pinned by pinPairRows):
+//   v = Proj_disc(x_pair - s w_pair), s = omega / max(A_ff, A_gg) (ws.invDiag), and with a
+//   Chebyshev weight != 1, x'_pair = Proj_disc(weight (v - x^{t-1}_pair) + x^{t-1}_pair).
+// Returns the pairs' part of r(x^t), infinite when anything is NaN or infinite.
+float pairPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws, float weight) {
+    for (std::size_t k = 0; k < ws.pairs.size(); ++k) {
+        const FrictionPair& q = ws.pairs[k];
+        const auto f = static_cast<std::size_t>(q.first);
+        const auto g = static_cast<std::size_t>(q.second);
+        const float radius = q.mu * std::max(cur[q.normal], 0.0f);
+        const float wf = ws.w[f] + p.b[f];
+        const float wg = ws.w[g] + p.b[g];
+        float vf = cur[f] - ws.invDiag[f] * wf;
+        float vg = cur[g] - ws.invDiag[g] * wg;
+        projectDisc(vf, vg, radius);
+        if (weight != 1.0f) {
+            const float pf = ws.pairPrev[2 * k];
+            const float pg = ws.pairPrev[2 * k + 1];
+            vf = weight * (vf - pf) + pf;
+            vg = weight * (vg - pg) + pg;
+            projectDisc(vf, vg, radius);
+        }
+        next[f] = vf;
+        next[g] = vg;
+    }
+    return pairResidual(p, ws, cur, ws.w.data());
+}
+
 // One Jacobi pass as a single parallel job: each chunk of rows computes its part of
 // w = A x^t + b, the residual of x^t on those rows and their x^{t+1}, so the matVec and the
 // projection share one hand-off to the helper and the rows stay in that core's cache.
@@ -208,6 +292,11 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
                     k >= 0 ? -bound : p.lo[static_cast<std::size_t>(i)];
                 ws.hi[static_cast<std::size_t>(i)] =
                     k >= 0 ? bound : p.hi[static_cast<std::size_t>(i)];
+                if (!ws.partner.empty() && ws.partner[static_cast<std::size_t>(i)] >= 0) {
+                    // A disc pair's row: left to pairPass (see pinPairRows).
+                    ws.lo[static_cast<std::size_t>(i)] = ws.hi[static_cast<std::size_t>(i)] =
+                        cur[i];
+                }
             }
             lo = ws.lo.data();
             hi = ws.hi.data();
@@ -217,6 +306,10 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
         partial[worker].r = std::max(partial[worker].r, q.r);
         partial[worker].probe += q.probe;
     };
+    for (std::size_t k = 0; k < ws.pairs.size() && weight != 1.0f; ++k) {
+        ws.pairPrev[2 * k] = next[ws.pairs[k].first];
+        ws.pairPrev[2 * k + 1] = next[ws.pairs[k].second];
+    }
     if (parallel && n >= linalg::kParallelMinRows) {
         // Chunks of 16 rows (four 4-row matVec kernels): small enough to balance a late helper.
         linalg::parallelFor(n, 16, rows);
@@ -229,6 +322,9 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
         r = std::max(r, q.r);
         probe += q.probe;
     }
+    if (!ws.pairs.empty()) {
+        r = std::max(r, pairPass(p, cur, next, ws, weight));
+    }
     return std::isfinite(probe) ? r : kInfinity;
 }
 
@@ -240,7 +336,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     std::copy_n(x.data(), n, ws.cur.data());
     std::copy_n(x.data(), n, ws.good.data());
     for (std::size_t i = 0; i < n; ++i) {
-        ws.invDiag[i] = o.omega / p.a[i * n + i];
+        ws.invDiag[i] = stepScale(p, ws, o.omega, i);
     }
     Monitor mon{o, divergenceFloor(p)};
     float* cur = ws.cur.data();
@@ -276,6 +372,24 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     finish(p, x, cur, mon, ws, parallel, rep);
 }
 
+// One Gauss-Seidel block update of the disc pair (f, g): both w from the current x, a step of
+// omega / max(A_ff, A_gg), then the projection with the newest x_k. Returns 0, or NaN when w
+// is not finite.
+float gaussSeidelPair(const LcpProblem& p, std::size_t f, std::size_t g, float omega, float* cur,
+                      const Workspace& ws) {
+    const auto n = static_cast<std::size_t>(p.n);
+    const float wf = linalg::dot({p.a.data() + f * n, n}, {cur, n}) + p.b[f];
+    const float wg = linalg::dot({p.a.data() + g * n, n}, {cur, n}) + p.b[g];
+    const float s = stepScale(p, ws, omega, f);
+    float vf = cur[f] - s * wf;
+    float vg = cur[g] - s * wg;
+    const auto k = static_cast<std::size_t>(p.frictionNormal[f]);
+    projectDisc(vf, vg, p.mu[f] * std::max(cur[k], 0.0f));
+    cur[f] = vf;
+    cur[g] = vg;
+    return 0.0f * (wf + wg);
+}
+
 void solveGaussSeidel(const LcpProblem& p, std::span<float> x, const LcpOptions& o, Workspace& ws,
                       bool parallel, LcpReport& rep) {
     const auto n = static_cast<std::size_t>(p.n);
@@ -305,6 +419,14 @@ void solveGaussSeidel(const LcpProblem& p, std::span<float> x, const LcpOptions&
         float probe = 0.0f;
         for (std::size_t i = 0; i < n; ++i) {
             const float* ai = p.a.data() + i * n;
+            const int partner = ws.partner.empty() ? -1 : ws.partner[i];
+            if (partner >= 0) {
+                if (static_cast<std::size_t>(partner) > i) {
+                    probe +=
+                        gaussSeidelPair(p, i, static_cast<std::size_t>(partner), o.omega, cur, ws);
+                }
+                continue;  // the second row of a pair was updated with its first
+            }
             const float wi = linalg::dot({ai, n}, {cur, n}) + p.b[i];
             float lo = p.lo[i];
             float hi = p.hi[i];
@@ -334,7 +456,7 @@ LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o,
         rep.residual = kInfinity;
         return rep;
     }
-    ws.reserve(static_cast<std::size_t>(p.n));
+    ws.reserve(p);
     if (p.n > 0) {
         if (o.method == LcpMethod::kJacobi) {
             solveJacobi(p, x, o, ws, parallel, rep);

@@ -7,6 +7,10 @@
 //    that measures the residual of the final iterate; the stopping rule runs on the GPU, so
 //    nothing is read back until the end.
 // Either way the only readbacks are the results after the last dispatch.
+// Disc friction pairs (lcp_solver.h) are projected by the invocation that owns their vec4, so
+// each block's rows are permuted at upload to put every pair at rows (2m, 2m + 1): the pairs
+// first, then the other rows in order. The matrix is re-laid out into vec4 row blocks anyway,
+// so the permutation is folded into that copy; x is permuted up and back down.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -46,20 +50,93 @@ LcpStatus toStatus(std::uint32_t s) {
                                 : LcpStatus::kIterationLimit;
 }
 
-void appendRows(const LcpProblem& p, std::vector<gl::Row>& rows) {
+// The GPU row order of p: order[new] = old row, every disc pair at (2m, 2m + 1). Empty (the
+// identity) when p has no disc pairs.
+std::vector<int> gpuRowOrder(const LcpProblem& p) {
+    const auto pairs = frictionPairs(p);
+    std::vector<int> order;
+    if (pairs.empty()) {
+        return order;
+    }
+    std::vector<bool> placed(static_cast<std::size_t>(p.n), false);
+    for (const FrictionPair& q : pairs) {
+        order.push_back(q.first);
+        order.push_back(q.second);
+        placed[static_cast<std::size_t>(q.first)] = placed[static_cast<std::size_t>(q.second)] =
+            true;
+    }
     for (int i = 0; i < p.n; ++i) {
-        const auto ui = static_cast<std::size_t>(i);
+        if (!placed[static_cast<std::size_t>(i)]) {
+            order.push_back(i);
+        }
+    }
+    return order;
+}
+
+// Rows of p in the GPU order (padded to whole vec4s).
+void appendRows(const LcpProblem& p, const std::vector<int>& order, std::vector<gl::Row>& rows) {
+    const auto n = static_cast<std::size_t>(p.n);
+    std::vector<int> position(order.empty() ? 0 : n);  // old row -> new row
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        position[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto ui = order.empty() ? k : static_cast<std::size_t>(order[k]);
         gl::Row r{};
         r.b = p.b[ui];
         r.lo = p.lo[ui];
         r.hi = p.hi[ui];
-        r.invDiag = 1.0f / p.a[ui * static_cast<std::size_t>(p.n) + ui];
-        r.normal = p.hasFriction() ? p.frictionNormal[ui] : -1;
+        r.invDiag = 1.0f / p.a[ui * n + ui];
+        const int normal = p.hasFriction() ? p.frictionNormal[ui] : -1;
+        r.normal =
+            normal >= 0 && !order.empty() ? position[static_cast<std::size_t>(normal)] : normal;
         r.mu = p.hasFriction() ? p.mu[ui] : 0.0f;
+        r.pair = gl::kPairNone;
         rows.push_back(r);
     }
-    rows.resize(rows.size() + (linalg::paddedLength(p.n) - static_cast<std::size_t>(p.n)),
-                gl::Row{0, 0, 0, 0, 0, -1, 0, 0});
+    // The pairs lead the order: rows (2m, 2m + 1) while both name the same normal.
+    const std::size_t first = rows.size() - n;
+    for (std::size_t k = 0; k + 1 < order.size(); k += 2) {
+        gl::Row& f = rows[first + k];
+        gl::Row& g = rows[first + k + 1];
+        if (f.normal < 0 || f.normal != g.normal) {
+            break;
+        }
+        f.pair = gl::kPairFirst;
+        g.pair = gl::kPairSecond;
+        f.invDiag = g.invDiag = std::min(f.invDiag, g.invDiag);  // 1 / max(A_ff, A_gg)
+    }
+    rows.resize(rows.size() + (linalg::paddedLength(p.n) - n), gl::Row{0, 0, 0, 0, 0, -1, 0, 0});
+}
+
+// packRowBlocks of A with rows and columns in `order` (empty: as they are).
+void packMatrix(const LcpProblem& p, const std::vector<int>& order, float* out) {
+    if (order.empty()) {
+        linalg::packRowBlocks(p.a.data(), p.n, p.n, out);
+        return;
+    }
+    const auto n = static_cast<std::size_t>(p.n);
+    const int rowBlocks = linalg::rowBlocksOf(p.n);
+    std::fill_n(out, linalg::gpuMatrixFloats(p.n, p.n), 0.0f);
+    for (int i = 0; i < p.n; ++i) {
+        const float* row =
+            p.a.data() + static_cast<std::size_t>(order[static_cast<std::size_t>(i)]) * n;
+        for (int j = 0; j < p.n; ++j) {
+            out[linalg::gpuIndex(rowBlocks, i, j)] = row[order[static_cast<std::size_t>(j)]];
+        }
+    }
+}
+
+// x in the GPU order into `out` (n entries), and back.
+void permuteIn(std::span<const float> x, const std::vector<int>& order, float* out) {
+    for (std::size_t k = 0; k < x.size(); ++k) {
+        out[k] = x[order.empty() ? k : static_cast<std::size_t>(order[k])];
+    }
+}
+void permuteOut(const float* in, const std::vector<int>& order, std::span<float> x) {
+    for (std::size_t k = 0; k < x.size(); ++k) {
+        x[order.empty() ? k : static_cast<std::size_t>(order[k])] = in[k];
+    }
 }
 
 bool allFinite(std::span<const float> v) {
@@ -197,8 +274,11 @@ class GpuLcpSolver final : public LcpSolver {
         Stopwatch uploadClock;
         m_rows.clear();
         m_descs.clear();
+        m_orders.resize(blocks.size());
         std::size_t texels = 0, vector = 0, history = 0;
-        for (const auto& p : blocks) {
+        for (std::size_t k = 0; k < blocks.size(); ++k) {
+            const auto& p = blocks[k];
+            m_orders[k] = gpuRowOrder(p);
             gl::BlockDesc d{};
             d.n = static_cast<std::uint32_t>(p.n);
             d.rowBlocks = static_cast<std::uint32_t>(linalg::rowBlocksOf(p.n));
@@ -211,17 +291,16 @@ class GpuLcpSolver final : public LcpSolver {
             texels += linalg::gpuMatrixFloats(p.n, p.n) / 4;
             vector += linalg::paddedLength(p.n);
             history += o.recordHistory ? static_cast<std::size_t>(d.maxIterations) + 1 : 0;
-            appendRows(p, m_rows);
+            appendRows(p, m_orders[k], m_rows);
         }
         m_packed.resize(texels * 4);
         m_xPadded.assign(vector, 0.0f);
         std::size_t xOff = 0;
         for (std::size_t k = 0; k < blocks.size(); ++k) {
             const auto& p = blocks[k];
-            linalg::packRowBlocks(p.a.data(), p.n, p.n,
-                                  m_packed.data() + std::size_t{m_descs[k].matrixOffset} * 4);
-            std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(xOff), p.n,
-                        m_xPadded.begin() + m_descs[k].vectorOffset);
+            packMatrix(p, m_orders[k], m_packed.data() + std::size_t{m_descs[k].matrixOffset} * 4);
+            permuteIn(x.subspan(xOff, static_cast<std::size_t>(p.n)), m_orders[k],
+                      m_xPadded.data() + m_descs[k].vectorOffset);
             xOff += static_cast<std::size_t>(p.n);
         }
         Status s = upload(m_matrix, m_packed.data(), m_packed.size() * 4, "LCP matrices");
@@ -303,8 +382,7 @@ class GpuLcpSolver final : public LcpSolver {
                 const auto first = hist.begin() + d.historyOffset;
                 rep.history.assign(first, first + rep.iterations + 1);
             }
-            std::copy_n(m_xPadded.begin() + d.vectorOffset, d.n,
-                        x.begin() + static_cast<std::ptrdiff_t>(xOff));
+            permuteOut(m_xPadded.data() + d.vectorOffset, m_orders[k], x.subspan(xOff, d.n));
             xOff += d.n;
         }
         return reports;
@@ -316,11 +394,12 @@ class GpuLcpSolver final : public LcpSolver {
         const int maxIt = iterationCount(p, o);
         const int rowBlocks = linalg::rowBlocksOf(p.n);
         m_packed.resize(linalg::gpuMatrixFloats(p.n, p.n));
-        linalg::packRowBlocks(p.a.data(), p.n, p.n, m_packed.data());
+        const std::vector<int> order = gpuRowOrder(p);
+        packMatrix(p, order, m_packed.data());
         m_rows.clear();
-        appendRows(p, m_rows);
+        appendRows(p, order, m_rows);
         m_xPadded.assign(linalg::paddedLength(p.n), 0.0f);
-        std::copy(x.begin(), x.end(), m_xPadded.begin());
+        permuteIn(x, order, m_xPadded.data());
         const std::size_t vecBytes = m_xPadded.size() * 4;
         const gl::Control control{gl::kNone, gl::kIterationLimit, {0.0f, 0.0f}, {0, 0}, 0, 0};
         Status s = upload(m_matrix, m_packed.data(), m_packed.size() * 4, "LCP matrix");
@@ -406,13 +485,12 @@ class GpuLcpSolver final : public LcpSolver {
         result.download(m_xPadded.data(), vecBytes);
         ++rep.readbacks;
         if (status == LcpStatus::kDiverged) {
-            if (!allFinite({m_xPadded.data(), static_cast<std::size_t>(p.n)})) {
-                std::copy(x.begin(), x.end(), m_xPadded.begin());
-            }
-            std::copy_n(m_xPadded.begin(), p.n, x.begin());
+            if (allFinite({m_xPadded.data(), static_cast<std::size_t>(p.n)})) {
+                permuteOut(m_xPadded.data(), order, x);
+            }  // else x keeps the guess
             rep.residual = static_cast<float>(naturalResidual(p, x));
         } else {
-            std::copy_n(m_xPadded.begin(), p.n, x.begin());
+            permuteOut(m_xPadded.data(), order, x);
         }
         if (o.recordHistory) {
             rep.history.resize(residuals.size());
@@ -428,6 +506,7 @@ class GpuLcpSolver final : public LcpSolver {
     std::vector<float> m_packed, m_xPadded, m_weights;
     std::vector<gl::Row> m_rows;
     std::vector<gl::BlockDesc> m_descs;
+    std::vector<std::vector<int>> m_orders;  ///< per block of a batch: gpuRowOrder
 };
 
 }  // namespace

@@ -36,17 +36,24 @@ inline bool fitsOneDispatch(int n, int maxIterations) {
            (static_cast<long>(maxIterations) + 1) * blockTripsPerIteration(n) < kLoopTripLimit;
 }
 
+/// Row::pair: a disc pair sits at rows (i, i + 1) with i even (lcp_gpu.cpp permutes a block's
+/// rows so), inside one vec4, so that the invocation owning the vec4 projects both rows.
+inline constexpr std::int32_t kPairNone = 0;
+inline constexpr std::int32_t kPairFirst = 1;
+inline constexpr std::int32_t kPairSecond = 2;
+
 struct Row {
     float b;
     float lo;
     float hi;
-    float invDiag;
+    float invDiag;  ///< 1 / A_ii; a disc pair's rows both 1 / max(A_ff, A_gg)
     float mu;
     std::int32_t normal;
-    float pad0;
+    std::int32_t pair;  ///< kPairNone, kPairFirst (its partner is the next row), kPairSecond
     float pad1;
 };
-static_assert(sizeof(Row) == 32 && offsetof(Row, invDiag) == 12 && offsetof(Row, normal) == 20);
+static_assert(sizeof(Row) == 32 && offsetof(Row, invDiag) == 12 && offsetof(Row, normal) == 20 &&
+              offsetof(Row, pair) == 24);
 
 struct BlockDesc {
     std::uint32_t n;

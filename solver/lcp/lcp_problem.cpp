@@ -1,9 +1,12 @@
 // LcpProblem helpers and the natural-map residual (double precision), see lcp_solver.h:
 //   r(x) = || x - clamp(x - (A x + b), lo(x), hi(x)) ||_inf,
-// with friction bounds lo_f = -mu_f max(x_k, 0), hi_f = mu_f max(x_k, 0) for normal row k.
+// with friction bounds lo_f = -mu_f max(x_k, 0), hi_f = mu_f max(x_k, 0) for normal row k, and
+// for a disc pair (f, g) the joint projection onto ||(x_f, x_g)|| <= mu max(x_k, 0).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "solver/lcp/lcp_common.h"
 
@@ -60,8 +63,60 @@ std::string LcpProblem::validate() const {
                 return "row " + std::to_string(i) + ": friction coefficient must be >= 0";
             }
         }
+        if (cone == FrictionCone::kDisc) {
+            // Rows naming each normal: the first one seen, and how many.
+            std::vector<int> firstRow(sn, -1), count(sn, 0);
+            for (int i = 0; i < n; ++i) {
+                const int k = frictionNormal[i];
+                if (k < 0) {
+                    continue;
+                }
+                if (++count[k] > 2) {
+                    return "normal row " + std::to_string(k) +
+                           " has more than two friction rows; the disc cone pairs two (use the "
+                           "box cone for more)";
+                }
+                if (firstRow[k] < 0) {
+                    firstRow[k] = i;
+                } else if (mu[firstRow[k]] != mu[i]) {
+                    return "rows " + std::to_string(firstRow[k]) + " and " + std::to_string(i) +
+                           " share normal row " + std::to_string(k) +
+                           " but have different mu; the disc cone needs one mu per pair (use "
+                           "the box cone otherwise)";
+                }
+            }
+        }
     }
     return {};
+}
+
+std::vector<FrictionPair> frictionPairs(const LcpProblem& p) {
+    std::vector<FrictionPair> pairs;
+    if (!p.hasFriction() || p.cone != FrictionCone::kDisc) {
+        return pairs;
+    }
+    const auto n = static_cast<std::size_t>(p.n);
+    std::vector<int> firstRow(n, -1), pairOf(n, -1);
+    for (int i = 0; i < p.n; ++i) {
+        const int k = p.frictionNormal[static_cast<std::size_t>(i)];
+        if (k < 0) {
+            continue;
+        }
+        const auto uk = static_cast<std::size_t>(k);
+        if (firstRow[uk] < 0) {
+            firstRow[uk] = i;
+        } else {
+            pairOf[static_cast<std::size_t>(firstRow[uk])] = i;
+        }
+    }
+    for (int i = 0; i < p.n; ++i) {
+        const int g = pairOf[static_cast<std::size_t>(i)];
+        if (g >= 0) {
+            const auto ui = static_cast<std::size_t>(i);
+            pairs.push_back({i, g, p.frictionNormal[ui], p.mu[ui]});
+        }
+    }
+    return pairs;
 }
 
 const char* toString(LcpMethod m) {
@@ -104,12 +159,40 @@ std::string checkInput(const LcpProblem& p, std::size_t xSize, const LcpOptions&
 
 double naturalResidual(const LcpProblem& p, std::span<const float> x) {
     const auto n = static_cast<std::size_t>(p.n);
-    double r = 0.0;
+    std::vector<double> ws(n);
     for (std::size_t i = 0; i < n; ++i) {
         double w = p.b[i];
         for (std::size_t j = 0; j < n; ++j) {
             w += static_cast<double>(p.a[i * n + j]) * x[j];
         }
+        ws[i] = w;
+    }
+    const auto pairs = frictionPairs(p);
+    std::vector<bool> paired(n, false);
+    double r = 0.0;
+    for (const FrictionPair& q : pairs) {
+        const auto f = static_cast<std::size_t>(q.first);
+        const auto g = static_cast<std::size_t>(q.second);
+        paired[f] = paired[g] = true;
+        const double radius = q.mu * std::max<double>(x[static_cast<std::size_t>(q.normal)], 0.0);
+        double v1 = x[f] - ws[f];
+        double v2 = x[g] - ws[g];
+        const double len = std::sqrt(v1 * v1 + v2 * v2);
+        if (len > radius) {
+            v1 *= radius / len;
+            v2 *= radius / len;
+        }
+        const double rq = std::max(std::abs(x[f] - v1), std::abs(x[g] - v2));
+        if (!std::isfinite(rq) || !std::isfinite(ws[f]) || !std::isfinite(ws[g])) {
+            return std::numeric_limits<double>::infinity();
+        }
+        r = std::max(r, rq);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (paired[i]) {
+            continue;
+        }
+        const double w = ws[i];
         double lo = p.lo[i];
         double hi = p.hi[i];
         if (p.hasFriction() && p.frictionNormal[i] >= 0) {

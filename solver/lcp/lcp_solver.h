@@ -6,13 +6,25 @@
 // lo = 0, hi = +inf is the plain LCP  x >= 0, w >= 0, x^T w = 0  of Moravanszky, "Dense
 // Matrix Algebra on the GPU" (ShaderX2, 2003), section 5. A friction row f of a contact
 // with normal row k has the x-dependent bounds  -mu_f * max(x_k, 0) <= x_f <= mu_f * max(x_k, 0).
+// Friction cone (LcpProblem::cone): with the disc cone (the default) the two friction rows
+// (f, g) that name the same normal row k form a pair constrained jointly to the disc
+//   || (x_f, x_g) || <= mu * max(x_k, 0),
+// and the box cone keeps the independent intervals above (a four-sided pyramid whose corners
+// let a diagonal slip feel sqrt(2) mu x_k). A friction row alone on its normal keeps its interval.
+// Every projection below is then the Euclidean projection onto that set: for a pair,
+// Proj(v) = v * min(1, r / ||v||), r = mu max(x_k, 0).
 //
 // Projected Jacobi (the paper's method, D = diag(A)):
 //   x^{t+1} = clamp(x^t - omega * D^-1 (A x^t + b), lo(x^t), hi(x^t)).
+// A disc pair steps both rows with the one scale omega / max(A_ff, A_gg) and projects them
+// jointly: with different scales per row the fixed point of Proj(x - D^-1 w) would not be a
+// solution (D^-1 w would have to oppose x, where the cone needs w itself to).
 // The paper writes x + omega' D^-1 (A x + b) with omega' = -0.1; here omega = -omega' = 0.1.
-// Projected Gauss-Seidel (CPU) applies the same update row by row using the newest values.
-// Residual: the natural map  ||x - clamp(x - (A x + b), lo(x), hi(x))||_inf, zero exactly at a
-// solution. See docs/lcp.md.
+// Projected Gauss-Seidel (CPU) applies the same update row by row using the newest values; a
+// disc pair is updated as one 2-row block at its first row (both rows from the same x, then
+// projected with the newest x_k).
+// Residual: the natural map  ||x - Proj(x - (A x + b))||_inf (clamp(., lo(x), hi(x)) per row, the
+// disc per pair), zero exactly at a solution. See docs/lcp.md.
 #pragma once
 
 #include <limits>
@@ -37,6 +49,12 @@ inline constexpr float kPaperOmega = 0.1f;
 /// the sweeps (docs/lcp.md).
 inline constexpr float kGaussSeidelOmega = 1.0f;
 
+/// How friction rows that share a normal row are bounded (see the header comment).
+enum class FrictionCone {
+    kDisc,  ///< the two rows naming one normal: ||(x_f, x_g)|| <= mu max(x_k, 0) (isotropic)
+    kBox,   ///< each row alone: |x_f| <= mu max(x_k, 0) (a pyramid aligned with the rows)
+};
+
 /// Dense bounded LCP: find lo <= x <= hi complementary to w = A x + b.
 struct LcpProblem {
     int n = 0;
@@ -45,11 +63,13 @@ struct LcpProblem {
     std::vector<int> frictionNormal;  ///< empty, or n: -1, or index of the normal row this
                                       ///< friction row depends on (bounds ±mu*max(x[normal],0))
     std::vector<float> mu;            ///< n entries when frictionNormal is non-empty
-    static LcpProblem plain(int n);   ///< sized, lo = 0, hi = +inf, no friction
+    FrictionCone cone = FrictionCone::kDisc;
+    static LcpProblem plain(int n);  ///< sized, lo = 0, hi = +inf, no friction
 
     bool hasFriction() const { return !frictionNormal.empty(); }
     /// Empty string when the arrays are consistent (sizes, lo <= hi, positive diagonal,
-    /// friction indices in range and not themselves friction rows); otherwise the reason.
+    /// friction indices in range and not themselves friction rows; with the disc cone at most
+    /// two friction rows per normal, a pair with one mu); otherwise the reason.
     std::string validate() const;
 };
 
@@ -127,7 +147,8 @@ std::unique_ptr<LcpSolver> makeCpuLcpSolver();
 /// Needs a current GpuContext; fails with a reason (never crashes).
 Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& shaders);
 
-/// Natural-map residual ||x - clamp(x - (Ax+b), lo, hi)||_inf (friction bounds from x), double.
+/// Natural-map residual ||x - Proj(x - (Ax+b))||_inf (friction bounds from x; disc pairs
+/// projected jointly), in double.
 double naturalResidual(const LcpProblem& p, std::span<const float> x);
 
 }  // namespace ww::lcp

@@ -20,8 +20,8 @@ void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
 void ContactCache::store(const std::vector<Contact>& contacts) {
     m_entries.clear();
     for (const Contact& c : contacts) {
-        m_entries.push_back(
-            {c.bodyA, c.bodyB, c.feature, {c.impulse[0], c.impulse[1], c.impulse[2]}, c.normal});
+        m_entries.push_back({c.bodyA, c.bodyB, c.feature, c.impulse[0],
+                             c.tangent1 * c.impulse[1] + c.tangent2 * c.impulse[2], c.normal});
     }
     std::sort(m_entries.begin(), m_entries.end(), [](const Entry& x, const Entry& y) {
         return std::tie(x.bodyA, x.bodyB, x.feature) < std::tie(y.bodyA, y.bodyB, y.feature);
@@ -39,9 +39,9 @@ int ContactCache::warmStart(std::vector<Contact>& contacts, float factor) const 
         // A feature whose normal turned by more than ~25 degrees is a different contact.
         if (it != m_entries.end() && it->bodyA == c.bodyA && it->bodyB == c.bodyB &&
             it->feature == c.feature && dot(it->normal, c.normal) > 0.9f) {
-            for (int r = 0; r < 3; ++r) {
-                c.impulse[r] = factor * it->impulse[r];
-            }
+            c.impulse[0] = factor * it->normalImpulse;
+            c.impulse[1] = factor * dot(it->friction, c.tangent1);
+            c.impulse[2] = factor * dot(it->friction, c.tangent2);
             c.warmStarted = true;
             ++matched;
         } else {

@@ -4,8 +4,11 @@
 // r_b = p - x_b, tangents t1, t2 with (n, t1, t2) orthonormal) contributes three rows to the
 // velocity-level LCP, each with Jacobian  J = [ d, r_a x d, -d, -(r_b x d) ]  for d = n, t1,
 // t2: a normal row (impulse lambda_n >= 0) and two friction rows (|lambda_t| <= mu lambda_n,
-// the friction pyramid). Impulses of a contact found again in the next step (same bodies,
-// same feature id) are carried over as the warm-start guess.
+// the friction disc ||(lambda_t1, lambda_t2)|| <= mu lambda_n, lcp_solver.h). Impulses of a
+// contact found again in the next step (same bodies, same feature id) are carried over as the
+// warm-start guess: the normal impulse as it is, the friction impulse as the world-space vector
+// lambda_t1 t1 + lambda_t2 t2 projected onto the new step's tangents (the basis may turn or flip
+// between steps, tangentBasis switching its reference axis).
 #pragma once
 
 #include <cstdint>
@@ -38,7 +41,8 @@ class ContactCache {
     /// Copies each contact's impulses into the cache (replacing the previous step's).
     void store(const std::vector<Contact>& contacts);
     /// Sets impulse[] (scaled by `factor`) and warmStarted of contacts found in the cache;
-    /// the others get zero. Returns the number matched.
+    /// the others get zero. The friction impulse is the cached world-space vector projected
+    /// onto the contact's tangent1/tangent2, which must be set. Returns the number matched.
     int warmStart(std::vector<Contact>& contacts, float factor) const;
     void clear() { m_entries.clear(); }
     /// Forgets contacts of `body` and shifts higher body indices down by one.
@@ -49,7 +53,8 @@ class ContactCache {
     struct Entry {
         int bodyA, bodyB;
         std::uint32_t feature;
-        float impulse[3];
+        float normalImpulse;  ///< N s
+        Vec3 friction;        ///< N s, world space: lambda_t1 t1 + lambda_t2 t2
         Vec3 normal;
     };
     std::vector<Entry> m_entries;  ///< sorted by (bodyA, bodyB, feature)

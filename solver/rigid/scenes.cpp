@@ -2,6 +2,7 @@
 #include "solver/rigid/scenes.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ww::rigid {
 namespace {
@@ -100,6 +101,32 @@ void addStack(World& world, const StackParams& p) {
         d.tag = brickTag(0, r);
         world.addBody(d);
     }
+}
+
+Vec3 slideDirection(const SlideParams& p) {
+    const float a = p.angleDeg * 3.14159265f / 180.0f;
+    return {std::cos(a), 0.0f, std::sin(a)};
+}
+
+int addSlide(World& world, const SlideParams& p) {
+    BodyDesc d;
+    d.halfExtents = p.brickHalfExtents;
+    d.massKg = p.brickMassKg;
+    d.position = {0.0f, p.brickHalfExtents.y, 0.0f};
+    d.linearVelocity = slideDirection(p) * p.speedMps;
+    d.tag = brickTag(0, 0);
+    return world.addBody(d);
+}
+
+SlideOutcome slideOutcome(const SlideParams& p, const Vec3& start, const Vec3& now) {
+    const Vec3 moved{now.x - start.x, 0.0f, now.z - start.z};
+    SlideOutcome out;
+    out.distanceM = length(moved);
+    const Vec3 dir = slideDirection(p);
+    // atan2 of the sine and cosine parts: accurate for small angles, where acos is not.
+    const float sine = std::abs(moved.z * dir.x - moved.x * dir.z);
+    out.directionErrorDeg = std::atan2(sine, dot(moved, dir)) * 180.0f / 3.14159265f;
+    return out;
 }
 
 World makeWallWorld(const WallParams& wall, const WorldParams& params) {

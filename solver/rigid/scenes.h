@@ -41,6 +41,16 @@ struct StackParams {
     float brickMassKg = 1.0f;
 };
 
+/// One brick resting face-down on the ground, launched horizontally: Coulomb friction brakes it
+/// at mu g, so with restitution 0 it stops after d = v^2 / (2 mu g), the same in every direction
+/// for an isotropic friction cone (docs/rigid.md, "Friction cone").
+struct SlideParams {
+    float speedMps = 6.0f;  ///< launch speed v, m/s
+    float angleDeg = 0.0f;  ///< launch direction about +y: 0 = +x, 90 = +z
+    Vec3 brickHalfExtents{0.5f, 0.5f, 0.5f};
+    float brickMassKg = 1.0f;
+};
+
 /// A sphere shot from `from` with `velocity`; defaults aim at the middle of the default wall.
 struct ShotParams {
     Vec3 from{0.0f, 2.5f, 8.0f};
@@ -76,6 +86,19 @@ int addGround(World& world);
 void addWall(World& world, const WallParams& p);
 void addPyramid(World& world, const PyramidParams& p);
 void addStack(World& world, const StackParams& p);
+/// Adds the slide's brick (tag brickTag(0, 0)) resting on y = 0 at the origin, moving at
+/// p.speedMps in direction slideDirection(p); returns its body index.
+int addSlide(World& world, const SlideParams& p);
+/// Unit launch direction of the slide: (cos a, 0, sin a).
+Vec3 slideDirection(const SlideParams& p);
+
+/// How far and in which direction a slid brick went: the horizontal displacement's length
+/// (m) and its angle to the launch direction (degrees).
+struct SlideOutcome {
+    float distanceM = 0.0f;
+    float directionErrorDeg = 0.0f;
+};
+SlideOutcome slideOutcome(const SlideParams& p, const Vec3& start, const Vec3& now);
 
 /// A new world with ground + wall, scratch reserved.
 World makeWallWorld(const WallParams& wall, const WorldParams& params = {});

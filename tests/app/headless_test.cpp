@@ -242,6 +242,24 @@ TEST_F(Headless, GpuWithoutGlExits3) {
     EXPECT_NE(a.output.find("using the CPU"), std::string::npos) << a.output;
 }
 
+// The slide layout's summary: the brick stops after v^2 / (2 mu g) along its launch direction
+// (tolerances of tests/solver/rigid/slide_test.cpp: 3 % for the time step, 0.5 degrees).
+TEST_F(Headless, SlideLayoutReportsDistanceAndDirection) {
+    Outcome r = headless(
+        "--scene wall --layout slide --slide-speed 6 --slide-angle 45 --friction 0.6 "
+        "--backend cpu --steps 120 --summary-json " +
+        path("s.json"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    const nlohmann::json s = readJson("s.json");
+    ASSERT_TRUE(s.contains("slide")) << s.dump();
+    const double closedForm = 6.0 * 6.0 / (2.0 * 0.6 * 9.81);
+    EXPECT_NEAR(s["slide"]["distance_m"].get<double>(), closedForm, 0.03 * closedForm);
+    EXPECT_LT(s["slide"]["direction_error_deg"].get<double>(), 0.5);
+    r = headless("--scene wall --layout slide --slide-angle 400 --steps 2");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("--slide-angle"), std::string::npos) << r.output;
+}
+
 TEST_F(Headless, BadInputsExit2BeforeTheRun) {
     std::ofstream(path("bad.json")) << "{\n  \"scene\": \"wall\",\n  \"omegaa\": 0.3\n}\n";
     Outcome r = headless("--config " + path("bad.json"));

@@ -116,22 +116,17 @@ TEST(LcpCpu, BoxBoundsMatchReference) {
     }
 }
 
-// With friction the bounds depend on x; freezing them at the solver's answer gives a box
-// LCP with a unique solution (A SPD) that the answer must also solve, so the reference of
-// that frozen problem checks it.
-//
-// The cone tested here is the box (pyramid) one the problem encodes through frictionNormal and
-// mu: each tangent row on its own, |x_t| <= mu max(x_n, 0). Freezing those bounds is what makes
-// the Lemke reference applicable; a disc cone (|x_t1, x_t2| <= mu x_n) would need its own
-// reference. Every problem of these tests is made by boxConeProblem.
-LcpProblem boxConeProblem(int contacts, unsigned seed) {
-    return test::contactProblem(contacts, seed, true);
-}
-
-void expectFrictionSolved(LcpMethod method, unsigned seed) {
+// With friction the bounds depend on x. Box cone (FrictionCone::kBox, the pyramid: each
+// tangent row on its own, |x_t| <= mu max(x_n, 0)): freezing the bounds at the solver's answer
+// gives a box LCP with a unique solution (A SPD) that the answer must also solve, so the Lemke
+// reference of that frozen problem checks it. Disc cone: the answer must lie in the cone and
+// its double-precision natural residual (with the disc projection, zero exactly at a
+// solution) must be as small as the box cone's.
+void expectFrictionSolved(LcpMethod method, unsigned seed, FrictionCone cone) {
     auto solver = makeCpuLcpSolver();
     for (int contacts : {1, 6, 40}) {
-        const auto p = boxConeProblem(contacts, seed + static_cast<unsigned>(contacts));
+        auto p = test::contactProblem(contacts, seed + static_cast<unsigned>(contacts), true);
+        p.cone = cone;
         const std::string what = std::string(toString(method)) + " contacts " +
                                  std::to_string(contacts) + " seed " + std::to_string(seed);
         const auto s = test::spectrum(p);
@@ -166,6 +161,12 @@ void expectFrictionSolved(LcpMethod method, unsigned seed) {
         // The double residual differs from the float one the solver saw by float rounding of
         // A x + b, which the floor covers.
         EXPECT_LE(naturalResidual(p, x), floor) << what;
+        if (cone == FrictionCone::kDisc) {
+            // Each Jacobi pair is projected with the previous iterate's x_n, so the answer may
+            // leave the disc from the final one by the residual, as the box rows below may.
+            EXPECT_LE(test::discConeExcess(p, x), floor) << what;
+            continue;
+        }
         auto frozen = p;
         frozen.frictionNormal.clear();
         frozen.mu.clear();
@@ -199,16 +200,79 @@ void expectFrictionSolved(LcpMethod method, unsigned seed) {
 }
 
 TEST(LcpCpu, FrictionJacobi) {
-    expectFrictionSolved(LcpMethod::kJacobi, 11u);
+    expectFrictionSolved(LcpMethod::kJacobi, 11u, FrictionCone::kBox);
 }
 TEST(LcpCpu, FrictionGaussSeidel) {
-    expectFrictionSolved(LcpMethod::kGaussSeidel, 12u);
+    expectFrictionSolved(LcpMethod::kGaussSeidel, 12u, FrictionCone::kBox);
 }
 TEST(LcpCpu, FrictionFreshSeed) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
-    expectFrictionSolved(LcpMethod::kJacobi, seed);
-    expectFrictionSolved(LcpMethod::kGaussSeidel, seed + 7u);
+    expectFrictionSolved(LcpMethod::kJacobi, seed, FrictionCone::kBox);
+    expectFrictionSolved(LcpMethod::kGaussSeidel, seed + 7u, FrictionCone::kBox);
+}
+TEST(LcpCpu, DiscFrictionJacobi) {
+    expectFrictionSolved(LcpMethod::kJacobi, 11u, FrictionCone::kDisc);
+}
+TEST(LcpCpu, DiscFrictionGaussSeidel) {
+    expectFrictionSolved(LcpMethod::kGaussSeidel, 12u, FrictionCone::kDisc);
+}
+TEST(LcpCpu, DiscFrictionFreshSeed) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    expectFrictionSolved(LcpMethod::kJacobi, seed, FrictionCone::kDisc);
+    expectFrictionSolved(LcpMethod::kGaussSeidel, seed + 1u, FrictionCone::kDisc);
+}
+
+// One contact sliding in a random direction (test::slipProblem): the disc cone returns the
+// closed form mu x_n (cos, sin) of the slip direction, the box cone the clamped components
+// (longer than mu x_n off the axes). Both methods, plain and Chebyshev-accelerated Jacobi.
+// The answers are O(1) floats computed in a few operations: 1e-5 is ~100 ulps.
+TEST(LcpCpu, DiscConeMatchesClosedFormOfADiagonalSlip) {
+    auto solver = makeCpuLcpSolver();
+    const unsigned fresh = test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(fresh));
+    for (unsigned k = 0; k < 20; ++k) {
+        auto c = test::slipProblem(fresh + k);
+        for (FrictionCone cone : {FrictionCone::kDisc, FrictionCone::kBox}) {
+            c.p.cone = cone;
+            for (int variant = 0; variant < 3; ++variant) {
+                LcpOptions o;
+                o.method = variant == 2 ? LcpMethod::kGaussSeidel : LcpMethod::kJacobi;
+                o.omega = variant == 2 ? 1.0f : 0.7f;
+                o.chebyshevRho = variant == 1 ? 0.3f : 0.0f;
+                o.tolerance = 1e-6f;
+                o.checkEvery = 1;
+                o.maxIterations = 500;
+                std::vector<float> x(3, 0.0f);
+                const auto rep = solver->solve(c.p, x, o);
+                const std::string what = std::string(cone == FrictionCone::kDisc ? "disc" : "box") +
+                                         " variant " + std::to_string(variant) + " case " +
+                                         std::to_string(k);
+                EXPECT_EQ(rep.status, LcpStatus::kConverged) << what;
+                EXPECT_LE(test::maxAbsDiff(x, cone == FrictionCone::kDisc ? c.disc : c.box), 1e-5)
+                    << what;
+            }
+        }
+    }
+}
+
+// Friction rows the disc cannot pair are rejected with the reason.
+TEST(LcpCpu, DiscConeRejectsThreeRowsOnANormalAndUnequalMu) {
+    auto p = test::contactProblem(2, 5u, true);  // rows: n0 t t n1 t t
+    auto solver = makeCpuLcpSolver();
+    std::vector<float> x(static_cast<std::size_t>(p.n), 0.0f);
+    p.frictionNormal[3] = 0;  // n1 becomes a third friction row of n0
+    p.frictionNormal[4] = p.frictionNormal[5] = -1;
+    p.mu[3] = p.mu[1];
+    auto rep = solver->solve(p, x, LcpOptions{});
+    EXPECT_NE(rep.error.find("more than two friction rows"), std::string::npos) << rep.error;
+    p.cone = FrictionCone::kBox;
+    EXPECT_TRUE(p.validate().empty()) << p.validate();
+    auto q = test::contactProblem(2, 6u, true);
+    q.mu[2] = q.mu[1] * 0.5f;
+    rep = solver->solve(q, x, LcpOptions{});
+    EXPECT_NE(rep.error.find("different mu"), std::string::npos) << rep.error;
 }
 
 TEST(LcpCpu, WarmStartCutsIterations) {

@@ -10,7 +10,9 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -103,6 +105,58 @@ inline lcp::LcpProblem contactProblem(int contacts, unsigned seed, bool friction
         }
     }
     return p;
+}
+
+/// Largest ||(x_f, x_g)|| - mu max(x_k, 0) over the pairs of friction rows that name the same
+/// normal row k (<= 0 when x lies in the disc cone); -inf without pairs. Found here from
+/// frictionNormal directly, independently of the solver's own pairing.
+inline double discConeExcess(const lcp::LcpProblem& p, std::span<const float> x) {
+    double excess = -std::numeric_limits<double>::infinity();
+    for (int f = 0; f < p.n && p.hasFriction(); ++f) {
+        const int k = p.frictionNormal[static_cast<std::size_t>(f)];
+        for (int g = f + 1; g < p.n && k >= 0; ++g) {
+            if (p.frictionNormal[static_cast<std::size_t>(g)] == k) {
+                const double len = std::hypot(double{x[static_cast<std::size_t>(f)]},
+                                              double{x[static_cast<std::size_t>(g)]});
+                const double radius = p.mu[static_cast<std::size_t>(f)] *
+                                      std::max(double{x[static_cast<std::size_t>(k)]}, 0.0);
+                excess = std::max(excess, len - radius);
+            }
+        }
+    }
+    return excess;
+}
+
+/// One contact sliding in direction `angle` (rad) of its friction plane: A = diag(aN, aT, aT)
+/// and b such that x_n = xn and the unconstrained friction x_t = slip (cos, sin)(angle) with
+/// slip > mu xn. Closed form of the disc cone: x_t = mu xn (cos, sin)(angle); the box cone
+/// clamps each component to ±mu xn instead (sqrt(2) mu xn long at 45 degrees).
+struct SlipCase {
+    lcp::LcpProblem p;
+    std::vector<double> disc, box;  ///< the solutions of either cone
+};
+
+inline SlipCase slipProblem(unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    const double aN = 0.5 + 1.5 * u(rng), aT = 0.5 + 1.5 * u(rng), xn = 0.5 + 1.5 * u(rng);
+    const double mu = 0.3 + 0.6 * u(rng);
+    const double angle = 2.0 * 3.14159265358979 * u(rng);
+    const double slip = (2.0 + 2.0 * u(rng)) * mu * xn;
+    SlipCase c{lcp::LcpProblem::plain(3), {}, {}};
+    auto& p = c.p;
+    p.a = {static_cast<float>(aN), 0, 0, 0, static_cast<float>(aT), 0, 0, 0,
+           static_cast<float>(aT)};
+    p.b = {static_cast<float>(-aN * xn), static_cast<float>(-aT * slip * std::cos(angle)),
+           static_cast<float>(-aT * slip * std::sin(angle))};
+    p.lo = {0.0f, -lcp::kInfinity, -lcp::kInfinity};
+    p.frictionNormal = {-1, 0, 0};
+    p.mu = {0.0f, static_cast<float>(mu), static_cast<float>(mu)};
+    c.disc = {xn, mu * xn * std::cos(angle), mu * xn * std::sin(angle)};
+    const double bound = mu * xn;
+    c.box = {xn, std::clamp(slip * std::cos(angle), -bound, bound),
+             std::clamp(slip * std::sin(angle), -bound, bound)};
+    return c;
 }
 
 struct Spectrum {

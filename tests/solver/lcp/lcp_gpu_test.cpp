@@ -154,6 +154,47 @@ TEST_F(LcpGpu, ChebyshevMatchesCpuOnBothPaths) {
     }
 }
 
+// The disc friction cone on both GPU paths (pairs permuted into one vec4 at upload). A
+// contact sliding in a random direction (test::slipProblem) ends at the closed form
+// mu x_n (cos, sin): O(1) floats after a few operations, so 1e-5 (~100 ulps). Random contact
+// problems solved to a tolerance lie in the cone and have a small double-precision disc
+// residual; the floor is the CPU test's (lcp_cpu_test.cpp, expectFrictionSolved) for |x| = O(1).
+TEST_F(LcpGpu, DiscConeOnBothPaths) {
+    for (bool single : {true, false}) {
+        const std::string path = single ? "single dispatch" : "per-iteration";
+        for (unsigned k = 0; k < 4; ++k) {
+            const auto c = test::slipProblem(m_seed + k);
+            LcpOptions o;
+            o.omega = 0.7f;
+            o.tolerance = 1e-6f;
+            o.checkEvery = 1;
+            o.maxIterations = 200;
+            o.gpuSingleDispatch = single;
+            std::vector<float> x(3, 0.0f);
+            const auto rep = m_gpu->solve(c.p, x, o);
+            EXPECT_EQ(rep.status, LcpStatus::kConverged) << path;
+            EXPECT_LE(test::maxAbsDiff(x, c.disc), 1e-5) << path << " case " << k;
+        }
+        for (int contacts : {5, 40}) {
+            const auto p =
+                test::contactProblem(contacts, m_seed + static_cast<unsigned>(contacts), true);
+            const auto s = test::spectrum(p);
+            LcpOptions o;
+            o.omega = static_cast<float>(1.0 / s.maxScaled);  // as lcp_cpu_test.cpp's friction
+            o.tolerance = 3e-5f;
+            o.maxIterations = 6000;
+            o.gpuSingleDispatch = single;
+            std::vector<float> x(static_cast<std::size_t>(p.n), 0.0f);
+            const auto rep = m_gpu->solve(p, x, o);
+            const std::string what = path + " contacts " + std::to_string(contacts);
+            ASSERT_TRUE(rep.error.empty()) << rep.error;
+            EXPECT_EQ(rep.status, LcpStatus::kConverged) << what << " residual " << rep.residual;
+            EXPECT_LE(naturalResidual(p, x), 1e-4) << what;
+            EXPECT_LE(test::discConeExcess(p, x), 1e-4) << what;
+        }
+    }
+}
+
 TEST_F(LcpGpu, ToleranceStopMatchesReference) {
     for (int n : {7, 90}) {
         const auto p = test::spdProblem(n, 77u + static_cast<unsigned>(n));
