@@ -29,9 +29,19 @@ namespace {
 // Events GLFW delivers through callbacks, collected until the frame handles them. Reached
 // through the window's user pointer (ImGui's backend chains our callbacks; it does not use
 // the user pointer).
+struct ButtonEvent {
+    int button = 0;
+    int action = 0;  ///< GLFW_PRESS or GLFW_RELEASE
+    int mods = 0;
+    glm::vec2 at{0.0f};  ///< cursor, window pixels, when it happened
+};
+
 struct InputQueue {
     double scrollY = 0.0;
     std::vector<int> keys;  ///< GLFW key codes pressed since the last frame
+    /// Mouse presses and releases since the last frame, in order: a click whose press and
+    /// release fall between two frames is kept (polling the button once a frame loses it).
+    std::vector<ButtonEvent> buttons;
 };
 
 // The mouse gesture in progress: a press becomes a click if it ends where it started, an
@@ -64,6 +74,14 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
     if (action == GLFW_PRESS) {
         static_cast<InputQueue*>(glfwGetWindowUserPointer(window))->keys.push_back(key);
     }
+}
+
+void onMouseButton(GLFWwindow* window, int button, int action, int mods) {
+    double x = 0.0;
+    double y = 0.0;
+    glfwGetCursorPos(window, &x, &y);
+    static_cast<InputQueue*>(glfwGetWindowUserPointer(window))
+        ->buttons.push_back({button, action, mods, {static_cast<float>(x), static_cast<float>(y)}});
 }
 
 std::string timestampedPath(const std::string& dir) {
@@ -191,69 +209,77 @@ struct Demo {
         input.keys.clear();
     }
 
-    void handleMouse() {
-        const ImGuiIO& io = ImGui::GetIO();
-        double cx = 0.0;
-        double cy = 0.0;
-        glfwGetCursorPos(window, &cx, &cy);
-        const glm::ivec2 windowSize = windowPixels();
-        const glm::vec2 cursor(static_cast<float>(cx), static_cast<float>(cy));
-        auto ray = [&] {
-            return view(static_cast<float>(windowSize.x)).pickRay(cursor, windowSize);
-        };
-
-        if (!io.WantCaptureMouse && input.scrollY != 0.0) {
-            camera.zoom(static_cast<float>(input.scrollY));
-        }
-        input.scrollY = 0.0;
-
-        if (!gesture.active && !io.WantCaptureMouse) {
-            for (int button :
-                 {GLFW_MOUSE_BUTTON_LEFT, GLFW_MOUSE_BUTTON_RIGHT, GLFW_MOUSE_BUTTON_MIDDLE}) {
-                if (glfwGetMouseButton(window, button) == GLFW_PRESS) {
-                    gesture = {true,
-                               button,
-                               false,
-                               glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
-                                   glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS,
-                               glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
-                                   glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS,
-                               cursor,
-                               cursor};
-                    break;
-                }
-            }
-            if (!gesture.active) {
-                return;
-            }
-        }
-        if (!gesture.active) {
-            return;
-        }
+    // Moves the gesture in progress to `cursor`: orbit, pan or a wake segment.
+    void dragGestureTo(glm::vec2 cursor, glm::ivec2 windowSize) {
         const glm::vec2 delta = cursor - gesture.last;
         gesture.last = cursor;
         // A few pixels of jitter still count as a click.
         if (glm::length(cursor - gesture.pressAt) > 4.0f) {
             gesture.dragged = true;
         }
-        const bool held = glfwGetMouseButton(window, gesture.button) == GLFW_PRESS;
+        if (delta == glm::vec2(0.0f) &&
+            !(gesture.ctrl && gesture.button == GLFW_MOUSE_BUTTON_LEFT)) {
+            return;
+        }
         DemoScene& scene = *scenes[current];
         if (gesture.button == GLFW_MOUSE_BUTTON_LEFT) {
             if (gesture.ctrl) {
-                if (held) {
-                    scene.onPick(ray(), PickAction::kDrag);
-                }
+                scene.onPick(rayAt(cursor, windowSize), PickAction::kDrag);
             } else if (gesture.dragged) {
                 camera.orbit(delta.x, delta.y);
-            }
-            if (!held && !gesture.dragged && !gesture.ctrl) {
-                scene.onPick(ray(), gesture.shift ? PickAction::kShoot : PickAction::kClick);
             }
         } else {
             camera.pan(delta.x, delta.y, static_cast<float>(windowSize.y));
         }
-        if (!held) {
+    }
+
+    render::Ray rayAt(glm::vec2 cursor, glm::ivec2 windowSize) const {
+        return view(static_cast<float>(windowSize.x)).pickRay(cursor, windowSize);
+    }
+
+    // Replays the frame's button events in order, then follows the cursor while a button
+    // is held. A press that ImGui wants (over the panel) starts no gesture.
+    void handleMouse() {
+        const ImGuiIO& io = ImGui::GetIO();
+        const glm::ivec2 windowSize = windowPixels();
+        if (!io.WantCaptureMouse && input.scrollY != 0.0) {
+            camera.zoom(static_cast<float>(input.scrollY));
+        }
+        input.scrollY = 0.0;
+
+        for (const ButtonEvent& e : input.buttons) {
+            if (e.action == GLFW_PRESS) {
+                if (gesture.active || io.WantCaptureMouse ||
+                    (e.button != GLFW_MOUSE_BUTTON_LEFT && e.button != GLFW_MOUSE_BUTTON_RIGHT &&
+                     e.button != GLFW_MOUSE_BUTTON_MIDDLE)) {
+                    continue;
+                }
+                gesture = {true,
+                           e.button,
+                           false,
+                           (e.mods & GLFW_MOD_SHIFT) != 0,
+                           (e.mods & GLFW_MOD_CONTROL) != 0,
+                           e.at,
+                           e.at};
+                continue;
+            }
+            if (!gesture.active || e.button != gesture.button) {
+                continue;
+            }
+            dragGestureTo(e.at, windowSize);
+            if (gesture.button == GLFW_MOUSE_BUTTON_LEFT && !gesture.dragged && !gesture.ctrl) {
+                ++report.picks;
+                scenes[current]->onPick(rayAt(e.at, windowSize),
+                                        gesture.shift ? PickAction::kShoot : PickAction::kClick);
+            }
             gesture.active = false;
+        }
+        input.buttons.clear();
+        if (gesture.active) {
+            double cx = 0.0;
+            double cy = 0.0;
+            glfwGetCursorPos(window, &cx, &cy);
+            dragGestureTo({static_cast<float>(cx), static_cast<float>(cy)}, windowSize);
         }
     }
 
@@ -388,6 +414,7 @@ int Demo::run() {
             // Nothing to draw, nothing to resize; keep the simulation going without spinning
             // the CPU.
             input.keys.clear();
+            input.buttons.clear();
             ++report.minimizedFrames;
             report.stepsWhileMinimized += t.steps;
             glfwWaitEventsTimeout(0.05);
@@ -532,6 +559,7 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
         glfwSetWindowUserPointer(window, &demo.input);
         glfwSetScrollCallback(window, onScroll);
         glfwSetKeyCallback(window, onKey);
+        glfwSetMouseButtonCallback(window, onMouseButton);
 
         auto gpu = gpu::GpuContext::adoptCurrent();
         if (!gpu) {
@@ -554,7 +582,9 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
             ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini dropped into the working dir
             ImGui::StyleColorsDark();
             ImGui::GetStyle().WindowRounding = 4.0f;
-            ImGui_ImplGlfw_InitForOpenGL(window, true);  // chains our scroll/key callbacks
+            // Installed after ours: ImGui 1.86 keeps the callbacks it finds and calls them from its
+            // own (scroll, key, mouse button), so both see every event.
+            ImGui_ImplGlfw_InitForOpenGL(window, true);
             ImGui_ImplOpenGL3_Init("#version 430");
             code = demo.run();
             ImGui_ImplOpenGL3_Shutdown();

@@ -54,6 +54,7 @@ struct DemoReport {
     int minimizedFrames = 0;      ///< frames the window was minimized (nothing drawn)
     int stepsWhileMinimized = 0;  ///< simulation steps taken during those frames
     float lensShiftX = 0.0f;      ///< the last frame's view shift beside the panel (Camera)
+    int picks = 0;                ///< clicks and shift + clicks handed to the scenes
 };
 
 /// Runs the window until it is closed or `options.frames` frames were shown. Returns the

@@ -300,6 +300,62 @@ TEST(Demo, ResizedWindowRendersAtTheNewSize) {
     }
 }
 
+// A wall whose frames are slow (each step sleeps): a synthetic click (xdotool sends press and
+// release back to back) then falls within one frame. It reports its brick count when destroyed.
+class SlowWallScene : public test::TestWallScene {
+  public:
+    explicit SlowWallScene(std::shared_ptr<std::size_t> bricksLeft)
+        : m_bricksLeft(std::move(bricksLeft)) {}
+    ~SlowWallScene() override { *m_bricksLeft = m_boxes.size(); }
+    void step() override {
+        TestWallScene::step();
+        std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    }
+
+  private:
+    std::shared_ptr<std::size_t> m_bricksLeft;
+};
+
+bool haveXdotool() {
+    return std::system("command -v xdotool > /dev/null 2>&1") == 0;
+}
+
+TEST(Demo, ClickWithinOneFrameIsNotLost) {
+    WW_REQUIRE_DISPLAY();
+    if (!haveXdotool()) {
+        if (test::runningInCi()) {
+            FAIL() << "CI=true but xdotool is missing (apt-get install xdotool)";
+        }
+        GTEST_SKIP() << "xdotool not installed";
+    }
+    auto bricksLeft = std::make_shared<std::size_t>(0);
+    const std::size_t bricks = test::TestWallScene().m_boxes.size();
+    DemoOptions o = smallRun("", 40);  // 40 frames of >= 120 ms
+    o.showPanel = false;
+    // Clicks at the window's centre, where the home view shows the wall, once the window is
+    // up; xdotool presses and releases within a millisecond or so, far inside one frame.
+    std::thread clicker([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        const int rc = std::system(
+            "xdotool search --sync --name '^wavewall$' mousemove --window %1 400 250 "
+            "click 1 > /dev/null 2>&1");
+        EXPECT_EQ(rc, 0) << "xdotool failed";
+    });
+    DemoReport report;
+    const int code = runDemo(
+        o,
+        [&] {
+            Scenes scenes;
+            scenes.push_back(std::make_unique<SlowWallScene>(bricksLeft));
+            return scenes;
+        }(),
+        &report);
+    clicker.join();
+    ASSERT_EQ(code, 0);
+    EXPECT_EQ(report.picks, 1);
+    EXPECT_EQ(*bricksLeft, bricks - 1) << "the click did not remove a brick";
+}
+
 TEST(Demo, BadSceneIndexIsAUsageError) {
     WW_REQUIRE_DISPLAY();
     DemoOptions o = smallRun("", 1);
