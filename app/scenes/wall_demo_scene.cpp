@@ -76,7 +76,31 @@ void WallDemoScene::step() {
         }
     }
     ++m_stepIndex;
+    // The budget lowers the cap for this step only: the user's settings stay as they are.
+    rigid::WorldParams& p = m_scene.world().params();
+    const int askedIterations = p.lcp.maxIterations;
+    const int askedColdStart = p.coldStartIterations;
+    m_budgetCap = 0;
+    if (m_solveBudgetMs > 0.0f && m_msPerIteration > 0.0) {
+        const int cap =
+            std::max(kMinBudgetIterations,
+                     static_cast<int>(std::min(1.0e6, m_solveBudgetMs / m_msPerIteration)));
+        // 2n is predicted from the last step's largest block.
+        const int asked =
+            askedIterations > 0 ? askedIterations : 2 * m_scene.world().lastStats().lcpNMax;
+        if (asked > cap) {
+            m_budgetCap = cap;
+            p.lcp.maxIterations = cap;
+            p.coldStartIterations = std::min(askedColdStart, cap);
+        }
+    }
     m_scene.step(m_last);
+    p.lcp.maxIterations = askedIterations;
+    p.coldStartIterations = askedColdStart;
+    const rigid::StepStats& stats = m_scene.world().lastStats();
+    if (stats.iterationsMax > 0) {
+        m_msPerIteration = stats.solveMs / stats.iterationsMax;
+    }
     m_residuals.push_back(static_cast<float>(value("residual")));
     if (m_residuals.size() > kHistorySteps) {
         m_residuals.pop_front();
@@ -86,6 +110,7 @@ void WallDemoScene::step() {
 void WallDemoScene::reset() {
     m_stepIndex = 0;
     m_nextEvent = 0;
+    m_budgetCap = 0;
     keepSettings();
     m_scene.reset();
     m_last = {};
@@ -267,6 +292,13 @@ void WallDemoScene::drawControls() {
             p.lcp.maxIterations = m_fixedIterations;
         }
     }
+    ImGui::SliderFloat("step budget ms", &m_solveBudgetMs, 0.0f, 2000.0f, "%.0f",
+                       ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Solve time a step may take: fewer iterations are run when the count asked for "
+            "would take longer (0 = no budget; the window may then freeze)");
+    }
     ImGui::InputFloat("tolerance", &p.lcp.tolerance, 0.0f, 0.0f, "%.1e");
     p.lcp.tolerance = std::max(0.0f, p.lcp.tolerance);
     if (ImGui::IsItemHovered()) {
@@ -347,6 +379,17 @@ void WallDemoScene::drawStats() {
     ImGui::Text("iterations %.1f mean, %d max; residual %.2e N s",
                 static_cast<double>(s.iterationsMean), s.iterationsMax,
                 static_cast<double>(s.residualMax));
+    if (m_budgetCap > 0) {
+        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f),
+                           "budget-limited: %d iterations (%.0f ms budget), residual %.2e",
+                           m_budgetCap, static_cast<double>(m_solveBudgetMs),
+                           static_cast<double>(s.residualMax));
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip(
+                "The iterations asked for would take longer than the step budget at the last "
+                "step's speed; raise the budget (Scene settings) or use fewer iterations");
+        }
+    }
     if (s.divergedBlocks > 0) {
         ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "diverged in %d blocks: lower omega",
                            s.divergedBlocks);

@@ -55,6 +55,16 @@ class WallDemoScene final : public demo::DemoScene {
     /// counted from the start and again after every reset. Validate them with the scene first.
     void setScript(std::vector<SceneEvent> events);
 
+    /// Per-step solve budget, ms (0 = none): when the iteration count asked for (2n or a
+    /// fixed count) would take longer at the last step's measured ms per iteration, this
+    /// step runs fewer (at least kMinBudgetIterations) and the panel says so. What keeps a
+    /// slow backend (2n on a software GPU) from freezing the window.
+    void setSolveBudgetMs(float ms) { m_solveBudgetMs = ms; }
+    float solveBudgetMs() const { return m_solveBudgetMs; }
+    /// The iteration cap the budget set for the last step (0: it did not cut the count).
+    int budgetCap() const { return m_budgetCap; }
+    static constexpr int kMinBudgetIterations = 10;
+
     /// Steps kept in the per-step residual plot.
     static constexpr std::size_t kHistorySteps = 300;
 
@@ -77,6 +87,10 @@ class WallDemoScene final : public demo::DemoScene {
     int m_cols = 10, m_rows = 6;  ///< the wall size being edited
     int m_fixedIterations = 40;   ///< shown when iterations are fixed (not 2n)
     int m_brick[2] = {0, 0};      ///< column, row for the remove / push buttons
+    /// 100 ms: the window stays responsive (10 frames a second at worst).
+    float m_solveBudgetMs = 100.0f;
+    double m_msPerIteration = 0.0;  ///< the last step's solve ms over its iterations
+    int m_budgetCap = 0;
 };
 
 }  // namespace ww::app

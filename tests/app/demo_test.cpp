@@ -406,6 +406,32 @@ TEST(WallDemoScene, ClickRemovesTheBrickUnderTheRayAndShiftClickShoots) {
     EXPECT_EQ(bodies.size(), bricks.size());  // bricks - 1 + the ground plane
 }
 
+// 2n iterations under a step budget: after one measured step the count is cut to what the
+// budget allows (here the floor: a budget of a nanosecond) and the panel's cap says so; the
+// user's setting (2n) is kept. Without a budget the step runs the full 2n.
+TEST(WallDemoScene, StepBudgetCutsIterationsAndKeepsTheSetting) {
+    for (const float budgetMs : {1.0e-6f, 0.0f}) {
+        WallSceneSettings settings = defaultWall();
+        settings.world.lcp.maxIterations = 0;  // 2n
+        settings.world.lcp.tolerance = 0.0f;   // no early stop: the count is what ran
+        WallDemoScene scene(settings, nullptr);
+        scene.setSolveBudgetMs(budgetMs);
+        scene.step();  // measures ms per iteration
+        scene.step();
+        const rigid::StepStats& stats = scene.scene().world().lastStats();
+        ASSERT_GT(2 * stats.lcpNMax, 10 * WallDemoScene::kMinBudgetIterations);
+        EXPECT_EQ(scene.scene().world().params().lcp.maxIterations, 0) << "the setting changed";
+        if (budgetMs > 0.0f) {
+            EXPECT_EQ(scene.budgetCap(), WallDemoScene::kMinBudgetIterations);
+            EXPECT_LE(stats.iterationsMax, WallDemoScene::kMinBudgetIterations);
+            EXPECT_TRUE(std::isfinite(stats.residualMax));
+        } else {
+            EXPECT_EQ(scene.budgetCap(), 0);
+            EXPECT_EQ(stats.iterationsMax, 2 * stats.lcpNMax);
+        }
+    }
+}
+
 TEST(WallDemoScene, ShiftClickShootsASphereAlongTheRay) {
     std::random_device rd;
     const unsigned seed = rd();
