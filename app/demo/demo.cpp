@@ -448,6 +448,12 @@ int Demo::run() {
             handleKeys(requests);
             handleMouse();
             drawPanel(panel, requests, scenes, current, timings, renderer.stats());
+            if (const std::string alarm = scenes[current]->alarm(); !alarm.empty()) {
+                requests.reset |=
+                    drawAlarmBanner(panel, alarm, static_cast<float>(windowPixels().x));
+                ++report.alarmFrames;
+                report.lastAlarm = alarm;
+            }
             ImGui::Render();
             glBindFramebuffer(GL_FRAMEBUFFER, 0);
             glViewport(0, 0, fbWidth, fbHeight);
@@ -509,6 +515,10 @@ int Demo::run() {
             report.frames, report.frameMs, report.simMs, report.msPerStep, report.renderMs,
             report.gpuRenderMs, report.uiMs, report.swapMs, report.renderer.c_str(),
             panel.syncTimings ? " | synced" : "");
+        if (report.alarmFrames > 0) {
+            std::printf("demo: alarm shown in %d frames: %s\n", report.alarmFrames,
+                        report.lastAlarm.c_str());
+        }
         if (report.minimizedFrames > 0) {
             std::printf("demo: minimized for %d frames, %d steps taken meanwhile\n",
                         report.minimizedFrames, report.stepsWhileMinimized);

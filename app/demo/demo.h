@@ -55,6 +55,8 @@ struct DemoReport {
     int stepsWhileMinimized = 0;  ///< simulation steps taken during those frames
     float lensShiftX = 0.0f;      ///< the last frame's view shift beside the panel (Camera)
     int picks = 0;                ///< clicks and shift + clicks handed to the scenes
+    int alarmFrames = 0;          ///< frames that showed a scene's alarm banner
+    std::string lastAlarm;        ///< the last alarm shown, if any
 };
 
 /// Runs the window until it is closed or `options.frames` frames were shown. Returns the

@@ -210,6 +210,41 @@ void drawPanel(PanelState& state, PanelRequests& requests,
     ImGui::End();
 }
 
+bool drawAlarmBanner(const PanelState& state, const std::string& message, float windowWidth) {
+    const bool panel = state.coverRightPx > state.coverLeftPx;
+    const float left =
+        panel && windowWidth - state.coverRightPx >= state.coverLeftPx ? state.coverRightPx : 0.0f;
+    const float right = panel && left == 0.0f ? state.coverLeftPx : windowWidth;
+    ImGui::SetNextWindowPos(ImVec2(0.5f * (left + right), 12.0f), ImGuiCond_Always,
+                            ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowSize(ImVec2(std::clamp(right - left - 24.0f, 200.0f, 560.0f), 0.0f),
+                             ImGuiCond_Always);
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.62f, 0.08f, 0.06f, 0.94f));
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.9f, 0.9f, 0.9f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 1.0f, 1.0f, 1.0f));
+    bool pressed = false;
+    if (ImGui::Begin("##alarm", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
+                         ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoMove)) {
+        ImGui::TextWrapped("%s", message.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.0f, 0.0f, 0.0f, 1.0f));
+        pressed = ImGui::Button("Reset (R)");
+        ImGui::PopStyleColor();
+    }
+    ImGui::End();
+    ImGui::PopStyleColor(3);
+    return pressed;
+}
+
+std::string finiteOr(double value, const char* format, double limit, const char* fallback) {
+    if (!std::isfinite(value) || std::abs(value) > limit) {
+        return fallback;
+    }
+    char text[64];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
 void plotResidualLog(const char* label, std::span<const float> residuals, float heightPixels) {
     static std::vector<float> logs;  // scratch; the UI runs on one thread
     logs.resize(residuals.size());

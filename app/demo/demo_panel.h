@@ -60,6 +60,15 @@ void drawPanel(PanelState& state, PanelRequests& requests,
                std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene,
                const FrameTimings& timings, const render::RenderStats& renderStats);
 
+/// Draws `message` as a red banner at the top of the view (the part of a `windowWidth` wide
+/// window the panel leaves free) with a Reset button; returns true when it was pressed.
+bool drawAlarmBanner(const PanelState& state, const std::string& message, float windowWidth);
+
+/// A statistic for display: `value` printed with `format` (one double conversion, e.g.
+/// "%.2e"), or `fallback` when it is not finite or its magnitude exceeds `limit` (a diverged
+/// simulation's values say nothing and overflow the line).
+std::string finiteOr(double value, const char* format, double limit, const char* fallback);
+
 /// For scenes' drawStats(): plots a residual history on a log10 scale with its first and
 /// last values in the overlay. Non-positive entries are drawn at the smallest positive one.
 void plotResidualLog(const char* label, std::span<const float> residuals,

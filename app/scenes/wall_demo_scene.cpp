@@ -101,7 +101,17 @@ void WallDemoScene::step() {
     if (stats.iterationsMax > 0) {
         m_msPerIteration = stats.solveMs / stats.iterationsMax;
     }
-    m_residuals.push_back(static_cast<float>(value("residual")));
+    if (m_alarm.empty()) {
+        std::vector<std::string> violations;
+        m_scene.checkInvariants(m_last, violations);
+        if (!violations.empty()) {
+            m_alarm = "The wall's simulation broke down: " + violations.front() +
+                      ". Reset restores the wall.";
+        }
+    }
+    if (const double r = value("residual"); std::isfinite(r)) {
+        m_residuals.push_back(static_cast<float>(r));
+    }
     if (m_residuals.size() > kHistorySteps) {
         m_residuals.pop_front();
     }
@@ -111,6 +121,7 @@ void WallDemoScene::reset() {
     m_stepIndex = 0;
     m_nextEvent = 0;
     m_budgetCap = 0;
+    m_alarm.clear();
     keepSettings();
     m_scene.reset();
     m_last = {};
@@ -376,9 +387,11 @@ void WallDemoScene::drawStats() {
     }
     ImGui::Text("LCP n %d (largest block %d), contacts %d, islands %d", s.lcpN, s.lcpNMax,
                 s.contacts, s.islands);
-    ImGui::Text("iterations %.1f mean, %d max; residual %.2e N s",
-                static_cast<double>(s.iterationsMean), s.iterationsMax,
-                static_cast<double>(s.residualMax));
+    const bool broken = !m_alarm.empty();
+    ImGui::Text(
+        "iterations %.1f mean, %d max; residual %s N s", static_cast<double>(s.iterationsMean),
+        s.iterationsMax,
+        demo::finiteOr(static_cast<double>(s.residualMax), "%.2e", 1e6, "diverged").c_str());
     if (m_budgetCap > 0) {
         ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f),
                            "budget-limited: %d iterations (%.0f ms budget), residual %.2e",
@@ -396,8 +409,12 @@ void WallDemoScene::drawStats() {
     }
     ImGui::Text("ms: collide %.2f  assemble %.2f  solve %.2f  integrate %.2f", s.collideMs,
                 s.assembleMs, s.solveMs, s.integrateMs);
-    ImGui::Text("step %.2f ms, penetration %.1f mm", s.totalMs,
-                1000.0 * static_cast<double>(s.maxPenetration));
+    // Beyond a metre a penetration only says the solve diverged.
+    ImGui::Text(
+        "step %.2f ms, penetration %s mm%s", s.totalMs,
+        demo::finiteOr(1000.0 * static_cast<double>(s.maxPenetration), "%.1f", 1000.0, "> 1000")
+            .c_str(),
+        broken ? " (diverged: Reset)" : "");
     if (!m_last.residualHistory.empty()) {
         demo::plotResidualLog("last solve", m_last.residualHistory);
         return;

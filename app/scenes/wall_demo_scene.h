@@ -43,6 +43,9 @@ class WallDemoScene final : public demo::DemoScene {
     Backend backend() const override { return m_scene.backend(); }
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     demo::CameraHome cameraHome() const override;
+    /// The first invariant violation since the start or the last reset (the scene's
+    /// checkInvariants: NaN/Inf, a diverged solve, runaway penetration or energy), latched.
+    std::string alarm() const override { return m_alarm; }
     void traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                      std::vector<std::pair<std::string, double>>& values) const override;
 
@@ -81,8 +84,9 @@ class WallDemoScene final : public demo::DemoScene {
     std::vector<float> m_plot;      ///< m_residuals made contiguous for the plot
     std::vector<SceneEvent> m_script;
     std::size_t m_nextEvent = 0;
-    long m_stepIndex = 0;         ///< steps since the start or the last reset
-    std::string m_note;           ///< last pick / button outcome, shown in the panel
+    long m_stepIndex = 0;  ///< steps since the start or the last reset
+    std::string m_note;
+    std::string m_alarm;          ///< last pick / button outcome, shown in the panel
     float m_shotSpeed = 25.0f;    ///< m/s, the click-to-shoot speed
     int m_cols = 10, m_rows = 6;  ///< the wall size being edited
     int m_fixedIterations = 40;   ///< shown when iterations are fixed (not 2n)

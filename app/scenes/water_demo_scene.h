@@ -43,10 +43,16 @@ class WaterDemoScene final : public demo::DemoScene {
     Backend backend() const override { return m_scene->backend(); }
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     demo::CameraHome cameraHome() const override;
+    /// The first invariant violation since the start or the last reset (the scene's
+    /// checkInvariants: NaN/Inf, a diverged solve, runaway penetration or energy), latched.
+    std::string alarm() const override { return m_alarm; }
     void traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                      std::vector<std::pair<std::string, double>>& values) const override;
 
     WaterScene& scene() { return *m_scene; }
+    /// Steps since the start or the last reset (the panel's step counter).
+    long stepIndex() const { return m_stepIndex; }
+    bool raining() const { return m_rain; }
     const StepRecord& lastStep() const { return m_last; }
     /// Normalized pool coordinates (in [0, 1]^2) where `ray` meets the rest plane, or nullopt.
     std::optional<glm::vec2> poolHit(const render::Ray& ray) const;
@@ -75,6 +81,7 @@ class WaterDemoScene final : public demo::DemoScene {
     std::size_t m_nextEvent = 0;
     long m_stepIndex = 0;  ///< steps since the start or the last reset
     std::string m_note;
+    std::string m_alarm;
     std::mt19937 m_rng{12345};  ///< positions of the "drop" button's drops
     int m_grid[2] = {0, 0};     ///< grid size being edited
     float m_poolM = 10.0f;      ///< pool size being edited

@@ -219,6 +219,36 @@ TEST(DemoUnderXvfb, WallShowsBricksAndCollapsesWithThePanel) {
     EXPECT_GT(lumaStats(im, kPanel).roughness, 4.0) << hit;
 }
 
+// Jacobi at omega 1.99 without the adaptive cap diverges once a shot hits the wall: the view
+// shows a red banner (with Reset) at the top of the view beside the panel, and the report
+// names the violation; the same run at the default omega shows none.
+TEST(DemoUnderXvfb, DivergedWallShowsABannerInTheView) {
+    WW_REQUIRE_XVFB();
+    const std::string path = outPath("demo_wall_diverged.png");
+    CommandResult r = runDemoXvfb(
+        "--scene wall --backend cpu --omega 1.99 --adaptive-omega off --frames 30 "
+        "--event 0:shoot --screenshot " +
+        path);
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("alarm shown in"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("diverged"), std::string::npos) << r.output;
+    const render::Image im = loadPng(path);
+    ASSERT_EQ(im.width, kW) << path;
+    // The banner: a block of saturated red in the top rows of the scene part of the window.
+    int red = 0;
+    for (int y = 10; y < 60; ++y) {
+        for (int x = kPanelRight; x < kW; ++x) {
+            const glm::u8vec4 p = im.at(x, y);
+            red += p.r > 120 && p.g < 50 && p.b < 50;
+        }
+    }
+    EXPECT_GT(red, 2000) << path;
+
+    r = runDemoXvfb("--scene wall --backend cpu --frames 30 --event 0:shoot");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_EQ(r.output.find("alarm shown in"), std::string::npos) << r.output;
+}
+
 TEST(DemoUnderXvfb, WaterIsRougherAfterDrops) {
     WW_REQUIRE_XVFB();
     std::random_device rd;
@@ -491,6 +521,69 @@ TEST(WallDemoScene, RayBoxAgreesWithARotatedBoxsGeometry) {
         // The march finds the entry within one step after the true one.
         EXPECT_NEAR(*t, tRef, 0.0015f) << "seed " << seed << " trial " << trial;
     }
+}
+
+// The explicit scheme at three times its stability limit blows up: the alarm is raised (and
+// latched); back on the implicit scheme, Reset gives a calm, finite pool that stays finite.
+TEST(WaterDemoScene, BlownUpWaterRaisesTheAlarmAndResetRecovers) {
+    SceneOptionValues v;
+    v.grid = "64x64";
+    v.dtRatio = 3.0f;
+    v.scheme = "explicit";
+    auto made = WaterDemoScene::create(*makeWaterSettings(v, 1), nullptr);
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    WaterDemoScene& scene = **made;
+    for (int s = 0; s < 400 && scene.alarm().empty(); ++s) {
+        scene.step();
+    }
+    ASSERT_FALSE(scene.alarm().empty()) << "the explicit scheme at 3x its limit did not blow up";
+    EXPECT_NE(scene.alarm().find("explicit"), std::string::npos) << scene.alarm();
+
+    wave::WaveParams p = scene.scene().model().params();
+    p.scheme = wave::Scheme::kCrankNicolson;
+    ASSERT_TRUE(scene.scene().model().setParams(p).ok());
+    scene.step();
+    EXPECT_FALSE(scene.alarm().empty()) << "the alarm is latched until Reset";
+    scene.reset();
+    EXPECT_TRUE(scene.alarm().empty());
+    EXPECT_EQ(scene.stepIndex(), 0);
+    for (int s = 0; s < 60; ++s) {
+        scene.step();
+    }
+    EXPECT_TRUE(scene.alarm().empty()) << scene.alarm();
+    EXPECT_EQ(scene.stepIndex(), 60);
+    for (float h : scene.scene().model().heights()) {
+        ASSERT_TRUE(std::isfinite(h));
+        ASSERT_LT(std::abs(h), 1.0f);  // the initial drop's amplitude is centimetres
+    }
+}
+
+// Reset restarts the step counter and keeps rain falling when it was on.
+TEST(WaterDemoScene, ResetRestartsTheCounterAndKeepsRain) {
+    SceneOptionValues v;
+    v.grid = "64x64";
+    WaterSceneSettings settings = *makeWaterSettings(v, 1);
+    settings.initialDrop = false;
+    auto made = WaterDemoScene::create(settings, nullptr);
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    WaterDemoScene& scene = **made;
+    scene.setScript({*parseEvent("0:rain:on,30")});
+    for (int s = 0; s < 10; ++s) {
+        scene.step();
+    }
+    ASSERT_TRUE(scene.raining());
+    scene.setScript({});
+    scene.reset();
+    EXPECT_EQ(scene.stepIndex(), 0);
+    EXPECT_TRUE(scene.raining());
+    for (int s = 0; s < 60; ++s) {
+        scene.step();
+    }
+    float highest = 0.0f;
+    for (float h : scene.scene().model().heights()) {
+        highest = std::max(highest, std::abs(h));
+    }
+    EXPECT_GT(highest, 1e-4f) << "no rain fell after the reset on a pool that started flat";
 }
 
 TEST(WaterDemoScene, ClickDropsWhereTheRayMeetsTheWater) {
