@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "app/demo/demo_panel.h"
@@ -56,11 +57,29 @@ WallDemoScene::WallDemoScene(WallSceneSettings settings, const gpu::ShaderLibrar
     if (s.world.lcp.maxIterations > 0) {
         m_fixedIterations = s.world.lcp.maxIterations;
     }
+    m_omegaByHand = s.world.lcp.omega != defaultOmega(s.world.lcp.method);
     const auto [centre, radius] = m_scene.viewBounds();
     m_home.target = centre;
     m_home.distanceM = radius / std::sin(kHalfFovRadians);
     m_home.yawRadians = 0.45f;
     m_home.pitchRadians = 0.3f;
+}
+
+float WallDemoScene::defaultOmega(lcp::LcpMethod method) {
+    // One place for each: the world's default for Jacobi, plain Gauss-Seidel otherwise.
+    return method == lcp::LcpMethod::kJacobi ? rigid::WorldParams{}.lcp.omega : 1.0f;
+}
+
+void WallDemoScene::setMethod(lcp::LcpMethod method) {
+    rigid::WorldParams& p = m_scene.world().params();
+    if (p.lcp.method == method) {
+        return;
+    }
+    p.lcp.method = method;
+    if (!m_omegaByHand) {
+        p.lcp.omega = defaultOmega(method);
+    }
+    keepSettings();
 }
 
 void WallDemoScene::setScript(std::vector<SceneEvent> events) {
@@ -144,21 +163,30 @@ void WallDemoScene::keepSettings() {
 bool WallDemoScene::setBackend(Backend backend, std::string* why) {
     rigid::WorldParams& p = m_scene.world().params();
     const lcp::LcpMethod before = p.lcp.method;
+    const float omegaBefore = p.lcp.omega;
     if (backend == Backend::kGpu && before != lcp::LcpMethod::kJacobi) {
         // The GPU solver is projected Jacobi only; switching the method keeps the backend
         // usable instead of refusing it for good.
-        p.lcp.method = lcp::LcpMethod::kJacobi;
+        setMethod(lcp::LcpMethod::kJacobi);
     }
     Status s = m_scene.setBackend(backend, m_shaders);
     if (!s) {
         p.lcp.method = before;
+        p.lcp.omega = omegaBefore;
+        keepSettings();
         if (why != nullptr) {
             *why = s.error().message;
         }
         return false;
     }
     if (p.lcp.method != before) {
-        m_note = "Gauss-Seidel runs on the CPU only: switched to Jacobi for the GPU";
+        char note[160];
+        std::snprintf(note, sizeof note,
+                      "Gauss-Seidel runs on the CPU only: switched to Jacobi for the GPU "
+                      "(omega %.2f%s)",
+                      static_cast<double>(p.lcp.omega),
+                      m_omegaByHand ? ", yours" : ", its default");
+        m_note = note;
     }
     keepSettings();
     return true;
@@ -268,9 +296,19 @@ void WallDemoScene::drawControls() {
         ImGui::SameLine();
         ImGui::TextDisabled("(CPU only)");
     }
-    p.lcp.method = method == 0 ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel;
+    setMethod(method == 0 ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel);
 
-    ImGui::SliderFloat("omega", &p.lcp.omega, 0.01f, 1.99f, "%.3f", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::SliderFloat("omega", &p.lcp.omega, 0.01f, 1.99f, "%.3f",
+                           ImGuiSliderFlags_Logarithmic)) {
+        m_omegaByHand = true;
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Switching the method sets its default omega (Jacobi %.2f, "
+            "Gauss-Seidel %.2f) unless you set omega here",
+            static_cast<double>(defaultOmega(lcp::LcpMethod::kJacobi)),
+            static_cast<double>(defaultOmega(lcp::LcpMethod::kGaussSeidel)));
+    }
     ImGui::Checkbox("adaptive omega", &p.adaptiveOmega);
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(

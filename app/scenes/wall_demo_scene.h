@@ -50,6 +50,12 @@ class WallDemoScene final : public demo::DemoScene {
                      std::vector<std::pair<std::string, double>>& values) const override;
 
     WallScene& scene() { return m_scene; }
+    /// Switches the LCP method. omega becomes the method's default (defaultOmega) unless it
+    /// was set by hand (in the panel, or to a value other than the starting method's default).
+    void setMethod(lcp::LcpMethod method);
+    /// The relaxation each method starts from: Jacobi rigid::WorldParams{}'s, Gauss-Seidel 1
+    /// (plain Gauss-Seidel; over-relaxation is the user's choice).
+    static float defaultOmega(lcp::LcpMethod method);
     const StepRecord& lastStep() const { return m_last; }
     /// Index of the body the ray hits first (boxes that can move), or -1.
     int pickBody(const render::Ray& ray);
@@ -95,6 +101,7 @@ class WallDemoScene final : public demo::DemoScene {
     float m_solveBudgetMs = 100.0f;
     double m_msPerIteration = 0.0;  ///< the last step's solve ms over its iterations
     int m_budgetCap = 0;
+    bool m_omegaByHand = false;
 };
 
 }  // namespace ww::app

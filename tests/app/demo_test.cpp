@@ -462,6 +462,34 @@ TEST(WallDemoScene, StepBudgetCutsIterationsAndKeepsTheSetting) {
     }
 }
 
+// Switching the method brings its own default omega, unless omega was set by hand; a shot
+// wall switched from Gauss-Seidel (omega 1) to Jacobi then stays sane (no alarm).
+TEST(WallDemoScene, MethodSwitchBringsTheMethodsOmegaUnlessSetByHand) {
+    const float jacobi = WallDemoScene::defaultOmega(lcp::LcpMethod::kJacobi);
+    const float gaussSeidel = WallDemoScene::defaultOmega(lcp::LcpMethod::kGaussSeidel);
+    ASSERT_NE(jacobi, gaussSeidel);
+    WallSceneSettings settings = defaultWall();
+    settings.world.lcp.method = lcp::LcpMethod::kGaussSeidel;
+    settings.world.lcp.omega = gaussSeidel;
+    WallDemoScene scene(settings, nullptr);
+    scene.setMethod(lcp::LcpMethod::kJacobi);
+    EXPECT_EQ(scene.scene().world().params().lcp.omega, jacobi);
+    EXPECT_EQ(scene.scene().settings().world.lcp.omega, jacobi);  // kept across a reset
+    (void)scene.scene().applyEvent({0, "shoot", {}, "shoot"});
+    for (int s = 0; s < 60; ++s) {
+        scene.step();
+    }
+    EXPECT_TRUE(scene.alarm().empty()) << scene.alarm();
+    scene.setMethod(lcp::LcpMethod::kGaussSeidel);
+    EXPECT_EQ(scene.scene().world().params().lcp.omega, gaussSeidel);
+
+    // omega 1.3 set by hand (not the method's default) survives the switch.
+    settings.world.lcp.omega = 1.3f;
+    WallDemoScene byHand(settings, nullptr);
+    byHand.setMethod(lcp::LcpMethod::kJacobi);
+    EXPECT_EQ(byHand.scene().world().params().lcp.omega, 1.3f);
+}
+
 TEST(WallDemoScene, ShiftClickShootsASphereAlongTheRay) {
     std::random_device rd;
     const unsigned seed = rd();
