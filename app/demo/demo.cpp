@@ -113,6 +113,7 @@ struct Demo {
     FrameTrace trace;
     Stopwatch runClock;
     int current = 0;
+    CameraHome shownHome;  ///< the current scene's home when the camera last went there
     double stepAccumulator = 0.0;
     bool stepOnce = false;
     DemoReport report;
@@ -137,9 +138,23 @@ struct Demo {
             return;
         }
         current = index;
-        camera = homeCamera(*scenes[current]);
+        goHome();
         panel.gpuUnavailable = gpuWhy[current];
         panel.message.clear();
+    }
+
+    void goHome() {
+        shownHome = scenes[current]->cameraHome();
+        camera = homeCamera(*scenes[current]);
+    }
+
+    // A rebuild that moves the scene's home (a new wall size, pool size or grid) re-frames
+    // the view.
+    void followHome() {
+        const CameraHome h = scenes[current]->cameraHome();
+        if (h.target != shownHome.target || h.distanceM != shownHome.distanceM) {
+            goHome();
+        }
     }
 
     void switchBackend(Backend backend) {
@@ -297,8 +312,9 @@ struct Demo {
             stepOnce = true;
         }
         if (requests.resetView) {
-            camera = homeCamera(*scenes[current]);
+            goHome();
         }
+        followHome();
         if (requests.vsyncChanged) {
             glfwSwapInterval(panel.vsync ? 1 : 0);
         }
@@ -364,7 +380,7 @@ int Demo::run() {
             gpuWhy[i] = why;
         }
     }
-    camera = homeCamera(*scenes[current]);
+    goHome();
     panel.visible = options.showPanel;
     panel.vsync = options.vsync;
     panel.syncTimings = options.syncTimings;
@@ -428,6 +444,7 @@ int Demo::run() {
             renderer.beginFrame();
             const render::Camera cam = view(static_cast<float>(windowPixels().x));
             report.lensShiftX = cam.lensShiftX;
+            report.cameraDistanceM = camera.distance();
             Status s = renderer.render(drawData, cam, {0, 0, fbWidth, fbHeight, 0});
             if (!s) {
                 std::fprintf(stderr, "wavewall demo: rendering failed: %s\n",

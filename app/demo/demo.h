@@ -48,15 +48,16 @@ struct DemoReport {
     double gpuRenderMs = -1.0;
     double uiMs = 0.0;
     double swapMs = 0.0;
-    double msPerStep = 0.0;       ///< simulation ms per step
-    std::string renderer;         ///< GL renderer string
-    std::string screenshot;       ///< path of the last screenshot written, if any
-    int minimizedFrames = 0;      ///< frames the window was minimized (nothing drawn)
-    int stepsWhileMinimized = 0;  ///< simulation steps taken during those frames
-    float lensShiftX = 0.0f;      ///< the last frame's view shift beside the panel (Camera)
-    int picks = 0;                ///< clicks and shift + clicks handed to the scenes
-    int alarmFrames = 0;          ///< frames that showed a scene's alarm banner
-    std::string lastAlarm;        ///< the last alarm shown, if any
+    double msPerStep = 0.0;        ///< simulation ms per step
+    std::string renderer;          ///< GL renderer string
+    std::string screenshot;        ///< path of the last screenshot written, if any
+    int minimizedFrames = 0;       ///< frames the window was minimized (nothing drawn)
+    int stepsWhileMinimized = 0;   ///< simulation steps taken during those frames
+    float lensShiftX = 0.0f;       ///< the last frame's view shift beside the panel (Camera)
+    float cameraDistanceM = 0.0f;  ///< the orbit camera's distance at the last frame
+    int picks = 0;                 ///< clicks and shift + clicks handed to the scenes
+    int alarmFrames = 0;           ///< frames that showed a scene's alarm banner
+    std::string lastAlarm;         ///< the last alarm shown, if any
 };
 
 /// Runs the window until it is closed or `options.frames` frames were shown. Returns the

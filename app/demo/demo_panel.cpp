@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -122,6 +123,28 @@ void keyHelp() {
 
 }  // namespace
 
+StatusNote& StatusNote::operator=(std::string text) {
+    m_text = std::move(text);
+    m_setAtSeconds = now();
+    return *this;
+}
+
+double StatusNote::now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+void StatusNote::draw() const {
+    if (visibleAt(now())) {
+        ImGui::TextDisabled("%s", m_text.c_str());
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("%s", m_text.c_str());
+        }
+    } else {
+        ImGui::NewLine();
+    }
+}
+
 float panelLensShift(const PanelState& state, float windowWidth) {
     if (state.coverRightPx <= state.coverLeftPx || windowWidth <= 1.0f) {
         return 0.0f;
@@ -135,6 +158,10 @@ float panelLensShift(const PanelState& state, float windowWidth) {
     return std::clamp(2.0f * centre / windowWidth - 1.0f, -0.6f, 0.6f);
 }
 
+float panelWidthFor(float windowWidth) {
+    return std::min(440.0f, std::floor(0.55f * windowWidth));
+}
+
 void drawPanel(PanelState& state, PanelRequests& requests,
                std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene,
                const FrameTimings& timings, const render::RenderStats& renderStats) {
@@ -144,7 +171,13 @@ void drawPanel(PanelState& state, PanelRequests& requests,
         return;
     }
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(440, 0), ImGuiCond_FirstUseEver);
+    // Sized to the window when it opens and whenever the window's width changes (a user's
+    // resize of the panel holds until then).
+    const float windowWidth = ImGui::GetIO().DisplaySize.x;
+    if (windowWidth != state.sizedForWidth) {
+        ImGui::SetNextWindowSize(ImVec2(panelWidthFor(windowWidth), 0), ImGuiCond_Always);
+        state.sizedForWidth = windowWidth;
+    }
     ImGui::SetNextWindowBgAlpha(0.85f);
     if (!ImGui::Begin("wavewall")) {
         ImGui::End();
@@ -153,9 +186,7 @@ void drawPanel(PanelState& state, PanelRequests& requests,
     state.coverLeftPx = ImGui::GetWindowPos().x;
     state.coverRightPx = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
     runControls(state, requests, scenes, currentScene);
-    if (!state.message.empty()) {
-        ImGui::TextWrapped("%s", state.message.c_str());
-    }
+    state.message.draw();
     DemoScene& scene = *scenes[currentScene];
     if (ImGui::CollapsingHeader("Scene settings", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("controls");

@@ -403,9 +403,7 @@ void WallDemoScene::drawControls() {
         ImGui::SameLine();
     }
     ImGui::NewLine();
-    if (!m_note.empty()) {
-        ImGui::TextWrapped("%s", m_note.c_str());
-    }
+    m_note.draw();
     keepSettings();
     if (rebuild) {
         reset();

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/wall_scene.h"
 
@@ -90,8 +91,8 @@ class WallDemoScene final : public demo::DemoScene {
     std::vector<float> m_plot;      ///< m_residuals made contiguous for the plot
     std::vector<SceneEvent> m_script;
     std::size_t m_nextEvent = 0;
-    long m_stepIndex = 0;  ///< steps since the start or the last reset
-    std::string m_note;
+    long m_stepIndex = 0;         ///< steps since the start or the last reset
+    demo::StatusNote m_note;      ///< last pick / button outcome, one line in the panel
     std::string m_alarm;          ///< last pick / button outcome, shown in the panel
     float m_shotSpeed = 25.0f;    ///< m/s, the click-to-shoot speed
     int m_cols = 10, m_rows = 6;  ///< the wall size being edited

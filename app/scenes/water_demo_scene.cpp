@@ -290,9 +290,7 @@ void WaterDemoScene::drawControls() {
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("A source circling the middle of the pool (ctrl + drag makes your own)");
     }
-    if (!m_note.empty()) {
-        ImGui::TextWrapped("%s", m_note.c_str());
-    }
+    m_note.draw();
     if (needsRebuild) {
         rebuild();
     }

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/water_scene.h"
 
@@ -79,8 +80,8 @@ class WaterDemoScene final : public demo::DemoScene {
     std::vector<float> m_plot;
     std::vector<SceneEvent> m_script;
     std::size_t m_nextEvent = 0;
-    long m_stepIndex = 0;  ///< steps since the start or the last reset
-    std::string m_note;
+    long m_stepIndex = 0;     ///< steps since the start or the last reset
+    demo::StatusNote m_note;  ///< last pick / button outcome, one line in the panel
     std::string m_alarm;
     std::mt19937 m_rng{12345};  ///< positions of the "drop" button's drops
     int m_grid[2] = {0, 0};     ///< grid size being edited

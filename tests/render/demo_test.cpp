@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "app/demo/demo.h"
+#include "app/demo/demo_panel.h"
 #include "demo_test_scenes.h"
 #include "render/capture.h"
 #include "support/gpu_fixture.h"
@@ -354,6 +355,55 @@ TEST(Demo, ClickWithinOneFrameIsNotLost) {
     ASSERT_EQ(code, 0);
     EXPECT_EQ(report.picks, 1);
     EXPECT_EQ(*bricksLeft, bricks - 1) << "the click did not remove a brick";
+}
+
+// A scene rebuilt at another size moves its home: the view follows it.
+class GrowingWallScene : public test::TestWallScene {
+  public:
+    void step() override {
+        TestWallScene::step();
+        ++m_calls;
+    }
+    CameraHome cameraHome() const override {
+        CameraHome h = TestWallScene::cameraHome();
+        h.distanceM = m_calls >= 3 ? 2.0f * h.distanceM : h.distanceM;
+        return h;
+    }
+
+  private:
+    int m_calls = 0;
+};
+
+TEST(Demo, ViewFollowsAMovedHome) {
+    WW_REQUIRE_DISPLAY();
+    DemoReport report;
+    ASSERT_EQ(runOnDisplay(smallRun("", 8), scenesOf<GrowingWallScene>, &report), 0);
+    EXPECT_FLOAT_EQ(report.cameraDistanceM, 2.0f * test::TestWallScene().cameraHome().distanceM);
+}
+
+// In a 700 px window the panel takes 55 % (385 px), not 440 px: the view beside it is
+// centred in the rest without reaching the lens shift's 0.6 limit.
+TEST(Demo, PanelScalesWithASmallWindow) {
+    WW_REQUIRE_DISPLAY();
+    EXPECT_EQ(panelWidthFor(800.0f), 440.0f);
+    EXPECT_EQ(panelWidthFor(700.0f), 385.0f);
+    DemoOptions o = smallRun("", 3);
+    o.width = 700;
+    DemoReport report;
+    ASSERT_EQ(runOnDisplay(o, scenesOf<test::TestWallScene>, &report), 0);
+    // The panel opens at x = 10: right edge 395, the free strip's centre (395 + 700) / 2.
+    EXPECT_NEAR(report.lensShiftX, (395.0f + 700.0f) / 700.0f - 1.0f, 0.01f);
+}
+
+TEST(StatusNote, ShownForAFewSecondsThenGone) {
+    StatusNote note;
+    EXPECT_FALSE(note.visibleAt(StatusNote::now()));
+    note = "saved shot.png";
+    const double t = StatusNote::now();
+    EXPECT_TRUE(note.visibleAt(t));
+    EXPECT_TRUE(note.visibleAt(t + 0.5 * StatusNote::kSeconds));
+    EXPECT_FALSE(note.visibleAt(t + 1.01 * StatusNote::kSeconds));
+    EXPECT_EQ(note.text(), "saved shot.png");
 }
 
 TEST(Demo, BadSceneIndexIsAUsageError) {
