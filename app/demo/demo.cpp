@@ -157,21 +157,25 @@ struct Demo {
         }
     }
 
+    // The backend is one choice for the whole demo: every scene switches (keeping its state),
+    // so a scene switched to later runs where the panel says.
     void switchBackend(Backend backend) {
-        std::string why;
-        DemoScene& scene = *scenes[current];
-        if (scene.backend() == backend) {
-            return;
-        }
-        if (scene.setBackend(backend, &why)) {
-            panel.message = std::string("backend: ") + backendName(backend);
-        } else {
-            panel.message = std::string("could not switch to ") + backendName(backend) + ": " + why;
+        std::string failed;
+        for (std::size_t i = 0; i < scenes.size(); ++i) {
+            std::string why;
+            if (scenes[i]->backend() == backend || scenes[i]->setBackend(backend, &why)) {
+                continue;
+            }
+            failed += std::string(failed.empty() ? "" : "; ") + scenes[i]->name() + ": " + why;
             if (backend == Backend::kGpu) {
-                gpuWhy[current] = why;
-                panel.gpuUnavailable = why;
+                gpuWhy[i] = why;
             }
         }
+        panel.gpuUnavailable = gpuWhy[static_cast<std::size_t>(current)];
+        panel.message =
+            failed.empty()
+                ? std::string("backend: ") + backendName(backend) + " (all scenes)"
+                : std::string("could not switch to ") + backendName(backend) + ": " + failed;
     }
 
     void takeScreenshot(const std::string& path, int fbWidth, int fbHeight) {
@@ -212,6 +216,9 @@ struct Demo {
                 requests.scene = key - GLFW_KEY_1;
             } else if (key == GLFW_KEY_F12) {
                 requests.screenshot = true;
+            } else if (key == GLFW_KEY_G) {
+                requests.backend =
+                    scenes[current]->backend() == Backend::kCpu ? Backend::kGpu : Backend::kCpu;
             } else if (key == GLFW_KEY_H) {
                 panel.visible = !panel.visible;
             } else if (key == GLFW_KEY_V) {
@@ -516,6 +523,9 @@ int Demo::run() {
         return 2;
     }
 
+    for (const auto& scene : scenes) {
+        report.sceneBackends.emplace_back(backendName(scene->backend()));
+    }
     const FrameTiming mean = timings.totalMean();
     report.frames = frame;
     report.frameMs = mean.frameMs;

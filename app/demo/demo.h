@@ -4,7 +4,7 @@
 // Mouse: left-drag orbits, right- or middle-drag pans, the wheel zooms; a left click picks
 // (remove a cube / drop on water), shift + click shoots a sphere, ctrl + drag drags through
 // the water. Keys: space pause, period single step, R reset, 1…9 scene, F12 screenshot,
-// H hide the panel, V vsync, Esc quit.
+// G CPU/GPU backend (all scenes), H hide the panel, V vsync, Esc quit.
 #pragma once
 
 #include <memory>
@@ -55,9 +55,10 @@ struct DemoReport {
     int stepsWhileMinimized = 0;   ///< simulation steps taken during those frames
     float lensShiftX = 0.0f;       ///< the last frame's view shift beside the panel (Camera)
     float cameraDistanceM = 0.0f;  ///< the orbit camera's distance at the last frame
-    int picks = 0;                 ///< clicks and shift + clicks handed to the scenes
-    int alarmFrames = 0;           ///< frames that showed a scene's alarm banner
-    std::string lastAlarm;         ///< the last alarm shown, if any
+    std::vector<std::string> sceneBackends;  ///< each scene's backend at the end
+    int picks = 0;                           ///< clicks and shift + clicks handed to the scenes
+    int alarmFrames = 0;                     ///< frames that showed a scene's alarm banner
+    std::string lastAlarm;                   ///< the last alarm shown, if any
 };
 
 /// Runs the window until it is closed or `options.frames` frames were shown. Returns the

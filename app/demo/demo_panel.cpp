@@ -60,10 +60,8 @@ void runControls(PanelState& state, PanelRequests& requests,
     if (!gpuOk && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         ImGui::SetTooltip("GPU unavailable: %s", state.gpuUnavailable.c_str());
     }
-    if (!gpuOk) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("(unavailable)");
-    }
+    ImGui::SameLine();
+    ImGui::TextDisabled(gpuOk ? "(all scenes)" : "(unavailable)");
 }
 
 void timingSection(PanelState& state, const FrameTimings& timings,
@@ -118,7 +116,8 @@ void keyHelp() {
         "       click: remove cube / drop on water\n"
         "       shift+click: shoot a sphere | ctrl+drag: wake\n"
         "Keys   space pause | . step | R reset | 1/2 scene\n"
-        "       F12 screenshot | H hide panel | V vsync | Esc quit");
+        "       G backend CPU/GPU (all scenes) | F12 screenshot\n"
+        "       H hide panel | V vsync | Esc quit");
 }
 
 }  // namespace

@@ -406,6 +406,41 @@ TEST(StatusNote, ShownForAFewSecondsThenGone) {
     EXPECT_EQ(note.text(), "saved shot.png");
 }
 
+// The backend is one choice for the demo: G (as the panel's radio) switches every scene, not
+// only the one shown.
+TEST(Demo, BackendSwitchAppliesToEveryScene) {
+    WW_REQUIRE_DISPLAY();
+    if (!haveXdotool()) {
+        if (test::runningInCi()) {
+            FAIL() << "CI=true but xdotool is missing (apt-get install xdotool)";
+        }
+        GTEST_SKIP() << "xdotool not installed";
+    }
+    auto unused = std::make_shared<std::size_t>(0);
+    DemoOptions o = smallRun("", 30);
+    o.showPanel = false;
+    std::thread typist([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        const int rc = std::system(
+            "xdotool search --sync --name '^wavewall$' windowfocus --sync %1 key g "
+            "> /dev/null 2>&1");
+        EXPECT_EQ(rc, 0) << "xdotool failed";
+    });
+    DemoReport report;
+    const int code = runDemo(
+        o,
+        [&] {
+            Scenes scenes;
+            scenes.push_back(std::make_unique<SlowWallScene>(unused));
+            scenes.push_back(std::make_unique<test::TestPoolScene>());
+            return scenes;
+        }(),
+        &report);
+    typist.join();
+    ASSERT_EQ(code, 0);
+    EXPECT_EQ(report.sceneBackends, (std::vector<std::string>{"gpu", "gpu"}));
+}
+
 TEST(Demo, BadSceneIndexIsAUsageError) {
     WW_REQUIRE_DISPLAY();
     DemoOptions o = smallRun("", 1);
