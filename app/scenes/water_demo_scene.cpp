@@ -184,10 +184,11 @@ demo::CameraHome WaterDemoScene::cameraHome() const {
     const auto [centre, radius] = m_scene->viewBounds();
     demo::CameraHome home;
     home.target = centre;
-    // The pool seen from above at 0.7 rad, framed by its bounding sphere.
-    home.distanceM = radius / std::sin(kHalfFovRadians);
+    // The pool seen from above at 0.85 rad. Its bounding sphere alone does not frame it: the
+    // near corner is closer to the eye and looks larger, so the distance has 35 % more.
+    home.distanceM = 1.35f * radius / std::sin(kHalfFovRadians);
     home.yawRadians = 0.5f;
-    home.pitchRadians = 0.7f;
+    home.pitchRadians = 0.85f;
     return home;
 }
 

@@ -614,6 +614,36 @@ TEST(WaterDemoScene, ResetRestartsTheCounterAndKeepsRain) {
     EXPECT_GT(highest, 1e-4f) << "no rain fell after the reset on a pool that started flat";
 }
 
+// The water's home view shows the whole pool right of the panel, in 1280x720 and 1280x800.
+TEST(WaterDemoScene, HomeViewShowsTheWholePool) {
+    SceneOptionValues v;
+    auto made = WaterDemoScene::create(*makeWaterSettings(v, 1), nullptr);
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    const demo::CameraHome home = (*made)->cameraHome();
+    const wave::WaveParams& p = (*made)->scene().model().params();
+    const float halfX = 0.5f * p.cellSize() * static_cast<float>(p.nx);
+    const float halfZ = 0.5f * p.cellSize() * static_cast<float>(p.ny);
+    const float base = (*made)->scene().settings().baseHeightM;
+    for (const glm::ivec2 size : {glm::ivec2(1280, 720), glm::ivec2(1280, 800)}) {
+        demo::PanelState panel;
+        panel.coverLeftPx = 10.0f;
+        panel.coverRightPx = 10.0f + demo::panelWidthFor(static_cast<float>(size.x));
+        render::Camera cam =
+            render::OrbitCamera(home.target, home.distanceM, home.yawRadians, home.pitchRadians)
+                .camera();
+        cam.lensShiftX = demo::panelLensShift(panel, static_cast<float>(size.x));
+        for (const float sx : {-1.0f, 1.0f}) {
+            for (const float sz : {-1.0f, 1.0f}) {
+                const glm::vec3 px = cam.project({sx * halfX, base, sz * halfZ}, size);
+                EXPECT_TRUE(px.x >= panel.coverRightPx && px.x < static_cast<float>(size.x) &&
+                            px.y >= 0.0f && px.y < static_cast<float>(size.y))
+                    << "pool corner at " << px.x << "," << px.y << " in " << size.x << "x"
+                    << size.y;
+            }
+        }
+    }
+}
+
 TEST(WaterDemoScene, ClickDropsWhereTheRayMeetsTheWater) {
     std::random_device rd;
     const unsigned seed = rd();
