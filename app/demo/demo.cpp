@@ -325,6 +325,9 @@ struct Demo {
         if (requests.vsyncChanged) {
             glfwSwapInterval(panel.vsync ? 1 : 0);
         }
+        if (requests.qualityChanged) {
+            applyQuality();
+        }
         if (requests.msaaChanged) {
             renderer.setMsaaSamples(panel.msaaSamples);
         }
@@ -335,6 +338,20 @@ struct Demo {
         if (requests.toggleRecording) {
             toggleRecording();
         }
+    }
+
+    // Re-creates the renderer's targets for the panel's quality level (MSAA follows it).
+    void applyQuality() {
+        render::RendererOptions ro = render::rendererOptionsFor(panel.quality, report.renderer);
+        ro.shaderDir = options.shaderDir;
+        renderer.shutdown();
+        if (Status s = renderer.init(ro); !s) {
+            panel.message = "quality: " + s.error().message;
+            return;
+        }
+        panel.msaaSamples = renderer.options().msaaSamples;
+        report.quality = render::toString(render::resolveQuality(panel.quality, report.renderer));
+        panel.qualityInEffect = report.quality;
     }
 
     int stepsThisFrame() {
@@ -376,9 +393,19 @@ int Demo::run() {
     current = options.initialScene;
     report.renderer = gpu->info().renderer;
     gpuWhy.assign(scenes.size(), {});
+    Backend startBackend = options.backend;
+    if (options.backendAuto && startBackend == Backend::kGpu &&
+        render::isSoftwareRenderer(report.renderer)) {
+        startBackend = Backend::kCpu;
+        report.backendNote = "--backend auto chose the CPU: the only GL here is " +
+                             report.renderer +
+                             ", a software rasterizer on the same CPU (the GPU solvers would "
+                             "be slower); the GPU backend stays available";
+        panel.message = "backend auto: CPU (GL is a software rasterizer)";
+    }
     for (int i = 0; i < nScenes; ++i) {
         std::string why;
-        if (options.backend != Backend::kCpu && !scenes[i]->setBackend(options.backend, &why)) {
+        if (startBackend != Backend::kCpu && !scenes[i]->setBackend(startBackend, &why)) {
             if (options.backendExplicit) {
                 std::fprintf(stderr, "wavewall demo: scene %s cannot use the %s backend: %s\n",
                              scenes[i]->name(), backendName(options.backend), why.c_str());
@@ -393,6 +420,8 @@ int Demo::run() {
     panel.syncTimings = options.syncTimings;
     panel.gpuUnavailable = gpuWhy[current];
     panel.msaaSamples = renderer.options().msaaSamples;
+    panel.quality = options.quality;
+    panel.qualityInEffect = report.quality;
     panel.rendererName = gpu->info().renderer;
     if (!options.tracePath.empty()) {
         panel.tracePath = options.tracePath;
@@ -535,6 +564,7 @@ int Demo::run() {
     report.uiMs = mean.uiMs;
     report.swapMs = mean.swapMs;
     report.msPerStep = timings.meanMsPerStep();
+    report.medianFrameMs = timings.medianFrameMs();
     if (options.printReport) {
         std::printf(
             "demo: %d frames, %.2f ms/frame: sim %.2f (%.3f ms/step), render %.2f (GPU %.2f), "
@@ -542,6 +572,15 @@ int Demo::run() {
             report.frames, report.frameMs, report.simMs, report.msPerStep, report.renderMs,
             report.gpuRenderMs, report.uiMs, report.swapMs, report.renderer.c_str(),
             panel.syncTimings ? " | synced" : "");
+        std::printf(
+            "demo: median %.2f ms/frame (%.1f fps) over the last %zu frames | quality %s, MSAA "
+            "%dx, %s backend\n",
+            report.medianFrameMs, report.medianFrameMs > 0.0 ? 1000.0 / report.medianFrameMs : 0.0,
+            timings.size(), report.quality.c_str(), panel.msaaSamples,
+            backendName(scenes[current]->backend()));
+        if (!report.backendNote.empty()) {
+            std::printf("demo: %s\n", report.backendNote.c_str());
+        }
         if (report.alarmFrames > 0) {
             std::printf("demo: alarm shown in %d frames: %s\n", report.alarmFrames,
                         report.lastAlarm.c_str());
@@ -604,9 +643,14 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
             code = 3;
         } else {
             demo.gpu = std::move(gpu).value();
-            render::RendererOptions ro;
-            ro.msaaSamples = options.msaa;
+            render::RendererOptions ro =
+                render::rendererOptionsFor(options.quality, demo.gpu->info().renderer);
+            if (options.msaa != render::kAutoMsaa) {
+                ro.msaaSamples = options.msaa;
+            }
             ro.shaderDir = options.shaderDir;
+            demo.report.quality = render::toString(
+                render::resolveQuality(options.quality, demo.gpu->info().renderer));
             Status s = demo.renderer.init(ro);
             if (!s) {
                 std::fprintf(stderr, "wavewall demo: renderer: %s\n", s.error().message.c_str());

@@ -27,6 +27,11 @@ struct DemoOptions {
         render::kAutoMsaa;  ///< offscreen target samples: 0 = off, kAutoMsaa = by GL renderer
     int initialScene = 0;   ///< index into the scene list
     Backend backend = Backend::kCpu;  ///< backend the scenes start on
+    /// `--backend auto`: `backend` is kGpu, but the CPU is taken when the only GL is a software
+    /// rasterizer (the GPU solvers would run on the same CPU, slower); the panel says why.
+    bool backendAuto = false;
+    /// Shadow map size, water mesh resolution and MSAA (an explicit `msaa` overrides its part).
+    render::RenderQuality quality = render::RenderQuality::kAuto;
     bool backendExplicit = false;  ///< the user asked for `backend`: failing to get it is an error
     std::string shaderDir;         ///< override folder for live shader editing
     std::string tracePath;         ///< Chrome trace of frame phases, recorded from the start
@@ -50,6 +55,9 @@ struct DemoReport {
     double swapMs = 0.0;
     double msPerStep = 0.0;        ///< simulation ms per step
     std::string renderer;          ///< GL renderer string
+    std::string quality;           ///< the render quality level in effect (low, high)
+    std::string backendNote;       ///< why --backend auto chose what it chose, if it overrode
+    double medianFrameMs = 0.0;    ///< over the last FrameTimings::kCapacity frames
     std::string screenshot;        ///< path of the last screenshot written, if any
     int minimizedFrames = 0;       ///< frames the window was minimized (nothing drawn)
     int stepsWhileMinimized = 0;   ///< simulation steps taken during those frames

@@ -221,6 +221,23 @@ void drawPanel(PanelState& state, PanelRequests& requests,
                 requests.msaaChanged = true;
             }
         }
+        ImGui::TextUnformatted("Quality");
+        for (const render::RenderQuality q :
+             {render::RenderQuality::kAuto, render::RenderQuality::kLow,
+              render::RenderQuality::kHigh}) {
+            ImGui::SameLine();
+            if (ImGui::RadioButton(render::toString(q), state.quality == q)) {
+                state.quality = q;
+                requests.qualityChanged = true;
+            }
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("(%s)", state.qualityInEffect.c_str());
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip(
+                "Shadow map, water mesh resolution and MSAA. Auto: low on a software "
+                "rasterizer (llvmpipe), high otherwise");
+        }
         if (ImGui::Button("Screenshot (F12)")) {
             requests.screenshot = true;
         }

@@ -54,6 +54,8 @@ struct PanelState {
     StatusNote message;          ///< last action's outcome (saved file, backend failure)
     std::string rendererName;
     int msaaSamples = 0;
+    render::RenderQuality quality = render::RenderQuality::kAuto;  ///< as chosen (auto or not)
+    std::string qualityInEffect;                                   ///< auto resolved: low / high
     /// The panel's horizontal extent in window pixels as last drawn; empty (left >= right)
     /// when it is hidden or collapsed. The view is centred in what it leaves free.
     float coverLeftPx = 0.0f;
@@ -76,6 +78,7 @@ struct PanelRequests {
     bool toggleRecording = false;
     bool vsyncChanged = false;
     bool msaaChanged = false;
+    bool qualityChanged = false;
     int scene = -1;
     std::optional<Backend> backend;
 };

@@ -249,6 +249,24 @@ TEST(DemoUnderXvfb, DivergedWallShowsABannerInTheView) {
     EXPECT_EQ(r.output.find("alarm shown in"), std::string::npos) << r.output;
 }
 
+// Xvfb's only GL is llvmpipe: --backend auto takes the CPU and says why, the quality level is
+// low (no MSAA); --backend gpu still gets the GPU.
+TEST(DemoUnderXvfb, AutoBackendPrefersTheCpuOnSoftwareGl) {
+    WW_REQUIRE_XVFB();
+    CommandResult r = runShell(kXvfbRun + WW_WAVEWALL_EXE +
+                               " demo --width 640 --height 400 --vsync off --report --frames 2 "
+                               "--scene wall --panel off");
+    ASSERT_EQ(r.code, 0) << r.output;
+    if (r.output.find("llvmpipe") == std::string::npos) {
+        GTEST_SKIP() << "the display's GL is not llvmpipe: " << r.output;
+    }
+    EXPECT_NE(r.output.find("--backend auto chose the CPU"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("quality low, MSAA 0x, cpu backend"), std::string::npos) << r.output;
+    r = runDemoXvfb("--scene wall --panel off --frames 2 --backend gpu");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("gpu backend"), std::string::npos) << r.output;
+}
+
 TEST(DemoUnderXvfb, WaterIsRougherAfterDrops) {
     WW_REQUIRE_XVFB();
     std::random_device rd;
