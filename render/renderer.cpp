@@ -119,6 +119,50 @@ const RendererOptions& Renderer::options() const {
     return m_state ? m_state->options : kDefault;
 }
 
+bool isSoftwareRenderer(std::string_view glRenderer) {
+    for (std::string_view name : {"llvmpipe", "softpipe", "swrast", "SwiftShader"}) {
+        if (glRenderer.find(name) != std::string_view::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+const char* toString(RenderQuality q) {
+    switch (q) {
+        case RenderQuality::kLow:
+            return "low";
+        case RenderQuality::kHigh:
+            return "high";
+        case RenderQuality::kAuto:
+            break;
+    }
+    return "auto";
+}
+
+RenderQuality resolveQuality(RenderQuality quality, std::string_view glRenderer) {
+    if (quality != RenderQuality::kAuto) {
+        return quality;
+    }
+    return isSoftwareRenderer(glRenderer) ? RenderQuality::kLow : RenderQuality::kHigh;
+}
+
+RendererOptions rendererOptionsFor(RenderQuality quality, std::string_view glRenderer) {
+    RendererOptions o;
+    if (resolveQuality(quality, glRenderer) == RenderQuality::kLow) {
+        // On a CPU rasterizer the water's triangles and the shadow pass's texels dominate the
+        // frame; a 128-vertex mesh samples a 256^2 surface bilinearly (every other cell).
+        o.shadowMapSize = 1024;
+        o.maxWaterMesh = 128;
+        o.msaaSamples = 0;
+    } else {
+        o.shadowMapSize = 2048;
+        o.maxWaterMesh = 512;
+        o.msaaSamples = 4;
+    }
+    return o;
+}
+
 Status Renderer::init(const RendererOptions& options) {
     shutdown();
     if (glCreateProgram == nullptr || glBlitFramebuffer == nullptr) {
@@ -133,10 +177,7 @@ Status Renderer::init(const RendererOptions& options) {
     if (options.msaaSamples == kAutoMsaa) {
         const char* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
         const std::string renderer = name != nullptr ? name : "";
-        const bool software = renderer.find("llvmpipe") != std::string::npos ||
-                              renderer.find("softpipe") != std::string::npos ||
-                              renderer.find("SwiftShader") != std::string::npos;
-        state->options.msaaSamples = software ? 0 : 4;
+        state->options.msaaSamples = isSoftwareRenderer(renderer) ? 0 : 4;
     }
     if (!options.shaderDir.empty()) {
         auto lib = gpu::ShaderLibrary::create(options.shaderDir);

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "render/camera.h"
 #include "render/draw_data.h"
@@ -21,6 +22,21 @@ namespace ww::render {
 
 /// RendererOptions::msaaSamples value that picks the sample count from the GL renderer.
 inline constexpr int kAutoMsaa = -1;
+
+/// True for GL implementations that rasterize on the CPU (Mesa llvmpipe, softpipe, swrast;
+/// SwiftShader), from the GL_RENDERER string.
+bool isSoftwareRenderer(std::string_view glRenderer);
+
+/// How much the picture may cost: kLow for software rasterizers (1024² shadow map, water
+/// mesh at most 128 vertices a side, no MSAA), kHigh otherwise (2048², 512, 4x MSAA).
+enum class RenderQuality { kAuto, kLow, kHigh };
+const char* toString(RenderQuality q);
+
+struct RendererOptions;
+/// The options of a quality level; kAuto resolves from `glRenderer` (isSoftwareRenderer).
+RendererOptions rendererOptionsFor(RenderQuality quality, std::string_view glRenderer);
+/// kAuto resolved from `glRenderer`.
+RenderQuality resolveQuality(RenderQuality quality, std::string_view glRenderer);
 
 struct RendererOptions {
     /// 0 or 1 = no multisampling; kAutoMsaa = 4 on hardware, off on software rasterizers

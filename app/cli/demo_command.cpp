@@ -37,7 +37,8 @@ struct DemoValues {
     int frames = 0;
     int width = 1280;
     int height = 800;
-    int msaa = 4;
+    std::string msaa = "auto";
+    std::string quality = "auto";
     int fallbackSteps = 120;
     std::uint64_t seed = 1;
     bool report = false;
@@ -127,8 +128,8 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     if (v.frames < 0 || v.width < 64 || v.height < 64 || v.width > 16384 || v.height > 16384) {
         return reportError(inputError("--frames must be >= 0 and --width/--height in [64, 16384]"));
     }
-    if (v.msaa != 0 && v.msaa != 2 && v.msaa != 4 && v.msaa != 8) {
-        return reportError(inputError("--msaa must be 0, 2, 4 or 8"));
+    if (v.msaa != "auto" && v.msaa != "0" && v.msaa != "2" && v.msaa != "4" && v.msaa != "8") {
+        return reportError(inputError("--msaa '" + v.msaa + "' must be auto, 0, 2, 4 or 8"));
     }
     if (v.fallbackSteps < 1 || v.fallbackSteps > 1000000) {
         return reportError(inputError("--fallback-steps must be in [1, 1000000]"));
@@ -234,10 +235,14 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     o.width = v.width;
     o.height = v.height;
     o.vsync = v.vsync == "on";
-    o.msaa = v.msaa;
+    o.msaa = v.msaa == "auto" ? render::kAutoMsaa : std::stoi(v.msaa);
+    o.quality = v.quality == "low"    ? render::RenderQuality::kLow
+                : v.quality == "high" ? render::RenderQuality::kHigh
+                                      : render::RenderQuality::kAuto;
     o.initialScene = v.scene == "water" ? 1 : 0;
     o.backend = v.backend == "cpu" ? Backend::kCpu : Backend::kGpu;
     o.backendExplicit = v.backend == "gpu";
+    o.backendAuto = v.backend == "auto";
     o.shaderDir = v.shaderDir;
     o.tracePath = v.trace;
     o.showPanel = v.panel == "on";
@@ -266,14 +271,21 @@ CommandAction registerDemoCommand(CLI::App& app) {
     auto table = std::make_shared<OptionTable>(*cmd);
     table->add("scene", v->scene, "Scene shown first (switch with the keys 1 and 2)",
                {"wall", "water"});
-    table->add("backend", v->backend, "Solver backend (auto: GPU when available)",
+    table->add("backend", v->backend,
+               "Solver backend (auto: GPU when available, the CPU when the only GL is a "
+               "software rasterizer)",
                {"cpu", "gpu", "auto"});
     table->add("frames", v->frames, "Render this many frames and exit (0: until closed)");
     table->add("screenshot", v->screenshot, "PNG written after the last frame (or on F12)");
     table->add("width", v->width, "Window width, screen pixels");
     table->add("height", v->height, "Window height, screen pixels");
     table->add("vsync", v->vsync, "Wait for the display's refresh", {"on", "off"});
-    table->add("msaa", v->msaa, "Multisample anti-aliasing samples (0, 2, 4, 8)");
+    table->add("msaa", v->msaa,
+               "Multisample anti-aliasing samples (auto: from --quality; 0, 2, 4, 8)");
+    table->add("quality", v->quality,
+               "Render quality: shadow map, water mesh resolution, MSAA (auto: low on a "
+               "software rasterizer such as llvmpipe, high otherwise)",
+               {"auto", "low", "high"});
     table->add("panel", v->panel, "Show the control panel (H toggles it)", {"on", "off"});
     table->add("trace", v->trace, "Chrome trace of the frames, recorded from the start");
     table->add("shader-dir", v->shaderDir, "Load shaders from this folder (live editing)");

@@ -29,9 +29,19 @@ namespace {
 // Events GLFW delivers through callbacks, collected until the frame handles them. Reached
 // through the window's user pointer (ImGui's backend chains our callbacks; it does not use
 // the user pointer).
+struct ButtonEvent {
+    int button = 0;
+    int action = 0;  ///< GLFW_PRESS or GLFW_RELEASE
+    int mods = 0;
+    glm::vec2 at{0.0f};  ///< cursor, window pixels, when it happened
+};
+
 struct InputQueue {
     double scrollY = 0.0;
     std::vector<int> keys;  ///< GLFW key codes pressed since the last frame
+    /// Mouse presses and releases since the last frame, in order: a click whose press and
+    /// release fall between two frames is kept (polling the button once a frame loses it).
+    std::vector<ButtonEvent> buttons;
 };
 
 // The mouse gesture in progress: a press becomes a click if it ends where it started, an
@@ -66,6 +76,14 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
     }
 }
 
+void onMouseButton(GLFWwindow* window, int button, int action, int mods) {
+    double x = 0.0;
+    double y = 0.0;
+    glfwGetCursorPos(window, &x, &y);
+    static_cast<InputQueue*>(glfwGetWindowUserPointer(window))
+        ->buttons.push_back({button, action, mods, {static_cast<float>(x), static_cast<float>(y)}});
+}
+
 std::string timestampedPath(const std::string& dir) {
     const std::time_t now = std::time(nullptr);
     char name[64];
@@ -95,6 +113,7 @@ struct Demo {
     FrameTrace trace;
     Stopwatch runClock;
     int current = 0;
+    CameraHome shownHome;  ///< the current scene's home when the camera last went there
     double stepAccumulator = 0.0;
     bool stepOnce = false;
     DemoReport report;
@@ -119,26 +138,44 @@ struct Demo {
             return;
         }
         current = index;
-        camera = homeCamera(*scenes[current]);
+        goHome();
         panel.gpuUnavailable = gpuWhy[current];
         panel.message.clear();
     }
 
-    void switchBackend(Backend backend) {
-        std::string why;
-        DemoScene& scene = *scenes[current];
-        if (scene.backend() == backend) {
-            return;
+    void goHome() {
+        shownHome = scenes[current]->cameraHome();
+        camera = homeCamera(*scenes[current]);
+    }
+
+    // A rebuild that moves the scene's home (a new wall size, pool size or grid) re-frames
+    // the view.
+    void followHome() {
+        const CameraHome h = scenes[current]->cameraHome();
+        if (h.target != shownHome.target || h.distanceM != shownHome.distanceM) {
+            goHome();
         }
-        if (scene.setBackend(backend, &why)) {
-            panel.message = std::string("backend: ") + backendName(backend);
-        } else {
-            panel.message = std::string("could not switch to ") + backendName(backend) + ": " + why;
+    }
+
+    // The backend is one choice for the whole demo: every scene switches (keeping its state),
+    // so a scene switched to later runs where the panel says.
+    void switchBackend(Backend backend) {
+        std::string failed;
+        for (std::size_t i = 0; i < scenes.size(); ++i) {
+            std::string why;
+            if (scenes[i]->backend() == backend || scenes[i]->setBackend(backend, &why)) {
+                continue;
+            }
+            failed += std::string(failed.empty() ? "" : "; ") + scenes[i]->name() + ": " + why;
             if (backend == Backend::kGpu) {
-                gpuWhy[current] = why;
-                panel.gpuUnavailable = why;
+                gpuWhy[i] = why;
             }
         }
+        panel.gpuUnavailable = gpuWhy[static_cast<std::size_t>(current)];
+        panel.message =
+            failed.empty()
+                ? std::string("backend: ") + backendName(backend) + " (all scenes)"
+                : std::string("could not switch to ") + backendName(backend) + ": " + failed;
     }
 
     void takeScreenshot(const std::string& path, int fbWidth, int fbHeight) {
@@ -179,6 +216,9 @@ struct Demo {
                 requests.scene = key - GLFW_KEY_1;
             } else if (key == GLFW_KEY_F12) {
                 requests.screenshot = true;
+            } else if (key == GLFW_KEY_G) {
+                requests.backend =
+                    scenes[current]->backend() == Backend::kCpu ? Backend::kGpu : Backend::kCpu;
             } else if (key == GLFW_KEY_H) {
                 panel.visible = !panel.visible;
             } else if (key == GLFW_KEY_V) {
@@ -191,69 +231,77 @@ struct Demo {
         input.keys.clear();
     }
 
-    void handleMouse() {
-        const ImGuiIO& io = ImGui::GetIO();
-        double cx = 0.0;
-        double cy = 0.0;
-        glfwGetCursorPos(window, &cx, &cy);
-        const glm::ivec2 windowSize = windowPixels();
-        const glm::vec2 cursor(static_cast<float>(cx), static_cast<float>(cy));
-        auto ray = [&] {
-            return view(static_cast<float>(windowSize.x)).pickRay(cursor, windowSize);
-        };
-
-        if (!io.WantCaptureMouse && input.scrollY != 0.0) {
-            camera.zoom(static_cast<float>(input.scrollY));
-        }
-        input.scrollY = 0.0;
-
-        if (!gesture.active && !io.WantCaptureMouse) {
-            for (int button :
-                 {GLFW_MOUSE_BUTTON_LEFT, GLFW_MOUSE_BUTTON_RIGHT, GLFW_MOUSE_BUTTON_MIDDLE}) {
-                if (glfwGetMouseButton(window, button) == GLFW_PRESS) {
-                    gesture = {true,
-                               button,
-                               false,
-                               glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
-                                   glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS,
-                               glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
-                                   glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS,
-                               cursor,
-                               cursor};
-                    break;
-                }
-            }
-            if (!gesture.active) {
-                return;
-            }
-        }
-        if (!gesture.active) {
-            return;
-        }
+    // Moves the gesture in progress to `cursor`: orbit, pan or a wake segment.
+    void dragGestureTo(glm::vec2 cursor, glm::ivec2 windowSize) {
         const glm::vec2 delta = cursor - gesture.last;
         gesture.last = cursor;
         // A few pixels of jitter still count as a click.
         if (glm::length(cursor - gesture.pressAt) > 4.0f) {
             gesture.dragged = true;
         }
-        const bool held = glfwGetMouseButton(window, gesture.button) == GLFW_PRESS;
+        if (delta == glm::vec2(0.0f) &&
+            !(gesture.ctrl && gesture.button == GLFW_MOUSE_BUTTON_LEFT)) {
+            return;
+        }
         DemoScene& scene = *scenes[current];
         if (gesture.button == GLFW_MOUSE_BUTTON_LEFT) {
             if (gesture.ctrl) {
-                if (held) {
-                    scene.onPick(ray(), PickAction::kDrag);
-                }
+                scene.onPick(rayAt(cursor, windowSize), PickAction::kDrag);
             } else if (gesture.dragged) {
                 camera.orbit(delta.x, delta.y);
-            }
-            if (!held && !gesture.dragged && !gesture.ctrl) {
-                scene.onPick(ray(), gesture.shift ? PickAction::kShoot : PickAction::kClick);
             }
         } else {
             camera.pan(delta.x, delta.y, static_cast<float>(windowSize.y));
         }
-        if (!held) {
+    }
+
+    render::Ray rayAt(glm::vec2 cursor, glm::ivec2 windowSize) const {
+        return view(static_cast<float>(windowSize.x)).pickRay(cursor, windowSize);
+    }
+
+    // Replays the frame's button events in order, then follows the cursor while a button
+    // is held. A press that ImGui wants (over the panel) starts no gesture.
+    void handleMouse() {
+        const ImGuiIO& io = ImGui::GetIO();
+        const glm::ivec2 windowSize = windowPixels();
+        if (!io.WantCaptureMouse && input.scrollY != 0.0) {
+            camera.zoom(static_cast<float>(input.scrollY));
+        }
+        input.scrollY = 0.0;
+
+        for (const ButtonEvent& e : input.buttons) {
+            if (e.action == GLFW_PRESS) {
+                if (gesture.active || io.WantCaptureMouse ||
+                    (e.button != GLFW_MOUSE_BUTTON_LEFT && e.button != GLFW_MOUSE_BUTTON_RIGHT &&
+                     e.button != GLFW_MOUSE_BUTTON_MIDDLE)) {
+                    continue;
+                }
+                gesture = {true,
+                           e.button,
+                           false,
+                           (e.mods & GLFW_MOD_SHIFT) != 0,
+                           (e.mods & GLFW_MOD_CONTROL) != 0,
+                           e.at,
+                           e.at};
+                continue;
+            }
+            if (!gesture.active || e.button != gesture.button) {
+                continue;
+            }
+            dragGestureTo(e.at, windowSize);
+            if (gesture.button == GLFW_MOUSE_BUTTON_LEFT && !gesture.dragged && !gesture.ctrl) {
+                ++report.picks;
+                scenes[current]->onPick(rayAt(e.at, windowSize),
+                                        gesture.shift ? PickAction::kShoot : PickAction::kClick);
+            }
             gesture.active = false;
+        }
+        input.buttons.clear();
+        if (gesture.active) {
+            double cx = 0.0;
+            double cy = 0.0;
+            glfwGetCursorPos(window, &cx, &cy);
+            dragGestureTo({static_cast<float>(cx), static_cast<float>(cy)}, windowSize);
         }
     }
 
@@ -271,10 +319,14 @@ struct Demo {
             stepOnce = true;
         }
         if (requests.resetView) {
-            camera = homeCamera(*scenes[current]);
+            goHome();
         }
+        followHome();
         if (requests.vsyncChanged) {
             glfwSwapInterval(panel.vsync ? 1 : 0);
+        }
+        if (requests.qualityChanged) {
+            applyQuality();
         }
         if (requests.msaaChanged) {
             renderer.setMsaaSamples(panel.msaaSamples);
@@ -286,6 +338,20 @@ struct Demo {
         if (requests.toggleRecording) {
             toggleRecording();
         }
+    }
+
+    // Re-creates the renderer's targets for the panel's quality level (MSAA follows it).
+    void applyQuality() {
+        render::RendererOptions ro = render::rendererOptionsFor(panel.quality, report.renderer);
+        ro.shaderDir = options.shaderDir;
+        renderer.shutdown();
+        if (Status s = renderer.init(ro); !s) {
+            panel.message = "quality: " + s.error().message;
+            return;
+        }
+        panel.msaaSamples = renderer.options().msaaSamples;
+        report.quality = render::toString(render::resolveQuality(panel.quality, report.renderer));
+        panel.qualityInEffect = report.quality;
     }
 
     int stepsThisFrame() {
@@ -327,9 +393,19 @@ int Demo::run() {
     current = options.initialScene;
     report.renderer = gpu->info().renderer;
     gpuWhy.assign(scenes.size(), {});
+    Backend startBackend = options.backend;
+    if (options.backendAuto && startBackend == Backend::kGpu &&
+        render::isSoftwareRenderer(report.renderer)) {
+        startBackend = Backend::kCpu;
+        report.backendNote = "--backend auto chose the CPU: the only GL here is " +
+                             report.renderer +
+                             ", a software rasterizer on the same CPU (the GPU solvers would "
+                             "be slower); the GPU backend stays available";
+        panel.message = "backend auto: CPU (GL is a software rasterizer)";
+    }
     for (int i = 0; i < nScenes; ++i) {
         std::string why;
-        if (options.backend != Backend::kCpu && !scenes[i]->setBackend(options.backend, &why)) {
+        if (startBackend != Backend::kCpu && !scenes[i]->setBackend(startBackend, &why)) {
             if (options.backendExplicit) {
                 std::fprintf(stderr, "wavewall demo: scene %s cannot use the %s backend: %s\n",
                              scenes[i]->name(), backendName(options.backend), why.c_str());
@@ -338,12 +414,14 @@ int Demo::run() {
             gpuWhy[i] = why;
         }
     }
-    camera = homeCamera(*scenes[current]);
+    goHome();
     panel.visible = options.showPanel;
     panel.vsync = options.vsync;
     panel.syncTimings = options.syncTimings;
     panel.gpuUnavailable = gpuWhy[current];
     panel.msaaSamples = renderer.options().msaaSamples;
+    panel.quality = options.quality;
+    panel.qualityInEffect = report.quality;
     panel.rendererName = gpu->info().renderer;
     if (!options.tracePath.empty()) {
         panel.tracePath = options.tracePath;
@@ -388,6 +466,7 @@ int Demo::run() {
             // Nothing to draw, nothing to resize; keep the simulation going without spinning
             // the CPU.
             input.keys.clear();
+            input.buttons.clear();
             ++report.minimizedFrames;
             report.stepsWhileMinimized += t.steps;
             glfwWaitEventsTimeout(0.05);
@@ -401,6 +480,7 @@ int Demo::run() {
             renderer.beginFrame();
             const render::Camera cam = view(static_cast<float>(windowPixels().x));
             report.lensShiftX = cam.lensShiftX;
+            report.cameraDistanceM = camera.distance();
             Status s = renderer.render(drawData, cam, {0, 0, fbWidth, fbHeight, 0});
             if (!s) {
                 std::fprintf(stderr, "wavewall demo: rendering failed: %s\n",
@@ -421,6 +501,12 @@ int Demo::run() {
             handleKeys(requests);
             handleMouse();
             drawPanel(panel, requests, scenes, current, timings, renderer.stats());
+            if (const std::string alarm = scenes[current]->alarm(); !alarm.empty()) {
+                requests.reset |=
+                    drawAlarmBanner(panel, alarm, static_cast<float>(windowPixels().x));
+                ++report.alarmFrames;
+                report.lastAlarm = alarm;
+            }
             ImGui::Render();
             glBindFramebuffer(GL_FRAMEBUFFER, 0);
             glViewport(0, 0, fbWidth, fbHeight);
@@ -466,6 +552,9 @@ int Demo::run() {
         return 2;
     }
 
+    for (const auto& scene : scenes) {
+        report.sceneBackends.emplace_back(backendName(scene->backend()));
+    }
     const FrameTiming mean = timings.totalMean();
     report.frames = frame;
     report.frameMs = mean.frameMs;
@@ -475,6 +564,7 @@ int Demo::run() {
     report.uiMs = mean.uiMs;
     report.swapMs = mean.swapMs;
     report.msPerStep = timings.meanMsPerStep();
+    report.medianFrameMs = timings.medianFrameMs();
     if (options.printReport) {
         std::printf(
             "demo: %d frames, %.2f ms/frame: sim %.2f (%.3f ms/step), render %.2f (GPU %.2f), "
@@ -482,6 +572,19 @@ int Demo::run() {
             report.frames, report.frameMs, report.simMs, report.msPerStep, report.renderMs,
             report.gpuRenderMs, report.uiMs, report.swapMs, report.renderer.c_str(),
             panel.syncTimings ? " | synced" : "");
+        std::printf(
+            "demo: median %.2f ms/frame (%.1f fps) over the last %zu frames | quality %s, MSAA "
+            "%dx, %s backend\n",
+            report.medianFrameMs, report.medianFrameMs > 0.0 ? 1000.0 / report.medianFrameMs : 0.0,
+            timings.size(), report.quality.c_str(), panel.msaaSamples,
+            backendName(scenes[current]->backend()));
+        if (!report.backendNote.empty()) {
+            std::printf("demo: %s\n", report.backendNote.c_str());
+        }
+        if (report.alarmFrames > 0) {
+            std::printf("demo: alarm shown in %d frames: %s\n", report.alarmFrames,
+                        report.lastAlarm.c_str());
+        }
         if (report.minimizedFrames > 0) {
             std::printf("demo: minimized for %d frames, %d steps taken meanwhile\n",
                         report.minimizedFrames, report.stepsWhileMinimized);
@@ -532,6 +635,7 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
         glfwSetWindowUserPointer(window, &demo.input);
         glfwSetScrollCallback(window, onScroll);
         glfwSetKeyCallback(window, onKey);
+        glfwSetMouseButtonCallback(window, onMouseButton);
 
         auto gpu = gpu::GpuContext::adoptCurrent();
         if (!gpu) {
@@ -539,9 +643,14 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
             code = 3;
         } else {
             demo.gpu = std::move(gpu).value();
-            render::RendererOptions ro;
-            ro.msaaSamples = options.msaa;
+            render::RendererOptions ro =
+                render::rendererOptionsFor(options.quality, demo.gpu->info().renderer);
+            if (options.msaa != render::kAutoMsaa) {
+                ro.msaaSamples = options.msaa;
+            }
             ro.shaderDir = options.shaderDir;
+            demo.report.quality = render::toString(
+                render::resolveQuality(options.quality, demo.gpu->info().renderer));
             Status s = demo.renderer.init(ro);
             if (!s) {
                 std::fprintf(stderr, "wavewall demo: renderer: %s\n", s.error().message.c_str());
@@ -554,7 +663,9 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
             ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini dropped into the working dir
             ImGui::StyleColorsDark();
             ImGui::GetStyle().WindowRounding = 4.0f;
-            ImGui_ImplGlfw_InitForOpenGL(window, true);  // chains our scroll/key callbacks
+            // Installed after ours: ImGui 1.86 keeps the callbacks it finds and calls them from its
+            // own (scroll, key, mouse button), so both see every event.
+            ImGui_ImplGlfw_InitForOpenGL(window, true);
             ImGui_ImplOpenGL3_Init("#version 430");
             code = demo.run();
             ImGui_ImplOpenGL3_Shutdown();

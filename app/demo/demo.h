@@ -4,7 +4,7 @@
 // Mouse: left-drag orbits, right- or middle-drag pans, the wheel zooms; a left click picks
 // (remove a cube / drop on water), shift + click shoots a sphere, ctrl + drag drags through
 // the water. Keys: space pause, period single step, R reset, 1…9 scene, F12 screenshot,
-// H hide the panel, V vsync, Esc quit.
+// G CPU/GPU backend (all scenes), H hide the panel, V vsync, Esc quit.
 #pragma once
 
 #include <memory>
@@ -27,6 +27,11 @@ struct DemoOptions {
         render::kAutoMsaa;  ///< offscreen target samples: 0 = off, kAutoMsaa = by GL renderer
     int initialScene = 0;   ///< index into the scene list
     Backend backend = Backend::kCpu;  ///< backend the scenes start on
+    /// `--backend auto`: `backend` is kGpu, but the CPU is taken when the only GL is a software
+    /// rasterizer (the GPU solvers would run on the same CPU, slower); the panel says why.
+    bool backendAuto = false;
+    /// Shadow map size, water mesh resolution and MSAA (an explicit `msaa` overrides its part).
+    render::RenderQuality quality = render::RenderQuality::kAuto;
     bool backendExplicit = false;  ///< the user asked for `backend`: failing to get it is an error
     std::string shaderDir;         ///< override folder for live shader editing
     std::string tracePath;         ///< Chrome trace of frame phases, recorded from the start
@@ -48,12 +53,20 @@ struct DemoReport {
     double gpuRenderMs = -1.0;
     double uiMs = 0.0;
     double swapMs = 0.0;
-    double msPerStep = 0.0;       ///< simulation ms per step
-    std::string renderer;         ///< GL renderer string
-    std::string screenshot;       ///< path of the last screenshot written, if any
-    int minimizedFrames = 0;      ///< frames the window was minimized (nothing drawn)
-    int stepsWhileMinimized = 0;  ///< simulation steps taken during those frames
-    float lensShiftX = 0.0f;      ///< the last frame's view shift beside the panel (Camera)
+    double msPerStep = 0.0;        ///< simulation ms per step
+    std::string renderer;          ///< GL renderer string
+    std::string quality;           ///< the render quality level in effect (low, high)
+    std::string backendNote;       ///< why --backend auto chose what it chose, if it overrode
+    double medianFrameMs = 0.0;    ///< over the last FrameTimings::kCapacity frames
+    std::string screenshot;        ///< path of the last screenshot written, if any
+    int minimizedFrames = 0;       ///< frames the window was minimized (nothing drawn)
+    int stepsWhileMinimized = 0;   ///< simulation steps taken during those frames
+    float lensShiftX = 0.0f;       ///< the last frame's view shift beside the panel (Camera)
+    float cameraDistanceM = 0.0f;  ///< the orbit camera's distance at the last frame
+    std::vector<std::string> sceneBackends;  ///< each scene's backend at the end
+    int picks = 0;                           ///< clicks and shift + clicks handed to the scenes
+    int alarmFrames = 0;                     ///< frames that showed a scene's alarm banner
+    std::string lastAlarm;                   ///< the last alarm shown, if any
 };
 
 /// Runs the window until it is closed or `options.frames` frames were shown. Returns the

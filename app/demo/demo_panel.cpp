@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -59,10 +60,8 @@ void runControls(PanelState& state, PanelRequests& requests,
     if (!gpuOk && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         ImGui::SetTooltip("GPU unavailable: %s", state.gpuUnavailable.c_str());
     }
-    if (!gpuOk) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("(unavailable)");
-    }
+    ImGui::SameLine();
+    ImGui::TextDisabled(gpuOk ? "(all scenes)" : "(unavailable)");
 }
 
 void timingSection(PanelState& state, const FrameTimings& timings,
@@ -117,10 +116,33 @@ void keyHelp() {
         "       click: remove cube / drop on water\n"
         "       shift+click: shoot a sphere | ctrl+drag: wake\n"
         "Keys   space pause | . step | R reset | 1/2 scene\n"
-        "       F12 screenshot | H hide panel | V vsync | Esc quit");
+        "       G backend CPU/GPU (all scenes) | F12 screenshot\n"
+        "       H hide panel | V vsync | Esc quit");
 }
 
 }  // namespace
+
+StatusNote& StatusNote::operator=(std::string text) {
+    m_text = std::move(text);
+    m_setAtSeconds = now();
+    return *this;
+}
+
+double StatusNote::now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+void StatusNote::draw() const {
+    if (visibleAt(now())) {
+        ImGui::TextDisabled("%s", m_text.c_str());
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("%s", m_text.c_str());
+        }
+    } else {
+        ImGui::NewLine();
+    }
+}
 
 float panelLensShift(const PanelState& state, float windowWidth) {
     if (state.coverRightPx <= state.coverLeftPx || windowWidth <= 1.0f) {
@@ -135,6 +157,10 @@ float panelLensShift(const PanelState& state, float windowWidth) {
     return std::clamp(2.0f * centre / windowWidth - 1.0f, -0.6f, 0.6f);
 }
 
+float panelWidthFor(float windowWidth) {
+    return std::min(440.0f, std::floor(0.55f * windowWidth));
+}
+
 void drawPanel(PanelState& state, PanelRequests& requests,
                std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene,
                const FrameTimings& timings, const render::RenderStats& renderStats) {
@@ -144,7 +170,13 @@ void drawPanel(PanelState& state, PanelRequests& requests,
         return;
     }
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(440, 0), ImGuiCond_FirstUseEver);
+    // Sized to the window when it opens and whenever the window's width changes (a user's
+    // resize of the panel holds until then).
+    const float windowWidth = ImGui::GetIO().DisplaySize.x;
+    if (windowWidth != state.sizedForWidth) {
+        ImGui::SetNextWindowSize(ImVec2(panelWidthFor(windowWidth), 0), ImGuiCond_Always);
+        state.sizedForWidth = windowWidth;
+    }
     ImGui::SetNextWindowBgAlpha(0.85f);
     if (!ImGui::Begin("wavewall")) {
         ImGui::End();
@@ -153,9 +185,7 @@ void drawPanel(PanelState& state, PanelRequests& requests,
     state.coverLeftPx = ImGui::GetWindowPos().x;
     state.coverRightPx = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
     runControls(state, requests, scenes, currentScene);
-    if (!state.message.empty()) {
-        ImGui::TextWrapped("%s", state.message.c_str());
-    }
+    state.message.draw();
     DemoScene& scene = *scenes[currentScene];
     if (ImGui::CollapsingHeader("Scene settings", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("controls");
@@ -191,6 +221,23 @@ void drawPanel(PanelState& state, PanelRequests& requests,
                 requests.msaaChanged = true;
             }
         }
+        ImGui::TextUnformatted("Quality");
+        for (const render::RenderQuality q :
+             {render::RenderQuality::kAuto, render::RenderQuality::kLow,
+              render::RenderQuality::kHigh}) {
+            ImGui::SameLine();
+            if (ImGui::RadioButton(render::toString(q), state.quality == q)) {
+                state.quality = q;
+                requests.qualityChanged = true;
+            }
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("(%s)", state.qualityInEffect.c_str());
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip(
+                "Shadow map, water mesh resolution and MSAA. Auto: low on a software "
+                "rasterizer (llvmpipe), high otherwise");
+        }
         if (ImGui::Button("Screenshot (F12)")) {
             requests.screenshot = true;
         }
@@ -208,6 +255,41 @@ void drawPanel(PanelState& state, PanelRequests& requests,
         keyHelp();
     }
     ImGui::End();
+}
+
+bool drawAlarmBanner(const PanelState& state, const std::string& message, float windowWidth) {
+    const bool panel = state.coverRightPx > state.coverLeftPx;
+    const float left =
+        panel && windowWidth - state.coverRightPx >= state.coverLeftPx ? state.coverRightPx : 0.0f;
+    const float right = panel && left == 0.0f ? state.coverLeftPx : windowWidth;
+    ImGui::SetNextWindowPos(ImVec2(0.5f * (left + right), 12.0f), ImGuiCond_Always,
+                            ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowSize(ImVec2(std::clamp(right - left - 24.0f, 200.0f, 560.0f), 0.0f),
+                             ImGuiCond_Always);
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.62f, 0.08f, 0.06f, 0.94f));
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.9f, 0.9f, 0.9f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 1.0f, 1.0f, 1.0f));
+    bool pressed = false;
+    if (ImGui::Begin("##alarm", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
+                         ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoMove)) {
+        ImGui::TextWrapped("%s", message.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.0f, 0.0f, 0.0f, 1.0f));
+        pressed = ImGui::Button("Reset (R)");
+        ImGui::PopStyleColor();
+    }
+    ImGui::End();
+    ImGui::PopStyleColor(3);
+    return pressed;
+}
+
+std::string finiteOr(double value, const char* format, double limit, const char* fallback) {
+    if (!std::isfinite(value) || std::abs(value) > limit) {
+        return fallback;
+    }
+    char text[64];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
 }
 
 void plotResidualLog(const char* label, std::span<const float> residuals, float heightPixels) {

@@ -16,6 +16,30 @@
 
 namespace ww::demo {
 
+/// The outcome of the last action ("saved F.png", a range error): shown in one fixed line of
+/// the panel for kSeconds after it was set, so it neither outlives its cause nor moves the
+/// controls below it.
+class StatusNote {
+  public:
+    static constexpr double kSeconds = 5.0;
+    StatusNote& operator=(std::string text);
+    const std::string& text() const { return m_text; }
+    bool empty() const { return m_text.empty(); }
+    const char* c_str() const { return m_text.c_str(); }
+    void clear() { m_text.clear(); }
+    /// Whether the note is still shown `nowSeconds` (steady clock, as now()) after its start.
+    bool visibleAt(double nowSeconds) const {
+        return !m_text.empty() && nowSeconds - m_setAtSeconds < kSeconds;
+    }
+    static double now();
+    /// Draws the note's line: its text while visible, else an empty line of the same height.
+    void draw() const;
+
+  private:
+    std::string m_text;
+    double m_setAtSeconds = 0.0;
+};
+
 /// Settings the panel shows and edits.
 struct PanelState {
     bool visible = true;
@@ -27,13 +51,16 @@ struct PanelState {
     std::string tracePath = "wavewall_demo_trace.json";
     std::string screenshotDir = ".";
     std::string gpuUnavailable;  ///< why the GPU backend cannot be used; empty if it can
-    std::string message;         ///< last action's outcome (saved file, backend failure)
+    StatusNote message;          ///< last action's outcome (saved file, backend failure)
     std::string rendererName;
     int msaaSamples = 0;
+    render::RenderQuality quality = render::RenderQuality::kAuto;  ///< as chosen (auto or not)
+    std::string qualityInEffect;                                   ///< auto resolved: low / high
     /// The panel's horizontal extent in window pixels as last drawn; empty (left >= right)
     /// when it is hidden or collapsed. The view is centred in what it leaves free.
     float coverLeftPx = 0.0f;
     float coverRightPx = 0.0f;
+    float sizedForWidth = 0.0f;         ///< the window width the panel's width was last set for
     std::vector<float> plotScratch[2];  ///< frame-time plot buffers, reused every frame
 };
 
@@ -51,14 +78,27 @@ struct PanelRequests {
     bool toggleRecording = false;
     bool vsyncChanged = false;
     bool msaaChanged = false;
+    bool qualityChanged = false;
     int scene = -1;
     std::optional<Backend> backend;
 };
 
 /// Draws the panel (inside the current ImGui frame).
+/// The panel's width for a window `windowWidth` pixels wide: 440 px, at most 55 % of it.
+float panelWidthFor(float windowWidth);
+
 void drawPanel(PanelState& state, PanelRequests& requests,
                std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene,
                const FrameTimings& timings, const render::RenderStats& renderStats);
+
+/// Draws `message` as a red banner at the top of the view (the part of a `windowWidth` wide
+/// window the panel leaves free) with a Reset button; returns true when it was pressed.
+bool drawAlarmBanner(const PanelState& state, const std::string& message, float windowWidth);
+
+/// A statistic for display: `value` printed with `format` (one double conversion, e.g.
+/// "%.2e"), or `fallback` when it is not finite or its magnitude exceeds `limit` (a diverged
+/// simulation's values say nothing and overflow the line).
+std::string finiteOr(double value, const char* format, double limit, const char* fallback);
 
 /// For scenes' drawStats(): plots a residual history on a log10 scale with its first and
 /// last values in the overlay. Non-positive entries are drawn at the smallest positive one.

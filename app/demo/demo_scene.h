@@ -60,6 +60,11 @@ class DemoScene {
     /// A mouse action along `ray` (world space, from the camera through the cursor).
     virtual void onPick(const render::Ray& ray, PickAction action) = 0;
 
+    /// A state the user must see at once (a diverged solver, a blown-up surface): shown as a
+    /// banner over the view with a Reset button until reset() clears it; empty when all is
+    /// well.
+    virtual std::string alarm() const { return {}; }
+
     /// Where the camera starts (and returns to on "reset view").
     virtual CameraHome cameraHome() const { return {}; }
     /// Per-phase ms and scalar statistics of the last step, for the trace recording

@@ -72,6 +72,19 @@ class FrameTimings {
         m.gpuRenderMs = m_gpuCount > 0 ? m_gpuSum / m_gpuCount : -1.0;
         return m;
     }
+    /// Median frame time over the kept frames (robust to the first frames' warm-up).
+    double medianFrameMs() const {
+        std::array<double, kCapacity> ms{};
+        for (std::size_t i = 0; i < m_count; ++i) {
+            ms[i] = at(i).frameMs;
+        }
+        if (m_count == 0) {
+            return 0.0;
+        }
+        const auto mid = ms.begin() + static_cast<std::ptrdiff_t>(m_count / 2);
+        std::nth_element(ms.begin(), mid, ms.begin() + static_cast<std::ptrdiff_t>(m_count));
+        return *mid;
+    }
     /// Mean simulation ms per step over frames that stepped.
     double meanMsPerStep() const { return m_simFrames > 0 ? m_simPerStepSum / m_simFrames : 0.0; }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "app/demo/demo_panel.h"
@@ -56,11 +57,29 @@ WallDemoScene::WallDemoScene(WallSceneSettings settings, const gpu::ShaderLibrar
     if (s.world.lcp.maxIterations > 0) {
         m_fixedIterations = s.world.lcp.maxIterations;
     }
+    m_omegaByHand = s.world.lcp.omega != defaultOmega(s.world.lcp.method);
     const auto [centre, radius] = m_scene.viewBounds();
     m_home.target = centre;
     m_home.distanceM = radius / std::sin(kHalfFovRadians);
     m_home.yawRadians = 0.45f;
     m_home.pitchRadians = 0.3f;
+}
+
+float WallDemoScene::defaultOmega(lcp::LcpMethod method) {
+    // One place for each: the world's default for Jacobi, plain Gauss-Seidel otherwise.
+    return method == lcp::LcpMethod::kJacobi ? rigid::WorldParams{}.lcp.omega : 1.0f;
+}
+
+void WallDemoScene::setMethod(lcp::LcpMethod method) {
+    rigid::WorldParams& p = m_scene.world().params();
+    if (p.lcp.method == method) {
+        return;
+    }
+    p.lcp.method = method;
+    if (!m_omegaByHand) {
+        p.lcp.omega = defaultOmega(method);
+    }
+    keepSettings();
 }
 
 void WallDemoScene::setScript(std::vector<SceneEvent> events) {
@@ -76,8 +95,42 @@ void WallDemoScene::step() {
         }
     }
     ++m_stepIndex;
+    // The budget lowers the cap for this step only: the user's settings stay as they are.
+    rigid::WorldParams& p = m_scene.world().params();
+    const int askedIterations = p.lcp.maxIterations;
+    const int askedColdStart = p.coldStartIterations;
+    m_budgetCap = 0;
+    if (m_solveBudgetMs > 0.0f && m_msPerIteration > 0.0) {
+        const int cap =
+            std::max(kMinBudgetIterations,
+                     static_cast<int>(std::min(1.0e6, m_solveBudgetMs / m_msPerIteration)));
+        // 2n is predicted from the last step's largest block.
+        const int asked =
+            askedIterations > 0 ? askedIterations : 2 * m_scene.world().lastStats().lcpNMax;
+        if (asked > cap) {
+            m_budgetCap = cap;
+            p.lcp.maxIterations = cap;
+            p.coldStartIterations = std::min(askedColdStart, cap);
+        }
+    }
     m_scene.step(m_last);
-    m_residuals.push_back(static_cast<float>(value("residual")));
+    p.lcp.maxIterations = askedIterations;
+    p.coldStartIterations = askedColdStart;
+    const rigid::StepStats& stats = m_scene.world().lastStats();
+    if (stats.iterationsMax > 0) {
+        m_msPerIteration = stats.solveMs / stats.iterationsMax;
+    }
+    if (m_alarm.empty()) {
+        std::vector<std::string> violations;
+        m_scene.checkInvariants(m_last, violations);
+        if (!violations.empty()) {
+            m_alarm = "The wall's simulation broke down: " + violations.front() +
+                      ". Reset restores the wall.";
+        }
+    }
+    if (const double r = value("residual"); std::isfinite(r)) {
+        m_residuals.push_back(static_cast<float>(r));
+    }
     if (m_residuals.size() > kHistorySteps) {
         m_residuals.pop_front();
     }
@@ -86,6 +139,8 @@ void WallDemoScene::step() {
 void WallDemoScene::reset() {
     m_stepIndex = 0;
     m_nextEvent = 0;
+    m_budgetCap = 0;
+    m_alarm.clear();
     keepSettings();
     m_scene.reset();
     m_last = {};
@@ -108,21 +163,30 @@ void WallDemoScene::keepSettings() {
 bool WallDemoScene::setBackend(Backend backend, std::string* why) {
     rigid::WorldParams& p = m_scene.world().params();
     const lcp::LcpMethod before = p.lcp.method;
+    const float omegaBefore = p.lcp.omega;
     if (backend == Backend::kGpu && before != lcp::LcpMethod::kJacobi) {
         // The GPU solver is projected Jacobi only; switching the method keeps the backend
         // usable instead of refusing it for good.
-        p.lcp.method = lcp::LcpMethod::kJacobi;
+        setMethod(lcp::LcpMethod::kJacobi);
     }
     Status s = m_scene.setBackend(backend, m_shaders);
     if (!s) {
         p.lcp.method = before;
+        p.lcp.omega = omegaBefore;
+        keepSettings();
         if (why != nullptr) {
             *why = s.error().message;
         }
         return false;
     }
     if (p.lcp.method != before) {
-        m_note = "Gauss-Seidel runs on the CPU only: switched to Jacobi for the GPU";
+        char note[160];
+        std::snprintf(note, sizeof note,
+                      "Gauss-Seidel runs on the CPU only: switched to Jacobi for the GPU "
+                      "(omega %.2f%s)",
+                      static_cast<double>(p.lcp.omega),
+                      m_omegaByHand ? ", yours" : ", its default");
+        m_note = note;
     }
     keepSettings();
     return true;
@@ -232,9 +296,19 @@ void WallDemoScene::drawControls() {
         ImGui::SameLine();
         ImGui::TextDisabled("(CPU only)");
     }
-    p.lcp.method = method == 0 ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel;
+    setMethod(method == 0 ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel);
 
-    ImGui::SliderFloat("omega", &p.lcp.omega, 0.01f, 1.99f, "%.3f", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::SliderFloat("omega", &p.lcp.omega, 0.01f, 1.99f, "%.3f",
+                           ImGuiSliderFlags_Logarithmic)) {
+        m_omegaByHand = true;
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Switching the method sets its default omega (Jacobi %.2f, "
+            "Gauss-Seidel %.2f) unless you set omega here",
+            static_cast<double>(defaultOmega(lcp::LcpMethod::kJacobi)),
+            static_cast<double>(defaultOmega(lcp::LcpMethod::kGaussSeidel)));
+    }
     ImGui::Checkbox("adaptive omega", &p.adaptiveOmega);
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(
@@ -266,6 +340,13 @@ void WallDemoScene::drawControls() {
             m_fixedIterations = std::clamp(m_fixedIterations, 1, 100000);
             p.lcp.maxIterations = m_fixedIterations;
         }
+    }
+    ImGui::SliderFloat("step budget ms", &m_solveBudgetMs, 0.0f, 2000.0f, "%.0f",
+                       ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Solve time a step may take: fewer iterations are run when the count asked for "
+            "would take longer (0 = no budget; the window may then freeze)");
     }
     ImGui::InputFloat("tolerance", &p.lcp.tolerance, 0.0f, 0.0f, "%.1e");
     p.lcp.tolerance = std::max(0.0f, p.lcp.tolerance);
@@ -322,9 +403,7 @@ void WallDemoScene::drawControls() {
         ImGui::SameLine();
     }
     ImGui::NewLine();
-    if (!m_note.empty()) {
-        ImGui::TextWrapped("%s", m_note.c_str());
-    }
+    m_note.draw();
     keepSettings();
     if (rebuild) {
         reset();
@@ -344,17 +423,34 @@ void WallDemoScene::drawStats() {
     }
     ImGui::Text("LCP n %d (largest block %d), contacts %d, islands %d", s.lcpN, s.lcpNMax,
                 s.contacts, s.islands);
-    ImGui::Text("iterations %.1f mean, %d max; residual %.2e N s",
-                static_cast<double>(s.iterationsMean), s.iterationsMax,
-                static_cast<double>(s.residualMax));
+    const bool broken = !m_alarm.empty();
+    ImGui::Text(
+        "iterations %.1f mean, %d max; residual %s N s", static_cast<double>(s.iterationsMean),
+        s.iterationsMax,
+        demo::finiteOr(static_cast<double>(s.residualMax), "%.2e", 1e6, "diverged").c_str());
+    if (m_budgetCap > 0) {
+        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f),
+                           "budget-limited: %d iterations (%.0f ms budget), residual %.2e",
+                           m_budgetCap, static_cast<double>(m_solveBudgetMs),
+                           static_cast<double>(s.residualMax));
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip(
+                "The iterations asked for would take longer than the step budget at the last "
+                "step's speed; raise the budget (Scene settings) or use fewer iterations");
+        }
+    }
     if (s.divergedBlocks > 0) {
         ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "diverged in %d blocks: lower omega",
                            s.divergedBlocks);
     }
     ImGui::Text("ms: collide %.2f  assemble %.2f  solve %.2f  integrate %.2f", s.collideMs,
                 s.assembleMs, s.solveMs, s.integrateMs);
-    ImGui::Text("step %.2f ms, penetration %.1f mm", s.totalMs,
-                1000.0 * static_cast<double>(s.maxPenetration));
+    // Beyond a metre a penetration only says the solve diverged.
+    ImGui::Text(
+        "step %.2f ms, penetration %s mm%s", s.totalMs,
+        demo::finiteOr(1000.0 * static_cast<double>(s.maxPenetration), "%.1f", 1000.0, "> 1000")
+            .c_str(),
+        broken ? " (diverged: Reset)" : "");
     if (!m_last.residualHistory.empty()) {
         demo::plotResidualLog("last solve", m_last.residualHistory);
         return;

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/wall_scene.h"
 
@@ -43,10 +44,19 @@ class WallDemoScene final : public demo::DemoScene {
     Backend backend() const override { return m_scene.backend(); }
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     demo::CameraHome cameraHome() const override;
+    /// The first invariant violation since the start or the last reset (the scene's
+    /// checkInvariants: NaN/Inf, a diverged solve, runaway penetration or energy), latched.
+    std::string alarm() const override { return m_alarm; }
     void traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                      std::vector<std::pair<std::string, double>>& values) const override;
 
     WallScene& scene() { return m_scene; }
+    /// Switches the LCP method. omega becomes the method's default (defaultOmega) unless it
+    /// was set by hand (in the panel, or to a value other than the starting method's default).
+    void setMethod(lcp::LcpMethod method);
+    /// The relaxation each method starts from: Jacobi rigid::WorldParams{}'s, Gauss-Seidel 1
+    /// (plain Gauss-Seidel; over-relaxation is the user's choice).
+    static float defaultOmega(lcp::LcpMethod method);
     const StepRecord& lastStep() const { return m_last; }
     /// Index of the body the ray hits first (boxes that can move), or -1.
     int pickBody(const render::Ray& ray);
@@ -54,6 +64,16 @@ class WallDemoScene final : public demo::DemoScene {
     /// Scripted events (`--event`, sorted by step), applied before the step they name,
     /// counted from the start and again after every reset. Validate them with the scene first.
     void setScript(std::vector<SceneEvent> events);
+
+    /// Per-step solve budget, ms (0 = none): when the iteration count asked for (2n or a
+    /// fixed count) would take longer at the last step's measured ms per iteration, this
+    /// step runs fewer (at least kMinBudgetIterations) and the panel says so. What keeps a
+    /// slow backend (2n on a software GPU) from freezing the window.
+    void setSolveBudgetMs(float ms) { m_solveBudgetMs = ms; }
+    float solveBudgetMs() const { return m_solveBudgetMs; }
+    /// The iteration cap the budget set for the last step (0: it did not cut the count).
+    int budgetCap() const { return m_budgetCap; }
+    static constexpr int kMinBudgetIterations = 10;
 
     /// Steps kept in the per-step residual plot.
     static constexpr std::size_t kHistorySteps = 300;
@@ -72,11 +92,17 @@ class WallDemoScene final : public demo::DemoScene {
     std::vector<SceneEvent> m_script;
     std::size_t m_nextEvent = 0;
     long m_stepIndex = 0;         ///< steps since the start or the last reset
-    std::string m_note;           ///< last pick / button outcome, shown in the panel
+    demo::StatusNote m_note;      ///< last pick / button outcome, one line in the panel
+    std::string m_alarm;          ///< last pick / button outcome, shown in the panel
     float m_shotSpeed = 25.0f;    ///< m/s, the click-to-shoot speed
     int m_cols = 10, m_rows = 6;  ///< the wall size being edited
     int m_fixedIterations = 40;   ///< shown when iterations are fixed (not 2n)
     int m_brick[2] = {0, 0};      ///< column, row for the remove / push buttons
+    /// 100 ms: the window stays responsive (10 frames a second at worst).
+    float m_solveBudgetMs = 100.0f;
+    double m_msPerIteration = 0.0;  ///< the last step's solve ms over its iterations
+    int m_budgetCap = 0;
+    bool m_omegaByHand = false;
 };
 
 }  // namespace ww::app

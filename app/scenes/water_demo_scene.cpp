@@ -14,7 +14,11 @@ namespace {
 // Half the vertical field of view of render::OrbitCamera (45 degrees), to frame a sphere.
 constexpr float kHalfFovRadians = 0.392699f;
 
+// Non-finite values (a blown-up surface) are left out: they would break the plots' scales.
 void pushCapped(std::deque<float>& d, float v, std::size_t cap) {
+    if (!std::isfinite(v)) {
+        return;
+    }
     d.push_back(v);
     if (d.size() > cap) {
         d.pop_front();
@@ -56,6 +60,17 @@ void WaterDemoScene::step() {
     }
     ++m_stepIndex;
     m_scene->step(m_last);
+    if (m_alarm.empty()) {
+        std::vector<std::string> violations;
+        m_scene->checkInvariants(m_last, violations);
+        if (!violations.empty()) {
+            m_alarm = "The water surface blew up: " + violations.front() +
+                      (m_scene->model().params().scheme == wave::Scheme::kExplicit
+                           ? ". The explicit scheme is stable only for dt / limit <= 1."
+                           : ".") +
+                      " Reset restores a calm pool.";
+        }
+    }
     for (const auto& [name, v] : m_last.values) {
         if (name == "residual") {
             pushCapped(m_residuals, static_cast<float>(v), kHistorySteps);
@@ -68,8 +83,15 @@ void WaterDemoScene::step() {
 void WaterDemoScene::reset() {
     m_stepIndex = 0;
     m_nextEvent = 0;
+    m_alarm.clear();
     m_scene->reset();
-    m_rain = m_wake = false;
+    // The panel's rain and wake toggles are settings: they survive a reset.
+    if (m_rain) {
+        (void)m_scene->applyEvent({0, "rain", {"on"}, "rain"});
+    }
+    if (m_wake) {
+        (void)m_scene->applyEvent({0, "wake", {"on"}, "wake"});
+    }
     m_last = {};
     m_residuals.clear();
     m_energy.clear();
@@ -89,6 +111,7 @@ void WaterDemoScene::rebuild() {
         }
     }
     m_scene = std::move(next);
+    m_alarm.clear();
     m_stepIndex = 0;
     m_nextEvent = 0;
     m_rain = m_wake = false;
@@ -161,10 +184,11 @@ demo::CameraHome WaterDemoScene::cameraHome() const {
     const auto [centre, radius] = m_scene->viewBounds();
     demo::CameraHome home;
     home.target = centre;
-    // The pool seen from above at 0.7 rad, framed by its bounding sphere.
-    home.distanceM = radius / std::sin(kHalfFovRadians);
+    // The pool seen from above at 0.85 rad. Its bounding sphere alone does not frame it: the
+    // near corner is closer to the eye and looks larger, so the distance has 35 % more.
+    home.distanceM = 1.35f * radius / std::sin(kHalfFovRadians);
     home.yawRadians = 0.5f;
-    home.pitchRadians = 0.7f;
+    home.pitchRadians = 0.85f;
     return home;
 }
 
@@ -267,9 +291,7 @@ void WaterDemoScene::drawControls() {
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("A source circling the middle of the pool (ctrl + drag makes your own)");
     }
-    if (!m_note.empty()) {
-        ImGui::TextWrapped("%s", m_note.c_str());
-    }
+    m_note.draw();
     if (needsRebuild) {
         rebuild();
     }
@@ -290,15 +312,19 @@ void WaterDemoScene::drawStats() {
             energy = v;
         }
     }
-    ImGui::Text("step %ld, grid %dx%d (n %d), h %.3f m, %s on the %s", m_scene->model().steps(),
-                p.nx, p.ny, p.nx * p.ny, static_cast<double>(p.cellSize()),
-                wave::schemeName(p.scheme), backendName(backend()));
+    ImGui::Text("step %ld, grid %dx%d (n %d), h %.3f m, %s on the %s", m_stepIndex, p.nx, p.ny,
+                p.nx * p.ny, static_cast<double>(p.cellSize()), wave::schemeName(p.scheme),
+                backendName(backend()));
     if (p.scheme == wave::Scheme::kCrankNicolson) {
-        ImGui::Text("CG iterations %.0f, residual %.2e (tolerance %.0e)", iterations, residual,
+        ImGui::Text("CG iterations %.0f, residual %s (tolerance %.0e)", iterations,
+                    demo::finiteOr(residual, "%.2e", 1e6, "diverged").c_str(),
                     static_cast<double>(p.cg.tolerance));
     }
     ImGui::Text("ms: rhs %.2f  solve %.2f  step %.2f", rhsMs, solveMs, m_last.stepMs);
-    ImGui::Text("energy %.4g, dt ratio %.2f", energy, static_cast<double>(p.effectiveDtRatio()));
+    ImGui::Text(
+        "energy %s, dt ratio %.2f",
+        demo::finiteOr(energy, "%.4g", 1e12, m_alarm.empty() ? "out of range" : "blown up").c_str(),
+        static_cast<double>(p.effectiveDtRatio()));
     if (!m_last.residualHistory.empty()) {
         demo::plotResidualLog("last solve", m_last.residualHistory);
     } else if (p.scheme == wave::Scheme::kCrankNicolson) {

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/water_scene.h"
 
@@ -43,10 +44,16 @@ class WaterDemoScene final : public demo::DemoScene {
     Backend backend() const override { return m_scene->backend(); }
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     demo::CameraHome cameraHome() const override;
+    /// The first invariant violation since the start or the last reset (the scene's
+    /// checkInvariants: NaN/Inf, a diverged solve, runaway penetration or energy), latched.
+    std::string alarm() const override { return m_alarm; }
     void traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                      std::vector<std::pair<std::string, double>>& values) const override;
 
     WaterScene& scene() { return *m_scene; }
+    /// Steps since the start or the last reset (the panel's step counter).
+    long stepIndex() const { return m_stepIndex; }
+    bool raining() const { return m_rain; }
     const StepRecord& lastStep() const { return m_last; }
     /// Normalized pool coordinates (in [0, 1]^2) where `ray` meets the rest plane, or nullopt.
     std::optional<glm::vec2> poolHit(const render::Ray& ray) const;
@@ -73,8 +80,9 @@ class WaterDemoScene final : public demo::DemoScene {
     std::vector<float> m_plot;
     std::vector<SceneEvent> m_script;
     std::size_t m_nextEvent = 0;
-    long m_stepIndex = 0;  ///< steps since the start or the last reset
-    std::string m_note;
+    long m_stepIndex = 0;     ///< steps since the start or the last reset
+    demo::StatusNote m_note;  ///< last pick / button outcome, one line in the panel
+    std::string m_alarm;
     std::mt19937 m_rng{12345};  ///< positions of the "drop" button's drops
     int m_grid[2] = {0, 0};     ///< grid size being edited
     float m_poolM = 10.0f;      ///< pool size being edited

@@ -219,6 +219,54 @@ TEST(DemoUnderXvfb, WallShowsBricksAndCollapsesWithThePanel) {
     EXPECT_GT(lumaStats(im, kPanel).roughness, 4.0) << hit;
 }
 
+// Jacobi at omega 1.99 without the adaptive cap diverges once a shot hits the wall: the view
+// shows a red banner (with Reset) at the top of the view beside the panel, and the report
+// names the violation; the same run at the default omega shows none.
+TEST(DemoUnderXvfb, DivergedWallShowsABannerInTheView) {
+    WW_REQUIRE_XVFB();
+    const std::string path = outPath("demo_wall_diverged.png");
+    CommandResult r = runDemoXvfb(
+        "--scene wall --backend cpu --omega 1.99 --adaptive-omega off --frames 30 "
+        "--event 0:shoot --screenshot " +
+        path);
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("alarm shown in"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("diverged"), std::string::npos) << r.output;
+    const render::Image im = loadPng(path);
+    ASSERT_EQ(im.width, kW) << path;
+    // The banner: a block of saturated red in the top rows of the scene part of the window.
+    int red = 0;
+    for (int y = 10; y < 60; ++y) {
+        for (int x = kPanelRight; x < kW; ++x) {
+            const glm::u8vec4 p = im.at(x, y);
+            red += p.r > 120 && p.g < 50 && p.b < 50;
+        }
+    }
+    EXPECT_GT(red, 2000) << path;
+
+    r = runDemoXvfb("--scene wall --backend cpu --frames 30 --event 0:shoot");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_EQ(r.output.find("alarm shown in"), std::string::npos) << r.output;
+}
+
+// Xvfb's only GL is llvmpipe: --backend auto takes the CPU and says why, the quality level is
+// low (no MSAA); --backend gpu still gets the GPU.
+TEST(DemoUnderXvfb, AutoBackendPrefersTheCpuOnSoftwareGl) {
+    WW_REQUIRE_XVFB();
+    CommandResult r = runShell(kXvfbRun + WW_WAVEWALL_EXE +
+                               " demo --width 640 --height 400 --vsync off --report --frames 2 "
+                               "--scene wall --panel off");
+    ASSERT_EQ(r.code, 0) << r.output;
+    if (r.output.find("llvmpipe") == std::string::npos) {
+        GTEST_SKIP() << "the display's GL is not llvmpipe: " << r.output;
+    }
+    EXPECT_NE(r.output.find("--backend auto chose the CPU"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("quality low, MSAA 0x, cpu backend"), std::string::npos) << r.output;
+    r = runDemoXvfb("--scene wall --panel off --frames 2 --backend gpu");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("gpu backend"), std::string::npos) << r.output;
+}
+
 TEST(DemoUnderXvfb, WaterIsRougherAfterDrops) {
     WW_REQUIRE_XVFB();
     std::random_device rd;
@@ -406,6 +454,60 @@ TEST(WallDemoScene, ClickRemovesTheBrickUnderTheRayAndShiftClickShoots) {
     EXPECT_EQ(bodies.size(), bricks.size());  // bricks - 1 + the ground plane
 }
 
+// 2n iterations under a step budget: after one measured step the count is cut to what the
+// budget allows (here the floor: a budget of a nanosecond) and the panel's cap says so; the
+// user's setting (2n) is kept. Without a budget the step runs the full 2n.
+TEST(WallDemoScene, StepBudgetCutsIterationsAndKeepsTheSetting) {
+    for (const float budgetMs : {1.0e-6f, 0.0f}) {
+        WallSceneSettings settings = defaultWall();
+        settings.world.lcp.maxIterations = 0;  // 2n
+        settings.world.lcp.tolerance = 0.0f;   // no early stop: the count is what ran
+        WallDemoScene scene(settings, nullptr);
+        scene.setSolveBudgetMs(budgetMs);
+        scene.step();  // measures ms per iteration
+        scene.step();
+        const rigid::StepStats& stats = scene.scene().world().lastStats();
+        ASSERT_GT(2 * stats.lcpNMax, 10 * WallDemoScene::kMinBudgetIterations);
+        EXPECT_EQ(scene.scene().world().params().lcp.maxIterations, 0) << "the setting changed";
+        if (budgetMs > 0.0f) {
+            EXPECT_EQ(scene.budgetCap(), WallDemoScene::kMinBudgetIterations);
+            EXPECT_LE(stats.iterationsMax, WallDemoScene::kMinBudgetIterations);
+            EXPECT_TRUE(std::isfinite(stats.residualMax));
+        } else {
+            EXPECT_EQ(scene.budgetCap(), 0);
+            EXPECT_EQ(stats.iterationsMax, 2 * stats.lcpNMax);
+        }
+    }
+}
+
+// Switching the method brings its own default omega, unless omega was set by hand; a shot
+// wall switched from Gauss-Seidel (omega 1) to Jacobi then stays sane (no alarm).
+TEST(WallDemoScene, MethodSwitchBringsTheMethodsOmegaUnlessSetByHand) {
+    const float jacobi = WallDemoScene::defaultOmega(lcp::LcpMethod::kJacobi);
+    const float gaussSeidel = WallDemoScene::defaultOmega(lcp::LcpMethod::kGaussSeidel);
+    ASSERT_NE(jacobi, gaussSeidel);
+    WallSceneSettings settings = defaultWall();
+    settings.world.lcp.method = lcp::LcpMethod::kGaussSeidel;
+    settings.world.lcp.omega = gaussSeidel;
+    WallDemoScene scene(settings, nullptr);
+    scene.setMethod(lcp::LcpMethod::kJacobi);
+    EXPECT_EQ(scene.scene().world().params().lcp.omega, jacobi);
+    EXPECT_EQ(scene.scene().settings().world.lcp.omega, jacobi);  // kept across a reset
+    (void)scene.scene().applyEvent({0, "shoot", {}, "shoot"});
+    for (int s = 0; s < 60; ++s) {
+        scene.step();
+    }
+    EXPECT_TRUE(scene.alarm().empty()) << scene.alarm();
+    scene.setMethod(lcp::LcpMethod::kGaussSeidel);
+    EXPECT_EQ(scene.scene().world().params().lcp.omega, gaussSeidel);
+
+    // omega 1.3 set by hand (not the method's default) survives the switch.
+    settings.world.lcp.omega = 1.3f;
+    WallDemoScene byHand(settings, nullptr);
+    byHand.setMethod(lcp::LcpMethod::kJacobi);
+    EXPECT_EQ(byHand.scene().world().params().lcp.omega, 1.3f);
+}
+
 TEST(WallDemoScene, ShiftClickShootsASphereAlongTheRay) {
     std::random_device rd;
     const unsigned seed = rd();
@@ -464,6 +566,99 @@ TEST(WallDemoScene, RayBoxAgreesWithARotatedBoxsGeometry) {
         ASSERT_TRUE(t.has_value()) << "seed " << seed << " trial " << trial;
         // The march finds the entry within one step after the true one.
         EXPECT_NEAR(*t, tRef, 0.0015f) << "seed " << seed << " trial " << trial;
+    }
+}
+
+// The explicit scheme at three times its stability limit blows up: the alarm is raised (and
+// latched); back on the implicit scheme, Reset gives a calm, finite pool that stays finite.
+TEST(WaterDemoScene, BlownUpWaterRaisesTheAlarmAndResetRecovers) {
+    SceneOptionValues v;
+    v.grid = "64x64";
+    v.dtRatio = 3.0f;
+    v.scheme = "explicit";
+    auto made = WaterDemoScene::create(*makeWaterSettings(v, 1), nullptr);
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    WaterDemoScene& scene = **made;
+    for (int s = 0; s < 400 && scene.alarm().empty(); ++s) {
+        scene.step();
+    }
+    ASSERT_FALSE(scene.alarm().empty()) << "the explicit scheme at 3x its limit did not blow up";
+    EXPECT_NE(scene.alarm().find("explicit"), std::string::npos) << scene.alarm();
+
+    wave::WaveParams p = scene.scene().model().params();
+    p.scheme = wave::Scheme::kCrankNicolson;
+    ASSERT_TRUE(scene.scene().model().setParams(p).ok());
+    scene.step();
+    EXPECT_FALSE(scene.alarm().empty()) << "the alarm is latched until Reset";
+    scene.reset();
+    EXPECT_TRUE(scene.alarm().empty());
+    EXPECT_EQ(scene.stepIndex(), 0);
+    for (int s = 0; s < 60; ++s) {
+        scene.step();
+    }
+    EXPECT_TRUE(scene.alarm().empty()) << scene.alarm();
+    EXPECT_EQ(scene.stepIndex(), 60);
+    for (float h : scene.scene().model().heights()) {
+        ASSERT_TRUE(std::isfinite(h));
+        ASSERT_LT(std::abs(h), 1.0f);  // the initial drop's amplitude is centimetres
+    }
+}
+
+// Reset restarts the step counter and keeps rain falling when it was on.
+TEST(WaterDemoScene, ResetRestartsTheCounterAndKeepsRain) {
+    SceneOptionValues v;
+    v.grid = "64x64";
+    WaterSceneSettings settings = *makeWaterSettings(v, 1);
+    settings.initialDrop = false;
+    auto made = WaterDemoScene::create(settings, nullptr);
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    WaterDemoScene& scene = **made;
+    scene.setScript({*parseEvent("0:rain:on,30")});
+    for (int s = 0; s < 10; ++s) {
+        scene.step();
+    }
+    ASSERT_TRUE(scene.raining());
+    scene.setScript({});
+    scene.reset();
+    EXPECT_EQ(scene.stepIndex(), 0);
+    EXPECT_TRUE(scene.raining());
+    for (int s = 0; s < 60; ++s) {
+        scene.step();
+    }
+    float highest = 0.0f;
+    for (float h : scene.scene().model().heights()) {
+        highest = std::max(highest, std::abs(h));
+    }
+    EXPECT_GT(highest, 1e-4f) << "no rain fell after the reset on a pool that started flat";
+}
+
+// The water's home view shows the whole pool right of the panel, in 1280x720 and 1280x800.
+TEST(WaterDemoScene, HomeViewShowsTheWholePool) {
+    SceneOptionValues v;
+    auto made = WaterDemoScene::create(*makeWaterSettings(v, 1), nullptr);
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    const demo::CameraHome home = (*made)->cameraHome();
+    const wave::WaveParams& p = (*made)->scene().model().params();
+    const float halfX = 0.5f * p.cellSize() * static_cast<float>(p.nx);
+    const float halfZ = 0.5f * p.cellSize() * static_cast<float>(p.ny);
+    const float base = (*made)->scene().settings().baseHeightM;
+    for (const glm::ivec2 size : {glm::ivec2(1280, 720), glm::ivec2(1280, 800)}) {
+        demo::PanelState panel;
+        panel.coverLeftPx = 10.0f;
+        panel.coverRightPx = 10.0f + demo::panelWidthFor(static_cast<float>(size.x));
+        render::Camera cam =
+            render::OrbitCamera(home.target, home.distanceM, home.yawRadians, home.pitchRadians)
+                .camera();
+        cam.lensShiftX = demo::panelLensShift(panel, static_cast<float>(size.x));
+        for (const float sx : {-1.0f, 1.0f}) {
+            for (const float sz : {-1.0f, 1.0f}) {
+                const glm::vec3 px = cam.project({sx * halfX, base, sz * halfZ}, size);
+                EXPECT_TRUE(px.x >= panel.coverRightPx && px.x < static_cast<float>(size.x) &&
+                            px.y >= 0.0f && px.y < static_cast<float>(size.y))
+                    << "pool corner at " << px.x << "," << px.y << " in " << size.x << "x"
+                    << size.y;
+            }
+        }
     }
 }
 

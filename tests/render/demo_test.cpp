@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "app/demo/demo.h"
+#include "app/demo/demo_panel.h"
 #include "demo_test_scenes.h"
 #include "render/capture.h"
 #include "support/gpu_fixture.h"
@@ -298,6 +299,146 @@ TEST(Demo, ResizedWindowRendersAtTheNewSize) {
         const glm::u8vec4 top = im.at(x, 2);
         EXPECT_GT(top.b, 150) << "sky expected at (" << x << ", 2)";
     }
+}
+
+// A wall whose frames are slow (each step sleeps): a synthetic click (xdotool sends press and
+// release back to back) then falls within one frame. It reports its brick count when destroyed.
+class SlowWallScene : public test::TestWallScene {
+  public:
+    explicit SlowWallScene(std::shared_ptr<std::size_t> bricksLeft)
+        : m_bricksLeft(std::move(bricksLeft)) {}
+    ~SlowWallScene() override { *m_bricksLeft = m_boxes.size(); }
+    void step() override {
+        TestWallScene::step();
+        std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    }
+
+  private:
+    std::shared_ptr<std::size_t> m_bricksLeft;
+};
+
+bool haveXdotool() {
+    return std::system("command -v xdotool > /dev/null 2>&1") == 0;
+}
+
+TEST(Demo, ClickWithinOneFrameIsNotLost) {
+    WW_REQUIRE_DISPLAY();
+    if (!haveXdotool()) {
+        if (test::runningInCi()) {
+            FAIL() << "CI=true but xdotool is missing (apt-get install xdotool)";
+        }
+        GTEST_SKIP() << "xdotool not installed";
+    }
+    auto bricksLeft = std::make_shared<std::size_t>(0);
+    const std::size_t bricks = test::TestWallScene().m_boxes.size();
+    DemoOptions o = smallRun("", 40);  // 40 frames of >= 120 ms
+    o.showPanel = false;
+    // Clicks at the window's centre, where the home view shows the wall, once the window is
+    // up; xdotool presses and releases within a millisecond or so, far inside one frame.
+    std::thread clicker([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        const int rc = std::system(
+            "xdotool search --sync --name '^wavewall$' mousemove --window %1 400 250 "
+            "click 1 > /dev/null 2>&1");
+        EXPECT_EQ(rc, 0) << "xdotool failed";
+    });
+    DemoReport report;
+    const int code = runDemo(
+        o,
+        [&] {
+            Scenes scenes;
+            scenes.push_back(std::make_unique<SlowWallScene>(bricksLeft));
+            return scenes;
+        }(),
+        &report);
+    clicker.join();
+    ASSERT_EQ(code, 0);
+    EXPECT_EQ(report.picks, 1);
+    EXPECT_EQ(*bricksLeft, bricks - 1) << "the click did not remove a brick";
+}
+
+// A scene rebuilt at another size moves its home: the view follows it.
+class GrowingWallScene : public test::TestWallScene {
+  public:
+    void step() override {
+        TestWallScene::step();
+        ++m_calls;
+    }
+    CameraHome cameraHome() const override {
+        CameraHome h = TestWallScene::cameraHome();
+        h.distanceM = m_calls >= 3 ? 2.0f * h.distanceM : h.distanceM;
+        return h;
+    }
+
+  private:
+    int m_calls = 0;
+};
+
+TEST(Demo, ViewFollowsAMovedHome) {
+    WW_REQUIRE_DISPLAY();
+    DemoReport report;
+    ASSERT_EQ(runOnDisplay(smallRun("", 8), scenesOf<GrowingWallScene>, &report), 0);
+    EXPECT_FLOAT_EQ(report.cameraDistanceM, 2.0f * test::TestWallScene().cameraHome().distanceM);
+}
+
+// In a 700 px window the panel takes 55 % (385 px), not 440 px: the view beside it is
+// centred in the rest without reaching the lens shift's 0.6 limit.
+TEST(Demo, PanelScalesWithASmallWindow) {
+    WW_REQUIRE_DISPLAY();
+    EXPECT_EQ(panelWidthFor(800.0f), 440.0f);
+    EXPECT_EQ(panelWidthFor(700.0f), 385.0f);
+    DemoOptions o = smallRun("", 3);
+    o.width = 700;
+    DemoReport report;
+    ASSERT_EQ(runOnDisplay(o, scenesOf<test::TestWallScene>, &report), 0);
+    // The panel opens at x = 10: right edge 395, the free strip's centre (395 + 700) / 2.
+    EXPECT_NEAR(report.lensShiftX, (395.0f + 700.0f) / 700.0f - 1.0f, 0.01f);
+}
+
+TEST(StatusNote, ShownForAFewSecondsThenGone) {
+    StatusNote note;
+    EXPECT_FALSE(note.visibleAt(StatusNote::now()));
+    note = "saved shot.png";
+    const double t = StatusNote::now();
+    EXPECT_TRUE(note.visibleAt(t));
+    EXPECT_TRUE(note.visibleAt(t + 0.5 * StatusNote::kSeconds));
+    EXPECT_FALSE(note.visibleAt(t + 1.01 * StatusNote::kSeconds));
+    EXPECT_EQ(note.text(), "saved shot.png");
+}
+
+// The backend is one choice for the demo: G (as the panel's radio) switches every scene, not
+// only the one shown.
+TEST(Demo, BackendSwitchAppliesToEveryScene) {
+    WW_REQUIRE_DISPLAY();
+    if (!haveXdotool()) {
+        if (test::runningInCi()) {
+            FAIL() << "CI=true but xdotool is missing (apt-get install xdotool)";
+        }
+        GTEST_SKIP() << "xdotool not installed";
+    }
+    auto unused = std::make_shared<std::size_t>(0);
+    DemoOptions o = smallRun("", 30);
+    o.showPanel = false;
+    std::thread typist([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        const int rc = std::system(
+            "xdotool search --sync --name '^wavewall$' windowfocus --sync %1 key g "
+            "> /dev/null 2>&1");
+        EXPECT_EQ(rc, 0) << "xdotool failed";
+    });
+    DemoReport report;
+    const int code = runDemo(
+        o,
+        [&] {
+            Scenes scenes;
+            scenes.push_back(std::make_unique<SlowWallScene>(unused));
+            scenes.push_back(std::make_unique<test::TestPoolScene>());
+            return scenes;
+        }(),
+        &report);
+    typist.join();
+    ASSERT_EQ(code, 0);
+    EXPECT_EQ(report.sceneBackends, (std::vector<std::string>{"gpu", "gpu"}));
 }
 
 TEST(Demo, BadSceneIndexIsAUsageError) {

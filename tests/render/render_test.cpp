@@ -399,5 +399,26 @@ TEST(Renderer, PngRoundTripWritesAFile) {
             .ok());
 }
 
+TEST(RenderQuality, AutoIsLowOnSoftwareRasterizersOnly) {
+    for (const char* software :
+         {"llvmpipe (LLVM 15.0.6, 256 bits)", "softpipe", "Mesa swrast", "SwiftShader Device"}) {
+        EXPECT_TRUE(isSoftwareRenderer(software)) << software;
+        EXPECT_EQ(resolveQuality(RenderQuality::kAuto, software), RenderQuality::kLow);
+        EXPECT_EQ(rendererOptionsFor(RenderQuality::kAuto, software).msaaSamples, 0);
+    }
+    for (const char* hardware : {"NVIDIA GeForce RTX 3080/PCIe/SSE2", "AMD Radeon RX 6800",
+                                 "Mesa Intel(R) UHD Graphics 620 (KBL GT2)"}) {
+        EXPECT_FALSE(isSoftwareRenderer(hardware)) << hardware;
+        EXPECT_EQ(resolveQuality(RenderQuality::kAuto, hardware), RenderQuality::kHigh);
+        EXPECT_EQ(rendererOptionsFor(RenderQuality::kAuto, hardware).msaaSamples, 4);
+    }
+    // An explicit level wins over the renderer.
+    EXPECT_EQ(resolveQuality(RenderQuality::kHigh, "llvmpipe"), RenderQuality::kHigh);
+    const RendererOptions low = rendererOptionsFor(RenderQuality::kLow, "");
+    const RendererOptions high = rendererOptionsFor(RenderQuality::kHigh, "");
+    EXPECT_LT(low.shadowMapSize, high.shadowMapSize);
+    EXPECT_LT(low.maxWaterMesh, high.maxWaterMesh);
+}
+
 }  // namespace
 }  // namespace ww::render
