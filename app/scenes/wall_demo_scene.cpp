@@ -57,17 +57,12 @@ WallDemoScene::WallDemoScene(WallSceneSettings settings, const gpu::ShaderLibrar
     if (s.world.lcp.maxIterations > 0) {
         m_fixedIterations = s.world.lcp.maxIterations;
     }
-    m_omegaByHand = s.world.lcp.omega != defaultOmega(s.world.lcp.method);
+    m_omegaByHand = s.world.lcp.omega != rigid::defaultWallOmega(s.world.lcp.method);
     const auto [centre, radius] = m_scene.viewBounds();
     m_home.target = centre;
     m_home.distanceM = radius / std::sin(kHalfFovRadians);
     m_home.yawRadians = 0.45f;
     m_home.pitchRadians = 0.3f;
-}
-
-float WallDemoScene::defaultOmega(lcp::LcpMethod method) {
-    // One place for each: the world's default for Jacobi, plain Gauss-Seidel otherwise.
-    return method == lcp::LcpMethod::kJacobi ? rigid::WorldParams{}.lcp.omega : 1.0f;
 }
 
 void WallDemoScene::setMethod(lcp::LcpMethod method) {
@@ -77,7 +72,7 @@ void WallDemoScene::setMethod(lcp::LcpMethod method) {
     }
     p.lcp.method = method;
     if (!m_omegaByHand) {
-        p.lcp.omega = defaultOmega(method);
+        p.lcp.omega = rigid::defaultWallOmega(method);
     }
     keepSettings();
 }
@@ -306,8 +301,8 @@ void WallDemoScene::drawControls() {
         ImGui::SetTooltip(
             "Switching the method sets its default omega (Jacobi %.2f, "
             "Gauss-Seidel %.2f) unless you set omega here",
-            static_cast<double>(defaultOmega(lcp::LcpMethod::kJacobi)),
-            static_cast<double>(defaultOmega(lcp::LcpMethod::kGaussSeidel)));
+            static_cast<double>(rigid::defaultWallOmega(lcp::LcpMethod::kJacobi)),
+            static_cast<double>(rigid::defaultWallOmega(lcp::LcpMethod::kGaussSeidel)));
     }
     ImGui::Checkbox("adaptive omega", &p.adaptiveOmega);
     if (ImGui::IsItemHovered()) {

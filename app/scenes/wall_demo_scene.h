@@ -51,12 +51,10 @@ class WallDemoScene final : public demo::DemoScene {
                      std::vector<std::pair<std::string, double>>& values) const override;
 
     WallScene& scene() { return m_scene; }
-    /// Switches the LCP method. omega becomes the method's default (defaultOmega) unless it
+    /// Switches the LCP method. omega becomes the method's default (rigid::defaultWallOmega)
+    /// unless it
     /// was set by hand (in the panel, or to a value other than the starting method's default).
     void setMethod(lcp::LcpMethod method);
-    /// The relaxation each method starts from: Jacobi rigid::WorldParams{}'s, Gauss-Seidel 1
-    /// (plain Gauss-Seidel; over-relaxation is the user's choice).
-    static float defaultOmega(lcp::LcpMethod method);
     const StepRecord& lastStep() const { return m_last; }
     /// Index of the body the ray hits first (boxes that can move), or -1.
     int pickBody(const render::Ray& ray);

@@ -483,8 +483,8 @@ TEST(WallDemoScene, StepBudgetCutsIterationsAndKeepsTheSetting) {
 // Switching the method brings its own default omega, unless omega was set by hand; a shot
 // wall switched from Gauss-Seidel (omega 1) to Jacobi then stays sane (no alarm).
 TEST(WallDemoScene, MethodSwitchBringsTheMethodsOmegaUnlessSetByHand) {
-    const float jacobi = WallDemoScene::defaultOmega(lcp::LcpMethod::kJacobi);
-    const float gaussSeidel = WallDemoScene::defaultOmega(lcp::LcpMethod::kGaussSeidel);
+    const float jacobi = rigid::defaultWallOmega(lcp::LcpMethod::kJacobi);
+    const float gaussSeidel = rigid::defaultWallOmega(lcp::LcpMethod::kGaussSeidel);
     ASSERT_NE(jacobi, gaussSeidel);
     WallSceneSettings settings = defaultWall();
     settings.world.lcp.method = lcp::LcpMethod::kGaussSeidel;
