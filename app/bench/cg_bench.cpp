@@ -1,5 +1,5 @@
 // The `cg` benchmark suite (see cg_bench.h).
-#include "solver/cg/cg_bench.h"
+#include "app/bench/cg_bench.h"
 
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/Sparse>

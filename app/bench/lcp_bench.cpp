@@ -3,7 +3,7 @@
 //   w = A x (library),  r = max |x - clamp(x - w - b)|,  x' = clamp(x - omega (w + b) / A_ii)
 // so the ratio isolates the matvec. "stream" is the time to read A once from where it lives
 // (a 16-lane sum over A, on 1 and 2 threads, warm) — the bandwidth bound of one iteration.
-#include "solver/lcp/lcp_bench.h"
+#include "app/bench/lcp_bench.h"
 
 #include <cblas.h>
 #include <dlfcn.h>

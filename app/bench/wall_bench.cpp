@@ -1,5 +1,5 @@
 // The `wall` benchmark suite (see wall_bench.h).
-#include "solver/rigid/wall_bench.h"
+#include "app/bench/wall_bench.h"
 
 #include <time.h>
 
