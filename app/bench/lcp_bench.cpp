@@ -100,11 +100,6 @@ void settleLibraryThreads() {
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
 // Milliseconds per call of an operation, from samples of k back-to-back calls that last about
 // 2 ms (k = 1 for calls longer than that). Timed alone, one call of a 50-us operation measured
 // its start-up more than the operation: A coming back from wherever the previous row's
@@ -545,12 +540,12 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
             samples[kBlas1].push_back(blasUs(1));
             samples[kBlas2].push_back(blasUs(2));
         }
-        const double cpuUs = median(samples[kCpu]);
-        const double eigenUs = median(samples[kEigen]);
-        const double blas1Us = median(samples[kBlas1]);
-        const double blas2Us = median(samples[kBlas2]);
-        const double stream1Us = median(samples[kStream1]);
-        const double stream2Us = median(samples[kStream2]);
+        const double cpuUs = bench::median(samples[kCpu]);
+        const double eigenUs = bench::median(samples[kEigen]);
+        const double blas1Us = bench::median(samples[kBlas1]);
+        const double blas2Us = bench::median(samples[kBlas2]);
+        const double stream1Us = bench::median(samples[kStream1]);
+        const double stream2Us = bench::median(samples[kStream2]);
         double gpuUs = 0.0;
         if (gpuSolver) {
             std::vector<double> perIteration;
@@ -562,7 +557,7 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
                 const auto rep = gpuSolver->solve(p, x, og);
                 perIteration.push_back(1000.0 * rep.solveMs / (og.maxIterations + 1));
             });
-            gpuUs = median(perIteration);
+            gpuUs = bench::median(perIteration);
         }
         double bestLib = eigenUs;
         for (double us : {blas1Us, blas2Us}) {
