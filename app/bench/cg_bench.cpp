@@ -58,238 +58,208 @@ StencilOperator cnSystem(const GridSize& g) {
     return {g.nx, g.ny, 1.0f, Boundary::kNeumann};
 }
 
-}  // namespace
+struct VectorRow {
+    std::string size;
+    double reduceMs;
+    double vvMs;
+    double gpuReduceMs = 0.0;
+    double gpuVvMs = 0.0;
+};
 
-double measureTriadGBps(std::size_t floats, int repeats) {
-    std::vector<float> a(floats, 0.0f), b(floats, 1.0f), c(floats, 2.0f);
-    const long n = static_cast<long>(floats);
-    float* pa = a.data();
-    const float* pb = b.data();
-    const float* pc = c.data();
-    const int passes = std::max(1, static_cast<int>((std::size_t{1} << 24) / floats));
-    const double ms = bench::medianMs(repeats, [&] {
-        for (int k = 0; k < passes; ++k) {
-#pragma omp parallel for simd schedule(static) num_threads(detail::workerThreads())
-            for (long i = 0; i < n; ++i) {
-                pa[i] = pb[i] + 0.5f * pc[i];
-            }
+// One row of the CG-iteration table: our CPU CG against Eigen's on the same SparseMatrix and
+// the triad bound for the grid's working set; the GPU CG.
+void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTriad,
+                    const gpu::ShaderLibrary& library, bench::Recorder& recorder) {
+    const int repeats = std::max(1, opts.repeats);
+    const StencilOperator op = cnSystem(g);
+    const std::size_t n = g.n();
+    const std::vector<float> b = pseudoRandom(n, 7u);
+    std::vector<float> x(n, 0.0f);
+    CpuCgSolver solver(n);
+    CgOptions o;
+    o.tolerance = 0.0f;
+    o.maxIterations = kTimedIterations;
+    int iterations = kTimedIterations;
+    const double cpuMs = bench::medianMs(repeats,
+                                         [&] {
+                                             std::fill(x.begin(), x.end(), 0.0f);
+                                             iterations =
+                                                 std::max(1, solver.solve(op, b, x, o).iterations);
+                                         }) /
+                         iterations;
+
+    // Eigen: the same matrix as a SparseMatrix, same start, same iteration count.
+    const std::vector<Triplet> t = op.triplets();
+    std::vector<Eigen::Triplet<float>> et;
+    et.reserve(t.size());
+    for (const Triplet& e : t) {
+        et.emplace_back(e.row, e.col, e.value);
+    }
+    Eigen::SparseMatrix<float> a(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+    a.setFromTriplets(et.begin(), et.end());
+    // Eigen gets the same number of threads as our kernels (its OpenMP regions suffer the
+    // same fork-join stalls on an overloaded machine).
+    Eigen::setNbThreads(detail::workerThreads());
+    Eigen::ConjugateGradient<Eigen::SparseMatrix<float>, Eigen::Lower | Eigen::Upper> eigenCg;
+    eigenCg.compute(a);
+    const int eigenIterations = opts.quick ? 10 : (n > (1u << 20) ? 5 : 10);
+    eigenCg.setMaxIterations(eigenIterations);
+    eigenCg.setTolerance(1e-30f);
+    const Eigen::Map<const Eigen::VectorXf> eb(b.data(), static_cast<Eigen::Index>(n));
+    Eigen::VectorXf ex = Eigen::VectorXf::Zero(static_cast<Eigen::Index>(n));
+    double eigenIts = eigenIterations;
+    const double eigenMs =
+        bench::medianMs(std::min(repeats, 3),
+                        [&] {
+                            ex.setZero();
+                            ex = eigenCg.solveWithGuess(eb, ex);
+                            eigenIts = std::max<double>(1.0, double(eigenCg.iterations()));
+                        }) /
+        eigenIts;
+
+    // The bound for this working set: a triad over arrays as long as the grid (at 1024^2
+    // the CG's four vectors, 16 MB, still fit in this CPU's L3; at 2048x1024 they do not).
+    const double triad = measureTriadGBps(n, repeats);
+    const double gbps = kCgBytesPerUnknown * static_cast<double>(n) / (cpuMs * 1e6);
+    const double boundMs = kCgBytesPerUnknown * static_cast<double>(n) / (triad * 1e6);
+
+    double gpuMs = 0.0;
+    if (opts.gpu) {
+        const GpuOperator gop = GpuOperator::fromStencil(op);
+        auto gsolver = GpuCgSolver::create(library, gop);
+        auto gb = gpu::Buffer::fromSpan(std::span<const float>(b), "bench b");
+        auto gx = gpu::Buffer::create(n * sizeof(float), nullptr, "bench x");
+        if (gsolver && gb && gx) {
+            CgOptions go = o;
+            go.checkEvery = kTimedIterations;
+            int gIts = kTimedIterations;
+            gpuMs = bench::medianMs(std::min(repeats, 3),
+                                    [&] {
+                                        gx->clear();
+                                        auto r = gsolver->solve(gop, gb.value(), gx.value(), go);
+                                        syncGpu();
+                                        gIts = r ? std::max(1, r->iterations) : 1;
+                                    }) /
+                    gIts;
         }
-    });
-    return 12.0 * static_cast<double>(floats) * passes / (ms * 1e6);
+    }
+    std::printf("%-10s %10.3f %11.3f %8.1f %8.1f %8.1f %9.3f %8.2f %10.3f\n", g.name().c_str(),
+                cpuMs, eigenMs, eigenMs / cpuMs, gbps, triad, boundMs, cpuMs / boundMs, gpuMs);
+    bench::Record rec{"cg",
+                      "cg-iteration",
+                      g.name(),
+                      "cpu",
+                      cpuMs,
+                      repeats,
+                      {{"eigen", eigenMs}, {"triad-bound", boundMs}},
+                      {{"GB/s", gbps},
+                       {"speedup-vs-eigen", eigenMs / cpuMs},
+                       {"time-over-bound", cpuMs / boundMs},
+                       {"triad-GB/s", triad},
+                       {"dram-triad-GB/s", dramTriad},
+                       {"threads", detail::workerThreads()}}};
+    recorder.add(rec);
+    if (opts.gpu && gpuMs > 0.0) {
+        recorder.add({"cg",
+                      "cg-iteration",
+                      g.name(),
+                      "gpu",
+                      gpuMs,
+                      std::min(repeats, 3),
+                      {{"cpu", cpuMs}, {"eigen", eigenMs}},
+                      {{"dispatches/iteration", GpuCgSolver::kDispatchesPerIteration}}});
+    }
 }
 
-void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
+// One column of the Table 44-1 style table: a reduce (dot) and a vector-vector op
+// (p = r + beta p) on the CPU and, with the programs, the GPU.
+VectorRow vectorOpsRow(const GridSize& g, const bench::Options& opts,
+                       Result<gpu::Program>& dotProgram, Result<gpu::Program>& vvProgram,
+                       bench::Recorder& recorder) {
     const int repeats = std::max(1, opts.repeats);
-    const double dramTriad = measureTriadGBps(std::size_t{1} << 24, repeats);
-    std::printf("\n== cg: conjugate gradients on the CN system (alpha = 1, c dt/h = 2) ==\n");
-    std::printf("triad bandwidth, 3 x 64 MB arrays (DRAM): %.1f GB/s\n", dramTriad);
-    std::printf("CPU threads: %d (automatic: 1 when the machine is overloaded)\n",
-                detail::workerThreads());
-    std::printf("bound = 32 B/unknown (fused CG) at the triad GB/s of arrays of the grid's size\n");
-    std::printf("%-10s %10s %11s %8s %8s %8s %9s %8s %10s\n", "grid", "cpu ms/it", "eigen ms/it",
-                "speedup", "GB/s", "triad", "bound ms", "x bound", "gpu ms/it");
-
-    const gpu::ShaderLibrary library;
-    struct VectorRow {
-        std::string size;
-        double reduceMs;
-        double vvMs;
-        double gpuReduceMs = 0.0;
-        double gpuVvMs = 0.0;
-    };
-    const Error noGpu{ErrorKind::kGpuUnavailable, "no GPU"};
-    Result<gpu::Program> dotProgram =
-        opts.gpu ? library.build(gpu::ProgramSpec::computeStage(
-                       "cg_dot.comp", {{"LOCAL_SIZE", "256"}, {"ELEMS", "4"}}))
-                 : Result<gpu::Program>(noGpu);
-    Result<gpu::Program> vvProgram =
-        opts.gpu ? library.build(gpu::ProgramSpec::computeStage("cg_direction_only.comp"))
-                 : Result<gpu::Program>(noGpu);
-    std::vector<VectorRow> vectorRows;
-    for (const GridSize& g : sizes(opts.quick)) {
-        const StencilOperator op = cnSystem(g);
-        const std::size_t n = g.n();
-        const std::vector<float> b = pseudoRandom(n, 7u);
-        std::vector<float> x(n, 0.0f);
-        CpuCgSolver solver(n);
-        CgOptions o;
-        o.tolerance = 0.0f;
-        o.maxIterations = kTimedIterations;
-        int iterations = kTimedIterations;
-        const double cpuMs =
-            bench::medianMs(repeats,
-                            [&] {
-                                std::fill(x.begin(), x.end(), 0.0f);
-                                iterations = std::max(1, solver.solve(op, b, x, o).iterations);
-                            }) /
-            iterations;
-
-        // Eigen: the same matrix as a SparseMatrix, same start, same iteration count.
-        const std::vector<Triplet> t = op.triplets();
-        std::vector<Eigen::Triplet<float>> et;
-        et.reserve(t.size());
-        for (const Triplet& e : t) {
-            et.emplace_back(e.row, e.col, e.value);
-        }
-        Eigen::SparseMatrix<float> a(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
-        a.setFromTriplets(et.begin(), et.end());
-        // Eigen gets the same number of threads as our kernels (its OpenMP regions suffer the
-        // same fork-join stalls on an overloaded machine).
-        Eigen::setNbThreads(detail::workerThreads());
-        Eigen::ConjugateGradient<Eigen::SparseMatrix<float>, Eigen::Lower | Eigen::Upper> eigenCg;
-        eigenCg.compute(a);
-        const int eigenIterations = opts.quick ? 10 : (n > (1u << 20) ? 5 : 10);
-        eigenCg.setMaxIterations(eigenIterations);
-        eigenCg.setTolerance(1e-30f);
-        const Eigen::Map<const Eigen::VectorXf> eb(b.data(), static_cast<Eigen::Index>(n));
-        Eigen::VectorXf ex = Eigen::VectorXf::Zero(static_cast<Eigen::Index>(n));
-        double eigenIts = eigenIterations;
-        const double eigenMs =
-            bench::medianMs(std::min(repeats, 3),
-                            [&] {
-                                ex.setZero();
-                                ex = eigenCg.solveWithGuess(eb, ex);
-                                eigenIts = std::max<double>(1.0, double(eigenCg.iterations()));
-                            }) /
-            eigenIts;
-
-        // The bound for this working set: a triad over arrays as long as the grid (at 1024^2
-        // the CG's four vectors, 16 MB, still fit in this CPU's L3; at 2048x1024 they do not).
-        const double triad = measureTriadGBps(n, repeats);
-        const double gbps = kCgBytesPerUnknown * static_cast<double>(n) / (cpuMs * 1e6);
-        const double boundMs = kCgBytesPerUnknown * static_cast<double>(n) / (triad * 1e6);
-
-        double gpuMs = 0.0;
-        if (opts.gpu) {
-            const GpuOperator gop = GpuOperator::fromStencil(op);
-            auto gsolver = GpuCgSolver::create(library, gop);
-            auto gb = gpu::Buffer::fromSpan(std::span<const float>(b), "bench b");
-            auto gx = gpu::Buffer::create(n * sizeof(float), nullptr, "bench x");
-            if (gsolver && gb && gx) {
-                CgOptions go = o;
-                go.checkEvery = kTimedIterations;
-                int gIts = kTimedIterations;
-                gpuMs = bench::medianMs(std::min(repeats, 3),
-                                        [&] {
-                                            gx->clear();
-                                            auto r =
-                                                gsolver->solve(gop, gb.value(), gx.value(), go);
-                                            syncGpu();
-                                            gIts = r ? std::max(1, r->iterations) : 1;
-                                        }) /
-                        gIts;
-            }
-        }
-        std::printf("%-10s %10.3f %11.3f %8.1f %8.1f %8.1f %9.3f %8.2f %10.3f\n", g.name().c_str(),
-                    cpuMs, eigenMs, eigenMs / cpuMs, gbps, triad, boundMs, cpuMs / boundMs, gpuMs);
-        bench::Record rec{"cg",
-                          "cg-iteration",
-                          g.name(),
-                          "cpu",
-                          cpuMs,
-                          repeats,
-                          {{"eigen", eigenMs}, {"triad-bound", boundMs}},
-                          {{"GB/s", gbps},
-                           {"speedup-vs-eigen", eigenMs / cpuMs},
-                           {"time-over-bound", cpuMs / boundMs},
-                           {"triad-GB/s", triad},
-                           {"dram-triad-GB/s", dramTriad},
-                           {"threads", detail::workerThreads()}}};
-        recorder.add(rec);
-        if (opts.gpu && gpuMs > 0.0) {
-            recorder.add({"cg",
-                          "cg-iteration",
-                          g.name(),
-                          "gpu",
-                          gpuMs,
-                          std::min(repeats, 3),
-                          {{"cpu", cpuMs}, {"eigen", eigenMs}},
-                          {{"dispatches/iteration", GpuCgSolver::kDispatchesPerIteration}}});
-        }
-
-        // Table 44-1 rows: a reduce (dot) and a vector-vector op (p = r + beta p).
-        std::vector<float> p(n, 0.5f);
-        const int reps = std::max(1, static_cast<int>((std::size_t{1} << 24) / n));
-        volatile double sink = 0.0;
-        const double reduceMs =
-            bench::medianMs(repeats,
-                            [&] {
-                                for (int k = 0; k < reps; ++k) {
-                                    sink = sink + detail::dot(b.data(), p.data(), n);
-                                }
-                            }) /
-            reps;
-        const double vvMs = bench::medianMs(repeats,
+    const std::size_t n = g.n();
+    const std::vector<float> b = pseudoRandom(n, 7u);
+    std::vector<float> p(n, 0.5f);
+    const int reps = std::max(1, static_cast<int>((std::size_t{1} << 24) / n));
+    volatile double sink = 0.0;
+    const double reduceMs = bench::medianMs(repeats,
                                             [&] {
                                                 for (int k = 0; k < reps; ++k) {
-                                                    detail::direction(b.data(), p.data(), 0.5f, n);
+                                                    sink =
+                                                        sink + detail::dot(b.data(), p.data(), n);
                                                 }
                                             }) /
                             reps;
-        VectorRow row{g.name(), reduceMs, vvMs};
-        if (opts.gpu && dotProgram && vvProgram) {
-            const GpuCgScalars zero{};
-            auto scalars = gpu::Buffer::create(sizeof zero, &zero, "bench scalars");
-            const std::uint32_t groups = gpu::groupsFor(n, 1024);
-            auto partials =
-                gpu::Buffer::create(2 * groups * sizeof(float), nullptr, "bench partials");
-            auto ga = gpu::Buffer::fromSpan(std::span<const float>(b), "bench a");
-            auto gp = gpu::Buffer::fromSpan(std::span<const float>(p), "bench p");
-            if (scalars && partials && ga && gp) {
-                scalars->bind(0);
-                partials->bind(1);
-                ga->bind(2);
-                ga->bind(3);
-                gp->bind(4);
-                const int gReps = std::max(1, reps / 8);
-                dotProgram->use();
-                dotProgram->set("uN", static_cast<unsigned>(n));
-                row.gpuReduceMs =
-                    bench::medianMs(std::min(repeats, 3),
-                                    [&] {
-                                        for (int k = 0; k < gReps; ++k) {
-                                            (void)gpu::dispatch(dotProgram.value(), groups);
-                                            gpu::barrier();
-                                        }
-                                        syncGpu();
-                                    }) /
-                    gReps;
-                vvProgram->use();
-                vvProgram->set("uN", static_cast<unsigned>(n));
-                vvProgram->set("uBeta", 0.5f);
-                row.gpuVvMs = bench::medianMs(std::min(repeats, 3),
-                                              [&] {
-                                                  for (int k = 0; k < gReps; ++k) {
-                                                      (void)gpu::dispatch(vvProgram.value(),
-                                                                          gpu::groupsFor(n, 256));
-                                                      gpu::barrier();
-                                                  }
-                                                  syncGpu();
-                                              }) /
-                              gReps;
-                recorder.add({"cg",
-                              "vector-reduce",
-                              g.name(),
-                              "gpu",
-                              row.gpuReduceMs,
-                              std::min(repeats, 3),
-                              {{"cpu", reduceMs}},
-                              {}});
-                recorder.add({"cg",
-                              "vector-vector-op",
-                              g.name(),
-                              "gpu",
-                              row.gpuVvMs,
-                              std::min(repeats, 3),
-                              {{"cpu", vvMs}},
-                              {}});
-            }
+    const double vvMs = bench::medianMs(repeats,
+                                        [&] {
+                                            for (int k = 0; k < reps; ++k) {
+                                                detail::direction(b.data(), p.data(), 0.5f, n);
+                                            }
+                                        }) /
+                        reps;
+    VectorRow row{g.name(), reduceMs, vvMs};
+    if (opts.gpu && dotProgram && vvProgram) {
+        const GpuCgScalars zero{};
+        auto scalars = gpu::Buffer::create(sizeof zero, &zero, "bench scalars");
+        const std::uint32_t groups = gpu::groupsFor(n, 1024);
+        auto partials = gpu::Buffer::create(2 * groups * sizeof(float), nullptr, "bench partials");
+        auto ga = gpu::Buffer::fromSpan(std::span<const float>(b), "bench a");
+        auto gp = gpu::Buffer::fromSpan(std::span<const float>(p), "bench p");
+        if (scalars && partials && ga && gp) {
+            scalars->bind(0);
+            partials->bind(1);
+            ga->bind(2);
+            ga->bind(3);
+            gp->bind(4);
+            const int gReps = std::max(1, reps / 8);
+            dotProgram->use();
+            dotProgram->set("uN", static_cast<unsigned>(n));
+            row.gpuReduceMs =
+                bench::medianMs(std::min(repeats, 3),
+                                [&] {
+                                    for (int k = 0; k < gReps; ++k) {
+                                        (void)gpu::dispatch(dotProgram.value(), groups);
+                                        gpu::barrier();
+                                    }
+                                    syncGpu();
+                                }) /
+                gReps;
+            vvProgram->use();
+            vvProgram->set("uN", static_cast<unsigned>(n));
+            vvProgram->set("uBeta", 0.5f);
+            row.gpuVvMs = bench::medianMs(std::min(repeats, 3),
+                                          [&] {
+                                              for (int k = 0; k < gReps; ++k) {
+                                                  (void)gpu::dispatch(vvProgram.value(),
+                                                                      gpu::groupsFor(n, 256));
+                                                  gpu::barrier();
+                                              }
+                                              syncGpu();
+                                          }) /
+                          gReps;
+            recorder.add({"cg",
+                          "vector-reduce",
+                          g.name(),
+                          "gpu",
+                          row.gpuReduceMs,
+                          std::min(repeats, 3),
+                          {{"cpu", reduceMs}},
+                          {}});
+            recorder.add({"cg",
+                          "vector-vector-op",
+                          g.name(),
+                          "gpu",
+                          row.gpuVvMs,
+                          std::min(repeats, 3),
+                          {{"cpu", vvMs}},
+                          {}});
         }
-        vectorRows.push_back(row);
-        recorder.add({"cg", "vector-reduce", g.name(), "cpu", reduceMs, repeats, {}, {}});
-        recorder.add({"cg", "vector-vector-op", g.name(), "cpu", vvMs, repeats, {}, {}});
     }
+    recorder.add({"cg", "vector-reduce", g.name(), "cpu", reduceMs, repeats, {}, {}});
+    return row;
+}
 
+void printVectorOpsTable(const std::vector<VectorRow>& vectorRows) {
     std::printf("\nTable 44-1 style (ms):\n%-22s", "");
     for (const auto& r : vectorRows) {
         std::printf(" %10s", r.size.c_str());
@@ -311,8 +281,12 @@ void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
         std::printf(" %10.3f", r.gpuVvMs);
     }
     std::printf("\n(wave steps per second: `bench --suite water`)\n");
+}
 
-    // Göddeke's table: nine-banded Jacobi, 20 flops per unknown and sweep.
+// Göddeke's table: nine-banded Jacobi, 20 flops per unknown and sweep.
+void jacobi9Table(const bench::Options& opts, const gpu::ShaderLibrary& library,
+                  bench::Recorder& recorder) {
+    const int repeats = std::max(1, opts.repeats);
     std::printf("\nnine-banded Jacobi (Goddeke), MFLOP/s = 20 N sweeps / time:\n");
     std::printf("%-10s %12s %12s\n", "N", "cpu MFLOP/s", "gpu MFLOP/s");
     const std::vector<int> sides =
@@ -365,8 +339,12 @@ void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
                           {{"MFLOP/s", gpuMflops}}});
         }
     }
+}
 
-    // The readback period: a full solve to 1e-5 with status read every k iterations.
+// The readback period: a full solve to 1e-5 with status read every k iterations.
+void readbackPeriodTable(const bench::Options& opts, const gpu::ShaderLibrary& library,
+                         bench::Recorder& recorder) {
+    const int repeats = std::max(1, opts.repeats);
     if (opts.gpu) {
         const GridSize g = opts.quick ? GridSize{128, 128} : GridSize{256, 256};
         const StencilOperator op = cnSystem(g);
@@ -399,6 +377,56 @@ void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
             }
         }
     }
+}
+
+}  // namespace
+
+double measureTriadGBps(std::size_t floats, int repeats) {
+    std::vector<float> a(floats, 0.0f), b(floats, 1.0f), c(floats, 2.0f);
+    const long n = static_cast<long>(floats);
+    float* pa = a.data();
+    const float* pb = b.data();
+    const float* pc = c.data();
+    const int passes = std::max(1, static_cast<int>((std::size_t{1} << 24) / floats));
+    const double ms = bench::medianMs(repeats, [&] {
+        for (int k = 0; k < passes; ++k) {
+#pragma omp parallel for simd schedule(static) num_threads(detail::workerThreads())
+            for (long i = 0; i < n; ++i) {
+                pa[i] = pb[i] + 0.5f * pc[i];
+            }
+        }
+    });
+    return 12.0 * static_cast<double>(floats) * passes / (ms * 1e6);
+}
+
+void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
+    const int repeats = std::max(1, opts.repeats);
+    const double dramTriad = measureTriadGBps(std::size_t{1} << 24, repeats);
+    std::printf("\n== cg: conjugate gradients on the CN system (alpha = 1, c dt/h = 2) ==\n");
+    std::printf("triad bandwidth, 3 x 64 MB arrays (DRAM): %.1f GB/s\n", dramTriad);
+    std::printf("CPU threads: %d (automatic: 1 when the machine is overloaded)\n",
+                detail::workerThreads());
+    std::printf("bound = 32 B/unknown (fused CG) at the triad GB/s of arrays of the grid's size\n");
+    std::printf("%-10s %10s %11s %8s %8s %8s %9s %8s %10s\n", "grid", "cpu ms/it", "eigen ms/it",
+                "speedup", "GB/s", "triad", "bound ms", "x bound", "gpu ms/it");
+
+    const gpu::ShaderLibrary library;
+    const Error noGpu{ErrorKind::kGpuUnavailable, "no GPU"};
+    Result<gpu::Program> dotProgram =
+        opts.gpu ? library.build(gpu::ProgramSpec::computeStage(
+                       "cg_dot.comp", {{"LOCAL_SIZE", "256"}, {"ELEMS", "4"}}))
+                 : Result<gpu::Program>(noGpu);
+    Result<gpu::Program> vvProgram =
+        opts.gpu ? library.build(gpu::ProgramSpec::computeStage("cg_direction_only.comp"))
+                 : Result<gpu::Program>(noGpu);
+    std::vector<VectorRow> vectorRows;
+    for (const GridSize& g : sizes(opts.quick)) {
+        cgIterationRow(g, opts, dramTriad, library, recorder);
+        vectorRows.push_back(vectorOpsRow(g, opts, dotProgram, vvProgram, recorder));
+    }
+    printVectorOpsTable(vectorRows);
+    jacobi9Table(opts, library, recorder);
+    readbackPeriodTable(opts, library, recorder);
 }
 
 }  // namespace ww::cg
