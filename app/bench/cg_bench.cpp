@@ -256,6 +256,7 @@ VectorRow vectorOpsRow(const GridSize& g, const bench::Options& opts,
         }
     }
     recorder.add({"cg", "vector-reduce", g.name(), "cpu", reduceMs, repeats, {}, {}});
+    recorder.add({"cg", "vector-vector-op", g.name(), "cpu", vvMs, repeats, {}, {}});
     return row;
 }
 
