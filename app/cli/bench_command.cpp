@@ -8,13 +8,13 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "app/bench/cg_bench.h"
+#include "app/bench/lcp_bench.h"
+#include "app/bench/wall_bench.h"
+#include "app/bench/wave_bench.h"
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
-#include "solver/cg/cg_bench.h"
 #include "solver/io/matrix_market.h"
-#include "solver/lcp/lcp_bench.h"
-#include "solver/rigid/wall_bench.h"
-#include "solver/wave/wave_bench.h"
 
 namespace ww::app {
 

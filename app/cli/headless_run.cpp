@@ -7,17 +7,6 @@
 
 namespace ww::app {
 
-double quantile(std::vector<double> v, double q) {
-    if (v.empty()) {
-        return 0;
-    }
-    std::sort(v.begin(), v.end());
-    const double pos = q * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<std::size_t>(pos);
-    const std::size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
-}
-
 Status renderSceneToPng(const SimScene& scene, const std::string& shaderDir, int width, int height,
                         const std::string& path) {
     render::Renderer renderer;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/bench/stats.h"
 #include "app/scenes/scene_event.h"
 #include "app/scenes/sim_scene.h"
 
@@ -22,7 +23,7 @@ struct SceneRunStats {
 };
 
 /// Linear-interpolated quantile q in [0, 1] of `v` (0 when empty).
-double quantile(std::vector<double> v, double q);
+using bench::quantile;
 
 /// Steps `scene` `steps` times; each event is applied before the step it names (`events`
 /// sorted by step). Invariants are checked after every step; with `stopAtViolation` the run

@@ -5,7 +5,7 @@
 // explicit wave step on 512^2 (their Table 4).
 #pragma once
 
-#include "solver/core/bench.h"
+#include "app/bench/bench.h"
 
 namespace ww::wave {
 

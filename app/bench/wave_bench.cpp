@@ -1,5 +1,5 @@
 // The `water` benchmark suite (see wave_bench.h).
-#include "solver/wave/wave_bench.h"
+#include "app/bench/wave_bench.h"
 
 #include <algorithm>
 #include <cstdio>

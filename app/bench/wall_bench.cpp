@@ -1,5 +1,5 @@
 // The `wall` benchmark suite (see wall_bench.h).
-#include "solver/rigid/wall_bench.h"
+#include "app/bench/wall_bench.h"
 
 #include <time.h>
 
@@ -34,15 +34,6 @@ struct Trajectory {
     int nMax = 0, contactsMax = 0, islandsMax = 0;
     double iterationsMean = 0.0;
 };
-
-double percentile(std::vector<double> v, double q) {
-    if (v.empty()) {
-        return 0.0;
-    }
-    std::sort(v.begin(), v.end());
-    const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(k, v.size() - 1)];
-}
 
 /// Settles the wall (rest) or settles and shoots (collapse), then times `steps` steps.
 Trajectory run(Scenario scenario, const WorldParams& params, Backend backend,
@@ -83,16 +74,16 @@ bench::Record toRecord(const std::string& name, const std::string& backend, cons
     r.name = name;
     r.size = "10x6";
     r.backend = backend;
-    r.medianMs = percentile(t.stepMs, 0.5);
+    r.medianMs = bench::median(t.stepMs);
     r.repeats = static_cast<int>(t.stepMs.size());
-    r.metrics = {{"p95_ms", percentile(t.stepMs, 0.95)},
-                 {"cpu_time_p50_ms", percentile(t.cpuMs, 0.5)},
-                 {"cpu_time_p95_ms", percentile(t.cpuMs, 0.95)},
-                 {"max_ms", percentile(t.stepMs, 1.0)},
-                 {"collide_ms", percentile(t.collideMs, 0.5)},
-                 {"assemble_ms", percentile(t.assembleMs, 0.5)},
-                 {"solve_ms", percentile(t.solveMs, 0.5)},
-                 {"integrate_ms", percentile(t.integrateMs, 0.5)},
+    r.metrics = {{"p95_ms", bench::quantile(t.stepMs, 0.95)},
+                 {"cpu_time_p50_ms", bench::quantile(t.cpuMs, 0.5)},
+                 {"cpu_time_p95_ms", bench::quantile(t.cpuMs, 0.95)},
+                 {"max_ms", bench::quantile(t.stepMs, 1.0)},
+                 {"collide_ms", bench::quantile(t.collideMs, 0.5)},
+                 {"assemble_ms", bench::quantile(t.assembleMs, 0.5)},
+                 {"solve_ms", bench::quantile(t.solveMs, 0.5)},
+                 {"integrate_ms", bench::quantile(t.integrateMs, 0.5)},
                  {"lcp_n_max", t.nMax},
                  {"contacts_max", t.contactsMax},
                  {"islands_max", t.islandsMax},

@@ -6,7 +6,7 @@
 // against its 2 s per frame (2003 GPU).
 #pragma once
 
-#include "solver/core/bench.h"
+#include "app/bench/bench.h"
 
 namespace ww::rigid {
 

@@ -3,7 +3,7 @@
 //   w = A x (library),  r = max |x - clamp(x - w - b)|,  x' = clamp(x - omega (w + b) / A_ii)
 // so the ratio isolates the matvec. "stream" is the time to read A once from where it lives
 // (a 16-lane sum over A, on 1 and 2 threads, warm) — the bandwidth bound of one iteration.
-#include "solver/lcp/lcp_bench.h"
+#include "app/bench/lcp_bench.h"
 
 #include <cblas.h>
 #include <dlfcn.h>
@@ -98,11 +98,6 @@ LcpProblem benchProblem(int n, unsigned seed) {
 // CPU measurements therefore starts after they have gone to sleep.
 void settleLibraryThreads() {
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
 // Milliseconds per call of an operation, from samples of k back-to-back calls that last about
@@ -471,131 +466,133 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
                     : "not measured");
 }
 
-void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
-    const int reps = std::max(1, opts.repeats);
-    gpu::ShaderLibrary shaders;
-    std::unique_ptr<LcpSolver> gpuSolver;
-    if (opts.gpu) {
-        auto s = makeGpuLcpSolver(shaders);
-        if (s) {
-            gpuSolver = std::move(s).value();
-        } else {
-            std::printf("lcp bench: GPU solver unavailable: %s\n", s.error().message.c_str());
+namespace {
+
+// One row of the per-iteration table: CPU, the library loops and the time to stream A in
+// interleaved rounds, the GPU on its own.
+void jacobiIterationRow(int n, int reps, LcpSolver& cpu, LcpSolver* gpuSolver,
+                        bench::Recorder& recorder) {
+    const auto p = benchProblem(n, 11u + static_cast<unsigned>(n));
+    const std::string size = sizeName(n, n);
+    // The paper's 2n iterations, so that a solve's start-up (first touch of x, the helper
+    // thread waking, a vCPU coming back from idle: ~10 slow jobs here) is a small part of
+    // it. (With 100-125 iterations the start-up decided many rounds at n = 400.)
+    const int iterations = 2 * n;
+    LcpOptions o;
+    o.omega = 0.5f;
+    o.maxIterations = iterations;
+    std::vector<float> x(static_cast<std::size_t>(n));
+    // iterations + 1 passes: the last one measures the final residual.
+    const double passes = iterations + 1;
+    // The contenders run in interleaved rounds (each once per round, the median over
+    // rounds kept), so a change in machine load over the seconds of a run (a shared
+    // virtual machine here) hits them alike instead of whichever ran during it. Each
+    // single measurement does a warm-up solve first (bench::medianMs).
+    Eigen::Map<const RowMatrix> ep(p.a.data(), n, n);
+    const OpenBlas* blas = openBlas();
+    auto libraryUs = [&](auto&& matVec) {
+        return 1000.0 * libraryJacobiMs(p, iterations + 1, o.omega, matVec, 1) / passes;
+    };
+    auto blasUs = [&](int threads) {
+        if (blas == nullptr) {
+            return 0.0;  // not measured (as the GPU columns without a GPU)
+        }
+        blas->setThreads(threads);
+        return libraryUs([&](const float* xi, float* wo) {
+            blas->sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, p.a.data(), n, xi, 1, 0.0f, wo, 1);
+        });
+    };
+    enum { kCpu, kEigen, kStream1, kStream2, kBlas1, kBlas2, kContenders };
+    std::vector<double> samples[kContenders];
+    for (int round = 0; round < reps; ++round) {
+        // OpenBLAS's workers spin for ~0.1 s after its two-thread loop of the last round.
+        settleLibraryThreads();
+        samples[kCpu].push_back(1000.0 *
+                                bench::medianMs(1,
+                                                [&] {
+                                                    std::fill(x.begin(), x.end(), 0.0f);
+                                                    (void)cpu.solve(p, x, o);
+                                                }) /
+                                passes);
+        samples[kEigen].push_back(libraryUs([&](const float* xi, float* wo) {
+            Eigen::Map<Eigen::VectorXf>(wo, n).noalias() =
+                ep * Eigen::Map<const Eigen::VectorXf>(xi, n);
+        }));
+        samples[kStream1].push_back(1000.0 * streamMs(p.a, 1, 1));
+        samples[kStream2].push_back(1000.0 * streamMs(p.a, 2, 1));
+        samples[kBlas1].push_back(blasUs(1));
+        samples[kBlas2].push_back(blasUs(2));
+    }
+    const double cpuUs = bench::median(samples[kCpu]);
+    const double eigenUs = bench::median(samples[kEigen]);
+    const double blas1Us = bench::median(samples[kBlas1]);
+    const double blas2Us = bench::median(samples[kBlas2]);
+    const double stream1Us = bench::median(samples[kStream1]);
+    const double stream2Us = bench::median(samples[kStream2]);
+    double gpuUs = 0.0;
+    if (gpuSolver) {
+        std::vector<double> perIteration;
+        LcpOptions og = o;
+        og.gpuSingleDispatch = false;
+        og.maxIterations = std::min(iterations, 200);
+        (void)bench::medianMs(reps, [&] {
+            std::fill(x.begin(), x.end(), 0.0f);
+            const auto rep = gpuSolver->solve(p, x, og);
+            perIteration.push_back(1000.0 * rep.solveMs / (og.maxIterations + 1));
+        });
+        gpuUs = bench::median(perIteration);
+    }
+    double bestLib = eigenUs;
+    for (double us : {blas1Us, blas2Us}) {
+        if (us > 0.0) {
+            bestLib = std::min(bestLib, us);
         }
     }
-    auto cpu = makeCpuLcpSolver();
+    const double bestStream = std::min(stream1Us, stream2Us);
+    const double gbps = 4.0 * n * n / (cpuUs * 1e3);
+    std::printf("  %6d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %7.2f %7.2f %7.1f\n", n, cpuUs,
+                eigenUs, blas1Us, blas2Us, stream1Us, stream2Us, gpuUs, cpuUs / bestLib,
+                cpuUs / bestStream, gbps);
+    auto r = record("lcp", "jacobi-iteration", size, "cpu", cpuUs / 1000.0, reps);
+    r.baselines = {{"eigen", eigenUs / 1000.0},
+                   {"openblas-1t", blas1Us / 1000.0},
+                   {"openblas-2t", blas2Us / 1000.0},
+                   {"stream-1t", stream1Us / 1000.0},
+                   {"stream-2t", stream2Us / 1000.0}};
+    if (gpuSolver) {
+        r.baselines.push_back({"gpu", gpuUs / 1000.0});
+    }
+    r.metrics = {{"GB/s", gbps},
+                 {"ratio-vs-best-library", cpuUs / bestLib},
+                 {"ratio-vs-stream", cpuUs / bestStream}};
+    recorder.add(r);
+    if (gpuSolver) {
+        auto g = record("lcp", "jacobi-iteration", size, "gpu", gpuUs / 1000.0, reps);
+        g.baselines = {{"cpu", cpuUs / 1000.0}};
+        g.metrics = {{"GB/s", 4.0 * n * n / (gpuUs * 1e3)}};
+        recorder.add(g);
+    }
+}
+
+// Table: microseconds per projected Jacobi iteration, CPU against Eigen, OpenBLAS and the time
+// to read A once.
+void jacobiIterationTable(const std::vector<int>& sizes, int reps, LcpSolver& cpu,
+                          LcpSolver* gpuSolver, bench::Recorder& recorder) {
     std::printf(
         "\nProjected Jacobi, microseconds per iteration (median of %d); ratio = CPU / "
         "best library loop, stream = CPU / time to read A once\n",
         reps);
     std::printf("  %6s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s\n", "n", "CPU", "Eigen", "BLAS-1t",
                 "BLAS-2t", "stream1t", "stream2t", "GPU", "ratio", "stream", "GB/s");
-    const std::vector<int> sizes =
-        opts.quick ? std::vector<int>{100, 200} : std::vector<int>{400, 1000};
     for (int n : sizes) {
-        const auto p = benchProblem(n, 11u + static_cast<unsigned>(n));
-        const std::string size = sizeName(n, n);
-        // The paper's 2n iterations, so that a solve's start-up (first touch of x, the helper
-        // thread waking, a vCPU coming back from idle: ~10 slow jobs here) is a small part of
-        // it. (With 100-125 iterations the start-up decided many rounds at n = 400.)
-        const int iterations = 2 * n;
-        LcpOptions o;
-        o.omega = 0.5f;
-        o.maxIterations = iterations;
-        std::vector<float> x(static_cast<std::size_t>(n));
-        // iterations + 1 passes: the last one measures the final residual.
-        const double passes = iterations + 1;
-        // The contenders run in interleaved rounds (each once per round, the median over
-        // rounds kept), so a change in machine load over the seconds of a run (a shared
-        // virtual machine here) hits them alike instead of whichever ran during it. Each
-        // single measurement does a warm-up solve first (bench::medianMs).
-        Eigen::Map<const RowMatrix> ep(p.a.data(), n, n);
-        const OpenBlas* blas = openBlas();
-        auto libraryUs = [&](auto&& matVec) {
-            return 1000.0 * libraryJacobiMs(p, iterations + 1, o.omega, matVec, 1) / passes;
-        };
-        auto blasUs = [&](int threads) {
-            if (blas == nullptr) {
-                return 0.0;  // not measured (as the GPU columns without a GPU)
-            }
-            blas->setThreads(threads);
-            return libraryUs([&](const float* xi, float* wo) {
-                blas->sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, p.a.data(), n, xi, 1, 0.0f, wo,
-                            1);
-            });
-        };
-        enum { kCpu, kEigen, kStream1, kStream2, kBlas1, kBlas2, kContenders };
-        std::vector<double> samples[kContenders];
-        for (int round = 0; round < reps; ++round) {
-            // OpenBLAS's workers spin for ~0.1 s after its two-thread loop of the last round.
-            settleLibraryThreads();
-            samples[kCpu].push_back(1000.0 *
-                                    bench::medianMs(1,
-                                                    [&] {
-                                                        std::fill(x.begin(), x.end(), 0.0f);
-                                                        (void)cpu->solve(p, x, o);
-                                                    }) /
-                                    passes);
-            samples[kEigen].push_back(libraryUs([&](const float* xi, float* wo) {
-                Eigen::Map<Eigen::VectorXf>(wo, n).noalias() =
-                    ep * Eigen::Map<const Eigen::VectorXf>(xi, n);
-            }));
-            samples[kStream1].push_back(1000.0 * streamMs(p.a, 1, 1));
-            samples[kStream2].push_back(1000.0 * streamMs(p.a, 2, 1));
-            samples[kBlas1].push_back(blasUs(1));
-            samples[kBlas2].push_back(blasUs(2));
-        }
-        const double cpuUs = median(samples[kCpu]);
-        const double eigenUs = median(samples[kEigen]);
-        const double blas1Us = median(samples[kBlas1]);
-        const double blas2Us = median(samples[kBlas2]);
-        const double stream1Us = median(samples[kStream1]);
-        const double stream2Us = median(samples[kStream2]);
-        double gpuUs = 0.0;
-        if (gpuSolver) {
-            std::vector<double> perIteration;
-            LcpOptions og = o;
-            og.gpuSingleDispatch = false;
-            og.maxIterations = std::min(iterations, 200);
-            (void)bench::medianMs(reps, [&] {
-                std::fill(x.begin(), x.end(), 0.0f);
-                const auto rep = gpuSolver->solve(p, x, og);
-                perIteration.push_back(1000.0 * rep.solveMs / (og.maxIterations + 1));
-            });
-            gpuUs = median(perIteration);
-        }
-        double bestLib = eigenUs;
-        for (double us : {blas1Us, blas2Us}) {
-            if (us > 0.0) {
-                bestLib = std::min(bestLib, us);
-            }
-        }
-        const double bestStream = std::min(stream1Us, stream2Us);
-        const double gbps = 4.0 * n * n / (cpuUs * 1e3);
-        std::printf("  %6d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %7.2f %7.2f %7.1f\n", n, cpuUs,
-                    eigenUs, blas1Us, blas2Us, stream1Us, stream2Us, gpuUs, cpuUs / bestLib,
-                    cpuUs / bestStream, gbps);
-        auto r = record("lcp", "jacobi-iteration", size, "cpu", cpuUs / 1000.0, reps);
-        r.baselines = {{"eigen", eigenUs / 1000.0},
-                       {"openblas-1t", blas1Us / 1000.0},
-                       {"openblas-2t", blas2Us / 1000.0},
-                       {"stream-1t", stream1Us / 1000.0},
-                       {"stream-2t", stream2Us / 1000.0}};
-        if (gpuSolver) {
-            r.baselines.push_back({"gpu", gpuUs / 1000.0});
-        }
-        r.metrics = {{"GB/s", gbps},
-                     {"ratio-vs-best-library", cpuUs / bestLib},
-                     {"ratio-vs-stream", cpuUs / bestStream}};
-        recorder.add(r);
-        if (gpuSolver) {
-            auto g = record("lcp", "jacobi-iteration", size, "gpu", gpuUs / 1000.0, reps);
-            g.baselines = {{"cpu", cpuUs / 1000.0}};
-            g.metrics = {{"GB/s", 4.0 * n * n / (gpuUs * 1e3)}};
-            recorder.add(g);
-        }
+        jacobiIterationRow(n, reps, cpu, gpuSolver, recorder);
     }
+}
 
+// Table: full solves with the paper's 2n iterations, Jacobi and Gauss-Seidel on the CPU, the
+// GPU in one dispatch and in one dispatch per iteration.
+void fullSolveTable(const std::vector<int>& sizes, int reps, LcpSolver& cpu, LcpSolver* gpuSolver,
+                    bench::Recorder& recorder) {
     std::printf("\nFull solves, 2n iterations (the paper's count), milliseconds (median of %d)\n",
                 reps);
     std::printf("  %6s %10s %10s %10s %10s %12s\n", "n", "CPU-Jacobi", "CPU-GS", "GPU-1disp",
@@ -610,7 +607,7 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
         settleLibraryThreads();
         const double jac = bench::medianMs(reps, [&] {
             std::fill(x.begin(), x.end(), 0.0f);
-            last = cpu->solve(p, x, o);
+            last = cpu.solve(p, x, o);
         });
         const float residual = last.residual;
         LcpOptions gs = o;
@@ -618,7 +615,7 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
         gs.omega = 1.0f;
         const double gsMs = bench::medianMs(reps, [&] {
             std::fill(x.begin(), x.end(), 0.0f);
-            (void)cpu->solve(p, x, gs);
+            (void)cpu.solve(p, x, gs);
         });
         double gpu1 = 0.0, gpuN = 0.0;
         if (gpuSolver) {
@@ -644,9 +641,12 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
         r.metrics = {{"residual", residual}};
         recorder.add(r);
     }
+}
 
-    // Islands: a wall's contact graph split into independent blocks of different sizes.
-    const int islands = opts.quick ? 16 : 64;
+// Islands: a wall's contact graph split into independent blocks of different sizes, solved
+// as one batch (CPU, GPU in one dispatch) and one by one on the GPU.
+void islandsBatchTable(int islands, int reps, LcpSolver& cpu, LcpSolver* gpuSolver,
+                       bench::Recorder& recorder) {
     std::vector<LcpProblem> blocks;
     std::size_t total = 0;
     for (int k = 0; k < islands; ++k) {
@@ -658,7 +658,7 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
     std::vector<float> xb(total);
     const double cpuBatch = bench::medianMs(reps, [&] {
         std::fill(xb.begin(), xb.end(), 0.0f);
-        (void)cpu->solveBatch(blocks, xb, o);
+        (void)cpu.solveBatch(blocks, xb, o);
     });
     double gpuBatch = 0.0, gpuOneByOne = 0.0;
     if (gpuSolver) {
@@ -689,6 +689,28 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
         recorder.add(g);
     }
     recorder.add(r);
+}
+
+}  // namespace
+
+void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
+    const int reps = std::max(1, opts.repeats);
+    gpu::ShaderLibrary shaders;
+    std::unique_ptr<LcpSolver> gpuSolver;
+    if (opts.gpu) {
+        auto s = makeGpuLcpSolver(shaders);
+        if (s) {
+            gpuSolver = std::move(s).value();
+        } else {
+            std::printf("lcp bench: GPU solver unavailable: %s\n", s.error().message.c_str());
+        }
+    }
+    auto cpu = makeCpuLcpSolver();
+    const std::vector<int> sizes =
+        opts.quick ? std::vector<int>{100, 200} : std::vector<int>{400, 1000};
+    jacobiIterationTable(sizes, reps, *cpu, gpuSolver.get(), recorder);
+    fullSolveTable(sizes, reps, *cpu, gpuSolver.get(), recorder);
+    islandsBatchTable(opts.quick ? 16 : 64, reps, *cpu, gpuSolver.get(), recorder);
 }
 
 }  // namespace ww::lcp

@@ -6,7 +6,7 @@
 // Jacobi; and the GPU readback period (CgOptions::checkEvery) sweep behind its default.
 #pragma once
 
-#include "solver/core/bench.h"
+#include "app/bench/bench.h"
 
 namespace ww::cg {
 

@@ -3,11 +3,11 @@
 // bound) measured in the same run, so ratios mean something on any machine.
 #pragma once
 
-#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "app/bench/stats.h"
 #include "solver/core/timer.h"
 
 namespace ww::bench {
@@ -55,9 +55,7 @@ double medianMs(int repeats, F&& f) {
         f();
         t.push_back(sw.elapsedMs());
     }
-    std::sort(t.begin(), t.end());
-    const std::size_t n = t.size();
-    return n == 0 ? 0.0 : (n % 2 == 1 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]));
+    return median(std::move(t));
 }
 
 }  // namespace ww::bench

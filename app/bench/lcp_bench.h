@@ -3,7 +3,7 @@
 // run (Eigen, OpenBLAS with 1 and 2 threads, the time to stream A once, the other backend).
 #pragma once
 
-#include "solver/core/bench.h"
+#include "app/bench/bench.h"
 
 namespace ww::lcp {
 
