@@ -16,6 +16,7 @@
 #include "app/demo/demo_panel.h"
 #include "app/demo/frame_timings.h"
 #include "app/demo/frame_trace.h"
+#include "app/demo/key_bindings.h"
 #include "render/camera.h"
 #include "render/capture.h"
 #include "render/renderer.h"
@@ -115,6 +116,8 @@ struct Demo {
     int current = 0;
     CameraHome shownHome;  ///< the current scene's home when the camera last went there
     double stepAccumulator = 0.0;
+    RealTimePacer pacer;
+    Stopwatch frameClock;  ///< wall time since the last frame's steps (real-time pacing)
     bool stepOnce = false;
     DemoReport report;
 
@@ -203,29 +206,43 @@ struct Demo {
     void handleKeys(PanelRequests& requests) {
         const bool typing = ImGui::GetIO().WantCaptureKeyboard;
         for (int key : input.keys) {
-            if (typing && key != GLFW_KEY_F12) {
+            const KeyBinding* binding = bindingForKey(key);
+            if (binding == nullptr || (typing && binding->command != KeyCommand::kScreenshot)) {
                 continue;
             }
-            if (key == GLFW_KEY_SPACE) {
-                panel.paused = !panel.paused;
-            } else if (key == GLFW_KEY_PERIOD) {
-                requests.step = true;
-            } else if (key == GLFW_KEY_R) {
-                requests.reset = true;
-            } else if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) {
-                requests.scene = key - GLFW_KEY_1;
-            } else if (key == GLFW_KEY_F12) {
-                requests.screenshot = true;
-            } else if (key == GLFW_KEY_G) {
-                requests.backend =
-                    scenes[current]->backend() == Backend::kCpu ? Backend::kGpu : Backend::kCpu;
-            } else if (key == GLFW_KEY_H) {
-                panel.visible = !panel.visible;
-            } else if (key == GLFW_KEY_V) {
-                panel.vsync = !panel.vsync;
-                requests.vsyncChanged = true;
-            } else if (key == GLFW_KEY_ESCAPE) {
-                glfwSetWindowShouldClose(window, GLFW_TRUE);
+            switch (binding->command) {
+                case KeyCommand::kHelp:
+                    panel.showHelp = !panel.showHelp;
+                    break;
+                case KeyCommand::kPause:
+                    panel.paused = !panel.paused;
+                    break;
+                case KeyCommand::kStep:
+                    requests.step = true;
+                    break;
+                case KeyCommand::kReset:
+                    requests.reset = true;
+                    break;
+                case KeyCommand::kScene:
+                    requests.scene = key - binding->firstKey;
+                    break;
+                case KeyCommand::kScreenshot:
+                    requests.screenshot = true;
+                    break;
+                case KeyCommand::kBackend:
+                    requests.backend =
+                        scenes[current]->backend() == Backend::kCpu ? Backend::kGpu : Backend::kCpu;
+                    break;
+                case KeyCommand::kPanel:
+                    panel.visible = !panel.visible;
+                    break;
+                case KeyCommand::kVsync:
+                    panel.vsync = !panel.vsync;
+                    requests.vsyncChanged = true;
+                    break;
+                case KeyCommand::kQuit:
+                    glfwSetWindowShouldClose(window, GLFW_TRUE);
+                    break;
             }
         }
         input.keys.clear();
@@ -355,12 +372,23 @@ struct Demo {
     }
 
     int stepsThisFrame() {
+        const double wallSeconds = frameClock.elapsedMs() / 1000.0;
+        frameClock.restart();
         if (panel.paused) {
             const int n = stepOnce ? 1 : 0;
             stepOnce = false;
+            pacer.restart();  // no burst of steps when it runs again
             return n;
         }
         stepOnce = false;
+        if (panel.pacing == Pacing::kRealTime) {
+            const int n =
+                pacer.stepsFor(wallSeconds, scenes[current]->dtSeconds(), panel.maxStepsPerFrame);
+            panel.speed = pacer.speed();
+            return n;
+        }
+        pacer.restart();
+        panel.speed = 1.0;
         stepAccumulator += panel.stepsPerFrame;
         const int n = static_cast<int>(std::floor(stepAccumulator));
         stepAccumulator -= n;
@@ -416,6 +444,9 @@ int Demo::run() {
     }
     goHome();
     panel.visible = options.showPanel;
+    panel.pacing = options.pacing.value_or(options.frames > 0 ? Pacing::kFixed : Pacing::kRealTime);
+    panel.stepsPerFrame = options.stepsPerFrame;
+    panel.maxStepsPerFrame = options.maxStepsPerFrame;
     panel.vsync = options.vsync;
     panel.syncTimings = options.syncTimings;
     panel.gpuUnavailable = gpuWhy[current];
@@ -501,6 +532,9 @@ int Demo::run() {
             handleKeys(requests);
             handleMouse();
             drawPanel(panel, requests, scenes, current, timings, renderer.stats());
+            const glm::vec2 windowSize(windowPixels());
+            drawViewStatus(panel, windowSize.x, windowSize.y);
+            drawHelpOverlay(panel, windowSize.x);
             if (const std::string alarm = scenes[current]->alarm(); !alarm.empty()) {
                 requests.reset |=
                     drawAlarmBanner(panel, alarm, static_cast<float>(windowPixels().x));
@@ -557,6 +591,9 @@ int Demo::run() {
     }
     const FrameTiming mean = timings.totalMean();
     report.frames = frame;
+    report.speed = panel.speed;
+    report.paused = panel.paused;
+    report.helpShown = panel.showHelp;
     report.frameMs = mean.frameMs;
     report.simMs = mean.simMs;
     report.renderMs = mean.renderMs;
@@ -580,6 +617,10 @@ int Demo::run() {
             backendName(scenes[current]->backend()));
         if (!report.backendNote.empty()) {
             std::printf("demo: %s\n", report.backendNote.c_str());
+        }
+        if (panel.pacing == Pacing::kRealTime) {
+            std::printf("demo: real time, at most %d steps a frame: speed %s\n",
+                        panel.maxStepsPerFrame, speedText(panel.speed).c_str());
         }
         if (report.alarmFrames > 0) {
             std::printf("demo: alarm shown in %d frames: %s\n", report.alarmFrames,

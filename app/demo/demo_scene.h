@@ -41,6 +41,8 @@ class DemoScene {
 
     /// Advances one fixed time step.
     virtual void step() = 0;
+    /// The fixed time step, s: real-time pacing takes as many steps as the clock allows.
+    virtual double dtSeconds() { return 1.0 / 60.0; }
     /// Rebuilds the scene from its current settings, keeping the backend.
     virtual void reset() = 0;
     /// Describes the current state. `out` arrives cleared (vectors keep their capacity).

@@ -36,6 +36,7 @@ class WallDemoScene final : public demo::DemoScene {
 
     const char* name() const override { return "wall"; }
     void step() override;
+    double dtSeconds() override { return m_scene.world().params().dtSeconds; }
     void reset() override;
     void fillDrawData(render::DrawData& out) override { m_scene.fillDrawData(out); }
     void drawControls() override;

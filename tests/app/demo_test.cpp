@@ -408,6 +408,12 @@ TEST(DemoCommand, BadOptionsExit2NamingThem) {
     r = runShell(WW_WAVEWALL_EXE " demo --omega -1");
     EXPECT_EQ(r.code, 2) << r.output;
     EXPECT_NE(r.output.find("omega"), std::string::npos) << r.output;
+    r = runShell(WW_WAVEWALL_EXE " demo --pacing sometimes");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("pacing"), std::string::npos) << r.output;
+    r = runShell(WW_WAVEWALL_EXE " demo --max-steps-per-frame 0");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("--max-steps-per-frame"), std::string::npos) << r.output;
 }
 
 // Picking, on the adapters directly (no window needed).
