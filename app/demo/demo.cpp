@@ -53,6 +53,7 @@ struct MouseGesture {
     bool dragged = false;
     bool shift = false;
     bool ctrl = false;
+    bool grabbing = false;  ///< the scene grabbed a body at the press: the drag pulls it
     glm::vec2 pressAt{0.0f};
     glm::vec2 last{0.0f};
 };
@@ -139,6 +140,10 @@ struct Demo {
     void switchScene(int index) {
         if (index < 0 || index >= static_cast<int>(scenes.size()) || index == current) {
             return;
+        }
+        if (gesture.grabbing) {
+            scenes[current]->endGrab();
+            gesture.active = false;
         }
         current = index;
         goHome();
@@ -261,6 +266,10 @@ struct Demo {
             return;
         }
         DemoScene& scene = *scenes[current];
+        if (gesture.grabbing) {
+            scene.moveGrab(rayAt(cursor, windowSize));
+            return;
+        }
         if (gesture.button == GLFW_MOUSE_BUTTON_LEFT) {
             if (gesture.ctrl) {
                 scene.onPick(rayAt(cursor, windowSize), PickAction::kDrag);
@@ -270,6 +279,24 @@ struct Demo {
         } else {
             camera.pan(delta.x, delta.y, static_cast<float>(windowSize.y));
         }
+    }
+
+    // The spring of a grab, from the point on the body to where the cursor pulls it, over
+    // the 3D view and under the panel.
+    void drawGrabLine(glm::vec2 windowSize) {
+        const auto line = scenes[current]->grabLine();
+        if (!line) {
+            return;
+        }
+        const render::Camera cam = view(windowSize.x);
+        const glm::ivec2 size(windowSize);
+        const glm::vec3 a = cam.project(line->first, size);
+        const glm::vec3 b = cam.project(line->second, size);
+        ImDrawList* draw = ImGui::GetBackgroundDrawList();
+        const ImU32 colour = IM_COL32(255, 235, 80, 255);
+        draw->AddLine(ImVec2(a.x, a.y), ImVec2(b.x, b.y), colour, 2.5f);
+        draw->AddCircleFilled(ImVec2(a.x, a.y), 4.0f, colour);
+        draw->AddCircle(ImVec2(b.x, b.y), 6.0f, colour, 0, 2.0f);
     }
 
     render::Ray rayAt(glm::vec2 cursor, glm::ivec2 windowSize) const {
@@ -293,23 +320,27 @@ struct Demo {
                      e.button != GLFW_MOUSE_BUTTON_MIDDLE)) {
                     continue;
                 }
-                gesture = {true,
-                           e.button,
-                           false,
-                           (e.mods & GLFW_MOD_SHIFT) != 0,
-                           (e.mods & GLFW_MOD_CONTROL) != 0,
-                           e.at,
-                           e.at};
+                const bool shift = (e.mods & GLFW_MOD_SHIFT) != 0;
+                const bool ctrl = (e.mods & GLFW_MOD_CONTROL) != 0;
+                gesture = {true, e.button, false, shift, ctrl, false, e.at, e.at};
+                // A plain left press on a body grabs it; elsewhere it orbits or clicks.
+                gesture.grabbing = e.button == GLFW_MOUSE_BUTTON_LEFT && !shift && !ctrl &&
+                                   scenes[current]->beginGrab(rayAt(e.at, windowSize));
+                report.grabs += gesture.grabbing ? 1 : 0;
                 continue;
             }
             if (!gesture.active || e.button != gesture.button) {
                 continue;
             }
             dragGestureTo(e.at, windowSize);
-            if (gesture.button == GLFW_MOUSE_BUTTON_LEFT && !gesture.dragged && !gesture.ctrl) {
+            if (gesture.grabbing) {
+                scenes[current]->endGrab();
+            } else if (gesture.button == GLFW_MOUSE_BUTTON_LEFT && !gesture.dragged) {
                 ++report.picks;
-                scenes[current]->onPick(rayAt(e.at, windowSize),
-                                        gesture.shift ? PickAction::kShoot : PickAction::kClick);
+                scenes[current]->onPick(rayAt(e.at, windowSize), gesture.ctrl ? PickAction::kRemove
+                                                                 : gesture.shift
+                                                                     ? PickAction::kShoot
+                                                                     : PickAction::kClick);
             }
             gesture.active = false;
         }
@@ -535,6 +566,7 @@ int Demo::run() {
             const glm::vec2 windowSize(windowPixels());
             drawViewStatus(panel, windowSize.x, windowSize.y);
             drawHelpOverlay(panel, windowSize.x);
+            drawGrabLine(windowSize);
             if (const std::string alarm = scenes[current]->alarm(); !alarm.empty()) {
                 requests.reset |=
                     drawAlarmBanner(panel, alarm, static_cast<float>(windowPixels().x));
@@ -621,6 +653,9 @@ int Demo::run() {
         if (panel.pacing == Pacing::kRealTime) {
             std::printf("demo: real time, at most %d steps a frame: speed %s\n",
                         panel.maxStepsPerFrame, speedText(panel.speed).c_str());
+        }
+        if (const std::string line = scenes[current]->reportLine(); !line.empty()) {
+            std::printf("demo: %s\n", line.c_str());
         }
         if (report.alarmFrames > 0) {
             std::printf("demo: alarm shown in %d frames: %s\n", report.alarmFrames,

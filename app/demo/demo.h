@@ -72,7 +72,8 @@ struct DemoReport {
     double speed = 1.0;      ///< simulated per wall second at the end (real-time pacing)
     bool paused = false;     ///< at the end
     bool helpShown = false;  ///< the F1 overlay was up at the end
-    int picks = 0;           ///< clicks and shift + clicks handed to the scenes
+    int grabs = 0;           ///< plain presses that grabbed a body
+    int picks = 0;           ///< clicks, ctrl + clicks and shift + clicks handed to the scenes
     int alarmFrames = 0;     ///< frames that showed a scene's alarm banner
     std::string lastAlarm;   ///< the last alarm shown, if any
 };

@@ -20,10 +20,11 @@ constexpr KeyBinding kKeys[] = {
 };
 
 constexpr MouseBinding kMouse[] = {
-    {"left-drag (empty space)", "orbit the camera"},
+    {"left-drag on a brick", "pull it along (a spring to the cursor)"},
+    {"left-drag elsewhere", "orbit the camera"},
     {"right- or middle-drag", "pan"},
     {"wheel", "zoom"},
-    {"click (wall)", "remove the brick under the cursor"},
+    {"ctrl + click (wall)", "remove the brick under the cursor"},
     {"click (water)", "a drop where the ray meets the water"},
     {"ctrl + drag (water)", "a wake along the path"},
     {"shift + click", "shoot a sphere along the ray (wall)"},

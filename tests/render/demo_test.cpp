@@ -305,8 +305,9 @@ TEST(Demo, ResizedWindowRendersAtTheNewSize) {
     }
 }
 
-// A wall whose frames are slow (each step sleeps): a synthetic click (xdotool sends press and
-// release back to back) then falls within one frame. It reports its brick count when destroyed.
+// A wall whose frames are slow (each step sleeps): a synthetic ctrl + click (xdotool sends
+// press and release back to back) then falls within one frame. It reports its brick count when
+// destroyed.
 class SlowWallScene : public test::TestWallScene {
   public:
     explicit SlowWallScene(std::shared_ptr<std::size_t> bricksLeft)
@@ -343,7 +344,7 @@ TEST(Demo, ClickWithinOneFrameIsNotLost) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));
         const int rc = std::system(
             "xdotool search --sync --name '^wavewall$' mousemove --window %1 400 250 "
-            "click 1 > /dev/null 2>&1");
+            "keydown ctrl click 1 keyup ctrl > /dev/null 2>&1");
         EXPECT_EQ(rc, 0) << "xdotool failed";
     });
     DemoReport report;
