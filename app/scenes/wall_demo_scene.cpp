@@ -346,6 +346,9 @@ void WallDemoScene::applyGrab(float dtSeconds) {
     const rigid::Vec3 impulse{j.x, j.y, j.z};
     b.linearVelocity += impulse * b.invMass;
     b.angularVelocity += b.invInertiaWorld * rigid::cross(r, impulse);
+    // The spring holds a point, not the attitude: without this a held brick swings about the
+    // grab point as an undamped pendulum (and drags the point with it).
+    b.angularVelocity *= 1.0f / (1.0f + kGrabAngularDamping * dtSeconds);
 }
 
 std::string WallDemoScene::reportLine() {

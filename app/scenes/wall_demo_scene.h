@@ -62,6 +62,8 @@ class WallDemoScene final : public demo::DemoScene {
     /// (critically damped: no overshoot; omega0 dt = 0.3 at 60 Hz, well inside stability).
     static constexpr float kGrabHz = 3.0f;
     static constexpr float kGrabDampingRatio = 1.0f;
+    /// 1/s: damps the held body's spin about the grab point (time constant 1/6 s).
+    static constexpr float kGrabAngularDamping = 6.0f;
     /// m/s^2: caps the pull so a far cursor flings nothing through the wall (20 g).
     static constexpr float kGrabMaxAcceleration = 200.0f;
     demo::CameraHome cameraHome() const override;
