@@ -33,6 +33,9 @@ struct DemoValues {
     std::string panel = "on";
     std::string initialDrop = "on";
     std::string minimize = "off";
+    std::string pacing = "auto";
+    double stepsPerFrame = 1.0;
+    int maxStepsPerFrame = demo::RealTimePacer::kDefaultMaxSteps;
     std::vector<std::string> events;
     int frames = 0;
     int width = 1280;
@@ -133,6 +136,12 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     }
     if (v.fallbackSteps < 1 || v.fallbackSteps > 1000000) {
         return reportError(inputError("--fallback-steps must be in [1, 1000000]"));
+    }
+    if (!(v.stepsPerFrame >= 0.01 && v.stepsPerFrame <= 64.0) || v.maxStepsPerFrame < 1 ||
+        v.maxStepsPerFrame > 64) {
+        return reportError(
+            inputError("--steps-per-frame must be in [0.01, 64] and --max-steps-per-frame in "
+                       "[1, 64]"));
     }
     int minimizeAt = -1;
     int restoreAt = -1;
@@ -248,6 +257,11 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     o.showPanel = v.panel == "on";
     o.syncTimings = v.syncTimings;
     o.printReport = v.report;
+    if (v.pacing != "auto") {
+        o.pacing = v.pacing == "fixed" ? demo::Pacing::kFixed : demo::Pacing::kRealTime;
+    }
+    o.stepsPerFrame = static_cast<float>(v.stepsPerFrame);
+    o.maxStepsPerFrame = v.maxStepsPerFrame;
     o.minimizeAtFrame = minimizeAt;
     o.restoreAtFrame = restoreAt;
     demo::DemoReport report;
@@ -275,7 +289,18 @@ CommandAction registerDemoCommand(CLI::App& app) {
                "Solver backend (auto: GPU when available, the CPU when the only GL is a "
                "software rasterizer)",
                {"cpu", "gpu", "auto"});
-    table->add("frames", v->frames, "Render this many frames and exit (0: until closed)");
+    table->add("frames", v->frames,
+               "Render this many frames and exit (0: until closed); with --pacing auto such a "
+               "run takes --steps-per-frame steps every frame, so it is reproducible");
+    table->add("pacing", v->pacing,
+               "real-time: fixed dt, steps follow the clock (at most --max-steps-per-frame a "
+               "frame; slower shows in the view); fixed: --steps-per-frame every frame; auto: "
+               "fixed with --frames, else real-time",
+               {"auto", "real-time", "fixed"});
+    table->add("steps-per-frame", v->stepsPerFrame,
+               "Steps per frame with fixed pacing (fractions accumulate)");
+    table->add("max-steps-per-frame", v->maxStepsPerFrame,
+               "Most steps a frame takes in real-time pacing");
     table->add("screenshot", v->screenshot, "PNG written after the last frame (or on F12)");
     table->add("width", v->width, "Window width, screen pixels");
     table->add("height", v->height, "Window height, screen pixels");

@@ -16,6 +16,7 @@
 #include "app/demo/demo_panel.h"
 #include "app/demo/frame_timings.h"
 #include "app/demo/frame_trace.h"
+#include "app/demo/key_bindings.h"
 #include "render/camera.h"
 #include "render/capture.h"
 #include "render/renderer.h"
@@ -52,6 +53,7 @@ struct MouseGesture {
     bool dragged = false;
     bool shift = false;
     bool ctrl = false;
+    bool grabbing = false;  ///< the scene grabbed a body at the press: the drag pulls it
     glm::vec2 pressAt{0.0f};
     glm::vec2 last{0.0f};
 };
@@ -115,6 +117,8 @@ struct Demo {
     int current = 0;
     CameraHome shownHome;  ///< the current scene's home when the camera last went there
     double stepAccumulator = 0.0;
+    RealTimePacer pacer;
+    Stopwatch frameClock;  ///< wall time since the last frame's steps (real-time pacing)
     bool stepOnce = false;
     DemoReport report;
 
@@ -136,6 +140,10 @@ struct Demo {
     void switchScene(int index) {
         if (index < 0 || index >= static_cast<int>(scenes.size()) || index == current) {
             return;
+        }
+        if (gesture.grabbing) {
+            scenes[current]->endGrab();
+            gesture.active = false;
         }
         current = index;
         goHome();
@@ -203,29 +211,43 @@ struct Demo {
     void handleKeys(PanelRequests& requests) {
         const bool typing = ImGui::GetIO().WantCaptureKeyboard;
         for (int key : input.keys) {
-            if (typing && key != GLFW_KEY_F12) {
+            const KeyBinding* binding = bindingForKey(key);
+            if (binding == nullptr || (typing && binding->command != KeyCommand::kScreenshot)) {
                 continue;
             }
-            if (key == GLFW_KEY_SPACE) {
-                panel.paused = !panel.paused;
-            } else if (key == GLFW_KEY_PERIOD) {
-                requests.step = true;
-            } else if (key == GLFW_KEY_R) {
-                requests.reset = true;
-            } else if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) {
-                requests.scene = key - GLFW_KEY_1;
-            } else if (key == GLFW_KEY_F12) {
-                requests.screenshot = true;
-            } else if (key == GLFW_KEY_G) {
-                requests.backend =
-                    scenes[current]->backend() == Backend::kCpu ? Backend::kGpu : Backend::kCpu;
-            } else if (key == GLFW_KEY_H) {
-                panel.visible = !panel.visible;
-            } else if (key == GLFW_KEY_V) {
-                panel.vsync = !panel.vsync;
-                requests.vsyncChanged = true;
-            } else if (key == GLFW_KEY_ESCAPE) {
-                glfwSetWindowShouldClose(window, GLFW_TRUE);
+            switch (binding->command) {
+                case KeyCommand::kHelp:
+                    panel.showHelp = !panel.showHelp;
+                    break;
+                case KeyCommand::kPause:
+                    panel.paused = !panel.paused;
+                    break;
+                case KeyCommand::kStep:
+                    requests.step = true;
+                    break;
+                case KeyCommand::kReset:
+                    requests.reset = true;
+                    break;
+                case KeyCommand::kScene:
+                    requests.scene = key - binding->firstKey;
+                    break;
+                case KeyCommand::kScreenshot:
+                    requests.screenshot = true;
+                    break;
+                case KeyCommand::kBackend:
+                    requests.backend =
+                        scenes[current]->backend() == Backend::kCpu ? Backend::kGpu : Backend::kCpu;
+                    break;
+                case KeyCommand::kPanel:
+                    panel.visible = !panel.visible;
+                    break;
+                case KeyCommand::kVsync:
+                    panel.vsync = !panel.vsync;
+                    requests.vsyncChanged = true;
+                    break;
+                case KeyCommand::kQuit:
+                    glfwSetWindowShouldClose(window, GLFW_TRUE);
+                    break;
             }
         }
         input.keys.clear();
@@ -244,6 +266,10 @@ struct Demo {
             return;
         }
         DemoScene& scene = *scenes[current];
+        if (gesture.grabbing) {
+            scene.moveGrab(rayAt(cursor, windowSize));
+            return;
+        }
         if (gesture.button == GLFW_MOUSE_BUTTON_LEFT) {
             if (gesture.ctrl) {
                 scene.onPick(rayAt(cursor, windowSize), PickAction::kDrag);
@@ -253,6 +279,24 @@ struct Demo {
         } else {
             camera.pan(delta.x, delta.y, static_cast<float>(windowSize.y));
         }
+    }
+
+    // The spring of a grab, from the point on the body to where the cursor pulls it, over
+    // the 3D view and under the panel.
+    void drawGrabLine(glm::vec2 windowSize) {
+        const auto line = scenes[current]->grabLine();
+        if (!line) {
+            return;
+        }
+        const render::Camera cam = view(windowSize.x);
+        const glm::ivec2 size(windowSize);
+        const glm::vec3 a = cam.project(line->first, size);
+        const glm::vec3 b = cam.project(line->second, size);
+        ImDrawList* draw = ImGui::GetBackgroundDrawList();
+        const ImU32 colour = IM_COL32(255, 235, 80, 255);
+        draw->AddLine(ImVec2(a.x, a.y), ImVec2(b.x, b.y), colour, 2.5f);
+        draw->AddCircleFilled(ImVec2(a.x, a.y), 4.0f, colour);
+        draw->AddCircle(ImVec2(b.x, b.y), 6.0f, colour, 0, 2.0f);
     }
 
     render::Ray rayAt(glm::vec2 cursor, glm::ivec2 windowSize) const {
@@ -276,23 +320,27 @@ struct Demo {
                      e.button != GLFW_MOUSE_BUTTON_MIDDLE)) {
                     continue;
                 }
-                gesture = {true,
-                           e.button,
-                           false,
-                           (e.mods & GLFW_MOD_SHIFT) != 0,
-                           (e.mods & GLFW_MOD_CONTROL) != 0,
-                           e.at,
-                           e.at};
+                const bool shift = (e.mods & GLFW_MOD_SHIFT) != 0;
+                const bool ctrl = (e.mods & GLFW_MOD_CONTROL) != 0;
+                gesture = {true, e.button, false, shift, ctrl, false, e.at, e.at};
+                // A plain left press on a body grabs it; elsewhere it orbits or clicks.
+                gesture.grabbing = e.button == GLFW_MOUSE_BUTTON_LEFT && !shift && !ctrl &&
+                                   scenes[current]->beginGrab(rayAt(e.at, windowSize));
+                report.grabs += gesture.grabbing ? 1 : 0;
                 continue;
             }
             if (!gesture.active || e.button != gesture.button) {
                 continue;
             }
             dragGestureTo(e.at, windowSize);
-            if (gesture.button == GLFW_MOUSE_BUTTON_LEFT && !gesture.dragged && !gesture.ctrl) {
+            if (gesture.grabbing) {
+                scenes[current]->endGrab();
+            } else if (gesture.button == GLFW_MOUSE_BUTTON_LEFT && !gesture.dragged) {
                 ++report.picks;
-                scenes[current]->onPick(rayAt(e.at, windowSize),
-                                        gesture.shift ? PickAction::kShoot : PickAction::kClick);
+                scenes[current]->onPick(rayAt(e.at, windowSize), gesture.ctrl ? PickAction::kRemove
+                                                                 : gesture.shift
+                                                                     ? PickAction::kShoot
+                                                                     : PickAction::kClick);
             }
             gesture.active = false;
         }
@@ -355,12 +403,23 @@ struct Demo {
     }
 
     int stepsThisFrame() {
+        const double wallSeconds = frameClock.elapsedMs() / 1000.0;
+        frameClock.restart();
         if (panel.paused) {
             const int n = stepOnce ? 1 : 0;
             stepOnce = false;
+            pacer.restart();  // no burst of steps when it runs again
             return n;
         }
         stepOnce = false;
+        if (panel.pacing == Pacing::kRealTime) {
+            const int n =
+                pacer.stepsFor(wallSeconds, scenes[current]->dtSeconds(), panel.maxStepsPerFrame);
+            panel.speed = pacer.speed();
+            return n;
+        }
+        pacer.restart();
+        panel.speed = 1.0;
         stepAccumulator += panel.stepsPerFrame;
         const int n = static_cast<int>(std::floor(stepAccumulator));
         stepAccumulator -= n;
@@ -416,6 +475,9 @@ int Demo::run() {
     }
     goHome();
     panel.visible = options.showPanel;
+    panel.pacing = options.pacing.value_or(options.frames > 0 ? Pacing::kFixed : Pacing::kRealTime);
+    panel.stepsPerFrame = options.stepsPerFrame;
+    panel.maxStepsPerFrame = options.maxStepsPerFrame;
     panel.vsync = options.vsync;
     panel.syncTimings = options.syncTimings;
     panel.gpuUnavailable = gpuWhy[current];
@@ -501,6 +563,10 @@ int Demo::run() {
             handleKeys(requests);
             handleMouse();
             drawPanel(panel, requests, scenes, current, timings, renderer.stats());
+            const glm::vec2 windowSize(windowPixels());
+            drawViewStatus(panel, windowSize.x, windowSize.y);
+            drawHelpOverlay(panel, windowSize.x);
+            drawGrabLine(windowSize);
             if (const std::string alarm = scenes[current]->alarm(); !alarm.empty()) {
                 requests.reset |=
                     drawAlarmBanner(panel, alarm, static_cast<float>(windowPixels().x));
@@ -557,6 +623,9 @@ int Demo::run() {
     }
     const FrameTiming mean = timings.totalMean();
     report.frames = frame;
+    report.speed = panel.speed;
+    report.paused = panel.paused;
+    report.helpShown = panel.showHelp;
     report.frameMs = mean.frameMs;
     report.simMs = mean.simMs;
     report.renderMs = mean.renderMs;
@@ -580,6 +649,13 @@ int Demo::run() {
             backendName(scenes[current]->backend()));
         if (!report.backendNote.empty()) {
             std::printf("demo: %s\n", report.backendNote.c_str());
+        }
+        if (panel.pacing == Pacing::kRealTime) {
+            std::printf("demo: real time, at most %d steps a frame: speed %s\n",
+                        panel.maxStepsPerFrame, speedText(panel.speed).c_str());
+        }
+        if (const std::string line = scenes[current]->reportLine(); !line.empty()) {
+            std::printf("demo: %s\n", line.c_str());
         }
         if (report.alarmFrames > 0) {
             std::printf("demo: alarm shown in %d frames: %s\n", report.alarmFrames,

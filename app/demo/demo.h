@@ -1,24 +1,29 @@
 // The desktop demo: a GLFW window (GL 4.3 core), the scene-agnostic renderer, an orbit
 // camera and a Dear ImGui panel around any number of DemoScenes.
 //
-// Mouse: left-drag orbits, right- or middle-drag pans, the wheel zooms; a left click picks
-// (remove a cube / drop on water), shift + click shoots a sphere, ctrl + drag drags through
-// the water. Keys: space pause, period single step, R reset, 1…9 scene, F12 screenshot,
-// G CPU/GPU backend (all scenes), H hide the panel, V vsync, Esc quit.
+// The simulation runs in real time (fixed dt, as many steps as the clock allows, at most a
+// few a frame: pacing.h) or a fixed number of steps per frame. Keys and mouse actions are one
+// table (key_bindings.h) that the handler and the F1 help overlay both read.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/demo/demo_scene.h"
+#include "app/demo/pacing.h"
 #include "render/renderer.h"
 #include "solver/core/backend.h"
 
 namespace ww::demo {
 
 struct DemoOptions {
-    int frames = 0;              ///< frames to render before exiting; 0 = until closed
+    int frames = 0;  ///< frames to render before exiting; 0 = until closed
+    /// Unset: kFixed when `frames` > 0 (scripted runs are reproducible), else kRealTime.
+    std::optional<Pacing> pacing;
+    float stepsPerFrame = 1.0f;                              ///< Pacing::kFixed
+    int maxStepsPerFrame = RealTimePacer::kDefaultMaxSteps;  ///< Pacing::kRealTime
     std::string screenshotPath;  ///< written after the last frame (with --frames) or on F12
     int width = 1280;            ///< initial window size, screen pixels
     int height = 800;
@@ -64,9 +69,13 @@ struct DemoReport {
     float lensShiftX = 0.0f;       ///< the last frame's view shift beside the panel (Camera)
     float cameraDistanceM = 0.0f;  ///< the orbit camera's distance at the last frame
     std::vector<std::string> sceneBackends;  ///< each scene's backend at the end
-    int picks = 0;                           ///< clicks and shift + clicks handed to the scenes
-    int alarmFrames = 0;                     ///< frames that showed a scene's alarm banner
-    std::string lastAlarm;                   ///< the last alarm shown, if any
+    double speed = 1.0;      ///< simulated per wall second at the end (real-time pacing)
+    bool paused = false;     ///< at the end
+    bool helpShown = false;  ///< the F1 overlay was up at the end
+    int grabs = 0;           ///< plain presses that grabbed a body
+    int picks = 0;           ///< clicks, ctrl + clicks and shift + clicks handed to the scenes
+    int alarmFrames = 0;     ///< frames that showed a scene's alarm banner
+    std::string lastAlarm;   ///< the last alarm shown, if any
 };
 
 /// Runs the window until it is closed or `options.frames` frames were shown. Returns the

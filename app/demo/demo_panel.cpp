@@ -6,6 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <utility>
+
+#include "app/demo/key_bindings.h"
 
 namespace ww::demo {
 
@@ -38,10 +41,28 @@ void runControls(PanelState& state, PanelRequests& requests,
     if (ImGui::Button("Reset view")) {
         requests.resetView = true;
     }
-    ImGui::SliderFloat("steps/frame", &state.stepsPerFrame, 0.1f, 8.0f, "%.2f",
-                       ImGuiSliderFlags_Logarithmic);
+    ImGui::TextUnformatted("Pacing");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("real time", state.pacing == Pacing::kRealTime)) {
+        state.pacing = Pacing::kRealTime;
+    }
     if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Simulation speed: fixed time steps taken per rendered frame");
+        ImGui::SetTooltip("Steps follow the clock (fixed dt), at most the cap a frame");
+    }
+    ImGui::SameLine();
+    if (ImGui::RadioButton("fixed steps/frame", state.pacing == Pacing::kFixed)) {
+        state.pacing = Pacing::kFixed;
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("The same number of steps every frame, whatever the clock (--frames)");
+    }
+    if (state.pacing == Pacing::kFixed) {
+        ImGui::SliderFloat("steps/frame", &state.stepsPerFrame, 0.1f, 8.0f, "%.2f",
+                           ImGuiSliderFlags_Logarithmic);
+    } else {
+        ImGui::SliderInt("max steps/frame", &state.maxStepsPerFrame, 1, 16);
+        ImGui::SameLine();
+        ImGui::TextDisabled("speed %s", speedText(state.speed).c_str());
     }
 
     const DemoScene& scene = *scenes[currentScene];
@@ -110,14 +131,36 @@ void timingSection(PanelState& state, const FrameTimings& timings,
     ImGui::TextDisabled("%s, MSAA %dx", state.rendererName.c_str(), state.msaaSamples);
 }
 
-void keyHelp() {
-    ImGui::TextUnformatted(
-        "Mouse  left-drag orbit | right/middle-drag pan | wheel zoom\n"
-        "       click: remove cube / drop on water\n"
-        "       shift+click: shoot a sphere | ctrl+drag: wake\n"
-        "Keys   space pause | . step | R reset | 1/2 scene\n"
-        "       G backend CPU/GPU (all scenes) | F12 screenshot\n"
-        "       H hide panel | V vsync | Esc quit");
+// Both columns of the key and mouse table (app/demo/key_bindings.h).
+void bindingsTable() {
+    if (!ImGui::BeginTable("bindings", 2, ImGuiTableFlags_SizingFixedFit)) {
+        return;
+    }
+    const auto row = [](const char* what, const char* action) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(what);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(action);
+    };
+    for (const KeyBinding& b : keyBindings()) {
+        row(b.keys, b.action);
+    }
+    for (const MouseBinding& m : mouseBindings()) {
+        row(m.gesture, m.action);
+    }
+    ImGui::EndTable();
+}
+
+// The part of a `windowWidth` wide window the panel leaves free: {left, right}.
+std::pair<float, float> freeStrip(const PanelState& state, float windowWidth) {
+    if (state.coverRightPx <= state.coverLeftPx) {
+        return {0.0f, windowWidth};
+    }
+    if (windowWidth - state.coverRightPx >= state.coverLeftPx) {
+        return {state.coverRightPx, windowWidth};
+    }
+    return {0.0f, state.coverLeftPx};
 }
 
 }  // namespace
@@ -251,9 +294,54 @@ void drawPanel(PanelState& state, PanelRequests& requests,
         }
         ImGui::TextDisabled("trace: %s", state.tracePath.c_str());
     }
-    if (ImGui::CollapsingHeader("Keys and mouse")) {
-        keyHelp();
+    if (ImGui::CollapsingHeader("Keys and mouse (F1)")) {
+        bindingsTable();
     }
+    ImGui::End();
+}
+
+std::string speedText(double speed) {
+    char text[32];
+    std::snprintf(text, sizeof text, "x%.2f", speed);
+    return text;
+}
+
+void drawViewStatus(const PanelState& state, float windowWidth, float windowHeight) {
+    const bool slow = state.pacing == Pacing::kRealTime && !state.paused &&
+                      state.speed < RealTimePacer::kSlowBelow;
+    if (!state.paused && !slow) {
+        return;
+    }
+    const float left = freeStrip(state, windowWidth).first;
+    ImGui::SetNextWindowPos(ImVec2(left + 10.0f, windowHeight - 10.0f), ImGuiCond_Always,
+                            ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    ImGui::Begin("##view status", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                     ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs);
+    if (state.paused) {
+        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "PAUSED  (space runs, . steps)");
+    }
+    if (slow) {
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.4f, 1.0f), "slower than real time %s",
+                           speedText(state.speed).c_str());
+    }
+    ImGui::End();
+}
+
+void drawHelpOverlay(const PanelState& state, float windowWidth) {
+    if (!state.showHelp) {
+        return;
+    }
+    const auto [left, right] = freeStrip(state, windowWidth);
+    ImGui::SetNextWindowPos(ImVec2(0.5f * (left + right), 40.0f), ImGuiCond_Always,
+                            ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.9f);
+    ImGui::Begin("Keys and mouse (F1 closes)", nullptr,
+                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoFocusOnAppearing);
+    bindingsTable();
     ImGui::End();
 }
 

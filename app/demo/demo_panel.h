@@ -12,6 +12,7 @@
 
 #include "app/demo/demo_scene.h"
 #include "app/demo/frame_timings.h"
+#include "app/demo/pacing.h"
 #include "render/renderer.h"
 
 namespace ww::demo {
@@ -44,7 +45,11 @@ class StatusNote {
 struct PanelState {
     bool visible = true;
     bool paused = false;
-    float stepsPerFrame = 1.0f;  ///< simulation speed: fixed steps per rendered frame
+    bool showHelp = false;  ///< the F1 overlay
+    Pacing pacing = Pacing::kRealTime;
+    float stepsPerFrame = 1.0f;  ///< Pacing::kFixed: steps per rendered frame
+    int maxStepsPerFrame = RealTimePacer::kDefaultMaxSteps;  ///< Pacing::kRealTime
+    double speed = 1.0;  ///< simulated seconds per wall second (real time), for the view
     bool vsync = true;
     bool syncTimings = false;
     bool recording = false;
@@ -94,6 +99,16 @@ void drawPanel(PanelState& state, PanelRequests& requests,
 /// Draws `message` as a red banner at the top of the view (the part of a `windowWidth` wide
 /// window the panel leaves free) with a Reset button; returns true when it was pressed.
 bool drawAlarmBanner(const PanelState& state, const std::string& message, float windowWidth);
+
+/// The view's own lines, bottom left of the part the panel leaves free: "paused" and, in real
+/// time, "slower than real time x0.30" when the simulation cannot keep up.
+void drawViewStatus(const PanelState& state, float windowWidth, float windowHeight);
+
+/// The F1 overlay: every key and mouse action (app/demo/key_bindings.h), over the view.
+void drawHelpOverlay(const PanelState& state, float windowWidth);
+
+/// The slow-down readout for `speed` (simulated per wall second): "x0.30".
+std::string speedText(double speed);
 
 /// A statistic for display: `value` printed with `format` (one double conversion, e.g.
 /// "%.2e"), or `fallback` when it is not finite or its magnitude exceeds `limit` (a diverged

@@ -8,6 +8,7 @@
 // may use the GPU backend (and hand its own height buffer to the renderer) freely.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,9 +21,10 @@ namespace ww::demo {
 
 /// What a mouse action on the scene means.
 enum class PickAction {
-    kClick,  ///< left click: remove the cube under the cursor / drop on the water
-    kShoot,  ///< shift + left click: shoot a sphere along the ray
-    kDrag,   ///< ctrl + left drag, every frame while held: a wake on the water
+    kClick,   ///< left click that grabbed nothing: a drop on the water (never destroys)
+    kRemove,  ///< ctrl + left click: remove the cube under the cursor
+    kShoot,   ///< shift + left click: shoot a sphere along the ray
+    kDrag,    ///< ctrl + left drag, every frame while held: a wake on the water
 };
 
 /// Where the camera should start for a scene (orbit target, distance, angles).
@@ -41,6 +43,8 @@ class DemoScene {
 
     /// Advances one fixed time step.
     virtual void step() = 0;
+    /// The fixed time step, s: real-time pacing takes as many steps as the clock allows.
+    virtual double dtSeconds() { return 1.0 / 60.0; }
     /// Rebuilds the scene from its current settings, keeping the backend.
     virtual void reset() = 0;
     /// Describes the current state. `out` arrives cleared (vectors keep their capacity).
@@ -59,6 +63,22 @@ class DemoScene {
 
     /// A mouse action along `ray` (world space, from the camera through the cursor).
     virtual void onPick(const render::Ray& ray, PickAction action) = 0;
+
+    /// A plain left press along `ray`: grab what it hits and return true (the gesture then
+    /// drags it instead of orbiting the camera), or return false.
+    virtual bool beginGrab(const render::Ray& ray) {
+        (void)ray;
+        return false;
+    }
+    /// While grabbing: the cursor's current ray.
+    virtual void moveGrab(const render::Ray& ray) { (void)ray; }
+    /// The button was released.
+    virtual void endGrab() {}
+    /// While grabbing: the grab point on the body and where it is pulled to (world space),
+    /// drawn as a line.
+    virtual std::optional<std::pair<glm::vec3, glm::vec3>> grabLine() { return std::nullopt; }
+    /// One line of the scene's state for `--report` (e.g. how many bricks stand); optional.
+    virtual std::string reportLine() { return {}; }
 
     /// A state the user must see at once (a diverged solver, a blown-up surface): shown as a
     /// banner over the view with a Reset button until reset() clears it; empty when all is

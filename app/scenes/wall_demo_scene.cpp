@@ -108,6 +108,7 @@ void WallDemoScene::step() {
             p.coldStartIterations = std::min(askedColdStart, cap);
         }
     }
+    applyGrab(p.dtSeconds);
     m_scene.step(m_last);
     p.lcp.maxIterations = askedIterations;
     p.coldStartIterations = askedColdStart;
@@ -132,6 +133,7 @@ void WallDemoScene::step() {
 }
 
 void WallDemoScene::reset() {
+    m_grab.reset();
     m_stepIndex = 0;
     m_nextEvent = 0;
     m_budgetCap = 0;
@@ -217,7 +219,11 @@ void WallDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
         m_note = "shot a sphere";
         return;
     }
-    if (action != demo::PickAction::kClick) {
+    if (action == demo::PickAction::kClick) {
+        m_note = "ctrl + click removes a brick; drag a brick to pull it";
+        return;
+    }
+    if (action != demo::PickAction::kRemove) {
         return;
     }
     const int i = pickBody(ray);
@@ -230,6 +236,137 @@ void WallDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
     m_note = tag >= 0 ? "removed the brick at column " + std::to_string(tag & 0xffff) + ", row " +
                             std::to_string(tag >> 16)
                       : "removed a box";
+}
+
+bool WallDemoScene::beginGrab(const render::Ray& ray) {
+    m_grab.reset();
+    const int i = pickBody(ray);
+    if (i < 0) {
+        return false;
+    }
+    const rigid::Body& b = m_scene.world().bodies()[static_cast<std::size_t>(i)];
+    const glm::quat q(b.orientation.w, b.orientation.x, b.orientation.y, b.orientation.z);
+    const glm::vec3 d = glm::normalize(ray.direction);
+    const float t = *rayHitsBox({ray.origin, d}, {b.position.x, b.position.y, b.position.z}, q,
+                                {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z});
+    const glm::vec3 hit = ray.origin + t * d;
+    const rigid::Vec3 at{hit.x, hit.y, hit.z};
+    Grab g;
+    g.body = i;
+    g.tag = b.tag;
+    g.localAnchor = rigid::transposeMul(b.rotation, at - b.position);
+    g.depthM = t;
+    g.target = at;
+    g.startPosition = b.position;
+    g.startTarget = at;
+    m_grab = g;
+    m_note = "pulling a brick";
+    return true;
+}
+
+void WallDemoScene::moveGrab(const render::Ray& ray) {
+    if (!m_grab) {
+        return;
+    }
+    const glm::vec3 p = ray.origin + m_grab->depthM * glm::normalize(ray.direction);
+    m_grab->target = {p.x, p.y, p.z};
+}
+
+void WallDemoScene::endGrab() {
+    if (!m_grab) {
+        return;
+    }
+    const std::vector<rigid::Body>& bodies = m_scene.world().bodies();
+    if (m_grab->body < static_cast<int>(bodies.size())) {
+        m_lastGrabMoves = {
+            bodies[static_cast<std::size_t>(m_grab->body)].position - m_grab->startPosition,
+            m_grab->target - m_grab->startTarget};
+    }
+    m_grab.reset();
+}
+
+std::optional<std::pair<glm::vec3, glm::vec3>> WallDemoScene::grabLine() {
+    if (!m_grab || m_grab->body >= m_scene.world().bodyCount()) {
+        return std::nullopt;
+    }
+    const rigid::Body& b = m_scene.world().bodies()[static_cast<std::size_t>(m_grab->body)];
+    const rigid::Vec3 a = b.position + b.rotation * m_grab->localAnchor;
+    return std::pair{glm::vec3(a.x, a.y, a.z),
+                     glm::vec3(m_grab->target.x, m_grab->target.y, m_grab->target.z)};
+}
+
+void WallDemoScene::applyGrab(float dtSeconds) {
+    if (!m_grab) {
+        return;
+    }
+    rigid::World& world = m_scene.world();
+    int i = m_grab->body;
+    // A removal (a scripted event, ctrl + click) shifts indices: follow the tag, or let go.
+    if (i >= world.bodyCount() || world.bodies()[static_cast<std::size_t>(i)].tag != m_grab->tag) {
+        i = -1;
+        for (int k = 0; k < world.bodyCount() && m_grab->tag >= 0; ++k) {
+            if (world.bodies()[static_cast<std::size_t>(k)].tag == m_grab->tag) {
+                i = k;
+            }
+        }
+        if (i < 0) {
+            m_grab.reset();
+            return;
+        }
+        m_grab->body = i;
+    }
+    rigid::Body& b = world.body(i);  // wakes it and its island
+    if (b.isStatic()) {
+        return;
+    }
+    const rigid::Vec3 r = b.rotation * m_grab->localAnchor;
+    const rigid::Vec3 offset = m_grab->target - (b.position + r);
+    const rigid::Vec3 pointVelocity = b.linearVelocity + rigid::cross(b.angularVelocity, r);
+    const float omega0 = 2.0f * 3.14159265f * kGrabHz;
+    rigid::Vec3 accel =
+        omega0 * omega0 * offset - 2.0f * kGrabDampingRatio * omega0 * pointVelocity;
+    const float magnitude = rigid::length(accel);
+    if (!(magnitude > 1e-6f)) {
+        return;
+    }
+    if (magnitude > kGrabMaxAcceleration) {
+        accel *= kGrabMaxAcceleration / magnitude;
+    }
+    // The impulse that changes the point's velocity by exactly accel dt: K^-1 accel dt with
+    // K = 1/m I - [r]x I^-1 [r]x, the point's inverse effective mass matrix (so gravity sags
+    // the point by g / omega0^2 whatever the lever arm).
+    const auto toGlm = [](const rigid::Vec3& v) { return glm::vec3(v.x, v.y, v.z); };
+    const glm::mat3 invInertia(toGlm(b.invInertiaWorld.c[0]), toGlm(b.invInertiaWorld.c[1]),
+                               toGlm(b.invInertiaWorld.c[2]));
+    const glm::vec3 rg = toGlm(r);
+    const glm::mat3 skew(glm::vec3(0.0f, rg.z, -rg.y), glm::vec3(-rg.z, 0.0f, rg.x),
+                         glm::vec3(rg.y, -rg.x, 0.0f));  // skew * v = r x v
+    const glm::mat3 k = b.invMass * glm::mat3(1.0f) - skew * invInertia * skew;
+    const glm::vec3 j = glm::inverse(k) * (toGlm(accel) * dtSeconds);
+    const rigid::Vec3 impulse{j.x, j.y, j.z};
+    b.linearVelocity += impulse * b.invMass;
+    b.angularVelocity += b.invInertiaWorld * rigid::cross(r, impulse);
+    // The spring holds a point, not the attitude: without this a held brick swings about the
+    // grab point as an undamped pendulum (and drags the point with it).
+    b.angularVelocity *= 1.0f / (1.0f + kGrabAngularDamping * dtSeconds);
+}
+
+std::string WallDemoScene::reportLine() {
+    int bricks = 0;
+    for (const rigid::Body& b : m_scene.world().bodies()) {
+        bricks += b.tag >= 0 ? 1 : 0;
+    }
+    char line[256];
+    int n = std::snprintf(line, sizeof line, "wall: bricks %d", bricks);
+    if (m_lastGrabMoves) {
+        const auto& [body, cursor] = *m_lastGrabMoves;
+        std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n),
+                      "; last grab: brick moved %.3f %.3f %.3f m, cursor %.3f %.3f %.3f m",
+                      static_cast<double>(body.x), static_cast<double>(body.y),
+                      static_cast<double>(body.z), static_cast<double>(cursor.x),
+                      static_cast<double>(cursor.y), static_cast<double>(cursor.z));
+    }
+    return line;
 }
 
 demo::CameraHome WallDemoScene::cameraHome() const {

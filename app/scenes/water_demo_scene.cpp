@@ -155,7 +155,7 @@ std::optional<glm::vec2> WaterDemoScene::poolHit(const render::Ray& ray) const {
 
 void WaterDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
     const std::optional<glm::vec2> at = poolHit(ray);
-    if (!at) {
+    if (!at || action == demo::PickAction::kRemove) {  // ctrl + click: its wake did the job
         return;
     }
     if (action != demo::PickAction::kDrag) {

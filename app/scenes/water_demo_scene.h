@@ -36,6 +36,7 @@ class WaterDemoScene final : public demo::DemoScene {
 
     const char* name() const override { return "water"; }
     void step() override;
+    double dtSeconds() override { return m_scene->model().params().dt(); }
     void reset() override;
     void fillDrawData(render::DrawData& out) override;
     void drawControls() override;

@@ -14,10 +14,14 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <random>
+#include <set>
 #include <thread>
 
 #include "app/demo/demo.h"
 #include "app/demo/demo_panel.h"
+#include "app/demo/key_bindings.h"
+#include "app/demo/pacing.h"
 #include "demo_test_scenes.h"
 #include "render/capture.h"
 #include "support/gpu_fixture.h"
@@ -301,8 +305,9 @@ TEST(Demo, ResizedWindowRendersAtTheNewSize) {
     }
 }
 
-// A wall whose frames are slow (each step sleeps): a synthetic click (xdotool sends press and
-// release back to back) then falls within one frame. It reports its brick count when destroyed.
+// A wall whose frames are slow (each step sleeps): a synthetic ctrl + click (xdotool sends
+// press and release back to back) then falls within one frame. It reports its brick count when
+// destroyed.
 class SlowWallScene : public test::TestWallScene {
   public:
     explicit SlowWallScene(std::shared_ptr<std::size_t> bricksLeft)
@@ -339,7 +344,7 @@ TEST(Demo, ClickWithinOneFrameIsNotLost) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));
         const int rc = std::system(
             "xdotool search --sync --name '^wavewall$' mousemove --window %1 400 250 "
-            "click 1 > /dev/null 2>&1");
+            "keydown ctrl click 1 keyup ctrl > /dev/null 2>&1");
         EXPECT_EQ(rc, 0) << "xdotool failed";
     });
     DemoReport report;
@@ -474,6 +479,159 @@ TEST(Demo, UnwritableScreenshotIsAnError) {
     WW_REQUIRE_DISPLAY();
     EXPECT_EQ(runOnDisplay(smallRun("/nonexistent-dir/shot.png", 1), scenesOf<test::TestWallScene>),
               2);
+}
+
+// Real-time pacing on fresh random frame times: frames shorter than maxSteps steps keep the
+// simulated time within one dt of the wall time (the accumulator carries the remainder);
+// frames longer take maxSteps and drop the rest, and speed() is then maxSteps dt / frame.
+TEST(RealTimePacer, FollowsTheClockAndSaysHowMuchSlowerItRuns) {
+    std::random_device rd;
+    const unsigned seed = rd();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const double dt = std::uniform_real_distribution<double>(1.0 / 240.0, 1.0 / 30.0)(rng);
+    const int maxSteps = std::uniform_int_distribution<int>(2, 8)(rng);
+    std::uniform_real_distribution<double> fast(0.0, 0.95 * maxSteps * dt);
+
+    RealTimePacer pacer;
+    double wall = 0.0;
+    double simulated = 0.0;
+    for (int frame = 0; frame < 500; ++frame) {
+        const double seconds = fast(rng);
+        wall += seconds;
+        const int n = pacer.stepsFor(seconds, dt, maxSteps);
+        ASSERT_GE(n, 0);
+        ASSERT_LE(n, maxSteps);
+        simulated += n * dt;
+        // Behind by less than one step, never ahead (1e-9 s: rounding of 500 sums).
+        ASSERT_LE(simulated, wall + 1e-9);
+        ASSERT_GT(simulated, wall - dt - 1e-9);
+    }
+    // Within one step over the last second of frames (~1 s averaging).
+    EXPECT_NEAR(pacer.speed(), 1.0, 0.05);
+    EXPECT_FALSE(pacer.slowerThanRealTime());
+
+    // Frames 2 to 6 times too long for maxSteps steps: maxSteps each, no backlog carried.
+    std::uniform_real_distribution<double> slowFactor(2.0, 6.0);
+    const double slowFrame = std::min(slowFactor(rng) * maxSteps * dt, 0.2);
+    for (int frame = 0; frame < 400; ++frame) {
+        ASSERT_EQ(pacer.stepsFor(slowFrame, dt, maxSteps), maxSteps);
+    }
+    // The fast frames' weight has decayed to exp(-400 frames * slowFrame / 1 s) < 1e-3 or so:
+    // 2 % of the expected ratio.
+    EXPECT_NEAR(pacer.speed(), maxSteps * dt / slowFrame, 0.02 * maxSteps * dt / slowFrame);
+    EXPECT_TRUE(pacer.slowerThanRealTime());
+    // Back to fast frames: no burst of the dropped backlog.
+    EXPECT_LE(pacer.stepsFor(0.5 * dt, dt, maxSteps), 1);
+}
+
+// One table drives the keys and the help: every key maps to the binding that lists it, no key
+// is bound twice, and each command has a key.
+TEST(KeyBindings, EachKeyHasOneBindingAndEachCommandAKey) {
+    std::set<int> keys;
+    std::set<KeyCommand> commands;
+    for (const KeyBinding& b : keyBindings()) {
+        EXPECT_LE(b.firstKey, b.lastKey) << b.keys;
+        for (int k = b.firstKey; k <= b.lastKey; ++k) {
+            EXPECT_TRUE(keys.insert(k).second) << "key " << k << " bound twice";
+            EXPECT_EQ(bindingForKey(k), &b) << b.keys;
+        }
+        commands.insert(b.command);
+        EXPECT_NE(std::string(b.action), "");
+    }
+    EXPECT_EQ(commands.size(), static_cast<std::size_t>(KeyCommand::kQuit) + 1);
+    EXPECT_EQ(bindingForKey(GLFW_KEY_F1)->command, KeyCommand::kHelp);
+    EXPECT_EQ(bindingForKey(GLFW_KEY_Z), nullptr);
+    EXPECT_FALSE(mouseBindings().empty());
+}
+
+// Counts pixels of one overlay text colour (ImGui's text is anti-aliased: a loose match).
+int pixelsNear(const render::Image& im, int x0, int y0, int x1, int y1, glm::ivec3 colour) {
+    int n = 0;
+    for (int y = y0; y < y1; ++y) {
+        for (int x = x0; x < x1; ++x) {
+            const glm::u8vec4 p = im.at(x, y);
+            n += std::abs(p.r - colour.r) + std::abs(p.g - colour.g) + std::abs(p.b - colour.b) < 40
+                     ? 1
+                     : 0;
+        }
+    }
+    return n;
+}
+
+// Slow steps (120 ms each) under real-time pacing: the view says "slower than real time" in
+// orange at its bottom left; under fixed pacing it does not.
+TEST(Demo, RealTimePacingShowsTheSlowDownInTheView) {
+    WW_REQUIRE_DISPLAY();
+    auto unused = std::make_shared<std::size_t>(0);
+    const auto slowWall = [&] {
+        Scenes scenes;
+        scenes.push_back(std::make_unique<SlowWallScene>(unused));
+        return scenes;
+    };
+    const glm::ivec3 orange(255, 153, 102);  // drawViewStatus's slow-down colour
+    DemoOptions o = smallRun(outPath("demo_realtime_slow.png"), 12);
+    o.showPanel = false;
+    o.pacing = Pacing::kRealTime;
+    DemoReport report;
+    ASSERT_EQ(runOnDisplay(o, slowWall, &report), 0);
+    // At most 4 steps of 1/60 s per frame of >= 120 ms a step: well below real time.
+    EXPECT_LT(report.speed, 0.6);
+    const render::Image slow = loadPng(o.screenshotPath);
+    ASSERT_EQ(slow.width, kW);
+    EXPECT_GT(pixelsNear(slow, 0, kH - 60, 400, kH, orange), 30) << o.screenshotPath;
+
+    o.pacing = Pacing::kFixed;
+    o.screenshotPath = outPath("demo_fixed_slow.png");
+    ASSERT_EQ(runOnDisplay(o, slowWall, &report), 0);
+    const render::Image fixed = loadPng(o.screenshotPath);
+    ASSERT_EQ(fixed.width, kW);
+    EXPECT_LT(pixelsNear(fixed, 0, kH - 60, 400, kH, orange), 5) << o.screenshotPath;
+}
+
+// F1 and space through the real key path (xdotool): the help overlay is up, the simulation is
+// paused and the view says so (yellow line at its bottom left).
+TEST(Demo, F1ShowsTheHelpAndSpaceShowsThePause) {
+    WW_REQUIRE_DISPLAY();
+    if (!haveXdotool()) {
+        if (test::runningInCi()) {
+            FAIL() << "CI=true but xdotool is missing (apt-get install xdotool)";
+        }
+        GTEST_SKIP() << "xdotool not installed";
+    }
+    auto unused = std::make_shared<std::size_t>(0);
+    DemoOptions o = smallRun(outPath("demo_help_paused.png"), 30);
+    o.showPanel = false;
+    std::thread typist([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        const int rc = std::system(
+            "xdotool search --sync --name '^wavewall$' windowfocus --sync %1 key F1 key space "
+            "> /dev/null 2>&1");
+        EXPECT_EQ(rc, 0) << "xdotool failed";
+    });
+    DemoReport report;
+    const int code = runDemo(
+        o,
+        [&] {
+            Scenes scenes;
+            scenes.push_back(std::make_unique<SlowWallScene>(unused));
+            return scenes;
+        }(),
+        &report);
+    typist.join();
+    ASSERT_EQ(code, 0);
+    EXPECT_TRUE(report.helpShown);
+    EXPECT_TRUE(report.paused);
+    const render::Image shot = loadPng(o.screenshotPath);
+    ASSERT_EQ(shot.width, kW);
+    const glm::ivec3 yellow(255, 217, 77);  // drawViewStatus's pause colour
+    EXPECT_GT(pixelsNear(shot, 0, kH - 60, 400, kH, yellow), 30) << o.screenshotPath;
+    // The help window's title bar (ImGui's dark style: active title 41,74,122) at the top
+    // middle of the view.
+    EXPECT_GT(pixelsNear(shot, 200, 35, 600, 70, glm::ivec3(41, 74, 122)) +
+                  pixelsNear(shot, 200, 35, 600, 70, glm::ivec3(10, 10, 10)),
+              200)
+        << o.screenshotPath;
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ class TestWallScene : public demo::DemoScene {
             m_projectiles.push_back(p);
             return;
         }
-        if (action != demo::PickAction::kClick) {
+        if (action != demo::PickAction::kRemove) {
             return;
         }
         std::optional<std::size_t> best;
