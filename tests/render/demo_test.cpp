@@ -6,6 +6,7 @@
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -490,7 +491,11 @@ TEST(RealTimePacer, FollowsTheClockAndSaysHowMuchSlowerItRuns) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     const double dt = std::uniform_real_distribution<double>(1.0 / 240.0, 1.0 / 30.0)(rng);
-    const int maxSteps = std::uniform_int_distribution<int>(2, 8)(rng);
+    // maxSteps dt <= 0.1 s, so that a slow frame (below: at least 0.2 s or 2 maxSteps dt, and
+    // counted as at most RealTimePacer::kMaxFrameSeconds = 0.25 s) always owes more than
+    // maxSteps steps.
+    const int maxSteps = std::uniform_int_distribution<int>(
+        2, std::min(8, static_cast<int>(std::floor(0.1 / dt))))(rng);
     std::uniform_real_distribution<double> fast(0.0, 0.95 * maxSteps * dt);
 
     RealTimePacer pacer;
