@@ -302,8 +302,10 @@ TEST_F(Headless, EveryAssetPresetLoadsAndRuns) {
 }
 
 TEST_F(Headless, CtrlCStillWritesCompleteOutputs) {
-    // SIGINT after 2 s of a run far too long to finish: the outputs must be complete documents.
-    const std::string cmd = "timeout --preserve-status -s INT 2 " WW_WAVEWALL_EXE
+    // SIGINT after 6 s of a run far too long to finish: the outputs must be complete documents.
+    // (2 s was too short on a loaded machine: set-up alone took that long, and the run was
+    // interrupted before its first step, with load averages of 10-15.)
+    const std::string cmd = "timeout --preserve-status -s INT 6 " WW_WAVEWALL_EXE
                             " headless --scene wall --backend cpu --steps 100000000 --trace " +
                             path("t.json") + " --csv " + path("t.csv") + " --summary-json " +
                             path("s.json") + " 2>&1";
