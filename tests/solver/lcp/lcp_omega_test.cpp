@@ -16,9 +16,10 @@ using test::freshSeed;
 // The D-weighted Rayleigh quotient is a lower bound of lambda_max(D^-1 A) for symmetric A, and
 // does not decrease for positive semidefinite A. "Exact" is Eigen's largest eigenvalue of
 // D^-1/2 A D^-1/2 (double) from the float matrix, so the only slack is double rounding:
-// 1e-9 relative. 50 power iterations land within 10 % on these problems (CI saw 0.941 of the
-// exact value on one fresh seed, where the two largest eigenvalues lie close; the lower bound
-// and the monotonicity are what omega relies on, the margin 1.1 covers the rest).
+// 1e-9 relative. How fast the quotient approaches depends on the gap between the two largest
+// eigenvalues: after 50 iterations fresh seeds gave 0.88-1.0 of the exact value, so closeness is
+// checked after 1000 (error ~ (lambda_2 / lambda_1)^2000, negligible unless the two coincide, and
+// then the quotient sits on lambda_max anyway): within 2 %.
 TEST(LcpOmega, RayleighQuotientsRiseTowardLambdaMaxFromBelow) {
     for (unsigned seed : {5u, freshSeed()}) {
         for (const LcpProblem& p :
@@ -33,7 +34,7 @@ TEST(LcpOmega, RayleighQuotientsRiseTowardLambdaMaxFromBelow) {
                     EXPECT_GE(rho[k], rho[k - 1] * (1 - 1e-12)) << "seed " << seed << " k " << k;
                 }
             }
-            EXPECT_GT(rho.back(), 0.9 * exact) << "seed " << seed;
+            EXPECT_GT(rayleighLambdaMax(p, 1000).back(), 0.98 * exact) << "seed " << seed;
         }
     }
 }
