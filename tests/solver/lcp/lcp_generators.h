@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <span>
@@ -20,7 +21,12 @@
 
 namespace ww::test {
 
+// A fresh seed per run, so the tests see new inputs every time; failures print it, and
+// WAVEWALL_TEST_SEED=<seed> replays a failing run with the seed it printed.
 inline unsigned freshSeed() {
+    if (const char* fixed = std::getenv("WAVEWALL_TEST_SEED")) {
+        return static_cast<unsigned>(std::strtoul(fixed, nullptr, 10));
+    }
     return std::random_device{}();
 }
 

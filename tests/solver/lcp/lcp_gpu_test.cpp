@@ -182,7 +182,9 @@ TEST_F(LcpGpu, DiscConeOnBothPaths) {
             LcpOptions o;
             o.omega = static_cast<float>(1.0 / s.maxScaled);  // as lcp_cpu_test.cpp's friction
             o.tolerance = 3e-5f;
-            o.maxIterations = 6000;
+            // The rate is problem-dependent: fresh 40-contact problems took 900 to 7040
+            // iterations (seed 1308476720) to reach 3e-5; the CPU test's limit, robust there.
+            o.maxIterations = 40000;
             o.gpuSingleDispatch = single;
             std::vector<float> x(static_cast<std::size_t>(p.n), 0.0f);
             const auto rep = m_gpu->solve(p, x, o);
