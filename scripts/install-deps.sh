@@ -11,6 +11,8 @@ packages=(
     libcli11-dev nlohmann-json3-dev
     xvfb xauth
     openbox  # a window manager under Xvfb: the demo test minimizes the window
+    xdotool  # the demo tests click, drag and press keys in the real window
+    ffmpeg   # the demo's --record (video); without it the frames are PNGs
     python3 python3-matplotlib
 )
 

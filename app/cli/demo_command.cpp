@@ -3,9 +3,12 @@
 // no display it says so and how to get one, then runs a short headless simulation of both
 // scenes on the CPU and prints their summaries, so the first command a user types always shows
 // something (docs/demo.md).
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 
 #include "app/cli/commands.h"
@@ -13,6 +16,7 @@
 #include "app/cli/headless_run.h"
 #include "app/cli/scene_factory.h"
 #include "app/demo/demo.h"
+#include "app/demo/video_recorder.h"
 #include "app/scenes/wall_demo_scene.h"
 #include "app/scenes/water_demo_scene.h"
 #include "render/capture.h"
@@ -29,6 +33,10 @@ struct DemoValues {
     std::string config;
     std::string screenshot;
     std::string trace;
+    std::string record;
+    double recordFps = 60.0;
+    std::string ffmpeg;
+    std::string outputDir = ".";
     std::string vsync = "on";
     std::string panel = "on";
     std::string initialDrop = "on";
@@ -178,6 +186,23 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
             }
         }
     }
+    if (!v.record.empty()) {
+        if (Status s = demo::checkVideoOptions({v.record, v.recordFps, v.ffmpeg}, "--record"); !s) {
+            return reportError(s.error());
+        }
+    } else if (!(v.recordFps >= 1.0 && v.recordFps <= 240.0)) {
+        return reportError(inputError("--record-fps must be in [1, 240]"));
+    }
+    {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(v.outputDir, ec) ||
+            ::access(v.outputDir.c_str(), W_OK) != 0) {
+            return reportError(
+                Error{ErrorKind::kIo, "--output-dir '" + v.outputDir +
+                                          "' is not a writable folder; create it or choose "
+                                          "another"});
+        }
+    }
     if (v.initialDrop == "off") {
         water->initialDrop = false;
     }
@@ -223,6 +248,12 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
                      "(xvfb-run -a -s \"-screen 0 1280x800x24\" wavewall demo ...),\n"
                      "  or without a window: wavewall headless --scene wall|water "
                      "[--screenshot F.png]\n");
+        if (!v.record.empty()) {
+            std::fprintf(stderr,
+                         "wavewall demo: no video is recorded without a window (--record %s); "
+                         "run the demo under xvfb-run to record one\n",
+                         v.record.c_str());
+        }
         return runWithoutDisplay(v);
     }
 
@@ -254,6 +285,10 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     o.backendAuto = v.backend == "auto";
     o.shaderDir = v.shaderDir;
     o.tracePath = v.trace;
+    o.recordPath = v.record;
+    o.recordFps = v.recordFps;
+    o.ffmpeg = v.ffmpeg;
+    o.outputDir = v.outputDir;
     o.showPanel = v.panel == "on";
     o.syncTimings = v.syncTimings;
     o.printReport = v.report;
@@ -313,6 +348,16 @@ CommandAction registerDemoCommand(CLI::App& app) {
                {"auto", "low", "high"});
     table->add("panel", v->panel, "Show the control panel (H toggles it)", {"on", "off"});
     table->add("trace", v->trace, "Chrome trace of the frames, recorded from the start");
+    table->add("record", v->record,
+               "Video of the window from the start (.mp4, .mkv, .webm, .mov, .avi) through "
+               "ffmpeg, playing at the simulation's rate; numbered PNG frames beside it when "
+               "ffmpeg is missing. F10 starts and stops others");
+    table->add("record-fps", v->recordFps, "Video frames per simulated second");
+    table->add("ffmpeg", v->ffmpeg,
+               "The ffmpeg executable for --record (default: from PATH; none: PNG frames)");
+    table->add("output-dir", v->outputDir,
+               "Folder for F12 screenshots and the traces and videos started from the panel "
+               "(named by time, never overwriting)");
     table->add("shader-dir", v->shaderDir, "Load shaders from this folder (live editing)");
     table->add("seed", v->seed, "Random seed (rain)");
     table->add("fallback-steps", v->fallbackSteps,

@@ -17,6 +17,7 @@
 #include "app/demo/frame_timings.h"
 #include "app/demo/frame_trace.h"
 #include "app/demo/key_bindings.h"
+#include "app/demo/video_recorder.h"
 #include "render/camera.h"
 #include "render/capture.h"
 #include "render/renderer.h"
@@ -86,11 +87,14 @@ void onMouseButton(GLFWwindow* window, int button, int action, int mods) {
         ->buttons.push_back({button, action, mods, {static_cast<float>(x), static_cast<float>(y)}});
 }
 
-std::string timestampedPath(const std::string& dir) {
+// dir/wavewall[_what]_YYYYmmdd_HHMMSS.ext, with _2, _3, ... when that exists already (two
+// in one second), so nothing the user saved is overwritten.
+std::string timestampedPath(const std::string& dir, const char* what, const char* ext) {
     const std::time_t now = std::time(nullptr);
-    char name[64];
-    std::strftime(name, sizeof name, "wavewall_%Y%m%d_%H%M%S.png", std::localtime(&now));
-    return (std::filesystem::path(dir) / name).string();
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S", std::localtime(&now));
+    const std::string name = std::string("wavewall") + what + "_" + stamp + ext;
+    return nonOverwritingPath(std::filesystem::path(dir) / name).string();
 }
 
 render::OrbitCamera homeCamera(const DemoScene& scene) {
@@ -120,6 +124,9 @@ struct Demo {
     RealTimePacer pacer;
     Stopwatch frameClock;  ///< wall time since the last frame's steps (real-time pacing)
     bool stepOnce = false;
+    double simSeconds = 0.0;  ///< simulated time shown, summed over every scene's steps
+    std::unique_ptr<VideoRecorder> video;
+    std::string videoError;  ///< why the last recording stopped early, if it did
     DemoReport report;
 
     // The window's size in screen pixels (the unit of the cursor and of ImGui's layout).
@@ -203,9 +210,68 @@ struct Demo {
             panel.recording = false;
             return;
         }
+        if (options.tracePath.empty() || report.tracesStarted > 0) {
+            panel.tracePath = timestampedPath(panel.outputDir, "_trace", ".json");
+        }
+        ++report.tracesStarted;
         Status s = trace.start(panel.tracePath, scenes[current]->name());
         panel.recording = s.ok();
         panel.message = s ? "recording " + panel.tracePath : s.error().message;
+    }
+
+    // Starts a video (to `path`, or a fresh name in the output folder) or finishes the one
+    // being recorded.
+    void toggleVideo(int fbWidth, int fbHeight, std::string path = {}) {
+        if (video) {
+            finishVideo();
+            return;
+        }
+        VideoRecorderOptions vo;
+        vo.path = path.empty() ? timestampedPath(panel.outputDir, "", ".mp4") : path;
+        vo.fps = options.recordFps;
+        vo.ffmpeg = options.ffmpeg;
+        auto opened = VideoRecorder::open(vo, fbWidth, fbHeight);
+        if (!opened) {
+            videoError = opened.error().message;
+            panel.message = videoError;
+            return;
+        }
+        video = std::move(*opened);
+        panel.videoRecording = true;
+        panel.message = "recording: " + video->note();
+        std::fprintf(stderr, "wavewall demo: recording: %s\n", video->note().c_str());
+    }
+
+    void finishVideo() {
+        if (!video) {
+            return;
+        }
+        Status s = video->close();
+        report.videoFrames += video->framesWritten();
+        report.video = video->output();
+        if (s) {
+            panel.message = "recorded " + std::to_string(video->framesWritten()) + " frames to " +
+                            video->output();
+        } else {
+            videoError = s.error().message;
+            panel.message = videoError;
+        }
+        std::fprintf(stderr, "wavewall demo: %s\n", panel.message.c_str());
+        video.reset();
+        panel.videoRecording = false;
+    }
+
+    // Adds the frame just drawn (view and panel) to the video at the simulated time it shows.
+    void captureVideoFrame(int fbWidth, int fbHeight) {
+        if (!video) {
+            return;
+        }
+        const render::Image image = render::readFramebuffer(0, fbWidth, fbHeight);
+        if (Status s = video->addFrame(image, simSeconds); !s) {
+            videoError = s.error().message;
+            finishVideo();
+            panel.message = videoError;
+        }
     }
 
     void handleKeys(PanelRequests& requests) {
@@ -232,7 +298,10 @@ struct Demo {
                     requests.scene = key - binding->firstKey;
                     break;
                 case KeyCommand::kScreenshot:
-                    requests.screenshot = true;
+                    ++requests.screenshot;
+                    break;
+                case KeyCommand::kVideo:
+                    requests.toggleVideo = true;
                     break;
                 case KeyCommand::kBackend:
                     requests.backend =
@@ -485,11 +554,22 @@ int Demo::run() {
     panel.quality = options.quality;
     panel.qualityInEffect = report.quality;
     panel.rendererName = gpu->info().renderer;
+    panel.outputDir = options.outputDir;
     if (!options.tracePath.empty()) {
         panel.tracePath = options.tracePath;
         toggleRecording();
         if (!trace.recording()) {
             std::fprintf(stderr, "wavewall demo: %s\n", panel.message.c_str());
+            return 2;
+        }
+    }
+    if (!options.recordPath.empty()) {
+        int fbWidth = 0;
+        int fbHeight = 0;
+        glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
+        toggleVideo(fbWidth, fbHeight, options.recordPath);
+        if (!video) {
+            std::fprintf(stderr, "wavewall demo: %s\n", videoError.c_str());
             return 2;
         }
     }
@@ -519,6 +599,7 @@ int Demo::run() {
         for (int s = 0; s < t.steps; ++s) {
             scenes[current]->step();
         }
+        simSeconds += t.steps * scenes[current]->dtSeconds();
         if (panel.syncTimings) {
             glFinish();
         }
@@ -589,10 +670,18 @@ int Demo::run() {
                     std::fprintf(stderr, "wavewall demo: %s\n", panel.message.c_str());
                     return 2;
                 }
-            } else if (requests.screenshot) {
-                takeScreenshot(options.screenshotPath.empty() ? timestampedPath(panel.screenshotDir)
-                                                              : options.screenshotPath,
-                               fbWidth, fbHeight);
+            } else {
+                // Every press is a file, even two in one frame (or in one second).
+                for (int k = 0; k < requests.screenshot; ++k) {
+                    takeScreenshot(options.screenshotPath.empty()
+                                       ? timestampedPath(panel.outputDir, "", ".png")
+                                       : options.screenshotPath,
+                                   fbWidth, fbHeight);
+                }
+            }
+            captureVideoFrame(fbWidth, fbHeight);
+            if (requests.toggleVideo) {
+                toggleVideo(fbWidth, fbHeight);
             }
             applyRequests(requests);
 
@@ -609,6 +698,12 @@ int Demo::run() {
     }
     if (trace.recording()) {
         toggleRecording();
+    }
+    finishVideo();
+    // A recording asked for on the command line that failed (ffmpeg quit, the disk filled,
+    // the window was resized) is a failed run.
+    if (!options.recordPath.empty() && !videoError.empty()) {
+        return 2;
     }
     if (lastFrameMinimized && frame == options.frames && !options.screenshotPath.empty()) {
         std::fprintf(stderr,

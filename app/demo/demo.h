@@ -40,6 +40,13 @@ struct DemoOptions {
     bool backendExplicit = false;  ///< the user asked for `backend`: failing to get it is an error
     std::string shaderDir;         ///< override folder for live shader editing
     std::string tracePath;         ///< Chrome trace of frame phases, recorded from the start
+    /// Video of the window recorded from the start (video_recorder.h), empty: none. F10 and
+    /// the panel start and stop others, named by time in `outputDir`.
+    std::string recordPath;
+    double recordFps = 60.0;  ///< video frames per simulated second
+    std::string ffmpeg;       ///< ffmpeg executable; empty: from PATH; "none": PNG frames
+    /// Where F12 screenshots, panel-started traces and videos go (never overwriting).
+    std::string outputDir = ".";
     bool showPanel = true;
     bool syncTimings = false;  ///< glFinish after each phase: honest per-phase ms, lower FPS
     bool printReport = false;  ///< print the frame-time split to stdout at exit
@@ -64,6 +71,9 @@ struct DemoReport {
     std::string backendNote;       ///< why --backend auto chose what it chose, if it overrode
     double medianFrameMs = 0.0;    ///< over the last FrameTimings::kCapacity frames
     std::string screenshot;        ///< path of the last screenshot written, if any
+    std::string video;             ///< the last video file (or PNG folder) written, if any
+    int videoFrames = 0;           ///< video frames written, all recordings
+    int tracesStarted = 0;         ///< frame traces started (the flag's and the panel's)
     int minimizedFrames = 0;       ///< frames the window was minimized (nothing drawn)
     int stepsWhileMinimized = 0;   ///< simulation steps taken during those frames
     float lensShiftX = 0.0f;       ///< the last frame's view shift beside the panel (Camera)

@@ -282,13 +282,22 @@ void drawPanel(PanelState& state, PanelRequests& requests,
                 "rasterizer (llvmpipe), high otherwise");
         }
         if (ImGui::Button("Screenshot (F12)")) {
-            requests.screenshot = true;
+            ++requests.screenshot;
         }
         ImGui::SameLine();
         if (ImGui::Button(state.recording ? "Stop trace" : "Record trace")) {
             requests.toggleRecording = true;
         }
         ImGui::SameLine();
+        if (ImGui::Button(state.videoRecording ? "Stop video (F10)" : "Record video (F10)")) {
+            requests.toggleVideo = true;
+        }
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip(
+                "The window as a video that plays at the simulation's rate (ffmpeg; numbered "
+                "PNG frames without it), saved in %s",
+                state.outputDir.c_str());
+        }
         if (ImGui::Button("Reload shaders")) {
             requests.reloadShaders = true;
         }

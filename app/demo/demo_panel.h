@@ -54,7 +54,8 @@ struct PanelState {
     bool syncTimings = false;
     bool recording = false;
     std::string tracePath = "wavewall_demo_trace.json";
-    std::string screenshotDir = ".";
+    std::string outputDir = ".";  ///< screenshots, traces and videos started here
+    bool videoRecording = false;
     std::string gpuUnavailable;  ///< why the GPU backend cannot be used; empty if it can
     StatusNote message;          ///< last action's outcome (saved file, backend failure)
     std::string rendererName;
@@ -77,10 +78,11 @@ float panelLensShift(const PanelState& state, float windowWidth);
 struct PanelRequests {
     bool reset = false;
     bool step = false;
-    bool screenshot = false;
+    int screenshot = 0;  ///< screenshots asked for (F12 presses and clicks)
     bool resetView = false;
     bool reloadShaders = false;
     bool toggleRecording = false;
+    bool toggleVideo = false;
     bool vsyncChanged = false;
     bool msaaChanged = false;
     bool qualityChanged = false;

@@ -14,6 +14,7 @@ constexpr KeyBinding kKeys[] = {
     {GLFW_KEY_1, GLFW_KEY_9, "1 ... 9", "switch scene (1 wall, 2 water)", KeyCommand::kScene},
     {GLFW_KEY_G, GLFW_KEY_G, "G", "solver backend CPU / GPU (all scenes)", KeyCommand::kBackend},
     {GLFW_KEY_F12, GLFW_KEY_F12, "F12", "screenshot (PNG)", KeyCommand::kScreenshot},
+    {GLFW_KEY_F10, GLFW_KEY_F10, "F10", "record a video / stop", KeyCommand::kVideo},
     {GLFW_KEY_H, GLFW_KEY_H, "H", "hide / show the panel", KeyCommand::kPanel},
     {GLFW_KEY_V, GLFW_KEY_V, "V", "vsync on / off", KeyCommand::kVsync},
     {GLFW_KEY_ESCAPE, GLFW_KEY_ESCAPE, "Esc", "quit", KeyCommand::kQuit},

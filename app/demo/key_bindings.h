@@ -15,6 +15,7 @@ enum class KeyCommand {
     kScene,       ///< switch to scene (key - firstKey)
     kBackend,     ///< CPU / GPU for all scenes
     kScreenshot,  ///< write a PNG
+    kVideo,       ///< start / stop a video recording
     kPanel,       ///< show / hide the panel
     kVsync,       ///< vsync on / off
     kQuit,

@@ -17,6 +17,7 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "app/cli/scene_options.h"
 #include "app/scenes/wall_demo_scene.h"
@@ -448,6 +449,95 @@ TEST(DemoUnderXvfb, DragPullsABrickPlainClickKeepsItCtrlClickRemoves) {
         }
     }
     EXPECT_GT(yellow, 20) << "no grab line in " << shot;
+}
+
+// A video from the start: 30 frames of 2 fixed steps (1/60 s each) span 58 steps, so the
+// video at 60 fps has ticks 0..58: 59 frames of the window's size (ffprobe counts them).
+TEST(DemoUnderXvfb, RecordWritesAVideoAtTheSimulationsRate) {
+    WW_REQUIRE_XVFB();
+    if (runShell("command -v ffprobe").code != 0) {
+        if (::ww::test::runningInCi()) {
+            FAIL() << "CI=true but ffmpeg is missing (scripts/install-deps.sh installs it)";
+        }
+        GTEST_SKIP() << "ffmpeg not installed";
+    }
+    const std::string video = outPath("demo_record.mp4");
+    std::filesystem::remove(video);
+    const CommandResult r = runDemoXvfb(
+        "--scene wall --backend cpu --frames 30 --steps-per-frame 2 --event 0:shoot --record " +
+        video);
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("recorded 59 frames"), std::string::npos) << r.output;
+    const CommandResult probe = runShell(
+        "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+        "stream=nb_read_frames,width,height,r_frame_rate -of csv=p=0 '" +
+        video + "'");
+    ASSERT_EQ(probe.code, 0) << probe.output;
+    EXPECT_NE(probe.output.find(std::to_string(kW) + "," + std::to_string(kH) + ",60/1,59"),
+              std::string::npos)
+        << probe.output;
+}
+
+// The keys as a user presses them, in the real window: F10 starts a video, F10 stops it, F12
+// twice within a second (one timestamp) writes two screenshots, the second not over the first,
+// all in
+// --output-dir.
+TEST(DemoUnderXvfb, F10RecordsAVideoAndF12NeverOverwrites) {
+    WW_REQUIRE_XVFB();
+    if (runShell("command -v xdotool").code != 0 || runShell("command -v ffprobe").code != 0) {
+        if (::ww::test::runningInCi()) {
+            FAIL() << "CI=true but xdotool or ffmpeg is missing (scripts/install-deps.sh)";
+        }
+        GTEST_SKIP() << "xdotool or ffmpeg not installed";
+    }
+    const std::filesystem::path dir = outPath("demo_keys_out");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string script = outPath("demo_keys.sh");
+    std::ofstream(script) << "#!/bin/sh\n"
+                          << demoCommand("--scene wall --backend cpu --output-dir '" +
+                                         dir.string() + "'")
+                          << " &\n"
+                          << "demo=$!\n"
+                          << "w=$(xdotool search --sync --name '^wavewall$' | head -1)\n"
+                          << "sleep 2\n"
+                          << "xdotool windowfocus --sync $w key F10\n"
+                          << "sleep 2\n"
+                          << "xdotool key F10\n"
+                          << "sleep 0.5\n"
+                          << "xdotool key F12\n"
+                          << "sleep 0.3\n"
+                          << "xdotool key F12\n"
+                          << "sleep 1\n"
+                          << "xdotool key Escape\n"
+                          << "wait $demo\n";
+    const CommandResult r = runShell(kXvfbRun + "sh '" + script + "'");
+    ASSERT_EQ(r.code, 0) << r.output;
+    std::vector<std::filesystem::path> videos, shots;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        (e.path().extension() == ".mp4" ? videos : shots).push_back(e.path());
+    }
+    ASSERT_EQ(videos.size(), 1u) << r.output;
+    EXPECT_EQ(shots.size(), 2u) << r.output;
+    const CommandResult probe = runShell(
+        "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+        "stream=nb_read_frames -of csv=p=0 '" +
+        videos[0].string() + "'");
+    ASSERT_EQ(probe.code, 0) << probe.output;
+    // Two seconds of real-time pacing: well over a few frames even on a slow machine.
+    EXPECT_GT(std::atoi(probe.output.c_str()), 5) << probe.output << r.output;
+}
+
+TEST(DemoCommand, BadRecordingOptionsExit2NamingThem) {
+    const std::string missing = outPath("no_such_folder/x.mp4");
+    for (const std::string& args :
+         {std::string("--record clip.txt"), "--record " + missing, std::string("--record-fps 0"),
+          std::string("--output-dir /no/such/folder")}) {
+        const CommandResult r = runShell(WW_WAVEWALL_EXE " demo --frames 1 " + args);
+        EXPECT_EQ(r.code, 2) << args << "\n" << r.output;
+        const std::string flag = args.substr(0, args.find(' '));
+        EXPECT_NE(r.output.find(flag), std::string::npos) << args << "\n" << r.output;
+    }
 }
 
 TEST(DemoCommand, MinimizeRangeIsValidated) {
