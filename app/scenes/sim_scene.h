@@ -2,6 +2,7 @@
 // traces and the desktop demo, so all of them build and step the very same objects.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -27,6 +28,15 @@ struct StepRecord {
     std::vector<float> residualHistory;  ///< last solve's residual per iteration, if recorded
 };
 
+/// A scene's simulation state at one step, opaque: the demo's history keeps these. Only the
+/// scene that saved one can restore it.
+class SceneState {
+  public:
+    virtual ~SceneState() = default;
+    /// Memory held, for the history's budget.
+    virtual std::size_t bytes() const = 0;
+};
+
 class SimScene {
   public:
     virtual ~SimScene() = default;
@@ -47,6 +57,16 @@ class SimScene {
     /// Appends the invariant violations of the step just taken (NaN/Inf, penetration,
     /// residuals, energy); empty when the step was clean.
     virtual void checkInvariants(const StepRecord& step, std::vector<std::string>& out) const = 0;
+
+    /// The state later steps depend on (not the settings); null if the scene cannot save it.
+    virtual std::unique_ptr<SceneState> saveState() const { return nullptr; }
+    /// Restores a state this scene saved (with the same grid or wall); stepping then
+    /// repeats the saved run bit for bit on the same backend. Settings changed since stay
+    /// changed: that is how a run is re-run from a state with other settings.
+    virtual Status restoreState(const SceneState& state) {
+        (void)state;
+        return inputError(std::string(name()) + ": this scene keeps no history");
+    }
 
     /// Hash of the full simulation state (hex), equal for equal runs on one device.
     virtual std::string stateHash() const = 0;

@@ -277,6 +277,31 @@ void WallScene::checkInvariants(const StepRecord&, std::vector<std::string>& out
     }
 }
 
+namespace {
+struct WallState final : SceneState {
+    rigid::World::State world;
+    float prevMaxSpeed = 0.0f;
+    std::size_t bytes() const override { return sizeof(*this) + world.bytes(); }
+};
+}  // namespace
+
+std::unique_ptr<SceneState> WallScene::saveState() const {
+    auto s = std::make_unique<WallState>();
+    s->world = m_world.saveState();
+    s->prevMaxSpeed = m_prevMaxSpeed;
+    return s;
+}
+
+Status WallScene::restoreState(const SceneState& state) {
+    const auto* s = dynamic_cast<const WallState*>(&state);
+    if (s == nullptr) {
+        return inputError("wall: the state to restore was not saved by a wall scene");
+    }
+    m_world.restoreState(s->world);
+    m_prevMaxSpeed = s->prevMaxSpeed;
+    return {};
+}
+
 nlohmann::json WallScene::snapshot() const {
     nlohmann::json bodies = nlohmann::json::array();
     for (const rigid::Body& b : m_world.bodies()) {

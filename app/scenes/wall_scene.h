@@ -37,6 +37,8 @@ class WallScene final : public SimScene {
     Backend backend() const override { return m_world.backend(); }
     void checkInvariants(const StepRecord& step, std::vector<std::string>& out) const override;
     std::string stateHash() const override { return m_world.stateHashHex(); }
+    std::unique_ptr<SceneState> saveState() const override;
+    Status restoreState(const SceneState& state) override;
     nlohmann::json snapshot() const override;
     nlohmann::json summary() const override;
     void fillDrawData(render::DrawData& out) const override;

@@ -179,6 +179,43 @@ Status WaterScene::setBackend(Backend backend, const gpu::ShaderLibrary* shaders
     return s;
 }
 
+namespace {
+struct WaterState final : SceneState {
+    wave::WaveModel::State model;
+    bool disturbed = false, quietStep = false, wakeOn = false, rainOn = false;
+    double previousEnergy = 0.0;
+    std::size_t bytes() const override { return sizeof(*this) + model.bytes(); }
+};
+}  // namespace
+
+std::unique_ptr<SceneState> WaterScene::saveState() const {
+    auto s = std::make_unique<WaterState>();
+    s->model = m_model.saveState();
+    s->disturbed = m_disturbed;
+    s->quietStep = m_quietStep;
+    s->wakeOn = m_wakeOn;
+    s->rainOn = m_rainOn;
+    s->previousEnergy = m_previousEnergy;
+    return s;
+}
+
+Status WaterScene::restoreState(const SceneState& state) {
+    const auto* s = dynamic_cast<const WaterState*>(&state);
+    if (s == nullptr) {
+        return inputError("water: the state to restore was not saved by a water scene");
+    }
+    if (Status ok = m_model.restoreState(s->model); !ok) {
+        return Error{ok.error().kind, "water: " + ok.error().message +
+                                          " (the grid changed since the state was saved)"};
+    }
+    m_disturbed = s->disturbed;
+    m_quietStep = s->quietStep;
+    m_wakeOn = s->wakeOn;
+    m_rainOn = s->rainOn;
+    m_previousEnergy = s->previousEnergy;
+    return {};
+}
+
 nlohmann::json WaterScene::snapshot() const {
     const wave::WaveParams& p = m_model.params();
     return {{"scene", "water"},

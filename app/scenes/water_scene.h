@@ -40,6 +40,8 @@ class WaterScene final : public SimScene {
     void checkInvariants(const StepRecord& step, std::vector<std::string>& out) const override;
     std::string stateHash() const override { return m_model.stateHash(); }
     nlohmann::json snapshot() const override;
+    std::unique_ptr<SceneState> saveState() const override;
+    Status restoreState(const SceneState& state) override;
     nlohmann::json summary() const override;
     void fillDrawData(render::DrawData& out) const override;
     std::pair<glm::vec3, float> viewBounds() const override;

@@ -48,6 +48,7 @@ class ContactCache {
     /// Forgets contacts of `body` and shifts higher body indices down by one.
     void removeBody(int body);
     std::size_t size() const { return m_entries.size(); }
+    std::size_t bytes() const { return m_entries.size() * sizeof(Entry); }
 
   private:
     struct Entry {

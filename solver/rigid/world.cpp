@@ -62,6 +62,15 @@ void World::removeBody(int i) {
     }
 }
 
+void World::restoreState(const State& state) {
+    m_bodies = state.bodies;
+    m_cache = state.cache;
+    m_steps = state.steps;
+    m_broad.invalidate();
+    m_contacts.clear();
+    m_blockCount = 0;
+}
+
 void World::wake(int i) {
     m_bodies[i].asleep = false;
     m_bodies[i].slowSeconds = 0.0f;

@@ -171,6 +171,20 @@ class World {
     /// This step's contacts with their impulses (N s).
     const std::vector<Contact>& contacts() const { return m_contacts; }
 
+    /// Everything later steps depend on: the bodies (with their sleep state), the warm-start
+    /// cache and the step count. Restoring it (with the same params) and stepping repeats
+    /// the saved run bit for bit, on either backend.
+    struct State {
+        std::vector<Body> bodies;
+        ContactCache cache;
+        long steps = 0;
+        std::size_t bytes() const { return bodies.size() * sizeof(Body) + cache.bytes(); }
+    };
+    State saveState() const { return {m_bodies, m_cache, m_steps}; }
+    /// Replaces the state; this step's contacts and LCP blocks are forgotten (they described
+    /// the state being replaced).
+    void restoreState(const State& state);
+
     /// 64-bit hash of every body's position, orientation and velocities.
     std::uint64_t stateHash() const;
     std::string stateHashHex() const;

@@ -474,6 +474,45 @@ Status WaveModel::setState(const std::vector<float>& u, const std::vector<float>
     return {};
 }
 
+WaveModel::State WaveModel::saveState() const {
+    State s;
+    heightsPair(s.u, s.uPrev);
+    s.pending = m_pending;
+    s.rainOn = m_rainOn;
+    s.rainRate = m_rainRate;
+    s.rainAmplitude = m_rainAmplitude;
+    s.rainRadius = m_rainRadius;
+    s.rng = m_rng;
+    s.wakePath = m_wakePath;
+    s.wakeSpeed = m_wakeSpeed;
+    s.wakeDepthRate = m_wakeDepthRate;
+    s.wakeRadius = m_wakeRadius;
+    s.wakeDistance = m_wakeDistance;
+    s.steps = m_steps;
+    s.time = m_time;
+    return s;
+}
+
+Status WaveModel::restoreState(const State& s) {
+    if (Status ok = setState(s.u, s.uPrev); !ok) {
+        return ok;
+    }
+    m_pending = s.pending;
+    m_rainOn = s.rainOn;
+    m_rainRate = s.rainRate;
+    m_rainAmplitude = s.rainAmplitude;
+    m_rainRadius = s.rainRadius;
+    m_rng = s.rng;
+    m_wakePath = s.wakePath;
+    m_wakeSpeed = s.wakeSpeed;
+    m_wakeDepthRate = s.wakeDepthRate;
+    m_wakeRadius = s.wakeRadius;
+    m_wakeDistance = s.wakeDistance;
+    m_steps = s.steps;
+    m_time = s.time;
+    return {};
+}
+
 Status WaveModel::setBackend(Backend backend, const gpu::ShaderLibrary* library) {
     if (backend == m_backend && (backend == Backend::kCpu || m_gpu)) {
         return {};

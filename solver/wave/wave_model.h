@@ -74,6 +74,30 @@ class WaveModel {
     /// Replaces the state (u^n, u^n-1); sizes must be nx * ny.
     Status setState(const std::vector<float>& u, const std::vector<float>& uPrev);
 
+    /// Everything later steps depend on besides the params: the heights (u^n, u^n-1), queued
+    /// drops, rain and wake (with the rain's random state), the step count and time.
+    /// Restoring it and stepping repeats the saved run bit for bit on the same backend.
+    struct State {
+        std::vector<float> u, uPrev;
+        std::vector<Impulse> pending;
+        bool rainOn = false;
+        float rainRate = 0.0f, rainAmplitude = 0.0f, rainRadius = 0.0f;
+        std::uint64_t rng = 0;
+        std::vector<PathPoint> wakePath;
+        float wakeSpeed = 0.0f, wakeDepthRate = 0.0f, wakeRadius = 0.0f;
+        double wakeDistance = 0.0;
+        long steps = 0;
+        double time = 0.0;
+        std::size_t bytes() const {
+            return (u.size() + uPrev.size()) * sizeof(float) + pending.size() * sizeof(Impulse) +
+                   wakePath.size() * sizeof(PathPoint);
+        }
+    };
+    /// Downloads the heights on the GPU.
+    State saveState() const;
+    /// Sizes must match the grid (an input error otherwise, and nothing changes).
+    Status restoreState(const State& state);
+
     Backend backend() const { return m_backend; }
     /// Moves the state to the other backend (kGpu needs a current context and `library`).
     Status setBackend(Backend backend, const gpu::ShaderLibrary* library);
