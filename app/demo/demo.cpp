@@ -126,6 +126,7 @@ struct Demo {
     bool stepOnce = false;
     double simSeconds = 0.0;  ///< simulated time shown, summed over every scene's steps
     std::unique_ptr<VideoRecorder> video;
+    History history;         ///< the current scene's recent states (cleared on reset and switch)
     std::string videoError;  ///< why the last recording stopped early, if it did
     DemoReport report;
 
@@ -303,6 +304,12 @@ struct Demo {
                 case KeyCommand::kVideo:
                     requests.toggleVideo = true;
                     break;
+                case KeyCommand::kHistoryBack:
+                    --requests.historyMove;
+                    break;
+                case KeyCommand::kHistoryForward:
+                    ++requests.historyMove;
+                    break;
                 case KeyCommand::kBackend:
                     requests.backend =
                         scenes[current]->backend() == Backend::kCpu ? Backend::kGpu : Backend::kCpu;
@@ -422,7 +429,47 @@ struct Demo {
         }
     }
 
+    // After a frame's steps: the state they reached joins the history (when kept).
+    void recordHistory(int steps) {
+        if (steps > 0 && panel.keepHistory) {
+            history.push(scenes[current]->saveState(),
+                         history.shownSeconds() + steps * scenes[current]->dtSeconds());
+        } else if (!panel.keepHistory && history.size() > 0) {
+            history.clear();
+        }
+    }
+
+    // Shows a saved state (pausing the run): the arrow keys and the panel's slider.
+    void moveInHistory(const PanelRequests& requests) {
+        if (requests.historyMove == 0 && requests.historyMoveTo < 0) {
+            return;
+        }
+        panel.paused = true;
+        const SavedState* state = requests.historyMoveTo >= 0
+                                      ? history.moveTo(requests.historyMoveTo)
+                                      : history.move(requests.historyMove);
+        if (state == nullptr) {
+            return;
+        }
+        if (std::string why; !scenes[current]->restoreState(*state, &why)) {
+            panel.message = "history: " + why;
+            history.clear();
+        }
+    }
+
+    void showHistoryInPanel() {
+        panel.historySize = history.size();
+        panel.historyPosition = history.position();
+        panel.historySpanSeconds = history.spanSeconds();
+        panel.historyBackSeconds = history.backSeconds();
+        panel.historyBytes = history.bytes();
+    }
+
     void applyRequests(const PanelRequests& requests) {
+        moveInHistory(requests);
+        if (requests.scene >= 0 && requests.scene != current) {
+            history.clear();
+        }
         if (requests.scene >= 0) {
             switchScene(requests.scene);
         }
@@ -431,6 +478,7 @@ struct Demo {
         }
         if (requests.reset) {
             scenes[current]->reset();
+            history.clear();
         }
         if (requests.step) {
             stepOnce = true;
@@ -600,6 +648,7 @@ int Demo::run() {
             scenes[current]->step();
         }
         simSeconds += t.steps * scenes[current]->dtSeconds();
+        recordHistory(t.steps);
         if (panel.syncTimings) {
             glFinish();
         }
@@ -643,6 +692,7 @@ int Demo::run() {
             PanelRequests requests;
             handleKeys(requests);
             handleMouse();
+            showHistoryInPanel();
             drawPanel(panel, requests, scenes, current, timings, renderer.stats());
             const glm::vec2 windowSize(windowPixels());
             drawViewStatus(panel, windowSize.x, windowSize.y);
@@ -716,6 +766,17 @@ int Demo::run() {
     for (const auto& scene : scenes) {
         report.sceneBackends.emplace_back(backendName(scene->backend()));
     }
+    report.historyStates = history.size();
+    report.historyBack = history.stepsBack();
+    report.historyReruns = history.reruns();
+    report.stateHash = scenes[current]->stateHash();
+    report.newestHash = report.stateHash;
+    if (const SavedState* newest = history.moveTo(history.size() - 1); newest != nullptr) {
+        // The run ends on an older state: hash the newest too (the scene is not used again).
+        if (scenes[current]->restoreState(*newest, nullptr)) {
+            report.newestHash = scenes[current]->stateHash();
+        }
+    }
     const FrameTiming mean = timings.totalMean();
     report.frames = frame;
     report.speed = panel.speed;
@@ -748,6 +809,14 @@ int Demo::run() {
         if (panel.pacing == Pacing::kRealTime) {
             std::printf("demo: real time, at most %d steps a frame: speed %s\n",
                         panel.maxStepsPerFrame, speedText(panel.speed).c_str());
+        }
+        if (!report.stateHash.empty()) {
+            std::printf(
+                "demo: history %d states (%.2f s, %.1f MB), %d back, %d re-runs; state hash %s "
+                "(newest %s)\n",
+                report.historyStates, history.spanSeconds(),
+                static_cast<double>(history.bytes()) / (1024.0 * 1024.0), report.historyBack,
+                report.historyReruns, report.stateHash.c_str(), report.newestHash.c_str());
         }
         if (const std::string line = scenes[current]->reportLine(); !line.empty()) {
             std::printf("demo: %s\n", line.c_str());

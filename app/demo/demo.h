@@ -74,6 +74,11 @@ struct DemoReport {
     std::string video;             ///< the last video file (or PNG folder) written, if any
     int videoFrames = 0;           ///< video frames written, all recordings
     int tracesStarted = 0;         ///< frame traces started (the flag's and the panel's)
+    int historyStates = 0;         ///< states in the history at the end
+    int historyBack = 0;           ///< how far back the state shown at the end was
+    int historyReruns = 0;         ///< runs continued from an older state
+    std::string stateHash;         ///< the current scene's state hash at the end
+    std::string newestHash;        ///< ... of the newest state in its history
     int minimizedFrames = 0;       ///< frames the window was minimized (nothing drawn)
     int stepsWhileMinimized = 0;   ///< simulation steps taken during those frames
     float lensShiftX = 0.0f;       ///< the last frame's view shift beside the panel (Camera)

@@ -14,6 +14,37 @@ namespace ww::demo {
 
 namespace {
 
+// The history: a slider over the saved states (dragging it pauses and shows them), what it
+// holds, and the re-run note when an older state is shown.
+void drawHistory(PanelState& state, PanelRequests& requests) {
+    ImGui::Checkbox("history", &state.keepHistory);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Keep the last %.0f s of states (at most %zu MB): left / right arrows or the slider "
+            "step through them while paused; running or stepping from an older state re-runs "
+            "from there with the current settings",
+            History::kDefaultMaxSeconds, History::kDefaultMaxMegabytes);
+    }
+    if (state.historySize <= 0) {
+        return;
+    }
+    ImGui::SameLine();
+    int position = state.historyPosition;
+    ImGui::SetNextItemWidth(-1.0f);
+    char label[96];
+    std::snprintf(label, sizeof label, "%.1f s, %.1f MB | -%.2f s", state.historySpanSeconds,
+                  static_cast<double>(state.historyBytes) / (1024.0 * 1024.0),
+                  state.historyBackSeconds);
+    if (ImGui::SliderInt("##history", &position, 0, state.historySize - 1, label)) {
+        requests.historyMoveTo = position;
+    }
+    if (state.historyBackSeconds > 0.0) {
+        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f),
+                           "showing %.2f s ago: Run or Step re-runs from here",
+                           state.historyBackSeconds);
+    }
+}
+
 void runControls(PanelState& state, PanelRequests& requests,
                  std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene) {
     for (int i = 0; i < static_cast<int>(scenes.size()); ++i) {
@@ -41,6 +72,7 @@ void runControls(PanelState& state, PanelRequests& requests,
     if (ImGui::Button("Reset view")) {
         requests.resetView = true;
     }
+    drawHistory(state, requests);
     ImGui::TextUnformatted("Pacing");
     ImGui::SameLine();
     if (ImGui::RadioButton("real time", state.pacing == Pacing::kRealTime)) {
@@ -330,7 +362,12 @@ void drawViewStatus(const PanelState& state, float windowWidth, float windowHeig
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                      ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs);
     if (state.paused) {
-        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "PAUSED  (space runs, . steps)");
+        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f),
+                           "PAUSED  (space runs, . steps, arrows: history)");
+        if (state.historyBackSeconds > 0.0) {
+            ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f),
+                               "showing %.2f s ago; running re-runs it", state.historyBackSeconds);
+        }
     }
     if (slow) {
         ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.4f, 1.0f), "slower than real time %s",

@@ -56,6 +56,13 @@ struct PanelState {
     std::string tracePath = "wavewall_demo_trace.json";
     std::string outputDir = ".";  ///< screenshots, traces and videos started here
     bool videoRecording = false;
+    /// The history (history.h) as the panel shows it; the demo fills these every frame.
+    bool keepHistory = true;
+    int historySize = 0;
+    int historyPosition = -1;
+    double historySpanSeconds = 0.0;
+    double historyBackSeconds = 0.0;
+    std::size_t historyBytes = 0;
     std::string gpuUnavailable;  ///< why the GPU backend cannot be used; empty if it can
     StatusNote message;          ///< last action's outcome (saved file, backend failure)
     std::string rendererName;
@@ -83,6 +90,8 @@ struct PanelRequests {
     bool reloadShaders = false;
     bool toggleRecording = false;
     bool toggleVideo = false;
+    int historyMove = 0;     ///< entries to move in the history (< 0: back), pausing
+    int historyMoveTo = -1;  ///< history entry to show (the slider), pausing
     bool vsyncChanged = false;
     bool msaaChanged = false;
     bool qualityChanged = false;

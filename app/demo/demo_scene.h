@@ -8,11 +8,13 @@
 // may use the GPU backend (and hand its own height buffer to the renderer) freely.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "app/demo/history.h"
 #include "render/camera.h"
 #include "render/draw_data.h"
 #include "solver/core/backend.h"
@@ -77,6 +79,19 @@ class DemoScene {
     /// While grabbing: the grab point on the body and where it is pulled to (world space),
     /// drawn as a line.
     virtual std::optional<std::pair<glm::vec3, glm::vec3>> grabLine() { return std::nullopt; }
+    /// The state later steps depend on, for the history (history.h); null: none is kept.
+    virtual std::unique_ptr<SavedState> saveState() { return nullptr; }
+    /// Restores a state saveState() made; false with `why` when it cannot.
+    virtual bool restoreState(const SavedState& state, std::string* why) {
+        (void)state;
+        if (why != nullptr) {
+            *why = std::string(name()) + " keeps no history";
+        }
+        return false;
+    }
+    /// Hash of the simulation state (hex) for `--report`; empty if the scene has none.
+    virtual std::string stateHash() const { return {}; }
+
     /// One line of the scene's state for `--report` (e.g. how many bricks stand); optional.
     virtual std::string reportLine() { return {}; }
 

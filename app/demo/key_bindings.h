@@ -8,16 +8,18 @@
 namespace ww::demo {
 
 enum class KeyCommand {
-    kHelp,        ///< show / hide the help overlay
-    kPause,       ///< pause / run
-    kStep,        ///< one step (while paused)
-    kReset,       ///< rebuild the scene
-    kScene,       ///< switch to scene (key - firstKey)
-    kBackend,     ///< CPU / GPU for all scenes
-    kScreenshot,  ///< write a PNG
-    kVideo,       ///< start / stop a video recording
-    kPanel,       ///< show / hide the panel
-    kVsync,       ///< vsync on / off
+    kHelp,            ///< show / hide the help overlay
+    kPause,           ///< pause / run
+    kStep,            ///< one step (while paused)
+    kReset,           ///< rebuild the scene
+    kScene,           ///< switch to scene (key - firstKey)
+    kBackend,         ///< CPU / GPU for all scenes
+    kScreenshot,      ///< write a PNG
+    kVideo,           ///< start / stop a video recording
+    kHistoryBack,     ///< pause and show the previous saved state
+    kHistoryForward,  ///< show the next saved state
+    kPanel,           ///< show / hide the panel
+    kVsync,           ///< vsync on / off
     kQuit,
 };
 

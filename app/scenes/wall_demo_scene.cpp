@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "app/demo/demo_panel.h"
+#include "app/scenes/adapter_state.h"
 
 namespace ww::app {
 
@@ -592,6 +593,32 @@ void WallDemoScene::drawStats() {
     m_plot.assign(m_residuals.begin(), m_residuals.end());
     demo::plotResidualLog("residual per step", m_plot);
     ImGui::TextDisabled("final residual of the last %zu steps", m_plot.size());
+}
+
+std::unique_ptr<demo::SavedState> WallDemoScene::saveState() {
+    auto s = std::make_unique<AdapterState>();
+    s->scene = m_scene.saveState();
+    if (!s->scene) {
+        return nullptr;
+    }
+    s->stepIndex = m_stepIndex;
+    s->nextEvent = m_nextEvent;
+    return s;
+}
+
+bool WallDemoScene::restoreState(const demo::SavedState& state, std::string* why) {
+    const auto* s = dynamic_cast<const AdapterState*>(&state);
+    Status ok = s != nullptr && s->scene ? m_scene.restoreState(*s->scene)
+                                         : Status{inputError("wall: not a state this scene saved")};
+    if (!ok) {
+        if (why != nullptr) {
+            *why = ok.error().message;
+        }
+        return false;
+    }
+    m_stepIndex = s->stepIndex;
+    m_nextEvent = s->nextEvent;
+    return true;
 }
 
 }  // namespace ww::app

@@ -54,6 +54,9 @@ class WallDemoScene final : public demo::DemoScene {
     std::optional<std::pair<glm::vec3, glm::vec3>> grabLine() override;
     /// "bricks N" and, after a grab, how far the brick and the cursor moved.
     std::string reportLine() override;
+    std::unique_ptr<demo::SavedState> saveState() override;
+    bool restoreState(const demo::SavedState& state, std::string* why) override;
+    std::string stateHash() const override { return m_scene.stateHash(); }
     /// The grabbed body's index, or -1.
     int grabbedBody() const { return m_grab ? m_grab->body : -1; }
     /// Spring of the grab: each step the grab point gets the velocity change

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/demo/demo_panel.h"
+#include "app/scenes/adapter_state.h"
 
 namespace ww::app {
 
@@ -340,6 +341,33 @@ void WaterDemoScene::drawStats() {
                          "energy per step", *lo, *hi + 1e-9f,
                          ImVec2(ImGui::GetContentRegionAvail().x, 50.0f));
     }
+}
+
+std::unique_ptr<demo::SavedState> WaterDemoScene::saveState() {
+    auto s = std::make_unique<AdapterState>();
+    s->scene = m_scene->saveState();
+    if (!s->scene) {
+        return nullptr;
+    }
+    s->stepIndex = m_stepIndex;
+    s->nextEvent = m_nextEvent;
+    return s;
+}
+
+bool WaterDemoScene::restoreState(const demo::SavedState& state, std::string* why) {
+    const auto* s = dynamic_cast<const AdapterState*>(&state);
+    Status ok = s != nullptr && s->scene
+                    ? m_scene->restoreState(*s->scene)
+                    : Status{inputError("water: not a state this scene saved")};
+    if (!ok) {
+        if (why != nullptr) {
+            *why = ok.error().message;
+        }
+        return false;
+    }
+    m_stepIndex = s->stepIndex;
+    m_nextEvent = s->nextEvent;
+    return true;
 }
 
 }  // namespace ww::app

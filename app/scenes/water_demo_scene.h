@@ -45,6 +45,9 @@ class WaterDemoScene final : public demo::DemoScene {
     Backend backend() const override { return m_scene->backend(); }
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     demo::CameraHome cameraHome() const override;
+    std::unique_ptr<demo::SavedState> saveState() override;
+    bool restoreState(const demo::SavedState& state, std::string* why) override;
+    std::string stateHash() const override { return m_scene->stateHash(); }
     /// The first invariant violation since the start or the last reset (the scene's
     /// checkInvariants: NaN/Inf, a diverged solve, runaway penetration or energy), latched.
     std::string alarm() const override { return m_alarm; }

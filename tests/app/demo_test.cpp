@@ -9,6 +9,7 @@
 // the brick the ray hits, shift + click adds a sphere, a click on the water drops there.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -526,6 +527,61 @@ TEST(DemoUnderXvfb, F10RecordsAVideoAndF12NeverOverwrites) {
     ASSERT_EQ(probe.code, 0) << probe.output;
     // Two seconds of real-time pacing: well over a few frames even on a slow machine.
     EXPECT_GT(std::atoi(probe.output.c_str()), 5) << probe.output << r.output;
+}
+
+// The history as a user drives it, in the real window: after 3 s of the wall collapsing,
+// space pauses and ten presses of the left arrow show the state ten frames back (the report
+// says 10 back (fewer if fewer frames were drawn), and its hash differs from the newest state's:
+// the wall moved meanwhile); then
+// "." steps from there, which drops the ten newer states and re-runs (0 back, 1 re-run).
+TEST(DemoUnderXvfb, ArrowsStepThroughTheHistoryAndAStepReRunsFromThere) {
+    WW_REQUIRE_XVFB();
+    if (runShell("command -v xdotool").code != 0) {
+        if (::ww::test::runningInCi()) {
+            FAIL() << "CI=true but xdotool is missing (apt-get install xdotool)";
+        }
+        GTEST_SKIP() << "xdotool not installed";
+    }
+    for (const bool stepAfter : {false, true}) {
+        const std::string script = outPath("demo_history.sh");
+        std::ofstream(script) << "#!/bin/sh\n"
+                              << demoCommand("--scene wall --backend cpu --event 0:shoot") << " &\n"
+                              << "demo=$!\n"
+                              << "w=$(xdotool search --sync --name '^wavewall$' | head -1)\n"
+                              << "sleep 3\n"
+                              << "xdotool windowfocus --sync $w key space\n"
+                              << "sleep 0.5\n"
+                              << "for i in 1 2 3 4 5 6 7 8 9 10; do\n"
+                              << "  xdotool key Left; sleep 0.1\n"
+                              << "done\n"
+                              << "sleep 0.5\n"
+                              << (stepAfter ? "xdotool key period\nsleep 0.5\n" : "")
+                              << "xdotool key Escape\n"
+                              << "wait $demo\n";
+        const CommandResult r = runShell(kXvfbRun + "sh '" + script + "'");
+        ASSERT_EQ(r.code, 0) << r.output;
+        const auto at = r.output.find("demo: history ");
+        ASSERT_NE(at, std::string::npos) << r.output;
+        int states = 0, back = 0, reruns = 0;
+        char hash[32] = {0}, newest[32] = {0};
+        ASSERT_EQ(std::sscanf(r.output.c_str() + at,
+                              "demo: history %d states (%*f s, %*f MB), %d back, %d re-runs; "
+                              "state hash %31s (newest %31[0-9a-f])",
+                              &states, &back, &reruns, hash, newest),
+                  5)
+            << r.output;
+        // A slow machine (a sanitizer build) may have drawn fewer than 11 frames in 3 s: the
+        // arrows then stop at the oldest state.
+        ASSERT_GE(states, 2) << r.output;
+        if (stepAfter) {
+            EXPECT_EQ(back, 0) << r.output;
+            EXPECT_EQ(reruns, 1) << r.output;
+        } else {
+            EXPECT_EQ(back, std::min(10, states - 1)) << r.output;
+            EXPECT_EQ(reruns, 0) << r.output;
+            EXPECT_NE(std::string(hash), std::string(newest)) << r.output;
+        }
+    }
 }
 
 TEST(DemoCommand, BadRecordingOptionsExit2NamingThem) {
