@@ -14,6 +14,7 @@
 #include "app/cli/headless_run.h"
 #include "app/cli/memory_probe.h"
 #include "app/cli/scene_factory.h"
+#include "app/cli/state_file.h"
 #include "app/cli/trace_recorder.h"
 #include "solver/core/timer.h"
 #include "solver/io/matrix_market.h"
@@ -39,6 +40,7 @@ struct HeadlessValues {
     bool check = false;
     std::vector<std::string> events;
     std::string trace, csv, summaryJson, snapshot, screenshot;
+    std::string snapshotSave, snapshotLoad;
     int screenshotWidth = 1280;
     int screenshotHeight = 720;
     SceneOptionValues sceneValues;
@@ -81,6 +83,7 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     const std::pair<const std::string*, const char*> outputs[] = {
         {&v.summaryJson, "--summary-json"},
         {&v.snapshot, "--snapshot"},
+        {&v.snapshotSave, "--snapshot-save"},
         {&v.screenshot, "--screenshot"}};
     for (const auto& [path, what] : outputs) {
         if (!path->empty()) {
@@ -124,6 +127,11 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     }
     if (Status s = scene.setBackend(*backend, &gpu.shaders); !s) {
         return reportError(s.error());
+    }
+    if (!v.snapshotLoad.empty()) {
+        if (Status s = loadStateFile(scene, v.snapshotLoad); !s) {
+            return reportError(s.error());
+        }
     }
     const std::string renderer =
         gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";
@@ -259,6 +267,11 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
             return reportError(s.error());
         }
     }
+    if (!v.snapshotSave.empty()) {
+        if (Status s = saveStateFile(scene, v.snapshotSave); !s) {
+            return reportError(s.error());
+        }
+    }
     if (!v.screenshot.empty()) {
         if (Status st = renderSceneToPng(scene, v.shaderDir, v.screenshotWidth, v.screenshotHeight,
                                          v.screenshot);
@@ -305,6 +318,12 @@ CommandAction registerHeadlessCommand(CLI::App& app) {
     cmd->add_option("--csv", v->csv, "Per-step CSV");
     cmd->add_option("--summary-json", v->summaryJson, "Summary as JSON");
     cmd->add_option("--snapshot", v->snapshot, "Final state as JSON");
+    cmd->add_option("--snapshot-save", v->snapshotSave,
+                    "Final state as a binary state file that --snapshot-load continues from "
+                    "(bit for bit, with the same options)");
+    cmd->add_option("--snapshot-load", v->snapshotLoad,
+                    "Start from a state file written by --snapshot-save (scene events then "
+                    "count from this run's first step)");
     cmd->add_option("--screenshot", v->screenshot, "Final frame rendered offscreen to PNG");
     cmd->add_option("--screenshot-size", v->screenshotWidth, "Screenshot width in pixels")
         ->check(CLI::Range(16, 8192));

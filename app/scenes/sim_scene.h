@@ -5,6 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,9 @@ class SceneState {
     virtual ~SceneState() = default;
     /// Memory held, for the history's budget.
     virtual std::size_t bytes() const = 0;
+    /// The state as bytes (a snapshot file's payload; state_bytes.h); the scene's
+    /// readState() reads them back.
+    virtual std::string serialize() const = 0;
 };
 
 class SimScene {
@@ -66,6 +70,12 @@ class SimScene {
     virtual Status restoreState(const SceneState& state) {
         (void)state;
         return inputError(std::string(name()) + ": this scene keeps no history");
+    }
+
+    /// Reads bytes serialize() wrote; an input error when they are not such bytes.
+    virtual Result<std::unique_ptr<SceneState>> readState(std::string_view bytes) const {
+        (void)bytes;
+        return inputError(std::string(name()) + ": this scene cannot read saved states");
     }
 
     /// Hash of the full simulation state (hex), equal for equal runs on one device.

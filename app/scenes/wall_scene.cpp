@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <tuple>
+#include <type_traits>
 
+#include "app/scenes/state_bytes.h"
 #include "solver/io/matrix_market.h"
 
 namespace ww::app {
@@ -282,7 +284,16 @@ struct WallState final : SceneState {
     rigid::World::State world;
     float prevMaxSpeed = 0.0f;
     std::size_t bytes() const override { return sizeof(*this) + world.bytes(); }
+    std::string serialize() const override {
+        ByteWriter w;
+        w.putVector(world.bodies);
+        w.putVector(world.cache.entries());
+        w.put(static_cast<std::int64_t>(world.steps));
+        w.put(prevMaxSpeed);
+        return w.take();
+    }
 };
+static_assert(std::is_trivially_copyable_v<rigid::Body>);
 }  // namespace
 
 std::unique_ptr<SceneState> WallScene::saveState() const {
@@ -290,6 +301,26 @@ std::unique_ptr<SceneState> WallScene::saveState() const {
     s->world = m_world.saveState();
     s->prevMaxSpeed = m_prevMaxSpeed;
     return s;
+}
+
+Result<std::unique_ptr<SceneState>> WallScene::readState(std::string_view bytes) const {
+    auto s = std::make_unique<WallState>();
+    ByteReader r(bytes);
+    std::vector<rigid::ContactCache::Entry> cache;
+    std::int64_t steps = 0;
+    if (!r.getVector(s->world.bodies) || !r.getVector(cache) || !r.get(steps) ||
+        !r.get(s->prevMaxSpeed) || !r.atEnd()) {
+        return inputError("wall: the saved state is truncated or not a wall's");
+    }
+    for (const auto& e : cache) {
+        const int n = static_cast<int>(s->world.bodies.size());
+        if (e.bodyA < 0 || e.bodyA >= n || e.bodyB < 0 || e.bodyB >= n) {
+            return inputError("wall: the saved state's contacts name bodies it does not have");
+        }
+    }
+    s->world.cache.setEntries(std::move(cache));
+    s->world.steps = static_cast<long>(steps);
+    return std::unique_ptr<SceneState>(std::move(s));
 }
 
 Status WallScene::restoreState(const SceneState& state) {

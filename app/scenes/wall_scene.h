@@ -39,6 +39,7 @@ class WallScene final : public SimScene {
     std::string stateHash() const override { return m_world.stateHashHex(); }
     std::unique_ptr<SceneState> saveState() const override;
     Status restoreState(const SceneState& state) override;
+    Result<std::unique_ptr<SceneState>> readState(std::string_view bytes) const override;
     nlohmann::json snapshot() const override;
     nlohmann::json summary() const override;
     void fillDrawData(render::DrawData& out) const override;

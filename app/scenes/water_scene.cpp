@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/scenes/state_bytes.h"
+
 namespace ww::app {
 
 Result<std::unique_ptr<WaterScene>> WaterScene::create(WaterSceneSettings settings) {
@@ -185,6 +187,29 @@ struct WaterState final : SceneState {
     bool disturbed = false, quietStep = false, wakeOn = false, rainOn = false;
     double previousEnergy = 0.0;
     std::size_t bytes() const override { return sizeof(*this) + model.bytes(); }
+    std::string serialize() const override {
+        ByteWriter w;
+        w.putVector(model.u);
+        w.putVector(model.uPrev);
+        w.putVector(model.pending);
+        w.put(static_cast<std::uint8_t>(model.rainOn));
+        w.put(model.rainRate);
+        w.put(model.rainAmplitude);
+        w.put(model.rainRadius);
+        w.put(model.rng);
+        w.putVector(model.wakePath);
+        w.put(model.wakeSpeed);
+        w.put(model.wakeDepthRate);
+        w.put(model.wakeRadius);
+        w.put(model.wakeDistance);
+        w.put(static_cast<std::int64_t>(model.steps));
+        w.put(model.time);
+        for (bool b : {disturbed, quietStep, wakeOn, rainOn}) {
+            w.put(static_cast<std::uint8_t>(b));
+        }
+        w.put(previousEnergy);
+        return w.take();
+    }
 };
 }  // namespace
 
@@ -197,6 +222,33 @@ std::unique_ptr<SceneState> WaterScene::saveState() const {
     s->rainOn = m_rainOn;
     s->previousEnergy = m_previousEnergy;
     return s;
+}
+
+Result<std::unique_ptr<SceneState>> WaterScene::readState(std::string_view bytes) const {
+    auto s = std::make_unique<WaterState>();
+    wave::WaveModel::State& m = s->model;
+    ByteReader r(bytes);
+    std::uint8_t rain = 0;
+    std::int64_t steps = 0;
+    std::uint8_t flags[4] = {0, 0, 0, 0};
+    bool ok = r.getVector(m.u) && r.getVector(m.uPrev) && r.getVector(m.pending) && r.get(rain) &&
+              r.get(m.rainRate) && r.get(m.rainAmplitude) && r.get(m.rainRadius) && r.get(m.rng) &&
+              r.getVector(m.wakePath) && r.get(m.wakeSpeed) && r.get(m.wakeDepthRate) &&
+              r.get(m.wakeRadius) && r.get(m.wakeDistance) && r.get(steps) && r.get(m.time);
+    for (std::uint8_t& f : flags) {
+        ok = ok && r.get(f);
+    }
+    ok = ok && r.get(s->previousEnergy) && r.atEnd();
+    if (!ok) {
+        return inputError("water: the saved state is truncated or not a water surface's");
+    }
+    m.rainOn = rain != 0;
+    m.steps = static_cast<long>(steps);
+    s->disturbed = flags[0] != 0;
+    s->quietStep = flags[1] != 0;
+    s->wakeOn = flags[2] != 0;
+    s->rainOn = flags[3] != 0;
+    return std::unique_ptr<SceneState>(std::move(s));
 }
 
 Status WaterScene::restoreState(const SceneState& state) {

@@ -42,6 +42,7 @@ class WaterScene final : public SimScene {
     nlohmann::json snapshot() const override;
     std::unique_ptr<SceneState> saveState() const override;
     Status restoreState(const SceneState& state) override;
+    Result<std::unique_ptr<SceneState>> readState(std::string_view bytes) const override;
     nlohmann::json summary() const override;
     void fillDrawData(render::DrawData& out) const override;
     std::pair<glm::vec3, float> viewBounds() const override;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "solver/rigid/body.h"
@@ -38,6 +39,14 @@ void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
 /// Remembers last step's impulses by (bodyA, bodyB, feature).
 class ContactCache {
   public:
+    /// One remembered contact (trivially copyable: snapshots store the entries as bytes).
+    struct Entry {
+        int bodyA, bodyB;
+        std::uint32_t feature;
+        float normalImpulse;  ///< N s
+        Vec3 friction;        ///< N s, world space: lambda_t1 t1 + lambda_t2 t2
+        Vec3 normal;
+    };
     /// Copies each contact's impulses into the cache (replacing the previous step's).
     void store(const std::vector<Contact>& contacts);
     /// Sets impulse[] (scaled by `factor`) and warmStarted of contacts found in the cache;
@@ -49,15 +58,11 @@ class ContactCache {
     void removeBody(int body);
     std::size_t size() const { return m_entries.size(); }
     std::size_t bytes() const { return m_entries.size() * sizeof(Entry); }
+    const std::vector<Entry>& entries() const { return m_entries; }
+    /// Replaces the entries (a snapshot's); they must be sorted by (bodyA, bodyB, feature).
+    void setEntries(std::vector<Entry> entries) { m_entries = std::move(entries); }
 
   private:
-    struct Entry {
-        int bodyA, bodyB;
-        std::uint32_t feature;
-        float normalImpulse;  ///< N s
-        Vec3 friction;        ///< N s, world space: lambda_t1 t1 + lambda_t2 t2
-        Vec3 normal;
-    };
     std::vector<Entry> m_entries;  ///< sorted by (bodyA, bodyB, feature)
 };
 

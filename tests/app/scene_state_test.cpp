@@ -5,11 +5,14 @@
 // by the other, and a water state by a pool of another grid.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 
 #include "app/cli/scene_factory.h"
 #include "app/scenes/scene_event.h"
+#include "support/run_command.h"
 
 namespace ww::app {
 namespace {
@@ -109,6 +112,85 @@ TEST(SceneState, AStateIsRestoredOnlyWhereItFits) {
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.error().message.find("grid"), std::string::npos) << s.error().message;
     EXPECT_EQ((*other)->stateHash(), before) << "a refused state changes nothing";
+}
+
+// The last "hash" line of a headless run's output.
+std::string hashOf(const std::string& output) {
+    const auto at = output.rfind("  hash      ");
+    return at == std::string::npos ? std::string() : output.substr(at + 12, 16);
+}
+
+// `headless --snapshot-save` after N steps, then `--snapshot-load` and M steps, ends on the
+// same state hash as N + M steps in one run (the events of the first part are in the file:
+// the shot, the rain and its random state), for both scenes, at fresh random N and M.
+TEST(StateFile, SaveThenLoadContinuesTheRunBitForBit) {
+    const unsigned seed = std::random_device{}();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const std::string exe = WW_WAVEWALL_EXE;
+    for (const std::string scene : {"wall", "water"}) {
+        const int n = std::uniform_int_distribution<int>(5, 50)(rng);
+        const int m = std::uniform_int_distribution<int>(5, 40)(rng);
+        const std::string common = exe + " headless --backend cpu --scene " + scene +
+                                   (scene == "wall" ? " --wall 5x4" : " --grid 48x48");
+        const std::string events =
+            scene == "wall" ? " --event 0:shoot" : " --event 0:rain:on,30 --event 2:drop:0.3,0.7";
+        const std::string file =
+            (std::filesystem::path(testing::TempDir()) / ("state_" + scene + ".bin")).string();
+        const auto first = test::runShell(common + events + " --steps " + std::to_string(n) +
+                                          " --snapshot-save " + file);
+        ASSERT_EQ(first.code, 0) << first.output;
+        const auto second =
+            test::runShell(common + " --steps " + std::to_string(m) + " --snapshot-load " + file);
+        ASSERT_EQ(second.code, 0) << second.output;
+        const auto straight = test::runShell(common + events + " --steps " + std::to_string(n + m));
+        ASSERT_EQ(straight.code, 0) << straight.output;
+        ASSERT_FALSE(hashOf(straight.output).empty()) << straight.output;
+        EXPECT_NE(hashOf(first.output), hashOf(straight.output)) << "the run must move";
+        EXPECT_EQ(hashOf(second.output), hashOf(straight.output))
+            << scene << ": " << n << " + " << m << " steps";
+    }
+}
+
+// A state file that does not fit exits 2 with a message naming --snapshot-load and why.
+TEST(StateFile, FilesThatDoNotFitExit2SayingWhy) {
+    const std::string exe = WW_WAVEWALL_EXE;
+    const std::filesystem::path dir = testing::TempDir();
+    const std::string wall = (dir / "fit_wall.bin").string();
+    const std::string water = (dir / "fit_water.bin").string();
+    ASSERT_EQ(
+        test::runShell(exe + " headless --scene wall --wall 3x2 --steps 3 --snapshot-save " + wall)
+            .code,
+        0);
+    ASSERT_EQ(test::runShell(exe +
+                             " headless --scene water --grid 32x32 --backend cpu --steps 3 "
+                             "--snapshot-save " +
+                             water)
+                  .code,
+              0);
+    const std::string truncated = (dir / "fit_truncated.bin").string();
+    const std::string garbage = (dir / "fit_garbage.bin").string();
+    {
+        std::ifstream in(wall, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::ofstream(truncated, std::ios::binary) << bytes.substr(0, bytes.size() - 7);
+        std::ofstream(garbage, std::ios::binary) << "{\"not\": \"a state\"}";
+    }
+    const struct {
+        std::string args, says;
+    } cases[] = {
+        {"--scene water --snapshot-load " + wall, "run it with --scene wall"},
+        {"--scene wall --snapshot-load " + truncated, "truncated"},
+        {"--scene wall --snapshot-load " + garbage, "not a wavewall state file"},
+        {"--scene wall --snapshot-load " + (dir / "no_such.bin").string(), "cannot open"},
+        {"--scene water --grid 24x24 --backend cpu --snapshot-load " + water, "grid"},
+    };
+    for (const auto& c : cases) {
+        const auto r = test::runShell(exe + " headless --steps 2 " + c.args);
+        EXPECT_EQ(r.code, 2) << c.args << "\n" << r.output;
+        EXPECT_NE(r.output.find("--snapshot-load"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find(c.says), std::string::npos) << c.args << "\n" << r.output;
+    }
 }
 
 }  // namespace
