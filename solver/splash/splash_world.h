@@ -43,7 +43,7 @@ struct SplashParams {
     /// The displaced volume enters this many cells beyond the bodies' footprints: the water a
     /// body pushes aside that flows straight back under it lifts it a moment later, a delayed
     /// spring that pumps energy into its rocking (docs/splash.md: a tipping cube blew up at 0
-    /// cells, rocked within 0.7 rad/s at 2).
+    /// cells, rocked within 1 rad/s at 2).
     int sourceOffsetCells = 2;
     Status validate() const;
 };
