@@ -13,6 +13,7 @@
 #include "app/cli/headless_run.h"
 #include "app/cli/scene_factory.h"
 #include "app/demo/demo.h"
+#include "app/scenes/splash_demo_scene.h"
 #include "app/scenes/wall_demo_scene.h"
 #include "app/scenes/water_demo_scene.h"
 #include "render/capture.h"
@@ -237,6 +238,17 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     }
     (*waterScene)->setScript(std::move(waterEvents));
     scenes.push_back(std::move(waterScene).value());
+    // The splash scene (key 3) when its options fit (its pool must hold the wall); asked for
+    // with --scene splash, an error otherwise.
+    Result<SplashSceneSettings> splashSettings = makeSplashSettings(v.sceneValues);
+    Result<std::unique_ptr<SplashDemoScene>> splashScene =
+        splashSettings ? SplashDemoScene::create(std::move(splashSettings).value())
+                       : Result<std::unique_ptr<SplashDemoScene>>(splashSettings.error());
+    if (splashScene) {
+        scenes.push_back(std::move(splashScene).value());
+    } else if (v.scene == "splash") {
+        return reportError(splashScene.error());
+    }
 
     demo::DemoOptions o;
     o.frames = v.frames;
@@ -248,7 +260,7 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     o.quality = v.quality == "low"    ? render::RenderQuality::kLow
                 : v.quality == "high" ? render::RenderQuality::kHigh
                                       : render::RenderQuality::kAuto;
-    o.initialScene = v.scene == "water" ? 1 : 0;
+    o.initialScene = v.scene == "water" ? 1 : (v.scene == "splash" ? 2 : 0);
     o.backend = v.backend == "cpu" ? Backend::kCpu : Backend::kGpu;
     o.backendExplicit = v.backend == "gpu";
     o.backendAuto = v.backend == "auto";
@@ -283,8 +295,8 @@ CommandAction registerDemoCommand(CLI::App& app) {
         "mouse picking, statistics, screenshots and traces");
     auto v = std::make_shared<DemoValues>();
     auto table = std::make_shared<OptionTable>(*cmd);
-    table->add("scene", v->scene, "Scene shown first (switch with the keys 1 and 2)",
-               {"wall", "water"});
+    table->add("scene", v->scene, "Scene shown first (switch with the keys 1, 2 and 3)",
+               {"wall", "water", "splash"});
     table->add("backend", v->backend,
                "Solver backend (auto: GPU when available, the CPU when the only GL is a "
                "software rasterizer)",

@@ -11,6 +11,11 @@ namespace ww::splash {
 
 using rigid::Vec3;
 
+namespace {
+// 2.5e-8 m^3: 0.02 mm of height on a 4 cm cell.
+constexpr float kNegligibleVolumeM3 = 2.5e-8f;
+}  // namespace
+
 Status SplashParams::validate() const {
     if (!(waterDepthM > 0.0f)) {
         return inputError("splash: the water depth must be > 0 m");
@@ -254,7 +259,10 @@ const SplashStats& SplashWorld::step() {
             if (dv == 0.0f) {
                 continue;
             }
-            const int target = outsideFootprint(g, c, centre);
+            // Volumes too small to make a visible wave (a resting brick's float jitter) stay in
+            // their cell rather than walking out of a long footprint such as the wall's.
+            const int target =
+                std::abs(dv) < kNegligibleVolumeM3 ? c : outsideFootprint(g, c, centre);
             const auto t = static_cast<std::size_t>(target);
             if (!m_sourceMark[t]) {
                 m_sourceMark[t] = 1;
