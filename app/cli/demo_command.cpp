@@ -17,6 +17,7 @@
 #include "app/cli/scene_factory.h"
 #include "app/demo/demo.h"
 #include "app/demo/video_recorder.h"
+#include "app/scenes/splash_demo_scene.h"
 #include "app/scenes/wall_demo_scene.h"
 #include "app/scenes/water_demo_scene.h"
 #include "render/capture.h"
@@ -268,6 +269,21 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     }
     (*waterScene)->setScript(std::move(waterEvents));
     scenes.push_back(std::move(waterScene).value());
+    // The splash scene (key 3) when its options fit (its pool must hold the wall) and the CPU
+    // may run it (it has no GPU backend yet); asked for with --scene splash, an error otherwise.
+    Result<SplashSceneSettings> splashSettings =
+        v.backend == "gpu" ? Result<SplashSceneSettings>(inputError(
+                                 "--backend gpu: the splash scene runs on the CPU only for now "
+                                 "(docs/splash.md); use --backend cpu or auto"))
+                           : makeSplashSettings(v.sceneValues);
+    Result<std::unique_ptr<SplashDemoScene>> splashScene =
+        splashSettings ? SplashDemoScene::create(std::move(splashSettings).value())
+                       : Result<std::unique_ptr<SplashDemoScene>>(splashSettings.error());
+    if (splashScene) {
+        scenes.push_back(std::move(splashScene).value());
+    } else if (v.scene == "splash") {
+        return reportError(splashScene.error());
+    }
 
     demo::DemoOptions o;
     o.frames = v.frames;
@@ -279,7 +295,7 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     o.quality = v.quality == "low"    ? render::RenderQuality::kLow
                 : v.quality == "high" ? render::RenderQuality::kHigh
                                       : render::RenderQuality::kAuto;
-    o.initialScene = v.scene == "water" ? 1 : 0;
+    o.initialScene = v.scene == "water" ? 1 : (v.scene == "splash" ? 2 : 0);
     o.backend = v.backend == "cpu" ? Backend::kCpu : Backend::kGpu;
     o.backendExplicit = v.backend == "gpu";
     o.backendAuto = v.backend == "auto";
@@ -318,8 +334,8 @@ CommandAction registerDemoCommand(CLI::App& app) {
         "mouse picking, statistics, screenshots and traces");
     auto v = std::make_shared<DemoValues>();
     auto table = std::make_shared<OptionTable>(*cmd);
-    table->add("scene", v->scene, "Scene shown first (switch with the keys 1 and 2)",
-               {"wall", "water"});
+    table->add("scene", v->scene, "Scene shown first (switch with the keys 1, 2 and 3)",
+               {"wall", "water", "splash"});
     table->add("backend", v->backend,
                "Solver backend (auto: GPU when available, the CPU when the only GL is a "
                "software rasterizer)",

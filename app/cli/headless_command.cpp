@@ -298,7 +298,7 @@ CommandAction registerHeadlessCommand(CLI::App& app) {
                            "checks, summary, traces and an offscreen screenshot");
     auto v = std::make_shared<HeadlessValues>();
     auto table = std::make_shared<OptionTable>(*cmd);
-    table->add("scene", v->scene, "Scene to run", {"wall", "water"});
+    table->add("scene", v->scene, "Scene to run", {"wall", "water", "splash"});
     table->add("backend", v->backend, "Solver backend (auto: GPU when available)",
                {"cpu", "gpu", "auto"});
     table->add("steps", v->steps, "Number of fixed time steps");

@@ -22,7 +22,18 @@ Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const Scene
         }
         return std::unique_ptr<SimScene>(std::move(scene).value());
     }
-    return inputError("--scene '" + name + "' is not a scene (use wall or water)");
+    if (name == "splash") {
+        Result<SplashSceneSettings> s = makeSplashSettings(v);
+        if (!s) {
+            return s.error();
+        }
+        Result<std::unique_ptr<SplashScene>> scene = SplashScene::create(std::move(s).value());
+        if (!scene) {
+            return scene.error();
+        }
+        return std::unique_ptr<SimScene>(std::move(scene).value());
+    }
+    return inputError("--scene '" + name + "' is not a scene (use wall, water or splash)");
 }
 
 }  // namespace ww::app

@@ -106,6 +106,13 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("cg-tolerance", v.cgTolerance, "CG relative residual ||b-Ax||/||b|| to stop at");
     t.add("cg-max-iterations", v.cgMaxIterations, "CG iteration cap per step");
     t.add("cg-check-every", v.cgCheckEvery, "GPU CG: read the residual back every K iterations");
+    t.add("brick-density", v.brickDensity,
+          "Splash scene: brick density, kg/m^3 (water is 1000: lighter bricks float)");
+    t.add("brick-size", v.brickSize, "Splash scene: side of the cubic bricks, m");
+    t.add("water-depth", v.waterDepth,
+          "Splash scene: still water depth, m (waves run at sqrt(g * depth))");
+    t.add("wall-x", v.wallX, "Splash scene: the wall's centre from the pool's centre along x, m");
+    t.add("wall-z", v.wallZ, "Splash scene: the wall's centre from the pool's centre along z, m");
     t.add("dt", v.dt,
           "Time step in seconds (0 = the scene's default; for water overrides --dt-ratio)");
 }
@@ -132,6 +139,17 @@ Status parseSize(const std::string& text, const char* option, int& a, int& b) {
 
 Result<std::string> lcpBackendChoice(const std::string& choice, const std::string& scene,
                                      const SceneOptionValues& v) {
+    if (scene == "splash" && choice != "cpu") {
+        if (choice == "gpu") {
+            return inputError(
+                "--backend gpu: the splash scene runs on the CPU only for now (docs/splash.md); "
+                "use --backend cpu or auto");
+        }
+        std::fprintf(stderr,
+                     "wavewall: note: the splash scene runs on the CPU: --backend auto "
+                     "chose the CPU\n");
+        return std::string("cpu");
+    }
     if (scene == "water" || v.lcpSolver != "gauss-seidel" || choice == "cpu") {
         return choice;
     }
@@ -271,6 +289,76 @@ Result<WaterSceneSettings> makeWaterSettings(const SceneOptionValues& v, std::ui
         return rangeError("cg-check-every", "must be in [1, 10000]");
     }
     p.cg.checkEvery = v.cgCheckEvery;
+    return s;
+}
+
+Result<SplashSceneSettings> makeSplashSettings(const SceneOptionValues& v) {
+    Result<WallSceneSettings> wall = makeWallSettings(v);
+    if (!wall) {
+        return wall.error();
+    }
+    Result<WaterSceneSettings> water = makeWaterSettings(v, 1);
+    if (!water) {
+        return water.error();
+    }
+    SplashSceneSettings s;
+    s.splash.world = wall->world;
+    s.splash.wave = water->wave;
+    s.wall = wall->wall;
+    if (!(v.brickDensity > 0.0f) || v.brickDensity > 1.0e5f) {
+        return rangeError("brick-density", "must be in (0, 100000] kg/m^3 (water is 1000)");
+    }
+    if (!(v.brickSize > 0.0f) || v.brickSize > 10.0f) {
+        return rangeError("brick-size", "must be in (0, 10] m");
+    }
+    if (!(v.waterDepth > 0.0f) || v.waterDepth > 100.0f) {
+        return rangeError("water-depth", "must be in (0, 100] m");
+    }
+    const float half = 0.5f * v.brickSize;
+    s.wall.brickHalfExtents = {half, half, half};
+    s.wall.brickMassKg = v.brickDensity * v.brickSize * v.brickSize * v.brickSize;
+    // Columns 8 % of a brick apart: at the wall scene's 2 cm, the columns of a wall standing in
+    // water came into contact and the whole wall became one LCP island (docs/splash.md).
+    s.wall.columnGapM = 0.08f * v.brickSize;
+    s.brickDensityKgM3 = v.brickDensity;
+    s.splash.waterDepthM = v.waterDepth;
+    s.maxPenetrationM = 0.1f * v.brickSize;
+    // The wall's footprint against the pool (both centred; cells of side poolSize / max(nx, ny)).
+    const wave::WaveParams& p = s.splash.wave;
+    const float poolX = p.cellSize() * static_cast<float>(p.nx);
+    const float poolZ = p.cellSize() * static_cast<float>(p.ny);
+    const float wallWidth = static_cast<float>(s.wall.cols) * v.brickSize +
+                            static_cast<float>(s.wall.cols - 1) * s.wall.columnGapM;
+    if (wallWidth > poolX || v.brickSize > poolZ) {
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "is %g x %g m, smaller than the %s wall's footprint (%g x %g m): use a "
+                      "larger --pool-size or a smaller --wall / --brick-size",
+                      static_cast<double>(poolX), static_cast<double>(poolZ), v.wall.c_str(),
+                      static_cast<double>(wallWidth), static_cast<double>(v.brickSize));
+        return rangeError("pool-size", text);
+    }
+    if (!std::isfinite(v.wallX) || !std::isfinite(v.wallZ) ||
+        std::abs(v.wallX) + 0.5f * wallWidth > 0.5f * poolX ||
+        std::abs(v.wallZ) + half > 0.5f * poolZ) {
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "would put the wall (%g x %g m) outside the %g x %g m pool centred on 0: "
+                      "keep |wall-x| <= %g and |wall-z| <= %g m",
+                      static_cast<double>(wallWidth), static_cast<double>(v.brickSize),
+                      static_cast<double>(poolX), static_cast<double>(poolZ),
+                      static_cast<double>(0.5f * (poolX - wallWidth)),
+                      static_cast<double>(0.5f * poolZ - half));
+        return rangeError(std::abs(v.wallX) + 0.5f * wallWidth > 0.5f * poolX ? "wall-x" : "wall-z",
+                          text);
+    }
+    s.wallXM = v.wallX;
+    s.wallZM = v.wallZ;
+    // Aim the default shot at the wall's middle, from 8 m in front of it.
+    const float height = static_cast<float>(s.wall.rows) * v.brickSize;
+    s.shot.from = {v.wallX, 0.6f * height, v.wallZ + 8.0f};
+    s.shot.velocity = {0.0f, 1.0f, -25.0f};
+    s.shot.radiusM = 0.8f * half;
     return s;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/cli/option_table.h"
+#include "app/scenes/splash_scene.h"
 #include "app/scenes/wall_scene.h"
 #include "app/scenes/water_scene.h"
 
@@ -46,6 +47,13 @@ struct SceneOptionValues {
     int cgMaxIterations = 0;
     int cgCheckEvery = 0;
 
+    // Splash (the wall and the grid, pool and CG options above apply too).
+    float brickDensity = 500;  ///< kg/m^3
+    float brickSize = 0.5f;    ///< side of a cubic brick, m
+    float waterDepth = 0.6f;   ///< m
+    float wallX = 0;           ///< the wall's centre from the pool's centre, m
+    float wallZ = 0;
+
     // Shared: time step in seconds; 0 = the scene's default (or --dt-ratio for water). A float,
     // as the scenes hold it, so that the range check sees the step they will take.
     float dt = 0;
@@ -58,6 +66,9 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v);
 
 /// Validates the water options; errors name the option and the accepted range.
 Result<WaterSceneSettings> makeWaterSettings(const SceneOptionValues& v, std::uint64_t seed);
+
+/// Validates the splash options (pool against wall, density, depth); errors name the option.
+Result<SplashSceneSettings> makeSplashSettings(const SceneOptionValues& v);
 
 /// The backend to ask for (--backend cpu|gpu|auto) given the scene's LCP method: Gauss-Seidel
 /// runs on the CPU only, so with it "gpu" is an input error and "auto" becomes "cpu" (said on

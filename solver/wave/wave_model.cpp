@@ -454,6 +454,46 @@ std::vector<float> WaveModel::heights() const {
     return m_u[static_cast<std::size_t>(m_current)];
 }
 
+std::span<const float> WaveModel::cpuHeights() const {
+    if (m_gpu) {
+        return {};
+    }
+    return m_u[static_cast<std::size_t>(m_current)];
+}
+
+std::span<const float> WaveModel::cpuPreviousHeights() const {
+    if (m_gpu) {
+        return {};
+    }
+    return m_u[static_cast<std::size_t>((m_current + 2) % 3)];
+}
+
+void WaveModel::addAtRest(std::span<const int> cells, std::span<const float> deltaM,
+                          float uniformM) {
+    const auto apply = [&](std::vector<float>& u, std::vector<float>& uPrev) {
+        for (std::size_t k = 0; k < cells.size() && k < deltaM.size(); ++k) {
+            const auto c = static_cast<std::size_t>(cells[k]);
+            u[c] += deltaM[k];
+            uPrev[c] += deltaM[k];
+        }
+        if (uniformM != 0.0f) {
+            for (std::size_t c = 0; c < u.size(); ++c) {
+                u[c] += uniformM;
+                uPrev[c] += uniformM;
+            }
+        }
+    };
+    if (m_gpu) {
+        std::vector<float> u, uPrev;
+        heightsPair(u, uPrev);
+        apply(u, uPrev);
+        (void)setState(u, uPrev);  // sizes match by construction
+        return;
+    }
+    apply(m_u[static_cast<std::size_t>(m_current)],
+          m_u[static_cast<std::size_t>((m_current + 2) % 3)]);
+}
+
 unsigned WaveModel::heightBufferHandle() const {
     return m_gpu ? m_gpu->u[static_cast<std::size_t>(m_current)].handle() : 0u;
 }

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,13 @@ class WaveModel {
     /// GL buffer name of u^n (nx * ny floats) when on the GPU, 0 on the CPU. Valid until
     /// the next step() or setBackend().
     unsigned heightBufferHandle() const;
+    /// CPU backend: u^n and u^n-1 without a copy, valid until the next step (empty on the GPU).
+    std::span<const float> cpuHeights() const;
+    std::span<const float> cpuPreviousHeights() const;
+    /// Adds deltaM[k] to cell cells[k] and uniformM to every cell, in u^n and u^n-1 alike: a
+    /// displacement at rest, which carries no velocity (a source of volume, docs/splash.md).
+    /// On the GPU through a download and an upload.
+    void addAtRest(std::span<const int> cells, std::span<const float> deltaM, float uniformM);
     /// Copies the state (u^n, u^n-1) out (downloads on the GPU).
     void heightsPair(std::vector<float>& u, std::vector<float>& uPrev) const;
     /// Replaces the state (u^n, u^n-1); sizes must be nx * ny.

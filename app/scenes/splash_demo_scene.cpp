@@ -1,0 +1,100 @@
+#include "app/scenes/splash_demo_scene.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace ww::app {
+
+Result<std::unique_ptr<SplashDemoScene>> SplashDemoScene::create(SplashSceneSettings settings) {
+    const float density = settings.brickDensityKgM3;
+    Result<std::unique_ptr<SplashScene>> scene = SplashScene::create(std::move(settings));
+    if (!scene) {
+        return scene.error();
+    }
+    std::unique_ptr<SplashDemoScene> out(new SplashDemoScene(std::move(scene).value()));
+    out->m_density = density;
+    return out;
+}
+
+void SplashDemoScene::step() {
+    m_scene->step(m_last);
+    if (m_alarm.empty()) {
+        std::vector<std::string> violations;
+        m_scene->checkInvariants(m_last, violations);
+        if (!violations.empty()) {
+            m_alarm = violations.front();
+        }
+    }
+}
+
+void SplashDemoScene::reset() {
+    m_scene->reset();
+    m_alarm.clear();
+    m_last = {};
+}
+
+void SplashDemoScene::drawControls() {
+    ImGui::TextUnformatted("Splash: the wall in the pool (CPU)");
+    ImGui::SliderFloat("brick density kg/m^3", &m_density, 100.0f, 3000.0f, "%.0f");
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+        SplashSceneSettings s = m_scene->settings();
+        s.brickDensityKgM3 = m_density;
+        const rigid::Vec3 h = s.wall.brickHalfExtents;
+        s.wall.brickMassKg = m_density * 8.0f * h.x * h.y * h.z;
+        Result<std::unique_ptr<SplashScene>> rebuilt = SplashScene::create(std::move(s));
+        if (rebuilt) {
+            m_scene = std::move(rebuilt).value();
+            m_alarm.clear();
+        }
+    }
+    if (ImGui::Button("shoot")) {
+        (void)m_scene->applyEvent(SceneEvent{0, "shoot", {}, "shoot"});
+    }
+}
+
+void SplashDemoScene::drawStats() {
+    for (const auto& [name, ms] : m_last.phasesMs) {
+        ImGui::Text("%-12s %7.3f ms", name.c_str(), ms);
+    }
+    for (const auto& [name, value] : m_last.values) {
+        ImGui::Text("%-18s %g", name.c_str(), value);
+    }
+}
+
+bool SplashDemoScene::setBackend(Backend backend, std::string* why) {
+    if (backend == Backend::kCpu) {
+        return true;
+    }
+    if (why != nullptr) {
+        *why = "the splash scene runs on the CPU only for now (docs/splash.md)";
+    }
+    return false;
+}
+
+void SplashDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
+    if (action != demo::PickAction::kShoot) {
+        return;
+    }
+    const glm::vec3 d = glm::normalize(ray.direction);
+    const glm::vec3 from = ray.origin + 1.0f * d;
+    const float speed = 25.0f;
+    (void)m_scene->applyEvent(SceneEvent{
+        0,
+        "shoot",
+        {std::to_string(from.x), std::to_string(from.y), std::to_string(from.z),
+         std::to_string(speed * d.x), std::to_string(speed * d.y), std::to_string(speed * d.z)},
+        "shoot"});
+}
+
+demo::CameraHome SplashDemoScene::cameraHome() const {
+    const auto [centre, radius] = m_scene->viewBounds();
+    demo::CameraHome home;
+    home.target = centre;
+    home.distanceM = 1.6f * radius;
+    home.yawRadians = 0.6f;
+    home.pitchRadians = 0.5f;
+    return home;
+}
+
+}  // namespace ww::app

@@ -1,0 +1,52 @@
+// The splash scene in the desktop demo: a demo::DemoScene over app::SplashScene, so the window
+// runs the very same coupled simulation as `wavewall headless --scene splash`. The panel shows
+// the brick density (a rebuild), a shoot button and both solvers' statistics; shift + click
+// shoots a sphere along the ray, a plain click drops nothing (the water is moved by the bricks).
+// Drawing reuses the wall's boxes and the water's height field (DrawData). CPU only.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/demo/demo_scene.h"
+#include "app/scenes/splash_scene.h"
+
+namespace ww::app {
+
+class SplashDemoScene final : public demo::DemoScene {
+  public:
+    /// Fails with a message naming the option when the settings are invalid.
+    static Result<std::unique_ptr<SplashDemoScene>> create(SplashSceneSettings settings);
+
+    const char* name() const override { return "splash"; }
+    void step() override;
+    double dtSeconds() override { return m_scene->settings().splash.world.dtSeconds; }
+    void reset() override;
+    void fillDrawData(render::DrawData& out) override { m_scene->fillDrawData(out); }
+    void drawControls() override;
+    void drawStats() override;
+    bool setBackend(Backend backend, std::string* why) override;
+    Backend backend() const override { return Backend::kCpu; }
+    void onPick(const render::Ray& ray, demo::PickAction action) override;
+    demo::CameraHome cameraHome() const override;
+    std::string alarm() const override { return m_alarm; }
+    void traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
+                     std::vector<std::pair<std::string, double>>& values) const override {
+        phasesMs = m_last.phasesMs;
+        values = m_last.values;
+    }
+
+    SplashScene& scene() { return *m_scene; }
+
+  private:
+    explicit SplashDemoScene(std::unique_ptr<SplashScene> scene) : m_scene(std::move(scene)) {}
+
+    std::unique_ptr<SplashScene> m_scene;
+    StepRecord m_last;
+    std::string m_alarm;
+    float m_density = 500.0f;
+};
+
+}  // namespace ww::app

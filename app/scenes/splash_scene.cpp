@@ -1,0 +1,287 @@
+#include "app/scenes/splash_scene.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ww::app {
+
+Result<splash::SplashWorld> SplashScene::build(const SplashSceneSettings& s) {
+    Result<splash::SplashWorld> made = splash::SplashWorld::create(s.splash);
+    if (!made) {
+        return made.error();
+    }
+    splash::SplashWorld w = std::move(made).value();
+    rigid::World& world = w.world();
+    const int bricks = s.wall.cols * s.wall.rows;
+    world.reserve(bricks + 16, 16 * bricks + 64);
+    rigid::addGround(world);
+    rigid::addWall(world, s.wall);
+    for (int i = 0; i < world.bodyCount(); ++i) {
+        if (world.bodies()[static_cast<std::size_t>(i)].tag >= 0) {
+            world.body(i).position += rigid::Vec3{s.wallXM, 0.0f, s.wallZM};
+        }
+    }
+    w.start();
+    return w;
+}
+
+Result<std::unique_ptr<SplashScene>> SplashScene::create(SplashSceneSettings settings) {
+    Result<splash::SplashWorld> w = build(settings);
+    if (!w) {
+        return w.error();
+    }
+    return std::unique_ptr<SplashScene>(new SplashScene(std::move(settings), std::move(w).value()));
+}
+
+SplashScene::SplashScene(SplashSceneSettings settings, splash::SplashWorld world)
+    : m_settings(std::move(settings)), m_world(std::move(world)) {}
+
+void SplashScene::reset() {
+    Result<splash::SplashWorld> w = build(m_settings);
+    if (w) {  // it was built once from these settings
+        m_world = std::move(w).value();
+    }
+    m_steps = m_nMax = m_contactsMax = 0;
+    m_lcpIterationsSum = m_cgIterationsSum = 0;
+    m_lcpResidualMax = m_cgResidualMax = m_penetrationMax = m_speedMax = 0;
+    m_driftMax = m_correctionMax = 0;
+    m_prevMaxSpeed = 0;
+}
+
+void SplashScene::step(StepRecord& out) {
+    m_prevMaxSpeed = m_world.world().lastStats().maxSpeed;
+    const splash::SplashStats& s = m_world.step();
+    const rigid::StepStats& r = s.rigid;
+    const wave::StepStats& w = s.water;
+    out.stepMs = s.totalMs;
+    out.phasesMs = {{"collide", r.collideMs},   {"assemble", r.assembleMs},
+                    {"solve", r.solveMs},       {"integrate", r.integrateMs},
+                    {"coupling", s.couplingMs}, {"water_rhs", w.rhsMs},
+                    {"water_solve", w.solveMs}};
+    out.residualHistory = r.residualHistory;
+    out.values = {{"n", r.lcpN},
+                  {"contacts", r.contacts},
+                  {"islands", r.islands},
+                  {"lcp_iterations", r.iterationsMean},
+                  {"lcp_residual", r.residualMax},
+                  {"cg_iterations", w.cgIterations},
+                  {"cg_residual", w.cgResidual},
+                  {"penetration", r.maxPenetration},
+                  {"max_speed", r.maxSpeed},
+                  {"submerged_m3", s.submergedVolume},
+                  {"volume_drift_rel", s.volumeDriftRel},
+                  {"level_correction_m", s.levelCorrectionM}};
+    ++m_steps;
+    m_nMax = std::max(m_nMax, r.lcpN);
+    m_contactsMax = std::max(m_contactsMax, r.contacts);
+    m_lcpIterationsSum += r.iterationsMean;
+    m_cgIterationsSum += w.cgIterations;
+    m_lcpResidualMax = std::max(m_lcpResidualMax, r.residualMax);
+    m_cgResidualMax = std::max(m_cgResidualMax, w.cgResidual);
+    m_penetrationMax = std::max(m_penetrationMax, r.maxPenetration);
+    m_speedMax = std::max(m_speedMax, r.maxSpeed);
+    m_driftMax = std::max(m_driftMax, std::abs(s.volumeDriftRel));
+    m_correctionMax = std::max(m_correctionMax, std::abs(s.levelCorrectionM));
+}
+
+Status SplashScene::validateEvent(const SceneEvent& e) const {
+    if (e.action == "shoot" || e.action == "push" || e.action == "remove") {
+        for (std::size_t i = 0; i < e.args.size(); ++i) {
+            if (auto v = e.number(i); !v) {
+                return v.error();
+            }
+        }
+        const std::size_t n = e.args.size();
+        const bool ok = e.action == "shoot"    ? (n == 0 || n == 3 || n == 6)
+                        : e.action == "remove" ? n == 2
+                                               : (n == 2 || n == 5);
+        if (!ok) {
+            return inputError("--event " + e.text +
+                              ": shoot takes no arguments, X,Y,Z or X,Y,Z,VX,VY,VZ; remove "
+                              "COL,ROW; push COL,ROW[,VX,VY,VZ]");
+        }
+        return {};
+    }
+    return inputError("--event " + e.text + ": the splash scene has no action '" + e.action +
+                      "' (use shoot, remove or push)");
+}
+
+Status SplashScene::applyEvent(const SceneEvent& e) {
+    if (Status s = validateEvent(e); !s) {
+        return s;
+    }
+    rigid::World& world = m_world.world();
+    if (e.action == "shoot") {
+        rigid::ShotParams shot = m_settings.shot;
+        if (e.args.size() >= 3) {
+            shot.from = {static_cast<float>(*e.number(0)), static_cast<float>(*e.number(1)),
+                         static_cast<float>(*e.number(2))};
+        }
+        if (e.args.size() == 6) {
+            shot.velocity = {static_cast<float>(*e.number(3)), static_cast<float>(*e.number(4)),
+                             static_cast<float>(*e.number(5))};
+        }
+        rigid::shootSphere(world, shot);
+        return {};
+    }
+    const int col = static_cast<int>(*e.number(0));
+    const int row = static_cast<int>(*e.number(1));
+    const bool found = e.action == "remove"
+                           ? rigid::removeBrick(world, col, row)
+                           : rigid::pushBrick(world, col, row,
+                                              {static_cast<float>(*e.numberOr(2, 0.0)),
+                                               static_cast<float>(*e.numberOr(3, 0.0)),
+                                               static_cast<float>(*e.numberOr(4, -3.0))});
+    if (!found) {
+        return inputError("--event " + e.text + ": there is no brick at column " +
+                          std::to_string(col) + ", row " + std::to_string(row));
+    }
+    return {};
+}
+
+Status SplashScene::setBackend(Backend backend, const gpu::ShaderLibrary*) {
+    if (backend == Backend::kCpu) {
+        return {};
+    }
+    return inputError(
+        "--scene splash runs on the CPU only for now (its coupling reads the water heights on "
+        "the CPU): use --backend cpu or auto");
+}
+
+void SplashScene::checkInvariants(const StepRecord&, std::vector<std::string>& out) const {
+    const splash::SplashStats& s = m_world.lastStats();
+    const std::string at = "step " + std::to_string(m_world.world().stepCount()) + ": ";
+    if (s.rigid.nonFiniteBodies > 0) {
+        out.push_back(at + std::to_string(s.rigid.nonFiniteBodies) +
+                      " bodies had a NaN/Inf state (restored to the last good state)");
+    }
+    if (s.rigid.divergedBlocks > 0) {
+        out.push_back(at + "the LCP solve diverged in " + std::to_string(s.rigid.divergedBlocks) +
+                      " blocks");
+    }
+    if (!std::isfinite(s.water.energy) || !std::isfinite(s.waterVolume)) {
+        out.push_back(at + "the water surface became NaN/Inf");
+    }
+    if (s.water.cgStatus == cg::CgStatus::kBreakdown) {
+        out.push_back(at + s.water.message);
+    }
+    const float bound =
+        m_settings.maxPenetrationM + m_prevMaxSpeed * m_settings.splash.world.dtSeconds;
+    if (s.rigid.maxPenetration > bound) {
+        out.push_back(at + "penetration " + std::to_string(s.rigid.maxPenetration) +
+                      " m exceeds the bound " + std::to_string(bound) + " m");
+    }
+    if (std::abs(s.volumeDriftRel) > m_settings.maxVolumeDrift) {
+        out.push_back(at + "the water volume changed by " + std::to_string(s.volumeDriftRel) +
+                      " (relative), more than " + std::to_string(m_settings.maxVolumeDrift));
+    }
+}
+
+nlohmann::json SplashScene::snapshot() const {
+    nlohmann::json bodies = nlohmann::json::array();
+    for (const rigid::Body& b : m_world.world().bodies()) {
+        bodies.push_back(
+            {{"kind", rigid::toString(b.kind)},
+             {"tag", b.tag},
+             {"position", {b.position.x, b.position.y, b.position.z}},
+             {"orientation", {b.orientation.w, b.orientation.x, b.orientation.y, b.orientation.z}},
+             {"linear_velocity", {b.linearVelocity.x, b.linearVelocity.y, b.linearVelocity.z}}});
+    }
+    const wave::WaveParams& p = m_world.water().params();
+    return {{"scene", "splash"},
+            {"step", m_world.world().stepCount()},
+            {"hash", stateHash()},
+            {"bodies", bodies},
+            {"nx", p.nx},
+            {"ny", p.ny},
+            {"cell_size_m", p.cellSize()},
+            {"water_depth_m", m_settings.splash.waterDepthM},
+            {"heights", m_world.water().heights()}};
+}
+
+nlohmann::json SplashScene::summary() const {
+    int floating = 0, submerged = 0, dry = 0;
+    const rigid::World& world = m_world.world();
+    for (int i = 0; i < world.bodyCount(); ++i) {
+        if (world.bodies()[static_cast<std::size_t>(i)].isStatic()) {
+            continue;
+        }
+        switch (m_world.wetness(i)) {
+            case splash::Wetness::kFloating:
+                ++floating;
+                break;
+            case splash::Wetness::kSubmerged:
+                ++submerged;
+                break;
+            case splash::Wetness::kDry:
+                ++dry;
+                break;
+        }
+    }
+    const wave::WaveParams& p = m_world.water().params();
+    const double v0 = m_world.initialWaterVolume();
+    const double steps = std::max(1, m_steps);
+    return {
+        {"lcp",
+         {{"n_max", m_nMax},
+          {"contacts_max", m_contactsMax},
+          {"iterations_mean", m_lcpIterationsSum / steps},
+          {"residual_max", m_lcpResidualMax},
+          {"mode", rigid::toString(m_settings.splash.world.mode)},
+          {"solver", lcp::toString(m_settings.splash.world.lcp.method)}}},
+        {"cg", {{"iterations_mean", m_cgIterationsSum / steps}, {"residual_max", m_cgResidualMax}}},
+        {"grid", std::to_string(p.nx) + "x" + std::to_string(p.ny)},
+        {"wave_speed_mps", p.waveSpeed},
+        {"water",
+         {{"volume_initial", v0},
+          {"volume_drift_rel", v0 > 0 ? (m_world.waterVolume() - v0) / v0 : 0.0},
+          {"volume_drift_rel_max", m_driftMax},
+          {"level_correction_max_m", m_correctionMax}}},
+        {"bodies",
+         {{"count", world.bodyCount() - 1},
+          {"floating", floating},
+          {"submerged", submerged},
+          {"dry", dry}}},
+        {"brick_density", m_settings.brickDensityKgM3},
+        {"max_penetration", m_penetrationMax},
+        {"max_speed", m_speedMax}};
+}
+
+void SplashScene::fillDrawData(render::DrawData& out) const {
+    out.boxes.clear();
+    out.spheres.clear();
+    out.groundPlane = true;
+    for (const rigid::Body& b : m_world.world().bodies()) {
+        const glm::vec3 p{b.position.x, b.position.y, b.position.z};
+        if (b.kind == rigid::BodyKind::kBox) {
+            const int col = b.tag & 0xffff;
+            const int row = b.tag >> 16;
+            const float shade = 0.08f * static_cast<float>((row * 3 + col) % 4);
+            out.boxes.push_back(
+                {p,
+                 glm::quat(b.orientation.w, b.orientation.x, b.orientation.y, b.orientation.z),
+                 {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z},
+                 {0.72f + shade, 0.30f + shade, 0.20f + 0.5f * shade, 1.0f}});
+        } else if (b.kind == rigid::BodyKind::kSphere) {
+            out.spheres.push_back({p, b.radius, {0.85f, 0.87f, 0.9f, 1.0f}});
+        }
+    }
+    const wave::WaveParams& p = m_world.water().params();
+    render::WaterSurface& w = out.water;
+    w.enabled = true;
+    w.nx = p.nx;
+    w.ny = p.ny;
+    w.cellSizeM = p.cellSize();
+    w.baseHeightM = m_settings.splash.waterDepthM;
+    w.heightBuffer = 0;
+    m_heightsForDrawing = m_world.water().heights();
+    w.heightsCpu = m_heightsForDrawing;
+}
+
+std::pair<glm::vec3, float> SplashScene::viewBounds() const {
+    const wave::WaveParams& p = m_world.water().params();
+    const float half = 0.5f * p.cellSize() * static_cast<float>(std::max(p.nx, p.ny));
+    return {{0.0f, m_settings.splash.waterDepthM, 0.0f}, 1.05f * half};
+}
+
+}  // namespace ww::app

@@ -1,0 +1,200 @@
+// Submerged volume, buoyancy and drag of a body under the height field (water_column.h).
+#include "solver/splash/water_column.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ww::splash {
+
+using rigid::Vec3;
+
+namespace {
+
+// Continuous cell coordinate of x along an axis of n cells of side h centred on 0.
+float cellCoord(float x, float h, int n) {
+    return x / h + 0.5f * static_cast<float>(n - 1);
+}
+
+// Surface level at the horizontal position of p, or -inf outside the pool.
+float surfaceAt(const WaterGrid& w, const Vec3& p) {
+    if (!w.inside(p.x, p.z)) {
+        return -std::numeric_limits<float>::infinity();
+    }
+    return w.restLevelM + w.etaAt(p.x, p.z);
+}
+
+// One line p0 + t d, t in [-half, half], of cross-section `weight`: its submerged part.
+void submergeLine(const WaterGrid& w, const Vec3& p0, const Vec3& d, float half, float weight,
+                  std::vector<SubmergedSample>& out, float& total) {
+    // Where the line meets the still surface, then where it meets the surface found there.
+    float t = std::clamp((w.restLevelM - p0.y) / d.y, -half, half);
+    float level = surfaceAt(w, p0 + d * t);
+    if (!std::isfinite(level)) {
+        return;
+    }
+    t = std::clamp((level - p0.y) / d.y, -half, half);
+    level = surfaceAt(w, p0 + d * t);
+    if (!std::isfinite(level)) {
+        return;
+    }
+    const float ts = (level - p0.y) / d.y;
+    const float top = std::min(half, ts);
+    const float len = std::clamp(ts + half, 0.0f, 2.0f * half);
+    if (len <= 0.0f) {
+        return;
+    }
+    SubmergedSample s;
+    s.volume = weight * len;
+    s.centroid = p0 + d * (0.5f * (top - half));
+    out.push_back(s);
+    total += s.volume;
+}
+
+int samplesFor(float extentM, const WaterGrid& w, const ColumnParams& p) {
+    const int n = static_cast<int>(std::ceil(extentM / w.cellM));
+    return std::clamp(n, p.minSamples, p.maxSamples);
+}
+
+}  // namespace
+
+float WaterGrid::etaAt(float x, float z, float* rate) const {
+    const float fx = std::clamp(cellCoord(x, cellM, nx), 0.0f, static_cast<float>(nx - 1));
+    const float fz = std::clamp(cellCoord(z, cellM, ny), 0.0f, static_cast<float>(ny - 1));
+    const int i0 = std::min(static_cast<int>(fx), nx - 2);
+    const int j0 = std::min(static_cast<int>(fz), ny - 2);
+    const float ax = fx - static_cast<float>(i0);
+    const float az = fz - static_cast<float>(j0);
+    const auto at = [&](std::span<const float> f) {
+        const std::size_t k = static_cast<std::size_t>(j0) * static_cast<std::size_t>(nx) +
+                              static_cast<std::size_t>(i0);
+        const std::size_t row = static_cast<std::size_t>(nx);
+        return (1.0f - az) * ((1.0f - ax) * f[k] + ax * f[k + 1]) +
+               az * ((1.0f - ax) * f[k + row] + ax * f[k + row + 1]);
+    };
+    const float now = at(eta);
+    if (rate != nullptr) {
+        *rate = (!etaPrev.empty() && dtSeconds > 0.0f) ? (now - at(etaPrev)) / dtSeconds : 0.0f;
+    }
+    return now;
+}
+
+float bodyVolume(const rigid::Body& b) {
+    if (b.kind == rigid::BodyKind::kBox) {
+        return 8.0f * b.halfExtents.x * b.halfExtents.y * b.halfExtents.z;
+    }
+    if (b.kind == rigid::BodyKind::kSphere) {
+        return 4.18879020f * b.radius * b.radius * b.radius;
+    }
+    return 0.0f;
+}
+
+float submergedSamples(const rigid::Body& b, const WaterGrid& w, const ColumnParams& p,
+                       std::vector<SubmergedSample>& out) {
+    float total = 0.0f;
+    if (b.kind == rigid::BodyKind::kBox) {
+        // The body axis closest to the vertical carries the lines; its sign makes d.y > 0.
+        int k = 0;
+        for (int a = 1; a < 3; ++a) {
+            if (std::abs(b.rotation.c[a].y) > std::abs(b.rotation.c[k].y)) {
+                k = a;
+            }
+        }
+        const int k1 = (k + 1) % 3;
+        const int k2 = (k + 2) % 3;
+        const Vec3 d = b.rotation.c[k].y >= 0.0f ? b.rotation.c[k] : -b.rotation.c[k];
+        if (!(d.y > 0.0f)) {
+            return 0.0f;
+        }
+        const float a1 = b.halfExtents[k1];
+        const float a2 = b.halfExtents[k2];
+        const int n1 = samplesFor(2.0f * a1, w, p);
+        const int n2 = samplesFor(2.0f * a2, w, p);
+        const float weight = 4.0f * a1 * a2 / static_cast<float>(n1 * n2);
+        const Vec3 e1 = b.rotation.c[k1];
+        const Vec3 e2 = b.rotation.c[k2];
+        for (int s = 0; s < n1; ++s) {
+            const float u =
+                a1 * ((2.0f * static_cast<float>(s) + 1.0f) / static_cast<float>(n1) - 1.0f);
+            for (int t = 0; t < n2; ++t) {
+                const float v =
+                    a2 * ((2.0f * static_cast<float>(t) + 1.0f) / static_cast<float>(n2) - 1.0f);
+                submergeLine(w, b.position + e1 * u + e2 * v, d, b.halfExtents[k], weight, out,
+                             total);
+            }
+        }
+    } else if (b.kind == rigid::BodyKind::kSphere) {
+        const float r = b.radius;
+        const int n = samplesFor(2.0f * r, w, p);
+        const float side = 2.0f * r / static_cast<float>(n);
+        for (int s = 0; s < n; ++s) {
+            const float x = -r + side * (static_cast<float>(s) + 0.5f);
+            for (int t = 0; t < n; ++t) {
+                const float z = -r + side * (static_cast<float>(t) + 0.5f);
+                const float rho2 = x * x + z * z;
+                if (rho2 < r * r) {
+                    submergeLine(w, b.position + Vec3{x, 0.0f, z}, {0.0f, 1.0f, 0.0f},
+                                 std::sqrt(r * r - rho2), side * side, out, total);
+                }
+            }
+        }
+    }
+    return total;
+}
+
+BodyWater waterForces(const rigid::Body& b, const WaterGrid& w, const ColumnParams& p,
+                      std::span<const SubmergedSample> samples) {
+    BodyWater out;
+    out.bodyVolume = bodyVolume(b);
+    const float lengthScale = std::cbrt(std::max(out.bodyVolume, 1e-9f));
+    const Vec3 up{0.0f, 1.0f, 0.0f};
+    Vec3 moment;
+    for (const SubmergedSample& s : samples) {
+        out.submergedVolume += s.volume;
+        moment += s.centroid * s.volume;
+        const Vec3 r = s.centroid - b.position;
+        const Vec3 fb = up * (p.waterDensity * p.gravity * s.volume);
+        float etaRate = 0.0f;
+        (void)w.etaAt(s.centroid.x, s.centroid.z, &etaRate);
+        const Vec3 rel = b.linearVelocity + cross(b.angularVelocity, r) - up * etaRate;
+        const float speed = length(rel);
+        const Vec3 fd = rel * (-p.waterDensity * s.volume *
+                               (p.linearDrag + p.quadraticDrag * speed / lengthScale));
+        out.buoyancyForce += fb;
+        out.dragForce += fd;
+        out.torque += cross(r, fb + fd);
+        out.dragTorque += cross(r, fd);
+    }
+    out.buoyancyCentre =
+        out.submergedVolume > 0.0f ? moment * (1.0f / out.submergedVolume) : b.position;
+    return out;
+}
+
+void splatVolume(const WaterGrid& w, std::span<const SubmergedSample> samples,
+                 std::vector<float>& volumePerCell, std::vector<char>& mark,
+                 std::vector<int>& touched, float sign) {
+    const auto add = [&](int i, int j, float v) {
+        const int c = j * w.nx + i;
+        volumePerCell[static_cast<std::size_t>(c)] += sign * v;
+        if (!mark[static_cast<std::size_t>(c)]) {
+            mark[static_cast<std::size_t>(c)] = 1;
+            touched.push_back(c);
+        }
+    };
+    for (const SubmergedSample& s : samples) {
+        const float fx =
+            std::clamp(cellCoord(s.centroid.x, w.cellM, w.nx), 0.0f, static_cast<float>(w.nx - 1));
+        const float fz =
+            std::clamp(cellCoord(s.centroid.z, w.cellM, w.ny), 0.0f, static_cast<float>(w.ny - 1));
+        const int i0 = std::min(static_cast<int>(fx), w.nx - 2);
+        const int j0 = std::min(static_cast<int>(fz), w.ny - 2);
+        const float ax = fx - static_cast<float>(i0);
+        const float az = fz - static_cast<float>(j0);
+        add(i0, j0, s.volume * (1.0f - ax) * (1.0f - az));
+        add(i0 + 1, j0, s.volume * ax * (1.0f - az));
+        add(i0, j0 + 1, s.volume * (1.0f - ax) * az);
+        add(i0 + 1, j0 + 1, s.volume * ax * az);
+    }
+}
+
+}  // namespace ww::splash

@@ -1,0 +1,103 @@
+// Water -> body: the submerged part of a rigid body under a height-field surface, integrated
+// column by column, and the buoyancy and drag it feels (docs/splash.md).
+//
+// Grid: nx x ny cells of side h centred on the origin in x/z (cell (i, j) at
+// x = (i - (nx-1)/2) h, z = (j - (ny-1)/2) h, as render::WaterSurface draws it); the water
+// surface is y = restLevel + eta(x, z), eta bilinear between cell centres; outside the pool
+// there is no water.
+//
+// Body: split into sample lines. A box is cut along the body axis k closest to the vertical
+// into n1 x n2 prisms of cross-section w = 4 a1 a2 / (n1 n2) (midpoints of its k-face); a
+// sphere into vertical chords over an n x n grid of its horizontal disc. A line
+// p(t) = p0 + t d, t in [-L, L], d.y > 0, is under water for t < ts = (S - p0.y) / d.y with S
+// the surface level where the line crosses it (one fixed-point refinement of the crossing):
+//   submerged length  l = clamp(ts + L, 0, 2L),  volume  v = w l,
+//   centroid          c = p((-L + min(L, ts)) / 2).
+// For a flat surface this is exact for every orientation of the line; the midpoint rule
+// over the face is exact for an upright box (the footprint's area does not depend on how
+// the box sits on the water grid, which keeps the draft of a floating brick unbiased).
+//
+// Forces per line (rho water density, g = |gravity|, u the upward unit vector):
+//   buoyancy   F_b = rho g v u                     at c   (Archimedes, per column)
+//   drag       F_d = -rho v (kLin + kQuad |w| / Lb) w,  w = v_body(c) - v_water(c)
+// with v_water = u deta/dt (the height field has no horizontal velocity) and Lb the cube root
+// of the body's volume, so that the quadratic term of a whole submerged body is
+// -1/2 rho Cd A |w| w with A = Lb^2 when kQuad = Cd / 2.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "solver/rigid/body.h"
+
+namespace ww::splash {
+
+/// A read-only view of the water surface on the CPU.
+struct WaterGrid {
+    int nx = 0;
+    int ny = 0;
+    float cellM = 0.0f;              ///< h
+    float restLevelM = 0.0f;         ///< depth of the still water above the floor y = 0
+    std::span<const float> eta;      ///< heights above rest, row-major j * nx + i
+    std::span<const float> etaPrev;  ///< the previous level (for deta/dt); may be empty
+    float dtSeconds = 0.0f;          ///< between etaPrev and eta
+
+    float halfWidthM() const { return 0.5f * static_cast<float>(nx) * cellM; }
+    float halfDepthM() const { return 0.5f * static_cast<float>(ny) * cellM; }
+    /// True when (x, z) lies over the pool.
+    bool inside(float x, float z) const {
+        return x >= -halfWidthM() && x <= halfWidthM() && z >= -halfDepthM() && z <= halfDepthM();
+    }
+    /// Bilinear eta at (x, z) (clamped at the outer half cell), and deta/dt when etaPrev is
+    /// given.
+    float etaAt(float x, float z, float* rate = nullptr) const;
+};
+
+/// Coefficients of the water -> body forces.
+struct ColumnParams {
+    float waterDensity = 1000.0f;  ///< kg/m^3
+    float gravity = 9.81f;         ///< m/s^2 (magnitude; the surface is horizontal)
+    float linearDrag = 1.0f;       ///< kLin, 1/s: per kg of displaced water
+    float quadraticDrag = 0.525f;  ///< kQuad = Cd / 2 with a cube's Cd = 1.05
+    /// Sample lines per body side: about one per water cell, within [minSamples, maxSamples].
+    int minSamples = 4;
+    int maxSamples = 24;
+};
+
+/// One submerged sample: its volume (m^3) and centroid.
+struct SubmergedSample {
+    float volume = 0.0f;
+    rigid::Vec3 centroid;
+};
+
+/// What the water does to one body in one step.
+struct BodyWater {
+    float submergedVolume = 0.0f;  ///< m^3
+    float bodyVolume = 0.0f;       ///< m^3
+    rigid::Vec3 buoyancyCentre;    ///< centroid of the submerged volume (if any)
+    rigid::Vec3 buoyancyForce;     ///< N
+    rigid::Vec3 dragForce;         ///< N
+    rigid::Vec3 torque;            ///< N m about the body's centre, buoyancy + drag
+    rigid::Vec3 dragTorque;        ///< N m, the drag part of torque
+};
+
+/// Volume of a box or sphere (0 for planes).
+float bodyVolume(const rigid::Body& b);
+
+/// The submerged samples of `b` under `water` (appended to `out`); returns their volume.
+float submergedSamples(const rigid::Body& b, const WaterGrid& water, const ColumnParams& p,
+                       std::vector<SubmergedSample>& out);
+
+/// Buoyancy and drag on `b` from its submerged samples.
+BodyWater waterForces(const rigid::Body& b, const WaterGrid& water, const ColumnParams& p,
+                      std::span<const SubmergedSample> samples);
+
+/// Adds each sample's volume to the cells around its centroid by bilinear weights (the
+/// weights sum to 1, so the total is kept exactly): `volumePerCell` has nx * ny entries.
+/// Cells that receive volume are appended to `touched` the first time (`mark` flags them).
+/// `sign` -1 subtracts the volumes instead.
+void splatVolume(const WaterGrid& water, std::span<const SubmergedSample> samples,
+                 std::vector<float>& volumePerCell, std::vector<char>& mark,
+                 std::vector<int>& touched, float sign = 1.0f);
+
+}  // namespace ww::splash
