@@ -317,9 +317,8 @@ Result<SplashSceneSettings> makeSplashSettings(const SceneOptionValues& v) {
     const float half = 0.5f * v.brickSize;
     s.wall.brickHalfExtents = {half, half, half};
     s.wall.brickMassKg = v.brickDensity * v.brickSize * v.brickSize * v.brickSize;
-    // Columns 8 % of a brick apart: at the wall scene's 2 cm, the columns of a wall standing in
-    // water came into contact and the whole wall became one LCP island (docs/splash.md).
-    s.wall.columnGapM = 0.08f * v.brickSize;
+    // The columns keep the wall scene's spacing: standing in water they come into contact and
+    // the wall becomes one LCP island (docs/splash.md); a wider gap would only hide that.
     s.brickDensityKgM3 = v.brickDensity;
     s.splash.waterDepthM = v.waterDepth;
     s.maxPenetrationM = 0.1f * v.brickSize;
