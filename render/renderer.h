@@ -2,12 +2,12 @@
 // ground) as seen by a Camera into a viewport of a framebuffer. Shaped like a Dear ImGui
 // backend: init / shutdown / beginFrame / render, all state in one struct, no globals.
 //
-// Each frame: (1) a depth-only pass of boxes and spheres into the key light's shadow map
-// (orthographic, fitted to the casters' bounding sphere); (2) into a multisampled offscreen
-// target: sky, ground with grid, instanced boxes and spheres, then the water surface, whose
-// vertex shader reads heights straight from the solver's SSBO; (3) an MSAA resolve into
-// the destination framebuffer (0 = the window). Works under a window context and under a
-// headless EGL context alike.
+// Each frame, one function per pass (renderer.cpp): uploadInstances (boxes and spheres into
+// instance SSBOs); shadowPass (depth only, into the key light's orthographic shadow map,
+// fitted to the casters' bounding sphere); then into a multisampled offscreen target
+// bodiesPass, waterPass (whose vertex shader reads heights straight from the solver's SSBO),
+// groundPass and skyPass; resolvePass (MSAA resolve into the destination framebuffer, 0 = the
+// window). Works under a window context and under a headless EGL context alike.
 #pragma once
 
 #include <memory>
