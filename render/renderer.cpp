@@ -8,6 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "render/gpu_layout.h"
@@ -28,7 +29,18 @@ constexpr int kTimerSlots = 3;
 // forward-right where the camera sees them.
 const glm::vec3 kSunDir = sunDirection();
 
-enum ProgramId { kSky, kGround, kBox, kSphere, kBoxShadow, kSphereShadow, kWater, kProgramCount };
+enum ProgramId {
+    kSky,
+    kGround,
+    kBox,
+    kSphere,
+    kBoxShadow,
+    kSphereShadow,
+    kWater,
+    kLines,
+    kPoints,
+    kProgramCount
+};
 
 gpu::ProgramSpec programSpec(ProgramId id) {
     switch (id) {
@@ -46,6 +58,10 @@ gpu::ProgramSpec programSpec(ProgramId id) {
             return {{}, "render_mesh.vert", "render_shadow.frag", {{"MESH_SPHERE", "1"}}};
         case kWater:
             return {{}, "render_water.vert", "render_water.frag", {}};
+        case kLines:
+            return {{}, "render_overlay.vert", "render_overlay.frag", {{"OVERLAY_LINE", "1"}}};
+        case kPoints:
+            return {{}, "render_overlay.vert", "render_overlay.frag", {{"OVERLAY_POINT", "1"}}};
         default:
             return {};
     }
@@ -167,12 +183,16 @@ struct Renderer::State {
     gpu::Buffer boxBuffer;
     gpu::Buffer sphereBuffer;
     gpu::Buffer heightBuffer;  // CPU-backend heights, uploaded once per frame
+    gpu::Buffer lineBuffer;
+    gpu::Buffer pointBuffer;
     GLuint waterIndices = 0;
     int meshX = 0;
     int meshY = 0;
     GLsizei waterIndexCount = 0;
     std::vector<gpu_layout::BoxInstance> boxScratch;
     std::vector<gpu_layout::SphereInstance> sphereScratch;
+    std::vector<gpu_layout::LineInstance> lineScratch;
+    std::vector<gpu_layout::PointInstance> pointScratch;
     std::array<gpu::TimerQuery, kTimerSlots> timers;
     std::array<bool, kTimerSlots> timerPending{};
     bool timersEnabled = false;
@@ -187,6 +207,7 @@ struct Renderer::State {
     Status waterPass(const WaterSurface& water, const SceneView& view);
     void groundPass(const Camera& camera, const SceneView& view);
     void skyPass(const SceneView& view);
+    Status overlayPass(const DrawData& data, const SceneView& view, const Viewport& viewport);
     void resolvePass(const Viewport& viewport);
 
     void drawInstanced(int vertices, std::size_t instances);
@@ -385,6 +406,8 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
     st.stats.spheres = static_cast<int>(data.spheres.size());
     st.stats.waterVertices = 0;
     st.stats.waterFromSolverBuffer = false;
+    st.stats.overlayLines = static_cast<int>(data.lines.size());
+    st.stats.overlayPoints = static_cast<int>(data.points.size());
     if (viewport.width <= 0 || viewport.height <= 0) {
         st.stats.cpuMs = clock.elapsedMs();
         return {};
@@ -424,6 +447,9 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
         st.groundPass(camera, view);
     }
     st.skyPass(view);
+    if (Status s = st.overlayPass(data, view, viewport); !s) {
+        return s;
+    }
     st.resolvePass(viewport);
 
     if (timed) {
@@ -607,6 +633,47 @@ void Renderer::State::skyPass(const SceneView& view) {
     ++stats.drawCalls;
     glDepthMask(GL_TRUE);
     glDepthFunc(GL_LESS);
+}
+
+// Lines and points over everything (no depth test: contacts lie between bodies), one
+// instanced draw each.
+Status Renderer::State::overlayPass(const DrawData& data, const SceneView& view,
+                                    const Viewport& viewport) {
+    if (data.lines.empty() && data.points.empty()) {
+        return {};
+    }
+    lineScratch.resize(data.lines.size());
+    std::transform(data.lines.begin(), data.lines.end(), lineScratch.begin(),
+                   [](const OverlayLine& l) { return gpu_layout::pack(l); });
+    pointScratch.resize(data.points.size());
+    std::transform(data.points.begin(), data.points.end(), pointScratch.begin(),
+                   [](const OverlayPoint& p) { return gpu_layout::pack(p); });
+    if (Status s = uploadInto(lineBuffer, std::span<const gpu_layout::LineInstance>(lineScratch), 2,
+                              "overlay lines");
+        !s) {
+        return s;
+    }
+    if (Status s = uploadInto(pointBuffer, std::span<const gpu_layout::PointInstance>(pointScratch),
+                              3, "overlay points");
+        !s) {
+        return s;
+    }
+    glDisable(GL_DEPTH_TEST);
+    for (auto [id, count, widthPx] : {std::tuple{kLines, data.lines.size(), data.lineWidthPx},
+                                      std::tuple{kPoints, data.points.size(), data.pointSizePx}}) {
+        if (count == 0) {
+            continue;
+        }
+        const gpu::Program& p = programs[id];
+        p.use();
+        setMat4(p, "uViewProj", view.viewProj);
+        p.set("uViewportPx", static_cast<float>(viewport.width),
+              static_cast<float>(viewport.height));
+        p.set("uWidthPx", std::max(widthPx, 1.0f));
+        drawInstanced(6, count);
+    }
+    glEnable(GL_DEPTH_TEST);
+    return {};
 }
 
 // The MSAA resolve (or copy) into the destination; leaves the destination bound.

@@ -6,8 +6,9 @@
 // instance SSBOs); shadowPass (depth only, into the key light's orthographic shadow map,
 // fitted to the casters' bounding sphere); then into a multisampled offscreen target
 // bodiesPass, waterPass (whose vertex shader reads heights straight from the solver's SSBO),
-// groundPass and skyPass; resolvePass (MSAA resolve into the destination framebuffer, 0 = the
-// window). Works under a window context and under a headless EGL context alike.
+// groundPass, skyPass and overlayPass (debug lines and points on top); resolvePass (MSAA
+// resolve into the destination framebuffer, 0 = the window). Works under a window context
+// and under a headless EGL context alike.
 #pragma once
 
 #include <memory>
@@ -65,6 +66,8 @@ struct RenderStats {
     int spheres = 0;
     int waterVertices = 0;
     bool waterFromSolverBuffer = false;  ///< heights bound from the solver's SSBO (no copy)
+    int overlayLines = 0;
+    int overlayPoints = 0;
 };
 
 /// Unit vector towards the key light (the sun) that lights and shadows every frame.

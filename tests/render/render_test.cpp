@@ -3,6 +3,7 @@
 // ground, GPU-buffer and CPU-upload water paths agreeing, not blank, not black.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -126,6 +127,93 @@ TEST(Renderer, WallFixedView) {
 TEST(Renderer, WallRandomView) {
     WW_REQUIRE_GPU();
     checkWall(std::random_device{}());
+}
+
+// Overlay colours no lit surface produces: saturated magenta lines, saturated green points.
+bool isOverlayLine(glm::u8vec4 p) {
+    return p.r > 200 && p.g < 60 && p.b > 200;
+}
+bool isOverlayPoint(glm::u8vec4 p) {
+    return p.r < 60 && p.g > 200 && p.b < 60;
+}
+
+int countPixels(const Image& im, bool (*pred)(glm::u8vec4)) {
+    int n = 0;
+    for (int y = 0; y < im.height; ++y) {
+        for (int x = 0; x < im.width; ++x) {
+            n += pred(im.at(x, y)) ? 1 : 0;
+        }
+    }
+    return n;
+}
+
+// Random lines and points over a box: each line's midpoint and each point's centre shows the
+// overlay colour (points also inside the box: overlays are drawn without depth test); with
+// the overlay off (no lines, no points) not one pixel has either colour.
+void checkOverlay(unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> ux(-2.0f, 2.0f), uy(0.2f, 2.4f), uz(-1.0f, 1.0f);
+    const Camera cam = wallCamera(0.3f);
+    const glm::ivec2 size(kW, kH);
+    auto inside = [&](glm::vec3 w, float marginPx) {
+        const glm::vec3 px = cam.project(w, size);
+        return px.x > marginPx && px.x < kW - marginPx && px.y > marginPx && px.y < kH - marginPx;
+    };
+    DrawData off;
+    off.boxes.push_back({{0.0f, 1.0f, 0.0f}, {1.0f, 0.0f, 0.0f, 0.0f}, glm::vec3(0.5f)});
+    DrawData on = off;
+    on.lineWidthPx = 5.0f;
+    on.pointSizePx = 9.0f;
+    on.points.push_back({{0.0f, 1.0f, 0.0f}, {0.0f, 1.0f, 0.0f, 1.0f}});  // the box's centre
+    while (on.points.size() < 6) {
+        const glm::vec3 p(ux(rng), uy(rng), uz(rng));
+        if (inside(p, 8.0f)) {
+            on.points.push_back({p, {0.0f, 1.0f, 0.0f, 1.0f}});
+        }
+    }
+    while (on.lines.size() < 8) {
+        const glm::vec3 a(ux(rng), uy(rng), uz(rng));
+        const glm::vec3 b(ux(rng), uy(rng), uz(rng));
+        const glm::vec3 mid = 0.5f * (a + b);
+        bool clear = inside(a, 2.0f) && inside(b, 2.0f);
+        // Points are drawn after lines: keep midpoints away from every point's disc.
+        for (const OverlayPoint& p : on.points) {
+            clear = clear && glm::length(glm::vec2(cam.project(mid, size)) -
+                                         glm::vec2(cam.project(p.position, size))) > 10.0f;
+        }
+        if (clear) {
+            on.lines.push_back({a, b, {1.0f, 0.0f, 1.0f, 1.0f}});
+        }
+    }
+    const Image imOn = renderOrDie(on, cam, "overlay_on.png");
+    const Image imOff = renderOrDie(off, cam, "overlay_off.png");
+    ASSERT_EQ(imOn.width, kW);
+    ASSERT_EQ(imOff.width, kW);
+    EXPECT_EQ(sharedRenderer().stats().overlayLines, 0);
+    for (const OverlayLine& l : on.lines) {
+        const glm::vec3 px = cam.project(0.5f * (l.from + l.to), size);
+        const glm::u8vec4 p = imOn.at(static_cast<int>(px.x), static_cast<int>(px.y));
+        EXPECT_TRUE(isOverlayLine(p))
+            << "line midpoint " << px.x << "," << px.y << " rgb " << int(p.r) << " " << int(p.g)
+            << " " << int(p.b) << " seed " << seed;
+    }
+    for (const OverlayPoint& q : on.points) {
+        const glm::vec3 px = cam.project(q.position, size);
+        const glm::u8vec4 p = imOn.at(static_cast<int>(px.x), static_cast<int>(px.y));
+        EXPECT_TRUE(isOverlayPoint(p)) << "point " << px.x << "," << px.y << " rgb " << int(p.r)
+                                       << " " << int(p.g) << " " << int(p.b) << " seed " << seed;
+    }
+    EXPECT_EQ(countPixels(imOff, isOverlayLine), 0) << "seed " << seed;
+    EXPECT_EQ(countPixels(imOff, isOverlayPoint), 0) << "seed " << seed;
+}
+
+TEST(Renderer, OverlayLinesAndPointsShowOnlyWhenGiven) {
+    WW_REQUIRE_GPU();
+    const char* fixed = std::getenv("WW_OVERLAY_SEED");
+    const unsigned seed =
+        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : std::random_device{}();
+    std::printf("overlay seed %u\n", seed);
+    checkOverlay(seed);
 }
 
 TEST(Renderer, EmptySceneHasNoBrickPixels) {
