@@ -68,7 +68,7 @@ struct DrawData {
     std::vector<OverlayLine> lines;
     std::vector<OverlayPoint> points;
     float lineWidthPx = 2.0f;  ///< framebuffer pixels
-    float pointSizePx = 7.0f;  ///< framebuffer pixels, diameter
+    float pointSizePx = 5.0f;  ///< framebuffer pixels, diameter
 };
 
 }  // namespace ww::render

@@ -16,6 +16,12 @@ constexpr KeyBinding kKeys[] = {
     {GLFW_KEY_F12, GLFW_KEY_F12, "F12", "screenshot (PNG)", KeyCommand::kScreenshot},
     {GLFW_KEY_H, GLFW_KEY_H, "H", "hide / show the panel", KeyCommand::kPanel},
     {GLFW_KEY_V, GLFW_KEY_V, "V", "vsync on / off", KeyCommand::kVsync},
+    {GLFW_KEY_C, GLFW_KEY_C, "C", "contact points (wall)", KeyCommand::kContactPoints},
+    {GLFW_KEY_N, GLFW_KEY_N, "N", "contact normals x normal impulse (wall)",
+     KeyCommand::kContactNormals},
+    {GLFW_KEY_F, GLFW_KEY_F, "F", "friction impulses (wall)", KeyCommand::kContactFriction},
+    {GLFW_KEY_B, GLFW_KEY_B, "B", "colour bodies: material / island / sleep / not converged",
+     KeyCommand::kBodyColouring},
     {GLFW_KEY_ESCAPE, GLFW_KEY_ESCAPE, "Esc", "quit", KeyCommand::kQuit},
 };
 

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "app/demo/demo_panel.h"
+#include "app/scenes/contact_overlay.h"
 
 namespace ww::app {
 
@@ -129,6 +130,13 @@ void WallDemoScene::step() {
     }
     if (m_residuals.size() > kHistorySteps) {
         m_residuals.pop_front();
+    }
+}
+
+void WallDemoScene::fillDrawData(render::DrawData& out) {
+    m_scene.fillDrawData(out);
+    if (m_overlay.any()) {
+        addContactOverlay(m_scene.world(), m_overlay, out);
     }
 }
 
