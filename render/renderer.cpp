@@ -207,7 +207,7 @@ struct Renderer::State {
     Status waterPass(const WaterSurface& water, const SceneView& view);
     void groundPass(const Camera& camera, const SceneView& view);
     void skyPass(const SceneView& view);
-    Status overlayPass(const DrawData& data, const SceneView& view, const Viewport& viewport);
+    Status overlayPass(const DrawData& data, const SceneView& view);
     void resolvePass(const Viewport& viewport);
 
     void drawInstanced(int vertices, std::size_t instances);
@@ -271,6 +271,7 @@ RendererOptions rendererOptionsFor(RenderQuality quality, std::string_view glRen
         o.shadowMapSize = 1024;
         o.maxWaterMesh = 128;
         o.msaaSamples = 0;
+        o.renderScale = kLowRenderScale;
     } else {
         o.shadowMapSize = 2048;
         o.maxWaterMesh = 512;
@@ -290,6 +291,7 @@ Status Renderer::init(const RendererOptions& options) {
     state->options = options;
     state->options.shadowMapSize = std::clamp(options.shadowMapSize, 256, 8192);
     state->options.maxWaterMesh = std::clamp(options.maxWaterMesh, 2, 4096);
+    state->options.renderScale = std::clamp(options.renderScale, 0.25f, 1.0f);
     if (options.msaaSamples == kAutoMsaa) {
         const char* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
         const std::string renderer = name != nullptr ? name : "";
@@ -447,7 +449,7 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
         st.groundPass(camera, view);
     }
     st.skyPass(view);
-    if (Status s = st.overlayPass(data, view, viewport); !s) {
+    if (Status s = st.overlayPass(data, view); !s) {
         return s;
     }
     st.resolvePass(viewport);
@@ -526,15 +528,23 @@ void Renderer::State::shadowPass(const DrawData& data, const glm::mat4& light) {
     glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
-// The offscreen target, (re)created at the viewport's size, bound and cleared.
+// The offscreen target, (re)created at the viewport's size times renderScale, bound and
+// cleared.
 Status Renderer::State::bindSceneTarget(const Viewport& viewport) {
-    if (!target.valid() || target.width() != viewport.width || target.height() != viewport.height) {
-        auto t = RenderTarget::create(viewport.width, viewport.height, options.msaaSamples);
+    const float scale = options.renderScale;
+    const int width =
+        std::max(1, static_cast<int>(std::lround(scale * static_cast<float>(viewport.width))));
+    const int height =
+        std::max(1, static_cast<int>(std::lround(scale * static_cast<float>(viewport.height))));
+    if (!target.valid() || target.width() != width || target.height() != height) {
+        auto t = RenderTarget::create(width, height, scale < 1.0f ? 0 : options.msaaSamples);
         if (!t) {
             return t.error();
         }
         target = std::move(t).value();
     }
+    stats.targetWidth = width;
+    stats.targetHeight = height;
     target.bind();
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glActiveTexture(GL_TEXTURE0);
@@ -637,8 +647,7 @@ void Renderer::State::skyPass(const SceneView& view) {
 
 // Lines and points over everything (no depth test: contacts lie between bodies), one
 // instanced draw each.
-Status Renderer::State::overlayPass(const DrawData& data, const SceneView& view,
-                                    const Viewport& viewport) {
+Status Renderer::State::overlayPass(const DrawData& data, const SceneView& view) {
     if (data.lines.empty() && data.points.empty()) {
         return {};
     }
@@ -667,9 +676,9 @@ Status Renderer::State::overlayPass(const DrawData& data, const SceneView& view,
         const gpu::Program& p = programs[id];
         p.use();
         setMat4(p, "uViewProj", view.viewProj);
-        p.set("uViewportPx", static_cast<float>(viewport.width),
-              static_cast<float>(viewport.height));
-        p.set("uWidthPx", std::max(widthPx, 1.0f));
+        p.set("uViewportPx", static_cast<float>(target.width()),
+              static_cast<float>(target.height()));
+        p.set("uWidthPx", std::max(widthPx * options.renderScale, 1.0f));
         drawInstanced(6, count);
     }
     glEnable(GL_DEPTH_TEST);
