@@ -43,12 +43,32 @@ struct WaterSurface {
     bool enabled = false;
 };
 
+/// A line segment over the scene (debug overlays: contact normals, impulses). Drawn on top
+/// of everything, lineWidthPx wide, unlit.
+struct OverlayLine {
+    glm::vec3 from{0.0f};  ///< m
+    glm::vec3 to{0.0f};    ///< m
+    glm::vec4 color{1.0f, 1.0f, 0.0f, 1.0f};
+};
+
+/// A point over the scene (debug overlays: contact points), a disc pointSizePx across.
+struct OverlayPoint {
+    glm::vec3 position{0.0f};  ///< m
+    glm::vec4 color{1.0f, 1.0f, 0.0f, 1.0f};
+};
+
 /// Everything one frame shows.
 struct DrawData {
     std::vector<BoxInstance> boxes;
     std::vector<SphereInstance> spheres;
     WaterSurface water;
     bool groundPlane = true;
+    /// Overlay lines and points: one instanced draw each, after the scene, without depth
+    /// test (they show through bodies: contacts lie between them).
+    std::vector<OverlayLine> lines;
+    std::vector<OverlayPoint> points;
+    float lineWidthPx = 2.0f;  ///< framebuffer pixels
+    float pointSizePx = 5.0f;  ///< framebuffer pixels, diameter
 };
 
 }  // namespace ww::render

@@ -79,9 +79,11 @@ void RenderTarget::bind() const {
 void RenderTarget::blitTo(unsigned dstFramebuffer, int x, int y, int width, int height) const {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, m_fbo);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, dstFramebuffer);
-    // A multisample resolve needs equal sizes; the renderer sizes its target to the viewport.
+    // A multisample resolve needs equal sizes (the renderer's scaled targets are single-sampled);
+    // a scaled copy filters bilinearly.
+    const bool sameSize = width == m_width && height == m_height;
     glBlitFramebuffer(0, 0, m_width, m_height, x, y, x + width, y + height, GL_COLOR_BUFFER_BIT,
-                      GL_NEAREST);
+                      sameSize ? GL_NEAREST : GL_LINEAR);
     glBindFramebuffer(GL_FRAMEBUFFER, dstFramebuffer);
 }
 

@@ -25,7 +25,8 @@ class RenderTarget {
 
     /// Binds as the draw framebuffer and sets the viewport to the whole target.
     void bind() const;
-    /// Resolves (MSAA) or copies colour into framebuffer `dst` at (x, y, width, height).
+    /// Resolves (MSAA) or copies colour into framebuffer `dst` at (x, y, width, height),
+    /// scaling bilinearly when the sizes differ (single-sampled targets only).
     void blitTo(unsigned dstFramebuffer, int x, int y, int width, int height) const;
 
     unsigned framebuffer() const { return m_fbo; }

@@ -8,6 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "render/gpu_layout.h"
@@ -28,7 +29,18 @@ constexpr int kTimerSlots = 3;
 // forward-right where the camera sees them.
 const glm::vec3 kSunDir = sunDirection();
 
-enum ProgramId { kSky, kGround, kBox, kSphere, kBoxShadow, kSphereShadow, kWater, kProgramCount };
+enum ProgramId {
+    kSky,
+    kGround,
+    kBox,
+    kSphere,
+    kBoxShadow,
+    kSphereShadow,
+    kWater,
+    kLines,
+    kPoints,
+    kProgramCount
+};
 
 gpu::ProgramSpec programSpec(ProgramId id) {
     switch (id) {
@@ -46,6 +58,10 @@ gpu::ProgramSpec programSpec(ProgramId id) {
             return {{}, "render_mesh.vert", "render_shadow.frag", {{"MESH_SPHERE", "1"}}};
         case kWater:
             return {{}, "render_water.vert", "render_water.frag", {}};
+        case kLines:
+            return {{}, "render_overlay.vert", "render_overlay.frag", {{"OVERLAY_LINE", "1"}}};
+        case kPoints:
+            return {{}, "render_overlay.vert", "render_overlay.frag", {{"OVERLAY_POINT", "1"}}};
         default:
             return {};
     }
@@ -73,6 +89,87 @@ Status ensureCapacity(gpu::Buffer& buffer, std::size_t bytes, const char* what) 
     return {};
 }
 
+// Uploads `values` into `buffer` (grown if needed) and binds it to SSBO `binding`; nothing
+// when there are no values.
+template <typename T>
+Status uploadInto(gpu::Buffer& buffer, std::span<const T> values, unsigned binding,
+                  const char* what) {
+    if (values.empty()) {
+        return {};
+    }
+    if (Status s = ensureCapacity(buffer, values.size_bytes(), what); !s) {
+        return s;
+    }
+    buffer.upload(values);
+    buffer.bind(binding);
+    return {};
+}
+
+struct Bounds {
+    glm::vec3 lo{1e30f};
+    glm::vec3 hi{-1e30f};
+    void add(glm::vec3 c, float r) {
+        lo = glm::min(lo, c - glm::vec3(r));
+        hi = glm::max(hi, c + glm::vec3(r));
+    }
+    bool empty() const { return lo.x > hi.x; }
+};
+
+// An orthographic light covering the bounding sphere of the shadow casters across, and in
+// depth everything from the casters down to the ground, where their shadows land.
+glm::mat4 lightViewProj(const Bounds& casters) {
+    glm::vec3 center(0.0f);
+    float radius = 1.0f;
+    if (!casters.empty()) {
+        center = 0.5f * (casters.lo + casters.hi);
+        radius = std::max(0.5f * glm::length(casters.hi - casters.lo), 0.5f);
+    }
+    radius *= 1.05f;
+    const glm::vec3 eye = center + kSunDir * (2.0f * radius);
+    const glm::vec3 worldUp(0.0f, 1.0f, 0.0f);
+    const glm::mat4 view = glm::lookAt(eye, center, worldUp);
+    // The ground tilts away from the light across the map: a caster's shadow lands at its own
+    // light-space (x, y), up to `radius` from the centre ray, and the ray through the corner
+    // highest above the ground travels farthest, (eye.y + up.y·radius) / sun.y (the right
+    // axis is horizontal). The far plane reaches there (plus margin), not only the centre
+    // ray's ground point, or the far side of every shadow is clipped.
+    const glm::vec3 right = glm::normalize(glm::cross(-kSunDir, worldUp));
+    const glm::vec3 up = glm::cross(right, -kSunDir);
+    const float toGround =
+        std::max(eye.y + std::abs(up.y) * radius, 0.0f) / kSunDir.y + 0.1f * radius;
+    return glm::ortho(-radius, radius, -radius, radius, 0.5f * radius,
+                      std::max(3.5f * radius, toGround)) *
+           view;
+}
+
+void rebuildWaterIndices(GLuint buffer, int mx, int my, GLsizei& count) {
+    std::vector<std::uint32_t> indices;
+    indices.reserve(static_cast<std::size_t>(mx - 1) * (my - 1) * 6);
+    for (int j = 0; j + 1 < my; ++j) {
+        for (int i = 0; i + 1 < mx; ++i) {
+            const auto a = static_cast<std::uint32_t>(j * mx + i);
+            const auto b = a + 1;
+            const auto c = a + static_cast<std::uint32_t>(mx);
+            const auto d = c + 1;
+            // Counter-clockwise seen from +y (x right, z towards the viewer).
+            indices.insert(indices.end(), {a, c, d, a, d, b});
+        }
+    }
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buffer);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(indices.size() * sizeof(std::uint32_t)), indices.data(),
+                 GL_STATIC_DRAW);
+    count = static_cast<GLsizei>(indices.size());
+}
+
+// The uniforms every pass into the offscreen target shares.
+struct SceneView {
+    glm::mat4 viewProj{1.0f};
+    glm::mat4 light{1.0f};  ///< the shadow map's view-projection
+    glm::vec3 eye{0.0f};
+    float shadowTexel = 0.0f;
+};
+
 }  // namespace
 
 struct Renderer::State {
@@ -86,17 +183,36 @@ struct Renderer::State {
     gpu::Buffer boxBuffer;
     gpu::Buffer sphereBuffer;
     gpu::Buffer heightBuffer;  // CPU-backend heights, uploaded once per frame
+    gpu::Buffer lineBuffer;
+    gpu::Buffer pointBuffer;
     GLuint waterIndices = 0;
     int meshX = 0;
     int meshY = 0;
     GLsizei waterIndexCount = 0;
     std::vector<gpu_layout::BoxInstance> boxScratch;
     std::vector<gpu_layout::SphereInstance> sphereScratch;
+    std::vector<gpu_layout::LineInstance> lineScratch;
+    std::vector<gpu_layout::PointInstance> pointScratch;
     std::array<gpu::TimerQuery, kTimerSlots> timers;
     std::array<bool, kTimerSlots> timerPending{};
     bool timersEnabled = false;
     int frameIndex = 0;
     RenderStats stats;
+
+    // The passes of render(), in order.
+    Status uploadInstances(const DrawData& data, const Camera& camera, Bounds& casters);
+    void shadowPass(const DrawData& data, const glm::mat4& light);
+    Status bindSceneTarget(const Viewport& viewport);
+    void bodiesPass(const DrawData& data, const SceneView& view);
+    Status waterPass(const WaterSurface& water, const SceneView& view);
+    void groundPass(const Camera& camera, const SceneView& view);
+    void skyPass(const SceneView& view);
+    Status overlayPass(const DrawData& data, const SceneView& view);
+    void resolvePass(const Viewport& viewport);
+
+    void drawInstanced(int vertices, std::size_t instances);
+    /// Uses a shaded program with the view, light and shadow map uniforms set.
+    const gpu::Program& useLit(ProgramId id, const SceneView& view);
 };
 
 Renderer::Renderer() = default;
@@ -155,6 +271,7 @@ RendererOptions rendererOptionsFor(RenderQuality quality, std::string_view glRen
         o.shadowMapSize = 1024;
         o.maxWaterMesh = 128;
         o.msaaSamples = 0;
+        o.renderScale = kLowRenderScale;
     } else {
         o.shadowMapSize = 2048;
         o.maxWaterMesh = 512;
@@ -174,6 +291,7 @@ Status Renderer::init(const RendererOptions& options) {
     state->options = options;
     state->options.shadowMapSize = std::clamp(options.shadowMapSize, 256, 8192);
     state->options.maxWaterMesh = std::clamp(options.maxWaterMesh, 2, 4096);
+    state->options.renderScale = std::clamp(options.renderScale, 0.25f, 1.0f);
     if (options.msaaSamples == kAutoMsaa) {
         const char* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
         const std::string renderer = name != nullptr ? name : "";
@@ -276,67 +394,9 @@ void Renderer::beginFrame() {
     }
 }
 
-namespace {
-
-struct Bounds {
-    glm::vec3 lo{1e30f};
-    glm::vec3 hi{-1e30f};
-    void add(glm::vec3 c, float r) {
-        lo = glm::min(lo, c - glm::vec3(r));
-        hi = glm::max(hi, c + glm::vec3(r));
-    }
-    bool empty() const { return lo.x > hi.x; }
-};
-
-// An orthographic light covering the bounding sphere of the shadow casters across, and in
-// depth everything from the casters down to the ground, where their shadows land.
-glm::mat4 lightViewProj(const Bounds& casters) {
-    glm::vec3 center(0.0f);
-    float radius = 1.0f;
-    if (!casters.empty()) {
-        center = 0.5f * (casters.lo + casters.hi);
-        radius = std::max(0.5f * glm::length(casters.hi - casters.lo), 0.5f);
-    }
-    radius *= 1.05f;
-    const glm::vec3 eye = center + kSunDir * (2.0f * radius);
-    const glm::vec3 worldUp(0.0f, 1.0f, 0.0f);
-    const glm::mat4 view = glm::lookAt(eye, center, worldUp);
-    // The ground tilts away from the light across the map: a caster's shadow lands at its own
-    // light-space (x, y), up to `radius` from the centre ray, and the ray through the corner
-    // highest above the ground travels farthest, (eye.y + up.y·radius) / sun.y (the right
-    // axis is horizontal). The far plane reaches there (plus margin), not only the centre
-    // ray's ground point, or the far side of every shadow is clipped.
-    const glm::vec3 right = glm::normalize(glm::cross(-kSunDir, worldUp));
-    const glm::vec3 up = glm::cross(right, -kSunDir);
-    const float toGround =
-        std::max(eye.y + std::abs(up.y) * radius, 0.0f) / kSunDir.y + 0.1f * radius;
-    return glm::ortho(-radius, radius, -radius, radius, 0.5f * radius,
-                      std::max(3.5f * radius, toGround)) *
-           view;
-}
-
-void rebuildWaterIndices(GLuint buffer, int mx, int my, GLsizei& count) {
-    std::vector<std::uint32_t> indices;
-    indices.reserve(static_cast<std::size_t>(mx - 1) * (my - 1) * 6);
-    for (int j = 0; j + 1 < my; ++j) {
-        for (int i = 0; i + 1 < mx; ++i) {
-            const auto a = static_cast<std::uint32_t>(j * mx + i);
-            const auto b = a + 1;
-            const auto c = a + static_cast<std::uint32_t>(mx);
-            const auto d = c + 1;
-            // Counter-clockwise seen from +y (x right, z towards the viewer).
-            indices.insert(indices.end(), {a, c, d, a, d, b});
-        }
-    }
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buffer);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
-                 static_cast<GLsizeiptr>(indices.size() * sizeof(std::uint32_t)), indices.data(),
-                 GL_STATIC_DRAW);
-    count = static_cast<GLsizei>(indices.size());
-}
-
-}  // namespace
-
+// Each frame: uploadInstances, shadowPass, then into the offscreen target bodiesPass,
+// waterPass, groundPass and skyPass (front to back, so early depth tests skip hidden pixels:
+// it matters on software rasterizers), and resolvePass into the destination.
 Status Renderer::render(const DrawData& data, const Camera& camera, const Viewport& viewport) {
     if (!m_state) {
         return Error{ErrorKind::kInput, "Renderer::render before init"};
@@ -348,6 +408,8 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
     st.stats.spheres = static_cast<int>(data.spheres.size());
     st.stats.waterVertices = 0;
     st.stats.waterFromSolverBuffer = false;
+    st.stats.overlayLines = static_cast<int>(data.lines.size());
+    st.stats.overlayPoints = static_cast<int>(data.points.size());
     if (viewport.width <= 0 || viewport.height <= 0) {
         st.stats.cpuMs = clock.elapsedMs();
         return {};
@@ -359,200 +421,39 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
         return Error{ErrorKind::kInput,
                      "water surface has neither a GL buffer nor nx*ny CPU heights"};
     }
-
     const int slot = st.frameIndex % kTimerSlots;
     const bool timed = st.timersEnabled && !st.timerPending[slot];
     if (timed) {
         st.timers[slot].begin();
     }
 
-    // Instances and heights: one upload each per frame into buffers that only grow.
-    st.boxScratch.resize(data.boxes.size());
-    // The shadow map covers the casters near what the camera looks at: a projectile far
-    // away would otherwise stretch it over the whole range and blur every shadow.
     Bounds casters;
-    const float shadowRangeM = std::max(20.0f, 3.0f * glm::length(camera.eye - camera.target));
-    auto addCaster = [&](glm::vec3 p, float r) {
-        if (glm::length(p - camera.target) < shadowRangeM) {
-            casters.add(p, r);
-        }
-    };
-    for (std::size_t i = 0; i < data.boxes.size(); ++i) {
-        st.boxScratch[i] = gpu_layout::pack(data.boxes[i]);
-        addCaster(data.boxes[i].position, glm::length(data.boxes[i].halfExtents));
+    if (Status s = st.uploadInstances(data, camera, casters); !s) {
+        return s;
     }
-    st.sphereScratch.resize(data.spheres.size());
-    for (std::size_t i = 0; i < data.spheres.size(); ++i) {
-        st.sphereScratch[i] = gpu_layout::pack(data.spheres[i]);
-        addCaster(data.spheres[i].position, data.spheres[i].radius);
-    }
-    if (!st.boxScratch.empty()) {
-        Status s = ensureCapacity(
-            st.boxBuffer, st.boxScratch.size() * sizeof(gpu_layout::BoxInstance), "box instances");
-        if (!s) {
-            return s;
-        }
-        st.boxBuffer.upload(std::span<const gpu_layout::BoxInstance>(st.boxScratch));
-        st.boxBuffer.bind(0);
-    }
-    if (!st.sphereScratch.empty()) {
-        Status s = ensureCapacity(st.sphereBuffer,
-                                  st.sphereScratch.size() * sizeof(gpu_layout::SphereInstance),
-                                  "sphere instances");
-        if (!s) {
-            return s;
-        }
-        st.sphereBuffer.upload(std::span<const gpu_layout::SphereInstance>(st.sphereScratch));
-        st.sphereBuffer.bind(1);
-    }
-
     glBindVertexArray(st.vao);
-    const glm::mat4 light = lightViewProj(casters);
-    const float shadowTexel = 1.0f / static_cast<float>(st.options.shadowMapSize);
-
-    // Pass 1: shadow map.
-    glBindFramebuffer(GL_FRAMEBUFFER, st.shadowFbo);
-    glViewport(0, 0, st.options.shadowMapSize, st.options.shadowMapSize);
-    glEnable(GL_DEPTH_TEST);
-    glDepthMask(GL_TRUE);
-    glDepthFunc(GL_LESS);
-    glDisable(GL_BLEND);
-    glDisable(GL_SCISSOR_TEST);
-    glDisable(GL_CULL_FACE);
-    glClear(GL_DEPTH_BUFFER_BIT);
-    glEnable(GL_POLYGON_OFFSET_FILL);
-    glPolygonOffset(2.0f, 4.0f);
-    if (!data.boxes.empty()) {
-        const gpu::Program& p = st.programs[kBoxShadow];
-        p.use();
-        setMat4(p, "uViewProj", light);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, kBoxVertices,
-                              static_cast<GLsizei>(data.boxes.size()));
-        ++st.stats.drawCalls;
-    }
-    if (!data.spheres.empty()) {
-        const gpu::Program& p = st.programs[kSphereShadow];
-        p.use();
-        setMat4(p, "uViewProj", light);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, kSphereVertices,
-                              static_cast<GLsizei>(data.spheres.size()));
-        ++st.stats.drawCalls;
-    }
-    glDisable(GL_POLYGON_OFFSET_FILL);
-
-    // Pass 2: the scene into the multisampled target, sized to the viewport.
-    if (!st.target.valid() || st.target.width() != viewport.width ||
-        st.target.height() != viewport.height) {
-        auto t = RenderTarget::create(viewport.width, viewport.height, st.options.msaaSamples);
-        if (!t) {
-            return t.error();
-        }
-        st.target = std::move(t).value();
-    }
-    st.target.bind();
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     const float aspect = static_cast<float>(viewport.width) / static_cast<float>(viewport.height);
-    const glm::mat4 viewProj = camera.projection(aspect) * camera.view();
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, st.shadowTexture);
-    auto common = [&](const gpu::Program& p) {
-        p.use();
-        setMat4(p, "uViewProj", viewProj);
-        setVec3(p, "uSunDir", kSunDir);
-        setVec3(p, "uEye", camera.eye);
-        setMat4(p, "uLightViewProj", light);
-        p.set("uShadowMap", 0);
-        p.set("uShadowTexel", shadowTexel);
-    };
-
-    glEnable(GL_DEPTH_TEST);
-    glDepthMask(GL_TRUE);
-
-    glEnable(GL_CULL_FACE);
-    glCullFace(GL_BACK);
-    glFrontFace(GL_CCW);
-    if (!data.boxes.empty()) {
-        common(st.programs[kBox]);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, kBoxVertices,
-                              static_cast<GLsizei>(data.boxes.size()));
-        ++st.stats.drawCalls;
+    const SceneView view{camera.projection(aspect) * camera.view(), lightViewProj(casters),
+                         camera.eye, 1.0f / static_cast<float>(st.options.shadowMapSize)};
+    st.shadowPass(data, view.light);
+    if (Status s = st.bindSceneTarget(viewport); !s) {
+        return s;
     }
-    if (!data.spheres.empty()) {
-        common(st.programs[kSphere]);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, kSphereVertices,
-                              static_cast<GLsizei>(data.spheres.size()));
-        ++st.stats.drawCalls;
-    }
-    glDisable(GL_CULL_FACE);
-
+    st.bodiesPass(data, view);
     if (drawWater) {
-        if (water.heightBuffer != 0) {
-            // Heights written by the solver's compute kernels: make them visible to vertex
-            // shader reads, then bind the solver's buffer itself.
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, water.heightBuffer);
-            st.stats.waterFromSolverBuffer = true;
-        } else {
-            const std::size_t count = static_cast<std::size_t>(water.nx) * water.ny;
-            Status s = ensureCapacity(st.heightBuffer, count * sizeof(float), "water heights");
-            if (!s) {
-                return s;
-            }
-            st.heightBuffer.upload(water.heightsCpu.first(count));
-            st.heightBuffer.bind(0);
+        if (Status s = st.waterPass(water, view); !s) {
+            return s;
         }
-        const int mx = std::min(water.nx, st.options.maxWaterMesh);
-        const int my = std::min(water.ny, st.options.maxWaterMesh);
-        if (mx != st.meshX || my != st.meshY) {
-            glBindVertexArray(st.vao);
-            rebuildWaterIndices(st.waterIndices, mx, my, st.waterIndexCount);
-            st.meshX = mx;
-            st.meshY = my;
-        }
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, st.waterIndices);
-        const gpu::Program& p = st.programs[kWater];
-        common(p);
-        p.set("uNx", water.nx);
-        p.set("uNy", water.ny);
-        p.set("uMeshX", mx);
-        p.set("uMeshY", my);
-        p.set("uCellM", water.cellSizeM);
-        p.set("uBaseM", water.baseHeightM);
-        glDrawElements(GL_TRIANGLES, st.waterIndexCount, GL_UNSIGNED_INT, nullptr);
-        ++st.stats.drawCalls;
-        st.stats.waterVertices = mx * my;
     }
-
-    // Front to back (bodies, water, ground, sky) so early depth tests skip hidden pixels;
-    // it matters on software rasterizers.
     if (data.groundPlane) {
-        const gpu::Program& p = st.programs[kGround];
-        common(p);
-        const float dist = glm::length(camera.eye - camera.target);
-        const float half = std::max(60.0f, 20.0f * dist);
-        p.set("uCenter", camera.target.x, camera.target.z);
-        p.set("uHalfSizeM", half);
-        p.set("uFadeStartM", std::max(15.0f, 2.5f * dist));
-        p.set("uFadeEndM", 0.9f * half);
-        glDrawArrays(GL_TRIANGLES, 0, 6);
-        ++st.stats.drawCalls;
+        st.groundPass(camera, view);
     }
+    st.skyPass(view);
+    if (Status s = st.overlayPass(data, view); !s) {
+        return s;
+    }
+    st.resolvePass(viewport);
 
-    // Sky last, at the far plane (depth 1): only where nothing else was drawn.
-    glDepthFunc(GL_LEQUAL);
-    glDepthMask(GL_FALSE);
-    common(st.programs[kSky]);
-    setMat4(st.programs[kSky], "uInvViewProj", glm::inverse(viewProj));
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    ++st.stats.drawCalls;
-    glDepthMask(GL_TRUE);
-    glDepthFunc(GL_LESS);
-
-    // Pass 3: resolve into the destination.
-    st.target.blitTo(viewport.framebuffer, viewport.x, viewport.y, viewport.width, viewport.height);
-    glBindVertexArray(0);
-    glDisable(GL_DEPTH_TEST);
-    glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
     if (timed) {
         st.timers[slot].end();
         st.timerPending[slot] = true;
@@ -564,6 +465,232 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
                      "rendering raised GL error " + std::to_string(static_cast<unsigned>(err))};
     }
     return {};
+}
+
+Status Renderer::State::uploadInstances(const DrawData& data, const Camera& camera,
+                                        Bounds& casters) {
+    // The shadow map covers the casters near what the camera looks at: a projectile far
+    // away would otherwise stretch it over the whole range and blur every shadow.
+    const float shadowRangeM = std::max(20.0f, 3.0f * glm::length(camera.eye - camera.target));
+    auto addCaster = [&](glm::vec3 p, float r) {
+        if (glm::length(p - camera.target) < shadowRangeM) {
+            casters.add(p, r);
+        }
+    };
+    boxScratch.resize(data.boxes.size());
+    for (std::size_t i = 0; i < data.boxes.size(); ++i) {
+        boxScratch[i] = gpu_layout::pack(data.boxes[i]);
+        addCaster(data.boxes[i].position, glm::length(data.boxes[i].halfExtents));
+    }
+    sphereScratch.resize(data.spheres.size());
+    for (std::size_t i = 0; i < data.spheres.size(); ++i) {
+        sphereScratch[i] = gpu_layout::pack(data.spheres[i]);
+        addCaster(data.spheres[i].position, data.spheres[i].radius);
+    }
+    // One upload each per frame into buffers that only grow.
+    if (Status s = uploadInto(boxBuffer, std::span<const gpu_layout::BoxInstance>(boxScratch), 0,
+                              "box instances");
+        !s) {
+        return s;
+    }
+    return uploadInto(sphereBuffer, std::span<const gpu_layout::SphereInstance>(sphereScratch), 1,
+                      "sphere instances");
+}
+
+void Renderer::State::drawInstanced(int vertices, std::size_t instances) {
+    glDrawArraysInstanced(GL_TRIANGLES, 0, vertices, static_cast<GLsizei>(instances));
+    ++stats.drawCalls;
+}
+
+// Boxes and spheres, depth only, from the key light.
+void Renderer::State::shadowPass(const DrawData& data, const glm::mat4& light) {
+    glBindFramebuffer(GL_FRAMEBUFFER, shadowFbo);
+    glViewport(0, 0, options.shadowMapSize, options.shadowMapSize);
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
+    glDisable(GL_BLEND);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_CULL_FACE);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(2.0f, 4.0f);
+    if (!data.boxes.empty()) {
+        programs[kBoxShadow].use();
+        setMat4(programs[kBoxShadow], "uViewProj", light);
+        drawInstanced(kBoxVertices, data.boxes.size());
+    }
+    if (!data.spheres.empty()) {
+        programs[kSphereShadow].use();
+        setMat4(programs[kSphereShadow], "uViewProj", light);
+        drawInstanced(kSphereVertices, data.spheres.size());
+    }
+    glDisable(GL_POLYGON_OFFSET_FILL);
+}
+
+// The offscreen target, (re)created at the viewport's size times renderScale, bound and
+// cleared.
+Status Renderer::State::bindSceneTarget(const Viewport& viewport) {
+    const float scale = options.renderScale;
+    const int width =
+        std::max(1, static_cast<int>(std::lround(scale * static_cast<float>(viewport.width))));
+    const int height =
+        std::max(1, static_cast<int>(std::lround(scale * static_cast<float>(viewport.height))));
+    if (!target.valid() || target.width() != width || target.height() != height) {
+        auto t = RenderTarget::create(width, height, scale < 1.0f ? 0 : options.msaaSamples);
+        if (!t) {
+            return t.error();
+        }
+        target = std::move(t).value();
+    }
+    stats.targetWidth = width;
+    stats.targetHeight = height;
+    target.bind();
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, shadowTexture);
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_TRUE);
+    return {};
+}
+
+const gpu::Program& Renderer::State::useLit(ProgramId id, const SceneView& view) {
+    const gpu::Program& p = programs[id];
+    p.use();
+    setMat4(p, "uViewProj", view.viewProj);
+    setVec3(p, "uSunDir", kSunDir);
+    setVec3(p, "uEye", view.eye);
+    setMat4(p, "uLightViewProj", view.light);
+    p.set("uShadowMap", 0);
+    p.set("uShadowTexel", view.shadowTexel);
+    return p;
+}
+
+// Instanced boxes and spheres, back faces culled.
+void Renderer::State::bodiesPass(const DrawData& data, const SceneView& view) {
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+    if (!data.boxes.empty()) {
+        useLit(kBox, view);
+        drawInstanced(kBoxVertices, data.boxes.size());
+    }
+    if (!data.spheres.empty()) {
+        useLit(kSphere, view);
+        drawInstanced(kSphereVertices, data.spheres.size());
+    }
+    glDisable(GL_CULL_FACE);
+}
+
+// The height field: heights bound from the solver's SSBO or uploaded from the CPU, drawn as
+// an indexed mesh of at most maxWaterMesh vertices a side.
+Status Renderer::State::waterPass(const WaterSurface& water, const SceneView& view) {
+    if (water.heightBuffer != 0) {
+        // Heights written by the solver's compute kernels: make them visible to vertex
+        // shader reads, then bind the solver's buffer itself.
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, water.heightBuffer);
+        stats.waterFromSolverBuffer = true;
+    } else {
+        const std::size_t count = static_cast<std::size_t>(water.nx) * water.ny;
+        if (Status s = uploadInto(heightBuffer, water.heightsCpu.first(count), 0, "water heights");
+            !s) {
+            return s;
+        }
+    }
+    const int mx = std::min(water.nx, options.maxWaterMesh);
+    const int my = std::min(water.ny, options.maxWaterMesh);
+    if (mx != meshX || my != meshY) {
+        glBindVertexArray(vao);
+        rebuildWaterIndices(waterIndices, mx, my, waterIndexCount);
+        meshX = mx;
+        meshY = my;
+    }
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, waterIndices);
+    const gpu::Program& p = useLit(kWater, view);
+    p.set("uNx", water.nx);
+    p.set("uNy", water.ny);
+    p.set("uMeshX", mx);
+    p.set("uMeshY", my);
+    p.set("uCellM", water.cellSizeM);
+    p.set("uBaseM", water.baseHeightM);
+    glDrawElements(GL_TRIANGLES, waterIndexCount, GL_UNSIGNED_INT, nullptr);
+    ++stats.drawCalls;
+    stats.waterVertices = mx * my;
+    return {};
+}
+
+// The plane y = 0 around the camera target, its grid fading out with distance.
+void Renderer::State::groundPass(const Camera& camera, const SceneView& view) {
+    const gpu::Program& p = useLit(kGround, view);
+    const float dist = glm::length(camera.eye - camera.target);
+    const float half = std::max(60.0f, 20.0f * dist);
+    p.set("uCenter", camera.target.x, camera.target.z);
+    p.set("uHalfSizeM", half);
+    p.set("uFadeStartM", std::max(15.0f, 2.5f * dist));
+    p.set("uFadeEndM", 0.9f * half);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+    ++stats.drawCalls;
+}
+
+// Sky last, at the far plane (depth 1): only where nothing else was drawn.
+void Renderer::State::skyPass(const SceneView& view) {
+    glDepthFunc(GL_LEQUAL);
+    glDepthMask(GL_FALSE);
+    const gpu::Program& p = useLit(kSky, view);
+    setMat4(p, "uInvViewProj", glm::inverse(view.viewProj));
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    ++stats.drawCalls;
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
+}
+
+// Lines and points over everything (no depth test: contacts lie between bodies), one
+// instanced draw each.
+Status Renderer::State::overlayPass(const DrawData& data, const SceneView& view) {
+    if (data.lines.empty() && data.points.empty()) {
+        return {};
+    }
+    lineScratch.resize(data.lines.size());
+    std::transform(data.lines.begin(), data.lines.end(), lineScratch.begin(),
+                   [](const OverlayLine& l) { return gpu_layout::pack(l); });
+    pointScratch.resize(data.points.size());
+    std::transform(data.points.begin(), data.points.end(), pointScratch.begin(),
+                   [](const OverlayPoint& p) { return gpu_layout::pack(p); });
+    if (Status s = uploadInto(lineBuffer, std::span<const gpu_layout::LineInstance>(lineScratch), 2,
+                              "overlay lines");
+        !s) {
+        return s;
+    }
+    if (Status s = uploadInto(pointBuffer, std::span<const gpu_layout::PointInstance>(pointScratch),
+                              3, "overlay points");
+        !s) {
+        return s;
+    }
+    glDisable(GL_DEPTH_TEST);
+    for (auto [id, count, widthPx] : {std::tuple{kLines, data.lines.size(), data.lineWidthPx},
+                                      std::tuple{kPoints, data.points.size(), data.pointSizePx}}) {
+        if (count == 0) {
+            continue;
+        }
+        const gpu::Program& p = programs[id];
+        p.use();
+        setMat4(p, "uViewProj", view.viewProj);
+        p.set("uViewportPx", static_cast<float>(target.width()),
+              static_cast<float>(target.height()));
+        p.set("uWidthPx", std::max(widthPx * options.renderScale, 1.0f));
+        drawInstanced(6, count);
+    }
+    glEnable(GL_DEPTH_TEST);
+    return {};
+}
+
+// The MSAA resolve (or copy) into the destination; leaves the destination bound.
+void Renderer::State::resolvePass(const Viewport& viewport) {
+    target.blitTo(viewport.framebuffer, viewport.x, viewport.y, viewport.width, viewport.height);
+    glBindVertexArray(0);
+    glDisable(GL_DEPTH_TEST);
+    glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
 }
 
 }  // namespace ww::render

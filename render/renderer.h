@@ -2,12 +2,13 @@
 // ground) as seen by a Camera into a viewport of a framebuffer. Shaped like a Dear ImGui
 // backend: init / shutdown / beginFrame / render, all state in one struct, no globals.
 //
-// Each frame: (1) a depth-only pass of boxes and spheres into the key light's shadow map
-// (orthographic, fitted to the casters' bounding sphere); (2) into a multisampled offscreen
-// target: sky, ground with grid, instanced boxes and spheres, then the water surface, whose
-// vertex shader reads heights straight from the solver's SSBO; (3) an MSAA resolve into
-// the destination framebuffer (0 = the window). Works under a window context and under a
-// headless EGL context alike.
+// Each frame, one function per pass (renderer.cpp): uploadInstances (boxes and spheres into
+// instance SSBOs); shadowPass (depth only, into the key light's orthographic shadow map,
+// fitted to the casters' bounding sphere); then into a multisampled offscreen target
+// bodiesPass, waterPass (whose vertex shader reads heights straight from the solver's SSBO),
+// groundPass, skyPass and overlayPass (debug lines and points on top); resolvePass (MSAA
+// resolve into the destination framebuffer, 0 = the window). Works under a window context
+// and under a headless EGL context alike.
 #pragma once
 
 #include <memory>
@@ -28,7 +29,8 @@ inline constexpr int kAutoMsaa = -1;
 bool isSoftwareRenderer(std::string_view glRenderer);
 
 /// How much the picture may cost: kLow for software rasterizers (1024² shadow map, water
-/// mesh at most 128 vertices a side, no MSAA), kHigh otherwise (2048², 512, 4x MSAA).
+/// mesh at most 128 vertices a side, no MSAA, the scene drawn at kLowRenderScale of the
+/// viewport per side and upscaled), kHigh otherwise (2048², 512, 4x MSAA, full size).
 enum class RenderQuality { kAuto, kLow, kHigh };
 const char* toString(RenderQuality q);
 
@@ -45,7 +47,15 @@ struct RendererOptions {
     int shadowMapSize = 2048;  ///< texels per side
     int maxWaterMesh = 512;    ///< water mesh vertices per side at most (bilinear beyond)
     std::string shaderDir;     ///< override folder for live shader editing ("" = embedded)
+    /// The scene is drawn at this fraction of the viewport's width and height (clamped to
+    /// 0.25-1) and upscaled bilinearly by the resolve; what is drawn into the destination
+    /// afterwards (the demo's panel) stays sharp. Below 1 the offscreen target is single-sampled
+    /// (a multisample resolve cannot scale).
+    float renderScale = 1.0f;
 };
+
+/// RenderQuality::kLow's renderScale: a quarter of the pixels to shade.
+inline constexpr float kLowRenderScale = 0.5f;
 
 /// Where a frame goes: a rectangle (GL convention, origin bottom-left) of a framebuffer.
 struct Viewport {
@@ -65,6 +75,10 @@ struct RenderStats {
     int spheres = 0;
     int waterVertices = 0;
     bool waterFromSolverBuffer = false;  ///< heights bound from the solver's SSBO (no copy)
+    int overlayLines = 0;
+    int overlayPoints = 0;
+    int targetWidth = 0;  ///< the offscreen target the scene was drawn into (renderScale)
+    int targetHeight = 0;
 };
 
 /// Unit vector towards the key light (the sun) that lights and shadows every frame.

@@ -13,6 +13,17 @@ struct SphereInstance {
     vec4 color;
 };
 
+struct LineInstance {
+    vec4 from;  // xyz (m)
+    vec4 to;    // xyz (m)
+    vec4 color;
+};
+
+struct PointInstance {
+    vec4 position;  // xyz (m)
+    vec4 color;
+};
+
 uniform vec3 uSunDir;  // unit vector towards the key light
 uniform vec3 uEye;     // camera position (m)
 

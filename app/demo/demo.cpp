@@ -321,6 +321,19 @@ struct Demo {
                     panel.vsync = !panel.vsync;
                     requests.vsyncChanged = true;
                     break;
+                case KeyCommand::kContactPoints:
+                    panel.overlay.points = !panel.overlay.points;
+                    break;
+                case KeyCommand::kContactNormals:
+                    panel.overlay.normals = !panel.overlay.normals;
+                    break;
+                case KeyCommand::kContactFriction:
+                    panel.overlay.friction = !panel.overlay.friction;
+                    break;
+                case KeyCommand::kBodyColouring:
+                    panel.overlay.bodies = static_cast<BodyColouring>(
+                        (static_cast<int>(panel.overlay.bodies) + 1) % kBodyColouringCount);
+                    break;
                 case KeyCommand::kQuit:
                     glfwSetWindowShouldClose(window, GLFW_TRUE);
                     break;
@@ -668,6 +681,9 @@ int Demo::run() {
             drawData.spheres.clear();
             drawData.water = {};
             drawData.groundPlane = true;
+            drawData.lines.clear();
+            drawData.points.clear();
+            scenes[current]->setContactOverlay(panel.overlay);
             scenes[current]->fillDrawData(drawData);
             renderer.beginFrame();
             const render::Camera cam = view(static_cast<float>(windowPixels().x));

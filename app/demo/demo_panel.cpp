@@ -195,6 +195,38 @@ std::pair<float, float> freeStrip(const PanelState& state, float windowWidth) {
     return {0.0f, state.coverLeftPx};
 }
 
+// The contact overlay's toggles (keys C, N, F, B do the same).
+void contactOverlaySection(ContactOverlay& o) {
+    ImGui::Checkbox("points (C)", &o.points);
+    ImGui::SameLine();
+    ImGui::Checkbox("normals (N)", &o.normals);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Contact normals, as long as the solved normal impulse");
+    }
+    ImGui::SameLine();
+    ImGui::Checkbox("friction (F)", &o.friction);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Friction impulses: the tangent rows' impulse as a world vector");
+    }
+    ImGui::TextUnformatted("bodies (B)");
+    for (int k = 0; k < kBodyColouringCount; ++k) {
+        const auto c = static_cast<BodyColouring>(k);
+        ImGui::SameLine();
+        if (ImGui::RadioButton(toString(c), o.bodies == c)) {
+            o.bodies = c;
+        }
+    }
+    ImGui::SetNextItemWidth(160.0f);
+    ImGui::SliderFloat("m per N s", &o.metresPerImpulse, 0.0f, 100.0f,
+                       o.metresPerImpulse > 0.0f ? "%.2f" : "auto", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Length of the impulse lines; auto: a body's weight over one step (m g dt, mean "
+            "mass) is %.1f m long. Normals green, friction magenta, points yellow.",
+            static_cast<double>(ContactOverlay::kAutoLengthM));
+    }
+}
+
 }  // namespace
 
 StatusNote& StatusNote::operator=(std::string text) {
@@ -236,6 +268,20 @@ float panelWidthFor(float windowWidth) {
     return std::min(440.0f, std::floor(0.55f * windowWidth));
 }
 
+const char* toString(BodyColouring c) {
+    switch (c) {
+        case BodyColouring::kIsland:
+            return "island";
+        case BodyColouring::kSleep:
+            return "sleep";
+        case BodyColouring::kConvergence:
+            return "not converged";
+        case BodyColouring::kMaterial:
+            break;
+    }
+    return "material";
+}
+
 void drawPanel(PanelState& state, PanelRequests& requests,
                std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene,
                const FrameTimings& timings, const render::RenderStats& renderStats) {
@@ -262,6 +308,10 @@ void drawPanel(PanelState& state, PanelRequests& requests,
     runControls(state, requests, scenes, currentScene);
     state.message.draw();
     DemoScene& scene = *scenes[currentScene];
+    if (scene.hasContactOverlay() &&
+        ImGui::CollapsingHeader("See the LCP", ImGuiTreeNodeFlags_DefaultOpen)) {
+        contactOverlaySection(state.overlay);
+    }
     if (ImGui::CollapsingHeader("Scene settings", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("controls");
         scene.drawControls();

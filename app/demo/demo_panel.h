@@ -69,6 +69,7 @@ struct PanelState {
     int msaaSamples = 0;
     render::RenderQuality quality = render::RenderQuality::kAuto;  ///< as chosen (auto or not)
     std::string qualityInEffect;                                   ///< auto resolved: low / high
+    ContactOverlay overlay;  ///< what the view draws over scenes that solve contacts
     /// The panel's horizontal extent in window pixels as last drawn; empty (left >= right)
     /// when it is hidden or collapsed. The view is centred in what it leaves free.
     float coverLeftPx = 0.0f;

@@ -37,6 +37,30 @@ struct CameraHome {
     float pitchRadians = 0.35f;
 };
 
+/// How bodies are coloured while the contact overlay is on.
+enum class BodyColouring {
+    kMaterial,     ///< the scene's own colours
+    kIsland,       ///< one hue per island (connected by contacts); grey: touching nothing
+    kSleep,        ///< blue asleep, orange awake
+    kConvergence,  ///< red: in an LCP block that did not converge; grey otherwise
+};
+const char* toString(BodyColouring c);
+inline constexpr int kBodyColouringCount = 4;
+
+/// What the view draws over a scene that solves contacts (the wall), toggled from the panel
+/// and keys: the LCP made visible.
+struct ContactOverlay {
+    bool points = false;    ///< contact points
+    bool normals = false;   ///< contact normals, as long as the solved normal impulse
+    bool friction = false;  ///< friction impulses (world-space vector of the tangent rows)
+    BodyColouring bodies = BodyColouring::kMaterial;
+    /// Metres per N s of impulse; 0 = automatic (the mean body weight over one step, m g dt,
+    /// draws kAutoLengthM long).
+    float metresPerImpulse = 0.0f;
+    static constexpr float kAutoLengthM = 0.5f;
+    bool any() const { return points || normals || friction || bodies != BodyColouring::kMaterial; }
+};
+
 class DemoScene {
   public:
     virtual ~DemoScene() = default;
@@ -99,6 +123,11 @@ class DemoScene {
     /// banner over the view with a Reset button until reset() clears it; empty when all is
     /// well.
     virtual std::string alarm() const { return {}; }
+
+    /// Whether the scene draws the contact overlay (the panel offers it only then).
+    virtual bool hasContactOverlay() const { return false; }
+    /// The overlay to add in the next fillDrawData calls.
+    virtual void setContactOverlay(const ContactOverlay& overlay) { (void)overlay; }
 
     /// Where the camera starts (and returns to on "reset view").
     virtual CameraHome cameraHome() const { return {}; }

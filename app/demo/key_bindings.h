@@ -8,19 +8,23 @@
 namespace ww::demo {
 
 enum class KeyCommand {
-    kHelp,            ///< show / hide the help overlay
-    kPause,           ///< pause / run
-    kStep,            ///< one step (while paused)
-    kReset,           ///< rebuild the scene
-    kScene,           ///< switch to scene (key - firstKey)
-    kBackend,         ///< CPU / GPU for all scenes
-    kScreenshot,      ///< write a PNG
-    kVideo,           ///< start / stop a video recording
-    kHistoryBack,     ///< pause and show the previous saved state
-    kHistoryForward,  ///< show the next saved state
-    kPanel,           ///< show / hide the panel
-    kVsync,           ///< vsync on / off
-    kQuit,
+    kHelp,             ///< show / hide the help overlay
+    kPause,            ///< pause / run
+    kStep,             ///< one step (while paused)
+    kReset,            ///< rebuild the scene
+    kScene,            ///< switch to scene (key - firstKey)
+    kBackend,          ///< CPU / GPU for all scenes
+    kScreenshot,       ///< write a PNG
+    kVideo,            ///< start / stop a video recording
+    kHistoryBack,      ///< pause and show the previous saved state
+    kHistoryForward,   ///< show the next saved state
+    kPanel,            ///< show / hide the panel
+    kVsync,            ///< vsync on / off
+    kContactPoints,    ///< contact overlay: points on / off
+    kContactNormals,   ///< contact overlay: normal impulses on / off
+    kContactFriction,  ///< contact overlay: friction impulses on / off
+    kBodyColouring,    ///< contact overlay: next body colouring (material, island, ...)
+    kQuit,             ///< last: tests count the commands up to it
 };
 
 struct KeyBinding {

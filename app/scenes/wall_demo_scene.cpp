@@ -9,6 +9,7 @@
 
 #include "app/demo/demo_panel.h"
 #include "app/scenes/adapter_state.h"
+#include "app/scenes/contact_overlay.h"
 
 namespace ww::app {
 
@@ -130,6 +131,13 @@ void WallDemoScene::step() {
     }
     if (m_residuals.size() > kHistorySteps) {
         m_residuals.pop_front();
+    }
+}
+
+void WallDemoScene::fillDrawData(render::DrawData& out) {
+    m_scene.fillDrawData(out);
+    if (m_overlay.any()) {
+        addContactOverlay(m_scene.world(), m_overlay, out);
     }
 }
 

@@ -39,7 +39,10 @@ class WallDemoScene final : public demo::DemoScene {
     void step() override;
     double dtSeconds() override { return m_scene.world().params().dtSeconds; }
     void reset() override;
-    void fillDrawData(render::DrawData& out) override { m_scene.fillDrawData(out); }
+    /// The wall, and over it the contact overlay (contact_overlay.h) when one is set.
+    void fillDrawData(render::DrawData& out) override;
+    bool hasContactOverlay() const override { return true; }
+    void setContactOverlay(const demo::ContactOverlay& overlay) override { m_overlay = overlay; }
     void drawControls() override;
     void drawStats() override;
     bool setBackend(Backend backend, std::string* why) override;
@@ -139,6 +142,7 @@ class WallDemoScene final : public demo::DemoScene {
     int m_budgetCap = 0;
     bool m_omegaByHand = false;
     std::optional<Grab> m_grab;
+    demo::ContactOverlay m_overlay;
     /// The last grab when it ended: body centre and target displacement, m (report).
     std::optional<std::pair<rigid::Vec3, rigid::Vec3>> m_lastGrabMoves;
 };

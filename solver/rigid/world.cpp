@@ -361,14 +361,15 @@ void World::assembleAndSolve(float h) {
         solver = m_cpuFallback.get();
         m_stats.solvedOnCpuFallback = blocks > 0;
     }
+    m_reports.clear();
     if (blocks == 1) {
-        account(solver->solve(m_blocks[0], m_x, options), m_blocks[0].n);
+        m_reports.push_back(solver->solve(m_blocks[0], m_x, options));
     } else if (blocks > 1) {
-        const auto reports = solver->solveBatch(
-            std::span<const lcp::LcpProblem>(m_blocks.data(), blocks), m_x, options);
-        for (int k = 0; k < blocks; ++k) {
-            account(reports[k], m_blocks[k].n);
-        }
+        m_reports = solver->solveBatch(std::span<const lcp::LcpProblem>(m_blocks.data(), blocks),
+                                       m_x, options);
+    }
+    for (int k = 0; k < static_cast<int>(m_reports.size()); ++k) {
+        account(m_reports[k], m_blocks[k].n);
     }
     m_stats.islands = std::max(m_stats.islands, blocks);
     m_stats.lcpN = std::max(m_stats.lcpN, 3 * nc);

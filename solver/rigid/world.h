@@ -170,6 +170,18 @@ class World {
     }
     /// This step's contacts with their impulses (N s).
     const std::vector<Contact>& contacts() const { return m_contacts; }
+    /// The contacts (indices into contacts()) of block k of lcpBlocks(), in row order. Empty
+    /// after removeBody (which drops the contacts) until the next step.
+    std::span<const int> blockContacts(int k) const {
+        if (m_contacts.empty()) {
+            return {};
+        }
+        return std::span<const int>(m_blockIds)
+            .subspan(static_cast<std::size_t>(m_blockStart[k]),
+                     static_cast<std::size_t>(m_blockStart[k + 1] - m_blockStart[k]));
+    }
+    /// The solver's report (status, iterations, residual) of each block of lcpBlocks().
+    std::span<const lcp::LcpReport> blockReports() const { return m_reports; }
 
     /// Everything later steps depend on: the bodies (with their sleep state), the warm-start
     /// cache and the step count. Restoring it (with the same params) and stepping repeats
@@ -221,6 +233,7 @@ class World {
     std::vector<int> m_blockIds;    ///< contact ids in block order
     std::vector<int> m_blockStart;  ///< offsets of each block into m_blockIds
     std::vector<float> m_x;
+    std::vector<lcp::LcpReport> m_reports;  ///< one per block of the last (sub)step
     PowerScratch m_power;
     RestingLoadScratch m_restingLoad;
     std::vector<Body> m_saved;         ///< state before the substep, for NaN recovery

@@ -596,6 +596,65 @@ TEST(DemoCommand, BadRecordingOptionsExit2NamingThem) {
     }
 }
 
+// "See the LCP" on the real wall, toggled with its keys (xdotool under Xvfb): F12 before any
+// overlay, then C (contact points) and N (normals scaled by the normal impulse) and F12 again.
+// The first picture has no pixel of the points' yellow or the normals' green, the second many,
+// where the wall stands (the bricks' clay colours are far from both).
+TEST(DemoUnderXvfb, ContactOverlayKeysShowPointsAndNormals) {
+    WW_REQUIRE_XVFB();
+    if (runShell("command -v xdotool").code != 0) {
+        if (::ww::test::runningInCi()) {
+            FAIL() << "CI=true but xdotool is missing (apt-get install xdotool)";
+        }
+        GTEST_SKIP() << "xdotool not installed";
+    }
+    const std::string shot = outPath("demo_overlay.png");
+    const std::string off = outPath("demo_overlay_off.png");
+    std::filesystem::remove(shot);
+    std::filesystem::remove(off);
+    const std::string script = outPath("demo_overlay.sh");
+    std::ofstream(script) << "#!/bin/sh\n"
+                          << demoCommand("--scene wall --backend cpu --panel off --screenshot '" +
+                                         shot + "'")
+                          << " &\n"
+                          << "demo=$!\n"
+                          << "w=$(xdotool search --sync --name '^wavewall$' | head -1)\n"
+                          << "sleep 2\n"
+                          << "xdotool windowfocus --sync $w key F12\n"
+                          << "sleep 1.5\n"
+                          << "cp '" << shot << "' '" << off << "'\n"
+                          << "xdotool key c key n\n"
+                          << "sleep 1.5\n"
+                          << "xdotool key F12\n"
+                          << "sleep 1.5\n"
+                          << "xdotool key Escape\n"
+                          << "wait $demo\n";
+    const CommandResult r = runShell(kXvfbRun + "sh '" + script + "'");
+    ASSERT_EQ(r.code, 0) << r.output;
+    const auto count = [](const render::Image& im, bool green) {
+        int n = 0;
+        for (int y = 0; y < im.height; ++y) {
+            for (int x = 0; x < im.width; ++x) {
+                const glm::u8vec4 p = im.at(x, y);
+                // Points: (255, 235, 25); normals: (38, 255, 89) (app/scenes/contact_overlay.h).
+                n += green ? (p.g > 220 && p.r < 90 && p.b < 140 ? 1 : 0)
+                           : (p.r > 230 && p.g > 200 && p.b < 80 ? 1 : 0);
+            }
+        }
+        return n;
+    };
+    const render::Image before = loadPng(off);
+    const render::Image after = loadPng(shot);
+    ASSERT_EQ(before.width, kW) << off;
+    ASSERT_EQ(after.width, kW) << shot;
+    EXPECT_EQ(count(before, false), 0) << off;
+    EXPECT_EQ(count(before, true), 0) << off;
+    // The wall's 60 bricks rest on 240 contacts: hundreds of point pixels; the normals of the
+    // bottom row (each carrying six bricks) are the longest lines.
+    EXPECT_GT(count(after, false), 200) << shot;
+    EXPECT_GT(count(after, true), 50) << shot;
+}
+
 TEST(DemoCommand, MinimizeRangeIsValidated) {
     for (const char* bad : {"10", "10:5", "-1:4", "a:b", "3:3"}) {
         const CommandResult r =
