@@ -5,10 +5,12 @@
 #include <Eigen/Sparse>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "app/bench/vector_ops.h"
 #include "solver/cg/cg_cpu.h"
 #include "solver/cg/cg_gpu.h"
 #include "solver/cg/vector_kernels.h"
@@ -37,6 +39,14 @@ std::vector<GridSize> sizes(bool quick) {
     return {{256, 256}, {512, 512}, {1024, 1024}, {2048, 1024}};
 }
 
+// Krüger & Westermann's six grid sizes (Table 44-1).
+std::vector<GridSize> tableSizes(bool quick) {
+    if (quick) {
+        return {{256, 256}};
+    }
+    return {{256, 256}, {512, 256}, {512, 512}, {1024, 512}, {1024, 1024}, {2048, 1024}};
+}
+
 std::vector<float> pseudoRandom(std::size_t n, std::uint32_t seed) {
     std::vector<float> v(n);
     std::uint32_t s = seed;
@@ -60,10 +70,27 @@ StencilOperator cnSystem(const GridSize& g) {
 
 struct VectorRow {
     std::string size;
-    double reduceMs;
-    double vvMs;
-    double gpuReduceMs = 0.0;
+    double sumMs = 0.0;
+    double dotMs = 0.0;
+    double vvMs = 0.0;
+    double gpuSumMs = 0.0;
+    double gpuDotMs = 0.0;
     double gpuVvMs = 0.0;
+    double sumDiff = 0.0;  ///< |gpu - cpu| / sum |a_i| (or |a_i b_i|), 0 without the GPU
+    double dotDiff = 0.0;
+};
+
+// Krüger & Westermann, Table 44-1 (GeForce 6800 GT), in our size order.
+struct PaperColumn {
+    GridSize size;
+    double reduceMs;
+    double vectorVectorMs;
+    double demoFps;
+};
+constexpr PaperColumn kTable44_1[] = {
+    {{256, 256}, 0.14, 0.02, 335.0},  {{512, 256}, 0.16, 0.04, 185.0},
+    {{512, 512}, 0.17, 0.08, 102.0},  {{1024, 512}, 0.28, 0.15, 52.0},
+    {{1024, 1024}, 0.49, 0.31, 27.0}, {{2048, 1024}, 1.11, 0.89, 12.0},
 };
 
 // One row of the CG-iteration table: our CPU CG against Eigen's on the same SparseMatrix and
@@ -171,117 +198,158 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
     }
 }
 
-// One column of the Table 44-1 style table: a reduce (dot) and a vector-vector op
-// (p = r + beta p) on the CPU and, with the programs, the GPU.
+// One column of Table 44-1: the sum of a's elements (the chapter's vector reduce), the dot
+// product a . b and the vector-vector operation b <- a + beta b, on the CPU and the GPU over
+// the same a and b. The GPU's scalar results stay on the GPU (timed to glFinish, as the
+// chapter's stay in a 1x1 texture); after timing they are read once and compared with the CPU.
 VectorRow vectorOpsRow(const GridSize& g, const bench::Options& opts,
-                       Result<gpu::Program>& dotProgram, Result<gpu::Program>& vvProgram,
-                       bench::Recorder& recorder) {
+                       const gpu::ShaderLibrary& library, bench::Recorder& recorder) {
     const int repeats = std::max(1, opts.repeats);
     const std::size_t n = g.n();
-    const std::vector<float> b = pseudoRandom(n, 7u);
-    std::vector<float> p(n, 0.5f);
+    const std::vector<float> a = pseudoRandom(n, 7u);
+    const std::vector<float> b0 = pseudoRandom(n, 8u);
+    std::vector<float> b = b0;
     const int reps = std::max(1, static_cast<int>((std::size_t{1} << 24) / n));
     volatile double sink = 0.0;
-    const double reduceMs = bench::medianMs(repeats,
-                                            [&] {
-                                                for (int k = 0; k < reps; ++k) {
-                                                    sink =
-                                                        sink + detail::dot(b.data(), p.data(), n);
-                                                }
-                                            }) /
-                            reps;
-    const double vvMs = bench::medianMs(repeats,
-                                        [&] {
-                                            for (int k = 0; k < reps; ++k) {
-                                                detail::direction(b.data(), p.data(), 0.5f, n);
-                                            }
-                                        }) /
-                        reps;
-    VectorRow row{g.name(), reduceMs, vvMs};
-    if (opts.gpu && dotProgram && vvProgram) {
-        const GpuCgScalars zero{};
-        auto scalars = gpu::Buffer::create(sizeof zero, &zero, "bench scalars");
-        const std::uint32_t groups = gpu::groupsFor(n, 1024);
-        auto partials = gpu::Buffer::create(2 * groups * sizeof(float), nullptr, "bench partials");
-        auto ga = gpu::Buffer::fromSpan(std::span<const float>(b), "bench a");
-        auto gp = gpu::Buffer::fromSpan(std::span<const float>(p), "bench p");
-        if (scalars && partials && ga && gp) {
-            scalars->bind(0);
-            partials->bind(1);
-            ga->bind(2);
-            ga->bind(3);
-            gp->bind(4);
-            const int gReps = std::max(1, reps / 8);
-            dotProgram->use();
-            dotProgram->set("uN", static_cast<unsigned>(n));
-            row.gpuReduceMs =
-                bench::medianMs(std::min(repeats, 3),
+    VectorRow row{g.name()};
+    row.sumMs = bench::medianMs(repeats,
                                 [&] {
-                                    for (int k = 0; k < gReps; ++k) {
-                                        (void)gpu::dispatch(dotProgram.value(), groups);
-                                        gpu::barrier();
+                                    for (int k = 0; k < reps; ++k) {
+                                        sink = sink + bench::vectorSum(a);
                                     }
-                                    syncGpu();
                                 }) /
-                gReps;
-            vvProgram->use();
-            vvProgram->set("uN", static_cast<unsigned>(n));
-            vvProgram->set("uBeta", 0.5f);
-            row.gpuVvMs = bench::medianMs(std::min(repeats, 3),
-                                          [&] {
-                                              for (int k = 0; k < gReps; ++k) {
-                                                  (void)gpu::dispatch(vvProgram.value(),
-                                                                      gpu::groupsFor(n, 256));
-                                                  gpu::barrier();
-                                              }
-                                              syncGpu();
-                                          }) /
-                          gReps;
-            recorder.add({"cg",
-                          "vector-reduce",
-                          g.name(),
-                          "gpu",
-                          row.gpuReduceMs,
-                          std::min(repeats, 3),
-                          {{"cpu", reduceMs}},
-                          {}});
-            recorder.add({"cg",
-                          "vector-vector-op",
-                          g.name(),
-                          "gpu",
-                          row.gpuVvMs,
-                          std::min(repeats, 3),
-                          {{"cpu", vvMs}},
-                          {}});
-        }
+                reps;
+    row.dotMs = bench::medianMs(repeats,
+                                [&] {
+                                    for (int k = 0; k < reps; ++k) {
+                                        sink = sink + bench::vectorDot(a, b);
+                                    }
+                                }) /
+                reps;
+    row.vvMs = bench::medianMs(repeats,
+                               [&] {
+                                   for (int k = 0; k < reps; ++k) {
+                                       bench::vectorAxpby(a, b, 0.5f);
+                                   }
+                               }) /
+               reps;
+    recorder.add({"cg", "vector-reduce-sum", g.name(), "cpu", row.sumMs, repeats, {}, {}});
+    recorder.add({"cg", "vector-dot", g.name(), "cpu", row.dotMs, repeats, {}, {}});
+    recorder.add({"cg", "vector-vector-op", g.name(), "cpu", row.vvMs, repeats, {}, {}});
+    if (!opts.gpu) {
+        return row;
     }
-    recorder.add({"cg", "vector-reduce", g.name(), "cpu", reduceMs, repeats, {}, {}});
-    recorder.add({"cg", "vector-vector-op", g.name(), "cpu", vvMs, repeats, {}, {}});
+    auto ops = bench::GpuVectorOps::create(library, a, b0);
+    if (!ops) {
+        std::printf("  (gpu vector ops at %s: %s)\n", g.name().c_str(),
+                    ops.error().message.c_str());
+        return row;
+    }
+    const int gReps = std::max(1, reps / 8);
+    const int gRepeats = std::min(repeats, 3);
+    const auto gpuTime = [&](auto&& op) {
+        return bench::medianMs(gRepeats,
+                               [&] {
+                                   for (int k = 0; k < gReps; ++k) {
+                                       op();
+                                   }
+                                   syncGpu();
+                               }) /
+               gReps;
+    };
+    row.gpuSumMs = gpuTime([&] { ops->sum(); });
+    double absSum = 0.0;
+    double absDot = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        absSum += std::abs(double(a[i]));
+        absDot += std::abs(double(a[i]) * double(b0[i]));
+    }
+    row.sumDiff = std::abs(double(ops->readScalar()) - bench::vectorSum(a)) / absSum;
+    row.gpuDotMs = gpuTime([&] { ops->dot(); });
+    row.dotDiff = std::abs(double(ops->readScalar()) - bench::vectorDot(a, b0)) / absDot;
+    row.gpuVvMs = gpuTime([&] { ops->axpby(0.5f); });
+    recorder.add({"cg",
+                  "vector-reduce-sum",
+                  g.name(),
+                  "gpu",
+                  row.gpuSumMs,
+                  gRepeats,
+                  {{"cpu", row.sumMs}},
+                  {{"rel-diff-vs-cpu", row.sumDiff}}});
+    recorder.add({"cg",
+                  "vector-dot",
+                  g.name(),
+                  "gpu",
+                  row.gpuDotMs,
+                  gRepeats,
+                  {{"cpu", row.dotMs}},
+                  {{"rel-diff-vs-cpu", row.dotDiff}}});
+    recorder.add({"cg",
+                  "vector-vector-op",
+                  g.name(),
+                  "gpu",
+                  row.gpuVvMs,
+                  gRepeats,
+                  {{"cpu", row.vvMs}},
+                  {}});
     return row;
 }
 
-void printVectorOpsTable(const std::vector<VectorRow>& vectorRows) {
-    std::printf("\nTable 44-1 style (ms):\n%-22s", "");
-    for (const auto& r : vectorRows) {
+void printVectorOpsTable(const std::vector<VectorRow>& rows, bool gpu) {
+    std::printf(
+        "\nTable 44-1 (Kruger & Westermann), ms per operation; paper: GeForce 6800 GT, its "
+        "row is GPU\n%-26s",
+        "");
+    for (const auto& r : rows) {
         std::printf(" %10s", r.size.c_str());
     }
-    std::printf("\n%-22s", "vector reduce cpu");
-    for (const auto& r : vectorRows) {
-        std::printf(" %10.3f", r.reduceMs);
+    const auto line = [&](const char* label, auto&& value) {
+        std::printf("\n%-26s", label);
+        for (const auto& r : rows) {
+            std::printf(" %10.3f", value(r));
+        }
+    };
+    const auto paper = [&](const char* label, double PaperColumn::*field) {
+        std::printf("\n%-26s", label);
+        for (const auto& r : rows) {
+            const PaperColumn* col = nullptr;
+            for (const PaperColumn& c : kTable44_1) {
+                col = c.size.name() == r.size ? &c : col;
+            }
+            if (col != nullptr) {
+                std::printf(" %10.2f", col->*field);
+            } else {
+                std::printf(" %10s", "-");
+            }
+        }
+    };
+    line("vector reduce (sum) cpu", [](const VectorRow& r) { return r.sumMs; });
+    if (gpu) {
+        line("vector reduce (sum) gpu", [](const VectorRow& r) { return r.gpuSumMs; });
     }
-    std::printf("\n%-22s", "vector reduce gpu");
-    for (const auto& r : vectorRows) {
-        std::printf(" %10.3f", r.gpuReduceMs);
+    paper("  paper, vector reduce", &PaperColumn::reduceMs);
+    line("dot product cpu", [](const VectorRow& r) { return r.dotMs; });
+    if (gpu) {
+        line("dot product gpu", [](const VectorRow& r) { return r.gpuDotMs; });
     }
-    std::printf("\n%-22s", "vector-vector op cpu");
-    for (const auto& r : vectorRows) {
-        std::printf(" %10.3f", r.vvMs);
+    line("vector-vector op cpu", [](const VectorRow& r) { return r.vvMs; });
+    if (gpu) {
+        line("vector-vector op gpu", [](const VectorRow& r) { return r.gpuVvMs; });
     }
-    std::printf("\n%-22s", "vector-vector op gpu");
-    for (const auto& r : vectorRows) {
-        std::printf(" %10.3f", r.gpuVvMs);
+    paper("  paper, vector-vector op", &PaperColumn::vectorVectorMs);
+    std::printf(
+        "\n(vector-vector op: b <- a + 0.5 b; reductions: one pass, result left on the "
+        "device; wave equation row and demo fps: `bench --suite water`)\n");
+    if (gpu) {
+        double sumDiff = 0.0;
+        double dotDiff = 0.0;
+        for (const auto& r : rows) {
+            sumDiff = std::max(sumDiff, r.sumDiff);
+            dotDiff = std::max(dotDiff, r.dotDiff);
+        }
+        std::printf("gpu vs cpu results, max |difference| / sum of |terms|: sum %.1e, dot %.1e\n",
+                    sumDiff, dotDiff);
     }
-    std::printf("\n(wave steps per second: `bench --suite water`)\n");
 }
 
 // Göddeke's table: nine-banded Jacobi, 20 flops per unknown and sweep.
@@ -412,20 +480,14 @@ void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
                 "speedup", "GB/s", "triad", "bound ms", "x bound", "gpu ms/it");
 
     const gpu::ShaderLibrary library;
-    const Error noGpu{ErrorKind::kGpuUnavailable, "no GPU"};
-    Result<gpu::Program> dotProgram =
-        opts.gpu ? library.build(gpu::ProgramSpec::computeStage(
-                       "cg_dot.comp", {{"LOCAL_SIZE", "256"}, {"ELEMS", "4"}}))
-                 : Result<gpu::Program>(noGpu);
-    Result<gpu::Program> vvProgram =
-        opts.gpu ? library.build(gpu::ProgramSpec::computeStage("cg_direction_only.comp"))
-                 : Result<gpu::Program>(noGpu);
-    std::vector<VectorRow> vectorRows;
     for (const GridSize& g : sizes(opts.quick)) {
         cgIterationRow(g, opts, dramTriad, library, recorder);
-        vectorRows.push_back(vectorOpsRow(g, opts, dotProgram, vvProgram, recorder));
     }
-    printVectorOpsTable(vectorRows);
+    std::vector<VectorRow> vectorRows;
+    for (const GridSize& g : tableSizes(opts.quick)) {
+        vectorRows.push_back(vectorOpsRow(g, opts, library, recorder));
+    }
+    printVectorOpsTable(vectorRows, opts.gpu);
     jacobi9Table(opts, library, recorder);
     readbackPeriodTable(opts, library, recorder);
 }
