@@ -5,11 +5,13 @@
 #include <Eigen/Sparse>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "app/bench/jacobi_rgba.h"
 #include "app/bench/vector_ops.h"
 #include "solver/cg/cg_cpu.h"
 #include "solver/cg/cg_gpu.h"
@@ -352,61 +354,159 @@ void printVectorOpsTable(const std::vector<VectorRow>& rows, bool gpu) {
     }
 }
 
-// Göddeke's table: nine-banded Jacobi, 20 flops per unknown and sweep.
+// Göddeke's results table (MFLOP/s of the nine-banded Jacobi; problem size N = all unknowns:
+// RED one system of N, RGBA four systems of N / 4 at once), GeForce FX 5900 Ultra and 6800.
+struct GoddekeRow {
+    std::size_t n;
+    double fx5900Rgba;
+    double fx5900Red;  ///< 0: not in the paper
+    double gf6800Rgba;
+    double gf6800Red;
+};
+constexpr GoddekeRow kGoddeke[] = {
+    {4096, 807, 451, 283, 474},       {16384, 1595, 594, 669, 1233},
+    {65536, 1925, 639, 979, 1894},    {262144, 1504, 643, 1083, 2238},
+    {1048576, 1363, 632, 1002, 2358}, {4194304, 1280, 0, 984, 2240},
+};
+
+struct JacobiCell {
+    double ms = 0.0;  ///< per sweep, 0 when not measured
+    double mflops = 0.0;
+    std::string missing;  ///< why a GPU cell is empty
+};
+
+// `sweeps` sweeps of f(): MFLOP/s counting 20 flops per unknown and sweep (Göddeke).
+template <typename F>
+JacobiCell timeSweeps(std::size_t n, int sweeps, int repeats, F&& f) {
+    JacobiCell c;
+    const double ms = bench::medianMs(repeats, f);
+    c.ms = ms / sweeps;
+    c.mflops = 20.0 * double(n) * sweeps / (ms * 1e3);
+    return c;
+}
+
+// Four nine-banded Q1 systems of side `side` (different alpha and right-hand sides) in the RGBA
+// layout.
+bench::RgbaBandedSystems rgbaSystems(int side) {
+    constexpr float kAlphas[4] = {1.0f, 0.5f, 2.0f, 0.25f};
+    std::array<cg::BandedOperator, 4> ops = {BandedOperator::nineBandedQ1(side, side, kAlphas[0]),
+                                             BandedOperator::nineBandedQ1(side, side, kAlphas[1]),
+                                             BandedOperator::nineBandedQ1(side, side, kAlphas[2]),
+                                             BandedOperator::nineBandedQ1(side, side, kAlphas[3])};
+    const std::size_t n = ops[0].size();
+    std::array<std::vector<float>, 4> rhs = {pseudoRandom(n, 3u), pseudoRandom(n, 4u),
+                                             pseudoRandom(n, 5u), pseudoRandom(n, 6u)};
+    return std::move(bench::RgbaBandedSystems::interleave(ops, rhs)).value();
+}
+
 void jacobi9Table(const bench::Options& opts, const gpu::ShaderLibrary& library,
                   bench::Recorder& recorder) {
     const int repeats = std::max(1, opts.repeats);
-    std::printf("\nnine-banded Jacobi (Goddeke), MFLOP/s = 20 N sweeps / time:\n");
-    std::printf("%-10s %12s %12s\n", "N", "cpu MFLOP/s", "gpu MFLOP/s");
-    const std::vector<int> sides =
-        opts.quick ? std::vector<int>{64, 256} : std::vector<int>{64, 128, 256, 512, 1024, 2048};
-    for (int side : sides) {
+    const int gpuRepeats = std::min(repeats, 3);
+    std::printf(
+        "\nnine-banded Jacobi (Goddeke), MFLOP/s = 20 N sweeps / time; N = all unknowns "
+        "(RED: one system of N, RGBA: four systems of N/4 at once)\n");
+    std::printf("%-9s %8s %8s %8s %8s | %-23s | %-17s\n", "", "cpu", "cpu", "gpu", "gpu",
+                "paper FX 5900 Ultra", "paper 6800");
+    std::printf("%-9s %8s %8s %8s %8s | %11s %11s | %8s %8s\n", "N", "RED", "RGBA", "RED", "RGBA",
+                "RGBA", "RED", "RGBA", "RED");
+    std::vector<std::string> notes;
+    for (const GoddekeRow& paper : kGoddeke) {
+        if (opts.quick && paper.n > 65536) {
+            break;
+        }
+        const int side = static_cast<int>(std::lround(std::sqrt(double(paper.n))));
+        const std::size_t n = paper.n;
+        const int sweeps = std::clamp(static_cast<int>(4e7 / static_cast<double>(n)), 4, 4000);
+        const int gpuSweeps = std::clamp(static_cast<int>(4e6 / static_cast<double>(n)), 4, 200);
+
+        // RED: one system of N unknowns.
         const BandedOperator op = BandedOperator::nineBandedQ1(side, side, 1.0f);
-        const std::size_t n = op.size();
         const std::vector<float> b = pseudoRandom(n, 3u);
         std::vector<float> x(n, 0.0f), other(n);
         const std::vector<float> inv = op.inverseDiagonal();
-        const int sweeps = std::clamp(static_cast<int>(4e7 / static_cast<double>(n)), 4, 4000);
-        const double cpuMs = bench::medianMs(repeats, [&] {
+        const JacobiCell cpuRed = timeSweeps(n, sweeps, repeats, [&] {
             for (int s = 0; s < sweeps; ++s) {
                 op.jacobiSweep(b.data(), inv.data(), s % 2 ? other.data() : x.data(),
                                s % 2 ? x.data() : other.data());
             }
         });
-        const double cpuMflops = 20.0 * double(n) * sweeps / (cpuMs * 1e3);
-        double gpuMflops = 0.0;
-        double gpuMs = 0.0;
-        const int gpuSweeps = std::clamp(static_cast<int>(4e6 / static_cast<double>(n)), 4, 200);
+        // RGBA: four systems of N / 4 unknowns.
+        const bench::RgbaBandedSystems rgba = rgbaSystems(side / 2);
+        std::vector<float> xr(4 * rgba.n, 0.0f), otherRgba(4 * rgba.n);
+        const JacobiCell cpuRgba = timeSweeps(n, sweeps, repeats, [&] {
+            for (int s = 0; s < sweeps; ++s) {
+                rgba.jacobiSweep(s % 2 ? otherRgba.data() : xr.data(),
+                                 s % 2 ? xr.data() : otherRgba.data());
+            }
+        });
+        JacobiCell gpuRed, gpuRgba;
         if (opts.gpu) {
-            auto jac = GpuJacobi::create(library, op, b, x);
-            if (jac) {
-                gpuMs = bench::medianMs(std::min(repeats, 3), [&] {
+            if (auto jac = GpuJacobi::create(library, op, b, x)) {
+                gpuRed = timeSweeps(n, gpuSweeps, gpuRepeats, [&] {
                     (void)jac->run(gpuSweeps);
                     syncGpu();
                 });
-                gpuMflops = 20.0 * double(n) * gpuSweeps / (gpuMs * 1e3);
+            } else {
+                gpuRed.missing = jac.error().message;
+            }
+            if (auto jac = bench::GpuRgbaJacobi::create(library, rgba, xr)) {
+                gpuRgba = timeSweeps(n, gpuSweeps, gpuRepeats, [&] {
+                    (void)jac->run(gpuSweeps);
+                    syncGpu();
+                });
+            } else {
+                gpuRgba.missing = jac.error().message;
             }
         }
-        std::printf("%-10zu %12.0f %12.0f\n", n, cpuMflops, gpuMflops);
-        const std::string size = std::to_string(side) + "x" + std::to_string(side);
-        recorder.add({"cg",
-                      "jacobi9-sweep",
-                      size,
-                      "cpu",
-                      cpuMs / sweeps,
-                      repeats,
-                      {},
-                      {{"MFLOP/s", cpuMflops}}});
-        if (opts.gpu && gpuMs > 0.0) {
-            recorder.add({"cg",
-                          "jacobi9-sweep",
-                          size,
-                          "gpu",
-                          gpuMs / gpuSweeps,
-                          std::min(repeats, 3),
-                          {{"cpu", cpuMs / sweeps}},
-                          {{"MFLOP/s", gpuMflops}}});
+        const auto cell = [](const JacobiCell& c) {
+            char buf[16];
+            std::snprintf(buf, sizeof buf, c.ms > 0.0 ? "%.0f" : "-", c.mflops);
+            return std::string(buf);
+        };
+        const std::string paperRed5900 =
+            paper.fx5900Red > 0.0 ? std::to_string(int(paper.fx5900Red)) : std::string("-");
+        std::printf("%-9zu %8s %8s %8s %8s | %11.0f %11s | %8.0f %8.0f\n", n, cell(cpuRed).c_str(),
+                    cell(cpuRgba).c_str(), cell(gpuRed).c_str(), cell(gpuRgba).c_str(),
+                    paper.fx5900Rgba, paperRed5900.c_str(), paper.gf6800Rgba, paper.gf6800Red);
+        for (const auto& [what, c] : {std::pair<const char*, const JacobiCell&>{"RED", gpuRed},
+                                      std::pair<const char*, const JacobiCell&>{"RGBA", gpuRgba}}) {
+            if (!c.missing.empty()) {
+                notes.push_back("gpu " + std::string(what) + " at N = " + std::to_string(n) + ": " +
+                                c.missing);
+            }
         }
+        const std::string size = std::to_string(n);
+        const auto record = [&](const char* name, const char* backend, const JacobiCell& c,
+                                int reps, double paperA, double paperB) {
+            if (c.ms > 0.0) {
+                recorder.add({"cg",
+                              name,
+                              size,
+                              backend,
+                              c.ms,
+                              reps,
+                              {},
+                              {{"MFLOP/s", c.mflops},
+                               {"paper-fx5900-MFLOP/s", paperA},
+                               {"paper-6800-MFLOP/s", paperB}}});
+            }
+        };
+        record("jacobi9-sweep-red", "cpu", cpuRed, repeats, paper.fx5900Red, paper.gf6800Red);
+        record("jacobi9-sweep-rgba", "cpu", cpuRgba, repeats, paper.fx5900Rgba, paper.gf6800Rgba);
+        record("jacobi9-sweep-red", "gpu", gpuRed, gpuRepeats, paper.fx5900Red, paper.gf6800Red);
+        record("jacobi9-sweep-rgba", "gpu", gpuRgba, gpuRepeats, paper.fx5900Rgba,
+               paper.gf6800Rgba);
+    }
+    if (opts.gpu) {
+        const gpu::GpuContext* ctx = gpu::GpuContext::current();
+        std::printf(
+            "(GPU: one buffer per band for RGBA; RED keeps its bands in one buffer; "
+            "GL_MAX_SHADER_STORAGE_BLOCK_SIZE = %lld MiB)\n",
+            ctx != nullptr ? static_cast<long long>(ctx->info().maxSsboBytes >> 20) : 0LL);
+    }
+    for (const std::string& note : notes) {
+        std::printf("  %s\n", note.c_str());
     }
 }
 
