@@ -1,9 +1,10 @@
-// The `cg` suite of `wavewall bench` (issue 4, section 5): time per CG iteration on the
-// Crank–Nicolson system of the wave model (c dt / h = 2) at 256^2 ... 2048x1024 on the CPU
-// and the GPU, with Eigen's ConjugateGradient on the same SparseMatrix and a triad
-// bandwidth bound measured in the same run; vector reduce and vector-vector op times in the
-// style of Krüger & Westermann's Table 44-1; Göddeke's MFLOP/s-by-size table for nine-banded
-// Jacobi; and the GPU readback period (CgOptions::checkEvery) sweep behind its default.
+// The `cg` suite of `wavewall bench`: time per CG iteration on the Crank–Nicolson system of
+// the wave model (c dt / h = 2) at 256^2 ... 2048x1024 on the CPU and the GPU, with Eigen's
+// ConjugateGradient on the same SparseMatrix and a triad bandwidth bound measured in the same
+// run; Krüger & Westermann's Table 44-1 vector operations (sum reduce, dot product,
+// vector-vector op) at the chapter's six sizes, CPU and GPU on the same data, beside the
+// chapter's numbers; Göddeke's MFLOP/s-by-size table for nine-banded Jacobi; and the GPU
+// readback period (CgOptions::checkEvery) sweep behind its default.
 #pragma once
 
 #include "app/bench/bench.h"

@@ -2,10 +2,15 @@
 #include "app/bench/wave_bench.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "render/camera.h"
+#include "render/draw_data.h"
+#include "render/render_target.h"
+#include "render/renderer.h"
 #include "solver/cg/vector_kernels.h"
 #include "solver/gpu/gpu_context.h"
 #include "solver/wave/wave_model.h"
@@ -63,125 +68,290 @@ Measured measure(const WaveParams& p, Backend backend, const gpu::ShaderLibrary&
     return out;
 }
 
-}  // namespace
+// Krüger & Westermann, Table 44-1, last row: the demo's frames per second (GeForce 6800 GT).
+struct PaperFps {
+    int nx;
+    int ny;
+    double fps;
+};
+constexpr PaperFps kTable44_1Fps[] = {{256, 256, 335.0}, {512, 256, 185.0},  {512, 512, 102.0},
+                                      {1024, 512, 52.0}, {1024, 1024, 27.0}, {2048, 1024, 12.0}};
 
-void runWaterBench(const bench::Options& opts, bench::Recorder& recorder) {
-    const int repeats = std::max(1, opts.repeats);
-    const gpu::ShaderLibrary library;
-    struct Size {
-        int nx;
-        int ny;
+// The demo's frame, headless: one CN step on the GPU, then the water surface drawn from the
+// solver's own height buffer into a kFrameWidth x kFrameHeight offscreen target with the
+// renderer's default quality for this GL, then glFinish (no window, no swap, no pacing).
+constexpr int kFrameWidth = 1280;
+constexpr int kFrameHeight = 720;
+
+double demoFrameMs(const WaveParams& p, const gpu::ShaderLibrary& library, int frames,
+                   int repeats) {
+    auto model = WaveModel::create(p, Backend::kGpu, &library);
+    render::Renderer renderer;
+    auto target = render::RenderTarget::create(kFrameWidth, kFrameHeight, 0);
+    if (!model || !renderer.init() || !target) {
+        return 0.0;
+    }
+    model->addDrop(0.4f, 0.5f, 0.05f, 0.3f);
+    render::DrawData data;
+    data.water.enabled = true;
+    data.water.nx = p.nx;
+    data.water.ny = p.ny;
+    data.water.cellSizeM = p.cellSize();
+    data.water.baseHeightM = 0.3f;
+    render::OrbitCamera camera;
+    camera.frame({0.0f, 0.3f, 0.0f},
+                 0.55f * p.cellSize() * static_cast<float>(std::max(p.nx, p.ny)));
+    bool ok = true;
+    const double ms = bench::medianMs(repeats, [&] {
+        for (int f = 0; f < frames; ++f) {
+            (void)model->step();
+            data.water.heightBuffer = model->heightBufferHandle();
+            renderer.beginFrame();
+            ok = ok && static_cast<bool>(renderer.render(
+                           data, camera.camera(),
+                           {0, 0, kFrameWidth, kFrameHeight, target->framebuffer()}));
+        }
+        gpu::GpuContext::current()->finish();
+    });
+    return ok ? ms / frames : 0.0;
+}
+
+struct KwColumn {
+    std::string size;
+    Measured cpu;
+    Measured gpu;
+    double frameMs = 0.0;
+    double paperFps = 0.0;
+};
+
+void printTable44_1WaveRows(const std::vector<KwColumn>& cols, float tolerance) {
+    std::printf("\nTable 44-1 (Kruger & Westermann), 2D wave equation:\n%-26s", "");
+    for (const KwColumn& c : cols) {
+        std::printf(" %10s", c.size.c_str());
+    }
+    const auto line = [&](const char* label, auto&& value) {
+        std::printf("\n%-26s", label);
+        for (const KwColumn& c : cols) {
+            std::printf(" %10.1f", value(c));
+        }
     };
-    const std::vector<Size> sizes =
-        opts.quick ? std::vector<Size>{{256, 256}}
-                   : std::vector<Size>{{256, 256}, {512, 512}, {1024, 1024}, {2048, 1024}};
+    line("CN steps/s cpu",
+         [](const KwColumn& c) { return c.cpu.ok ? 1000.0 / c.cpu.msPerStep : 0.0; });
+    line("CN steps/s gpu",
+         [](const KwColumn& c) { return c.gpu.ok ? 1000.0 / c.gpu.msPerStep : 0.0; });
+    line("demo fps gpu (headless)",
+         [](const KwColumn& c) { return c.frameMs > 0.0 ? 1000.0 / c.frameMs : 0.0; });
+    line("  paper, demo fps", [](const KwColumn& c) { return c.paperFps; });
+    std::printf(
+        "\n(CN step: rhs + warm-started CG to relative residual %.0e, dt = 2x the explicit "
+        "limit, rain; demo frame: one CN step + the surface drawn at %dx%d offscreen, "
+        "glFinish)\n",
+        double(tolerance), kFrameWidth, kFrameHeight);
+}
+
+void table44_1Wave(const bench::Options& opts, const gpu::ShaderLibrary& library,
+                   bench::Recorder& recorder) {
+    const int repeats = std::max(1, opts.repeats);
+    std::vector<PaperFps> sizes(std::begin(kTable44_1Fps), std::end(kTable44_1Fps));
+    if (opts.quick) {
+        sizes.resize(1);
+    }
     std::printf(
         "\n== water: Crank-Nicolson steps (warm-started CG to 1e-5, dt = 2x explicit "
         "limit, rain) ==\n");
     std::printf("CPU threads: %d\n", cg::detail::workerThreads());
-    std::printf("%-10s %10s %9s %7s %10s %9s %7s\n", "grid", "cpu ms", "cpu st/s", "cpu it",
-                "gpu ms", "gpu st/s", "gpu it");
-    struct Row {
-        std::string size;
-        double cpuSps;
-        double gpuSps;
-    };
-    std::vector<Row> rows;
-    for (const Size& s : sizes) {
-        const std::string size = std::to_string(s.nx) + "x" + std::to_string(s.ny);
+    std::printf("%-10s %10s %9s %7s %10s %9s %7s %10s\n", "grid", "cpu ms", "cpu st/s", "cpu it",
+                "gpu ms", "gpu st/s", "gpu it", "frame ms");
+    std::vector<KwColumn> cols;
+    float tolerance = 0.0f;
+    for (const PaperFps& s : sizes) {
+        KwColumn c;
+        c.size = std::to_string(s.nx) + "x" + std::to_string(s.ny);
+        c.paperFps = s.fps;
         const WaveParams p = benchParams(s.nx, s.ny, Scheme::kCrankNicolson, 2.0f);
+        tolerance = p.cg.tolerance;
         const int steps = s.nx * s.ny >= (1 << 20) ? 5 : 10;
-        const Measured cpu = measure(p, Backend::kCpu, library, steps, repeats);
-        Measured gpu;
+        c.cpu = measure(p, Backend::kCpu, library, steps, repeats);
         if (opts.gpu) {
-            gpu = measure(p, Backend::kGpu, library, std::max(2, steps / 2), std::min(repeats, 3));
+            c.gpu =
+                measure(p, Backend::kGpu, library, std::max(2, steps / 2), std::min(repeats, 3));
+            c.frameMs = demoFrameMs(p, library, std::max(2, steps / 2), std::min(repeats, 3));
         }
-        std::printf("%-10s %10.2f %9.1f %7.1f %10.2f %9.1f %7.1f\n", size.c_str(), cpu.msPerStep,
-                    1000.0 / cpu.msPerStep, cpu.meanIterations, gpu.msPerStep,
-                    gpu.ok ? 1000.0 / gpu.msPerStep : 0.0, gpu.meanIterations);
-        rows.push_back({size, 1000.0 / cpu.msPerStep, gpu.ok ? 1000.0 / gpu.msPerStep : 0.0});
-        recorder.add(
-            {"water",
-             "cn-step",
-             size,
-             "cpu",
-             cpu.msPerStep,
-             repeats,
-             {},
-             {{"steps/s", 1000.0 / cpu.msPerStep}, {"cg-iterations", cpu.meanIterations}}});
-        if (gpu.ok) {
-            recorder.add(
-                {"water",
-                 "cn-step",
-                 size,
-                 "gpu",
-                 gpu.msPerStep,
-                 std::min(repeats, 3),
-                 {{"cpu", cpu.msPerStep}},
-                 {{"steps/s", 1000.0 / gpu.msPerStep}, {"cg-iterations", gpu.meanIterations}}});
-        }
-    }
-    std::printf("\nTable 44-1 style, 2D wave equation steps per second:\n%-8s", "");
-    for (const Row& r : rows) {
-        std::printf(" %10s", r.size.c_str());
-    }
-    std::printf("\n%-8s", "cpu");
-    for (const Row& r : rows) {
-        std::printf(" %10.1f", r.cpuSps);
-    }
-    std::printf("\n%-8s", "gpu");
-    for (const Row& r : rows) {
-        std::printf(" %10.1f", r.gpuSps);
-    }
-    std::printf("\n");
-
-    // Warm start (2u^n - u^n-1) against a cold start (0), same surface.
-    {
-        const int side = opts.quick ? 256 : 1024;
-        const std::string size = std::to_string(side) + "x" + std::to_string(side);
-        WaveParams p = benchParams(side, side, Scheme::kCrankNicolson, 2.0f);
-        const Measured warm = measure(p, Backend::kCpu, library, 5, std::min(repeats, 3));
-        p.warmStart = false;
-        const Measured cold = measure(p, Backend::kCpu, library, 5, std::min(repeats, 3));
-        std::printf(
-            "\nwarm vs cold start at %s: %.1f vs %.1f CG iterations/step, %.2f vs %.2f "
-            "ms/step\n",
-            size.c_str(), warm.meanIterations, cold.meanIterations, warm.msPerStep, cold.msPerStep);
+        std::printf("%-10s %10.2f %9.1f %7.1f %10.2f %9.1f %7.1f %10.2f\n", c.size.c_str(),
+                    c.cpu.msPerStep, 1000.0 / c.cpu.msPerStep, c.cpu.meanIterations,
+                    c.gpu.msPerStep, c.gpu.ok ? 1000.0 / c.gpu.msPerStep : 0.0,
+                    c.gpu.meanIterations, c.frameMs);
         recorder.add({"water",
-                      "cn-step-warm-start",
-                      size,
+                      "cn-step",
+                      c.size,
                       "cpu",
-                      warm.msPerStep,
-                      std::min(repeats, 3),
-                      {{"cold-start", cold.msPerStep}},
-                      {{"cg-iterations", warm.meanIterations},
-                       {"cg-iterations-cold", cold.meanIterations}}});
-    }
-
-    // Bajaj et al., Table 4: ms per explicit step on 512^2 (below the stability limit).
-    {
-        const int side = opts.quick ? 256 : 512;
-        const std::string size = std::to_string(side) + "x" + std::to_string(side);
-        const WaveParams p = benchParams(side, side, Scheme::kExplicit, 0.9f);
-        const Measured cpu = measure(p, Backend::kCpu, library, 50, repeats);
-        Measured gpu;
-        if (opts.gpu) {
-            gpu = measure(p, Backend::kGpu, library, 20, std::min(repeats, 3));
-        }
-        std::printf("\nexplicit step at %s (Bajaj Table 4): cpu %.3f ms, gpu %.3f ms\n",
-                    size.c_str(), cpu.msPerStep, gpu.msPerStep);
-        recorder.add({"water", "explicit-step", size, "cpu", cpu.msPerStep, repeats, {}, {}});
-        if (gpu.ok) {
+                      c.cpu.msPerStep,
+                      repeats,
+                      {},
+                      {{"steps/s", 1000.0 / c.cpu.msPerStep},
+                       {"cg-iterations", c.cpu.meanIterations},
+                       {"cg-tolerance", p.cg.tolerance}}});
+        if (c.gpu.ok) {
             recorder.add({"water",
-                          "explicit-step",
+                          "cn-step",
+                          c.size,
+                          "gpu",
+                          c.gpu.msPerStep,
+                          std::min(repeats, 3),
+                          {{"cpu", c.cpu.msPerStep}},
+                          {{"steps/s", 1000.0 / c.gpu.msPerStep},
+                           {"cg-iterations", c.gpu.meanIterations},
+                           {"cg-tolerance", p.cg.tolerance}}});
+        }
+        if (c.frameMs > 0.0) {
+            recorder.add({"water",
+                          "demo-frame",
+                          c.size,
+                          "gpu",
+                          c.frameMs,
+                          std::min(repeats, 3),
+                          {},
+                          {{"fps", 1000.0 / c.frameMs},
+                           {"paper-fps", s.fps},
+                           {"width", kFrameWidth},
+                           {"height", kFrameHeight}}});
+        }
+        cols.push_back(c);
+    }
+    printTable44_1WaveRows(cols, tolerance);
+}
+
+// Warm start (2u^n - u^n-1) against a cold start (0), same surface.
+void warmStartRow(const bench::Options& opts, const gpu::ShaderLibrary& library,
+                  bench::Recorder& recorder) {
+    const int repeats = std::max(1, opts.repeats);
+    const int side = opts.quick ? 256 : 1024;
+    const std::string size = std::to_string(side) + "x" + std::to_string(side);
+    WaveParams p = benchParams(side, side, Scheme::kCrankNicolson, 2.0f);
+    const Measured warm = measure(p, Backend::kCpu, library, 5, std::min(repeats, 3));
+    p.warmStart = false;
+    const Measured cold = measure(p, Backend::kCpu, library, 5, std::min(repeats, 3));
+    std::printf(
+        "\nwarm vs cold start at %s: %.1f vs %.1f CG iterations/step, %.2f vs %.2f "
+        "ms/step\n",
+        size.c_str(), warm.meanIterations, cold.meanIterations, warm.msPerStep, cold.msPerStep);
+    recorder.add(
+        {"water",
+         "cn-step-warm-start",
+         size,
+         "cpu",
+         warm.msPerStep,
+         std::min(repeats, 3),
+         {{"cold-start", cold.msPerStep}},
+         {{"cg-iterations", warm.meanIterations}, {"cg-iterations-cold", cold.meanIterations}}});
+}
+
+// Bajaj et al., Table 4 (GeForce FX 5900 Ultra, Pentium 4 2.66 GHz): ms per explicit step
+// on 512^2, averaged over the first 2000 steps. Their GPU columns: unoptimized, optimized.
+constexpr double kBajajCpuTotalMs = 17.73;
+constexpr double kBajajGpuTotalMs[2] = {8.34, 8.08};
+constexpr double kBajajGpuNoTransferMs[2] = {1.28, 1.02};
+constexpr int kBajajSteps = 2000;
+
+// Mean ms per explicit step over the first `steps` steps from a Gaussian bump at rest, set as
+// the initial state (no disturbance and no rain inside the timed steps). With `readback`,
+// every step ends with the heights copied to the CPU (the paper's per-step transfer).
+double meanExplicitStepMs(const WaveParams& p, Backend backend, const gpu::ShaderLibrary& library,
+                          int steps, bool readback) {
+    auto model = WaveModel::create(p, backend, &library);
+    if (!model) {
+        std::printf("  (%s explicit: %s)\n", backendName(backend), model.error().message.c_str());
+        return 0.0;
+    }
+    std::vector<float> u(static_cast<std::size_t>(p.nx) * p.ny);
+    const float h = p.cellSize();
+    const float radius = 0.3f;
+    for (int j = 0; j < p.ny; ++j) {
+        for (int i = 0; i < p.nx; ++i) {
+            const float x = (static_cast<float>(i) - 0.5f * static_cast<float>(p.nx)) * h;
+            const float y = (static_cast<float>(j) - 0.5f * static_cast<float>(p.ny)) * h;
+            u[static_cast<std::size_t>(j) * p.nx + i] =
+                0.05f * std::exp(-(x * x + y * y) / (radius * radius));
+        }
+    }
+    if (!model->setState(u, u)) {
+        return 0.0;
+    }
+    std::vector<float> host;
+    Stopwatch sw;
+    for (int s = 0; s < steps; ++s) {
+        (void)model->step();
+        if (readback) {
+            host = model->heights();
+        }
+    }
+    if (backend == Backend::kGpu) {
+        gpu::GpuContext::current()->finish();
+    }
+    return sw.elapsedMs() / steps;
+}
+
+void bajajTable4(const bench::Options& opts, const gpu::ShaderLibrary& library,
+                 bench::Recorder& recorder) {
+    const int side = opts.quick ? 256 : 512;
+    const int steps = opts.quick ? 50 : kBajajSteps;
+    const std::string size = std::to_string(side) + "x" + std::to_string(side);
+    std::printf(
+        "\nTable 4 (Bajaj et al.), explicit wave step on %s, ms per step, mean over the "
+        "first %d steps\n(dt = 0.9x the stability limit, one drop at rest as the initial "
+        "state, no rain; paper: Dirichlet walls in one direction, Neumann in the other)\n",
+        size.c_str(), steps);
+    std::printf("%-34s %10s %10s %12s %14s\n", "", "cpu", "gpu", "paper cpu", "paper gpu/opt");
+    for (cg::Boundary bc : {cg::Boundary::kDirichlet, cg::Boundary::kNeumann}) {
+        WaveParams p = benchParams(side, side, Scheme::kExplicit, 0.9f);
+        p.boundary = bc;
+        const char* bcName = bc == cg::Boundary::kDirichlet ? "dirichlet" : "neumann";
+        const double cpuMs = meanExplicitStepMs(p, Backend::kCpu, library, steps, false);
+        double gpuTotal = 0.0;
+        double gpuCompute = 0.0;
+        if (opts.gpu) {
+            gpuTotal = meanExplicitStepMs(p, Backend::kGpu, library, steps, true);
+            gpuCompute = meanExplicitStepMs(p, Backend::kGpu, library, steps, false);
+        }
+        std::printf("%-34s %10.3f %10.3f %12.2f %7.2f/%.2f\n",
+                    (std::string("total, ") + bcName + " walls").c_str(), cpuMs, gpuTotal,
+                    kBajajCpuTotalMs, kBajajGpuTotalMs[0], kBajajGpuTotalMs[1]);
+        std::printf("%-34s %10s %10.3f %12s %7.2f/%.2f\n",
+                    (std::string("no data transfer, ") + bcName + " walls").c_str(), "-",
+                    gpuCompute, "-", kBajajGpuNoTransferMs[0], kBajajGpuNoTransferMs[1]);
+        const std::string name = std::string("explicit-step-") + bcName;
+        recorder.add({"water", name, size, "cpu", cpuMs, 1, {}, {{"steps", steps}}});
+        if (opts.gpu) {
+            recorder.add({"water",
+                          name,
                           size,
                           "gpu",
-                          gpu.msPerStep,
-                          std::min(repeats, 3),
-                          {{"cpu", cpu.msPerStep}},
-                          {}});
+                          gpuTotal,
+                          1,
+                          {{"cpu", cpuMs}},
+                          {{"steps", steps}, {"readback", 1}}});
+            recorder.add({"water",
+                          name + "-no-transfer",
+                          size,
+                          "gpu",
+                          gpuCompute,
+                          1,
+                          {{"cpu", cpuMs}},
+                          {{"steps", steps}, {"readback", 0}}});
         }
     }
+    std::printf(
+        "(cpu: the heights are in host memory, so total = compute; our walls are one "
+        "kind on all four sides)\n");
+}
+
+}  // namespace
+
+void runWaterBench(const bench::Options& opts, bench::Recorder& recorder) {
+    const gpu::ShaderLibrary library;
+    table44_1Wave(opts, library, recorder);
+    warmStartRow(opts, library, recorder);
+    bajajTable4(opts, library, recorder);
 }
 
 }  // namespace ww::wave

@@ -1,0 +1,94 @@
+// Smoke test of the papers' tables: `wavewall bench --quick` prints each table with its rows,
+// its columns and the paper's numbers beside ours, and writes a record for each row. CPU only
+// (the GPU rows on a software rasterizer take minutes); no timing is checked.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/run_command.h"
+
+namespace ww {
+namespace {
+
+struct SuiteRun {
+    test::CommandResult result;
+    std::set<std::string> records;  ///< "name size backend"
+};
+
+SuiteRun runSuite(const std::string& suite) {
+    const std::filesystem::path json =
+        std::filesystem::temp_directory_path() /
+        ("ww_bench_tables_" + suite + "_" + std::to_string(std::random_device{}()) + ".json");
+    SuiteRun run;
+    run.result = test::runShell(std::string(WW_WAVEWALL_EXE) +
+                                " bench --quick --backend cpu --repeat 1 --suite " + suite +
+                                " --json " + json.string());
+    std::ifstream in(json);
+    if (in) {
+        const nlohmann::json j = nlohmann::json::parse(in);
+        for (const auto& r : j["records"]) {
+            run.records.insert(r["name"].get<std::string>() + " " + r["size"].get<std::string>() +
+                               " " + r["backend"].get<std::string>());
+        }
+    }
+    std::filesystem::remove(json);
+    return run;
+}
+
+void expectLines(const std::string& output, const std::vector<std::string>& lines) {
+    for (const std::string& l : lines) {
+        EXPECT_NE(output.find(l), std::string::npos) << "missing \"" << l << "\" in\n" << output;
+    }
+}
+
+TEST(BenchTables, CgSuitePrintsTable44_1GoddekeAndBajajTable3WithThePapersNumbers) {
+    const SuiteRun run = runSuite("cg");
+    ASSERT_EQ(run.result.code, 0) << run.result.output;
+    expectLines(run.result.output,
+                {"Table 44-1 (Kruger & Westermann)", "vector reduce (sum) cpu",
+                 "  paper, vector reduce           0.14", "dot product cpu", "vector-vector op cpu",
+                 "  paper, vector-vector op        0.02", "nine-banded Jacobi (Goddeke)",
+                 "RED     RGBA      RED     RGBA", "paper FX 5900 Ultra", "4096 ",
+                 "|         807         451 |      283      474",
+                 "Table 3 (Bajaj et al.), Poisson on 10x20x20", "Gauss-Seidel cpu", "Jacobi cpu",
+                 "CG cpu", "  paper GS cpu                 101.6 ms    16 it"});
+    for (const char* r :
+         {"vector-reduce-sum 256x256 cpu", "vector-dot 256x256 cpu", "vector-vector-op 256x256 cpu",
+          "jacobi9-sweep-red 4096 cpu", "jacobi9-sweep-rgba 4096 cpu",
+          "poisson3d-cg-tol-5 10x20x20 cpu", "poisson3d-gauss-seidel-tol-3 10x20x20 cpu"}) {
+        EXPECT_EQ(run.records.count(r), 1u) << r;
+    }
+}
+
+TEST(BenchTables, WaterSuitePrintsTheWaveRowAndBajajTable4WithThePapersNumbers) {
+    const SuiteRun run = runSuite("water");
+    ASSERT_EQ(run.result.code, 0) << run.result.output;
+    expectLines(run.result.output,
+                {"Table 44-1 (Kruger & Westermann), 2D wave equation", "CN steps/s cpu",
+                 "  paper, demo fps               335.0", "warm-started CG to relative residual",
+                 "Table 4 (Bajaj et al.)", "mean over the first 50 steps", "total, dirichlet walls",
+                 "no data transfer, dirichlet walls", "total, neumann walls", "17.73    8.34/8.08",
+                 "1.28/1.02"});
+    for (const char* r : {"cn-step 256x256 cpu", "explicit-step-dirichlet 256x256 cpu",
+                          "explicit-step-neumann 256x256 cpu"}) {
+        EXPECT_EQ(run.records.count(r), 1u) << r;
+    }
+}
+
+TEST(BenchTables, OpsSuitePrintsFigure3WithReadbackSimpleCAndIterationCounts) {
+    const SuiteRun run = runSuite("ops");
+    ASSERT_EQ(run.result.code, 0) << run.result.output;
+    expectLines(run.result.output,
+                {"Figure 3 (Moravanszky 2003)", "CG 50 iterations, projected Jacobi 50 iterations",
+                 "GPU+read", "simple C", "Eigen", "OpenBLAS", "multiply A B", "transposed A^T B",
+                 "CG (50 iterations)", "proj. Jacobi (50 it.)"});
+}
+
+}  // namespace
+}  // namespace ww
