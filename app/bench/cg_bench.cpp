@@ -75,7 +75,7 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
     const std::size_t n = g.n();
     const std::vector<float> b = pseudoRandom(n, 7u);
     std::vector<float> x(n, 0.0f);
-    CpuCgSolver solver(n);
+    CpuCgSolver solver(opts.executor, n);
     CgOptions o;
     o.tolerance = 0.0f;
     o.maxIterations = kTimedIterations;
@@ -97,9 +97,8 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
     }
     Eigen::SparseMatrix<float> a(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
     a.setFromTriplets(et.begin(), et.end());
-    // Eigen gets the same number of threads as our kernels (its OpenMP regions suffer the
-    // same fork-join stalls on an overloaded machine).
-    Eigen::setNbThreads(detail::workerThreads());
+    // Eigen gets the same number of threads as our kernels.
+    Eigen::setNbThreads(opts.executor->threads());
     Eigen::ConjugateGradient<Eigen::SparseMatrix<float>, Eigen::Lower | Eigen::Upper> eigenCg;
     eigenCg.compute(a);
     const int eigenIterations = opts.quick ? 10 : (n > (1u << 20) ? 5 : 10);
@@ -119,7 +118,7 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
 
     // The bound for this working set: a triad over arrays as long as the grid (at 1024^2
     // the CG's four vectors, 16 MB, still fit in this CPU's L3; at 2048x1024 they do not).
-    const double triad = measureTriadGBps(n, repeats);
+    const double triad = measureTriadGBps(*opts.executor, n, repeats);
     const double gbps = kCgBytesPerUnknown * static_cast<double>(n) / (cpuMs * 1e6);
     const double boundMs = kCgBytesPerUnknown * static_cast<double>(n) / (triad * 1e6);
 
@@ -157,7 +156,7 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
                        {"time-over-bound", cpuMs / boundMs},
                        {"triad-GB/s", triad},
                        {"dram-triad-GB/s", dramTriad},
-                       {"threads", detail::workerThreads()}}};
+                       {"threads", opts.executor->threads()}}};
     recorder.add(rec);
     if (opts.gpu && gpuMs > 0.0) {
         recorder.add({"cg",
@@ -182,21 +181,22 @@ VectorRow vectorOpsRow(const GridSize& g, const bench::Options& opts,
     std::vector<float> p(n, 0.5f);
     const int reps = std::max(1, static_cast<int>((std::size_t{1} << 24) / n));
     volatile double sink = 0.0;
-    const double reduceMs = bench::medianMs(repeats,
-                                            [&] {
-                                                for (int k = 0; k < reps; ++k) {
-                                                    sink =
-                                                        sink + detail::dot(b.data(), p.data(), n);
-                                                }
-                                            }) /
-                            reps;
-    const double vvMs = bench::medianMs(repeats,
-                                        [&] {
-                                            for (int k = 0; k < reps; ++k) {
-                                                detail::direction(b.data(), p.data(), 0.5f, n);
-                                            }
-                                        }) /
-                        reps;
+    const double reduceMs =
+        bench::medianMs(repeats,
+                        [&] {
+                            for (int k = 0; k < reps; ++k) {
+                                sink = sink + detail::dot(*opts.executor, b.data(), p.data(), n);
+                            }
+                        }) /
+        reps;
+    const double vvMs =
+        bench::medianMs(repeats,
+                        [&] {
+                            for (int k = 0; k < reps; ++k) {
+                                detail::direction(*opts.executor, b.data(), p.data(), 0.5f, n);
+                            }
+                        }) /
+        reps;
     VectorRow row{g.name(), reduceMs, vvMs};
     if (opts.gpu && dotProgram && vvProgram) {
         const GpuCgScalars zero{};
@@ -301,8 +301,8 @@ void jacobi9Table(const bench::Options& opts, const gpu::ShaderLibrary& library,
         const int sweeps = std::clamp(static_cast<int>(4e7 / static_cast<double>(n)), 4, 4000);
         const double cpuMs = bench::medianMs(repeats, [&] {
             for (int s = 0; s < sweeps; ++s) {
-                op.jacobiSweep(b.data(), inv.data(), s % 2 ? other.data() : x.data(),
-                               s % 2 ? x.data() : other.data());
+                op.jacobiSweep(*opts.executor, b.data(), inv.data(),
+                               s % 2 ? other.data() : x.data(), s % 2 ? x.data() : other.data());
             }
         });
         const double cpuMflops = 20.0 * double(n) * sweeps / (cpuMs * 1e3);
@@ -382,7 +382,7 @@ void readbackPeriodTable(const bench::Options& opts, const gpu::ShaderLibrary& l
 
 }  // namespace
 
-double measureTriadGBps(std::size_t floats, int repeats) {
+double measureTriadGBps(const exec::Executor& ex, std::size_t floats, int repeats) {
     std::vector<float> a(floats, 0.0f), b(floats, 1.0f), c(floats, 2.0f);
     const long n = static_cast<long>(floats);
     float* pa = a.data();
@@ -391,10 +391,16 @@ double measureTriadGBps(std::size_t floats, int repeats) {
     const int passes = std::max(1, static_cast<int>((std::size_t{1} << 24) / floats));
     const double ms = bench::medianMs(repeats, [&] {
         for (int k = 0; k < passes; ++k) {
-#pragma omp parallel for simd schedule(static) num_threads(detail::workerThreads())
-            for (long i = 0; i < n; ++i) {
-                pa[i] = pb[i] + 0.5f * pc[i];
-            }
+            constexpr long kChunk = 16384;
+            ex.parallelFor((n + kChunk - 1) / kChunk,
+                           [&](std::ptrdiff_t chunk) {
+                               const long e = std::min(n, (chunk + 1) * kChunk);
+#pragma omp simd
+                               for (long i = chunk * kChunk; i < e; ++i) {
+                                   pa[i] = pb[i] + 0.5f * pc[i];
+                               }
+                           },
+                           n);
         }
     });
     return 12.0 * static_cast<double>(floats) * passes / (ms * 1e6);
@@ -402,11 +408,10 @@ double measureTriadGBps(std::size_t floats, int repeats) {
 
 void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
     const int repeats = std::max(1, opts.repeats);
-    const double dramTriad = measureTriadGBps(std::size_t{1} << 24, repeats);
+    const double dramTriad = measureTriadGBps(*opts.executor, std::size_t{1} << 24, repeats);
     std::printf("\n== cg: conjugate gradients on the CN system (alpha = 1, c dt/h = 2) ==\n");
     std::printf("triad bandwidth, 3 x 64 MB arrays (DRAM): %.1f GB/s\n", dramTriad);
-    std::printf("CPU threads: %d (automatic: 1 when the machine is overloaded)\n",
-                detail::workerThreads());
+    std::printf("CPU threads: %d\n", opts.executor->threads());
     std::printf("bound = 32 B/unknown (fused CG) at the triad GB/s of arrays of the grid's size\n");
     std::printf("%-10s %10s %11s %8s %8s %8s %9s %8s %10s\n", "grid", "cpu ms/it", "eigen ms/it",
                 "speedup", "GB/s", "triad", "bound ms", "x bound", "gpu ms/it");

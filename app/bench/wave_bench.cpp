@@ -32,10 +32,10 @@ WaveParams benchParams(int nx, int ny, Scheme scheme, float dtRatio) {
 
 // Median over repeats of the mean step time over `steps` steps, after a few warm-up steps
 // with a drop and rain so the surface is busy.
-Measured measure(const WaveParams& p, Backend backend, const gpu::ShaderLibrary& library, int steps,
-                 int repeats) {
+Measured measure(const std::shared_ptr<const exec::Executor>& ex, const WaveParams& p,
+                 Backend backend, const gpu::ShaderLibrary& library, int steps, int repeats) {
     Measured out;
-    auto model = WaveModel::create(p, backend, &library);
+    auto model = WaveModel::create(p, backend, &library, ex);
     if (!model) {
         std::printf("  (%s %s: %s)\n", backendName(backend), schemeName(p.scheme),
                     model.error().message.c_str());
@@ -78,7 +78,7 @@ void runWaterBench(const bench::Options& opts, bench::Recorder& recorder) {
     std::printf(
         "\n== water: Crank-Nicolson steps (warm-started CG to 1e-5, dt = 2x explicit "
         "limit, rain) ==\n");
-    std::printf("CPU threads: %d\n", cg::detail::workerThreads());
+    std::printf("CPU threads: %d\n", opts.executor->threads());
     std::printf("%-10s %10s %9s %7s %10s %9s %7s\n", "grid", "cpu ms", "cpu st/s", "cpu it",
                 "gpu ms", "gpu st/s", "gpu it");
     struct Row {
@@ -91,10 +91,11 @@ void runWaterBench(const bench::Options& opts, bench::Recorder& recorder) {
         const std::string size = std::to_string(s.nx) + "x" + std::to_string(s.ny);
         const WaveParams p = benchParams(s.nx, s.ny, Scheme::kCrankNicolson, 2.0f);
         const int steps = s.nx * s.ny >= (1 << 20) ? 5 : 10;
-        const Measured cpu = measure(p, Backend::kCpu, library, steps, repeats);
+        const Measured cpu = measure(opts.executor, p, Backend::kCpu, library, steps, repeats);
         Measured gpu;
         if (opts.gpu) {
-            gpu = measure(p, Backend::kGpu, library, std::max(2, steps / 2), std::min(repeats, 3));
+            gpu = measure(opts.executor, p, Backend::kGpu, library, std::max(2, steps / 2),
+                          std::min(repeats, 3));
         }
         std::printf("%-10s %10.2f %9.1f %7.1f %10.2f %9.1f %7.1f\n", size.c_str(), cpu.msPerStep,
                     1000.0 / cpu.msPerStep, cpu.meanIterations, gpu.msPerStep,
@@ -140,9 +141,11 @@ void runWaterBench(const bench::Options& opts, bench::Recorder& recorder) {
         const int side = opts.quick ? 256 : 1024;
         const std::string size = std::to_string(side) + "x" + std::to_string(side);
         WaveParams p = benchParams(side, side, Scheme::kCrankNicolson, 2.0f);
-        const Measured warm = measure(p, Backend::kCpu, library, 5, std::min(repeats, 3));
+        const Measured warm =
+            measure(opts.executor, p, Backend::kCpu, library, 5, std::min(repeats, 3));
         p.warmStart = false;
-        const Measured cold = measure(p, Backend::kCpu, library, 5, std::min(repeats, 3));
+        const Measured cold =
+            measure(opts.executor, p, Backend::kCpu, library, 5, std::min(repeats, 3));
         std::printf(
             "\nwarm vs cold start at %s: %.1f vs %.1f CG iterations/step, %.2f vs %.2f "
             "ms/step\n",
@@ -163,10 +166,10 @@ void runWaterBench(const bench::Options& opts, bench::Recorder& recorder) {
         const int side = opts.quick ? 256 : 512;
         const std::string size = std::to_string(side) + "x" + std::to_string(side);
         const WaveParams p = benchParams(side, side, Scheme::kExplicit, 0.9f);
-        const Measured cpu = measure(p, Backend::kCpu, library, 50, repeats);
+        const Measured cpu = measure(opts.executor, p, Backend::kCpu, library, 50, repeats);
         Measured gpu;
         if (opts.gpu) {
-            gpu = measure(p, Backend::kGpu, library, 20, std::min(repeats, 3));
+            gpu = measure(opts.executor, p, Backend::kGpu, library, 20, std::min(repeats, 3));
         }
         std::printf("\nexplicit step at %s (Bajaj Table 4): cpu %.3f ms, gpu %.3f ms\n",
                     size.c_str(), cpu.msPerStep, gpu.msPerStep);

@@ -12,6 +12,7 @@
 #include "app/cli/gpu_session.h"
 #include "app/cli/headless_run.h"
 #include "app/cli/scene_factory.h"
+#include "app/cli/thread_option.h"
 #include "app/demo/demo.h"
 #include "app/scenes/wall_demo_scene.h"
 #include "app/scenes/water_demo_scene.h"
@@ -254,6 +255,7 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     o.backendAuto = v.backend == "auto";
     o.shaderDir = v.shaderDir;
     o.tracePath = v.trace;
+    o.cpuThreads = resolveThreadCount(v.sceneValues.threads).value();  // checked by the scenes
     o.showPanel = v.panel == "on";
     o.syncTimings = v.syncTimings;
     o.printReport = v.report;

@@ -56,6 +56,7 @@ struct PanelState {
     std::string tracePath = "wavewall_demo_trace.json";
     std::string screenshotDir = ".";
     std::string gpuUnavailable;  ///< why the GPU backend cannot be used; empty if it can
+    int cpuThreads = 1;          ///< threads of the CPU solvers (--threads)
     StatusNote message;          ///< last action's outcome (saved file, backend failure)
     std::string rendererName;
     int msaaSamples = 0;
