@@ -9,6 +9,9 @@ namespace ww::app {
 
 namespace {
 
+// Far above any machine's hardware threads; a larger count is a typo, not a request.
+constexpr int kMaxThreads = 1024;
+
 // A positive decimal integer (no sign, no spaces, no trailing text), or 0.
 int parsePositive(const std::string& text) {
     if (text.empty() || text.size() > 9 ||
@@ -23,17 +26,19 @@ int parsePositive(const std::string& text) {
 Result<int> resolveThreadCount(const std::string& given) {
     if (!given.empty()) {
         const int n = parsePositive(given);
-        if (n <= 0) {
+        if (n <= 0 || n > kMaxThreads) {
             return inputError("--threads (config key threads): '" + given +
-                              "' is not a thread count; give a positive integer such as 4");
+                              "' is not a thread count; give an integer from 1 to " +
+                              std::to_string(kMaxThreads));
         }
         return n;
     }
     if (const char* env = std::getenv("WAVEWALL_THREADS"); env != nullptr && *env != '\0') {
         const int n = parsePositive(env);
-        if (n <= 0) {
+        if (n <= 0 || n > kMaxThreads) {
             return inputError(std::string("WAVEWALL_THREADS: '") + env +
-                              "' is not a thread count; set a positive integer or unset it");
+                              "' is not a thread count; set an integer from 1 to " +
+                              std::to_string(kMaxThreads) + ", or unset it");
         }
         return n;
     }

@@ -15,8 +15,8 @@ namespace ww::app {
 
 /// Resolves the thread count: `given` (the --threads flag or config key, empty when neither
 /// was given), else WAVEWALL_THREADS, else Executor::hardwareThreads(). A value that is not a
-/// positive integer is an input error naming where it came from. More threads than cores is
-/// allowed.
+/// positive integer up to 1024 is an input error naming where it came from. More threads than
+/// cores is allowed.
 Result<int> resolveThreadCount(const std::string& given);
 
 /// The process's executor with `threads` threads, created on first use and shared while

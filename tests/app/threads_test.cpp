@@ -224,7 +224,7 @@ TEST_F(Threads, FlagBeatsConfigBeatsEnvironmentBeatsHardware) {
 }
 
 TEST_F(Threads, BadCountsExitTwoNamingTheOption) {
-    for (const char* bad : {"0", "-2", "abc", "2x"}) {
+    for (const char* bad : {"0", "-2", "abc", "2x", "1025"}) {
         for (const char* cmd :
              {"headless --scene wall --steps 1 --backend cpu", "bench --suite ops"}) {
             test::CommandResult r = run(std::string(cmd) + " --threads '" + bad + "'");
