@@ -12,11 +12,6 @@
 
 int main(int argc, char** argv) {
     using namespace ww::app;
-    // OpenMP's default spin-waiting burns the other core between parallel regions; with a
-    // renderer, a driver or other jobs sharing the cores that cost resting wall steps 0.2 ->
-    // 12 ms. Passive waiting must be set before the OpenMP runtime starts; a user's own
-    // setting wins.
-    setenv("OMP_WAIT_POLICY", "passive", 0);
     CLI::App app{
         "wavewall: a rigid-body wall collapsing under projected-Jacobi LCP solves and an "
         "implicit (Crank-Nicolson + conjugate gradients) water surface, on the GPU (OpenGL "

@@ -8,7 +8,7 @@ packages=(
     libglfw3-dev libglew-dev libglm-dev libimgui-dev libstb-dev
     libegl-dev libegl-mesa0 libgl1-mesa-dri libgl-dev
     libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev libopenblas-dev
-    libcli11-dev nlohmann-json3-dev
+    libcli11-dev nlohmann-json3-dev libtbb-dev
     xvfb xauth
     openbox  # a window manager under Xvfb: the demo test minimizes the window
     xdotool  # the demo tests click, drag and press keys in the real window

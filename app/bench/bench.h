@@ -3,12 +3,14 @@
 // bound) measured in the same run, so ratios mean something on any machine.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app/bench/stats.h"
 #include "solver/core/timer.h"
+#include "solver/exec/executor.h"
 
 namespace ww::bench {
 
@@ -32,6 +34,8 @@ struct Options {
     int repeats = 5;     ///< timed repetitions per measurement (median reported)
     bool gpu = false;    ///< a GPU context is current and GPU rows should be measured
     bool quick = false;  ///< smaller sizes, for smoke tests of the bench command itself
+    /// Runs this library's CPU work; the libraries measured against get its thread count.
+    std::shared_ptr<const exec::Executor> executor;
 };
 
 class Recorder {

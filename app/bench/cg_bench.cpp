@@ -106,7 +106,7 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
     const std::size_t n = g.n();
     const std::vector<float> b = pseudoRandom(n, 7u);
     std::vector<float> x(n, 0.0f);
-    CpuCgSolver solver(n);
+    CpuCgSolver solver(opts.executor, n);
     CgOptions o;
     o.tolerance = 0.0f;
     o.maxIterations = kTimedIterations;
@@ -130,7 +130,7 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
     a.setFromTriplets(et.begin(), et.end());
     // Eigen gets the same number of threads as our kernels (its OpenMP regions suffer the
     // same fork-join stalls on an overloaded machine).
-    Eigen::setNbThreads(detail::workerThreads());
+    Eigen::setNbThreads(opts.executor->threads());
     Eigen::ConjugateGradient<Eigen::SparseMatrix<float>, Eigen::Lower | Eigen::Upper> eigenCg;
     eigenCg.compute(a);
     const int eigenIterations = opts.quick ? 10 : (n > (1u << 20) ? 5 : 10);
@@ -150,7 +150,7 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
 
     // The bound for this working set: a triad over arrays as long as the grid (at 1024^2
     // the CG's four vectors, 16 MB, still fit in this CPU's L3; at 2048x1024 they do not).
-    const double triad = measureTriadGBps(n, repeats);
+    const double triad = measureTriadGBps(*opts.executor, n, repeats);
     const double gbps = kCgBytesPerUnknown * static_cast<double>(n) / (cpuMs * 1e6);
     const double boundMs = kCgBytesPerUnknown * static_cast<double>(n) / (triad * 1e6);
 
@@ -188,7 +188,7 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
                        {"time-over-bound", cpuMs / boundMs},
                        {"triad-GB/s", triad},
                        {"dram-triad-GB/s", dramTriad},
-                       {"threads", detail::workerThreads()}}};
+                       {"threads", opts.executor->threads()}}};
     recorder.add(rec);
     if (opts.gpu && gpuMs > 0.0) {
         recorder.add({"cg",
@@ -219,21 +219,21 @@ VectorRow vectorOpsRow(const GridSize& g, const bench::Options& opts,
     row.sumMs = bench::medianMs(repeats,
                                 [&] {
                                     for (int k = 0; k < reps; ++k) {
-                                        sink = sink + bench::vectorSum(a);
+                                        sink = sink + bench::vectorSum(*opts.executor, a);
                                     }
                                 }) /
                 reps;
     row.dotMs = bench::medianMs(repeats,
                                 [&] {
                                     for (int k = 0; k < reps; ++k) {
-                                        sink = sink + bench::vectorDot(a, b);
+                                        sink = sink + bench::vectorDot(*opts.executor, a, b);
                                     }
                                 }) /
                 reps;
     row.vvMs = bench::medianMs(repeats,
                                [&] {
                                    for (int k = 0; k < reps; ++k) {
-                                       bench::vectorAxpby(a, b, 0.5f);
+                                       bench::vectorAxpby(*opts.executor, a, b, 0.5f);
                                    }
                                }) /
                reps;
@@ -268,9 +268,11 @@ VectorRow vectorOpsRow(const GridSize& g, const bench::Options& opts,
         absSum += std::abs(double(a[i]));
         absDot += std::abs(double(a[i]) * double(b0[i]));
     }
-    row.sumDiff = std::abs(double(ops->readScalar()) - bench::vectorSum(a)) / absSum;
+    row.sumDiff =
+        std::abs(double(ops->readScalar()) - bench::vectorSum(*opts.executor, a)) / absSum;
     row.gpuDotMs = gpuTime([&] { ops->dot(); });
-    row.dotDiff = std::abs(double(ops->readScalar()) - bench::vectorDot(a, b0)) / absDot;
+    row.dotDiff =
+        std::abs(double(ops->readScalar()) - bench::vectorDot(*opts.executor, a, b0)) / absDot;
     row.gpuVvMs = gpuTime([&] { ops->axpby(0.5f); });
     recorder.add({"cg",
                   "vector-reduce-sum",
@@ -429,8 +431,8 @@ void jacobi9Table(const bench::Options& opts, const gpu::ShaderLibrary& library,
         const std::vector<float> inv = op.inverseDiagonal();
         const JacobiCell cpuRed = timeSweeps(n, sweeps, repeats, [&] {
             for (int s = 0; s < sweeps; ++s) {
-                op.jacobiSweep(b.data(), inv.data(), s % 2 ? other.data() : x.data(),
-                               s % 2 ? x.data() : other.data());
+                op.jacobiSweep(*opts.executor, b.data(), inv.data(),
+                               s % 2 ? other.data() : x.data(), s % 2 ? x.data() : other.data());
             }
         });
         // RGBA: four systems of N / 4 unknowns.
@@ -438,7 +440,7 @@ void jacobi9Table(const bench::Options& opts, const gpu::ShaderLibrary& library,
         std::vector<float> xr(4 * rgba.n, 0.0f), otherRgba(4 * rgba.n);
         const JacobiCell cpuRgba = timeSweeps(n, sweeps, repeats, [&] {
             for (int s = 0; s < sweeps; ++s) {
-                rgba.jacobiSweep(s % 2 ? otherRgba.data() : xr.data(),
+                rgba.jacobiSweep(*opts.executor, s % 2 ? otherRgba.data() : xr.data(),
                                  s % 2 ? xr.data() : otherRgba.data());
             }
         });
@@ -558,7 +560,7 @@ void poissonTable(const bench::Options& opts, const gpu::ShaderLibrary& library,
     const std::vector<float> inv = a.inverseDiagonal();
     const std::vector<bench::Crossing> jac = bench::sweepToTolerances(
         [&] {
-            a.jacobiSweep(b.data(), inv.data(), x.data(), other.data());
+            a.jacobiSweep(*opts.executor, b.data(), inv.data(), x.data(), other.data());
             std::swap(x, other);
         },
         [&] { return residual(x); }, tolerances, kCheckEvery, kMaxSweeps);
@@ -569,7 +571,7 @@ void poissonTable(const bench::Options& opts, const gpu::ShaderLibrary& library,
         int iterations = 0;
     };
     std::vector<CgCell> cpuCg, gpuCg;
-    CpuCgSolver cpuSolver(n);
+    CpuCgSolver cpuSolver(opts.executor, n);
     std::optional<GpuOperator> gop;
     std::optional<GpuCgSolver> gsolver;
     if (opts.gpu) {
@@ -717,7 +719,7 @@ void readbackPeriodTable(const bench::Options& opts, const gpu::ShaderLibrary& l
 
 }  // namespace
 
-double measureTriadGBps(std::size_t floats, int repeats) {
+double measureTriadGBps(const exec::Executor& ex, std::size_t floats, int repeats) {
     std::vector<float> a(floats, 0.0f), b(floats, 1.0f), c(floats, 2.0f);
     const long n = static_cast<long>(floats);
     float* pa = a.data();
@@ -726,10 +728,16 @@ double measureTriadGBps(std::size_t floats, int repeats) {
     const int passes = std::max(1, static_cast<int>((std::size_t{1} << 24) / floats));
     const double ms = bench::medianMs(repeats, [&] {
         for (int k = 0; k < passes; ++k) {
-#pragma omp parallel for simd schedule(static) num_threads(detail::workerThreads())
-            for (long i = 0; i < n; ++i) {
-                pa[i] = pb[i] + 0.5f * pc[i];
-            }
+            constexpr long kChunk = 16384;
+            ex.parallelFor((n + kChunk - 1) / kChunk,
+                           [&](std::ptrdiff_t chunk) {
+                               const long e = std::min(n, (chunk + 1) * kChunk);
+#pragma omp simd
+                               for (long i = chunk * kChunk; i < e; ++i) {
+                                   pa[i] = pb[i] + 0.5f * pc[i];
+                               }
+                           },
+                           n);
         }
     });
     return 12.0 * static_cast<double>(floats) * passes / (ms * 1e6);
@@ -737,11 +745,10 @@ double measureTriadGBps(std::size_t floats, int repeats) {
 
 void runCgBench(const bench::Options& opts, bench::Recorder& recorder) {
     const int repeats = std::max(1, opts.repeats);
-    const double dramTriad = measureTriadGBps(std::size_t{1} << 24, repeats);
+    const double dramTriad = measureTriadGBps(*opts.executor, std::size_t{1} << 24, repeats);
     std::printf("\n== cg: conjugate gradients on the CN system (alpha = 1, c dt/h = 2) ==\n");
     std::printf("triad bandwidth, 3 x 64 MB arrays (DRAM): %.1f GB/s\n", dramTriad);
-    std::printf("CPU threads: %d (automatic: 1 when the machine is overloaded)\n",
-                detail::workerThreads());
+    std::printf("CPU threads: %d\n", opts.executor->threads());
     std::printf("bound = 32 B/unknown (fused CG) at the triad GB/s of arrays of the grid's size\n");
     std::printf("%-10s %10s %11s %8s %8s %8s %9s %8s %10s\n", "grid", "cpu ms/it", "eigen ms/it",
                 "speedup", "GB/s", "triad", "bound ms", "x bound", "gpu ms/it");

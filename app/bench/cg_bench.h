@@ -17,6 +17,6 @@ void runCgBench(const bench::Options& opts, bench::Recorder& recorder);
 
 /// Triad a = b + s c over `floats` elements on the CPU kernels' threads: GB/s counting 12
 /// bytes/element.
-double measureTriadGBps(std::size_t floats, int repeats);
+double measureTriadGBps(const exec::Executor& ex, std::size_t floats, int repeats);
 
 }  // namespace ww::cg

@@ -54,7 +54,7 @@ Result<RgbaBandedSystems> RgbaBandedSystems::interleave(
     return s;
 }
 
-void RgbaBandedSystems::jacobiSweep(const float* xIn, float* xOut) const {
+void RgbaBandedSystems::jacobiSweep(const exec::Executor& ex, const float* xIn, float* xOut) const {
     const long nl = static_cast<long>(n);
     const int nb = static_cast<int>(offsets.size());
     const float* pBands = bands.data();
@@ -68,29 +68,34 @@ void RgbaBandedSystems::jacobiSweep(const float* xIn, float* xOut) const {
         lo = std::max(lo, -static_cast<long>(off[d]));
         hi = std::min(hi, nl - off[d]);
     }
-#pragma omp parallel for schedule(static) if (n >= cg::detail::kParallelMin) \
-    num_threads(cg::detail::workerThreads())
-    for (long i = 0; i < nl; ++i) {
-        const bool interior = i >= lo && i < hi;
-        float ax[kChannels] = {0.0f, 0.0f, 0.0f, 0.0f};
-        for (int d = 0; d < nb; ++d) {
-            const long j = i + off[d];
-            if (!interior && (j < 0 || j >= nl)) {
-                continue;
-            }
-            const float* a = pBands + kChannels * (static_cast<std::size_t>(d) * n + i);
-            const float* x = xIn + kChannels * j;
+    constexpr long kRowsPerChunk = 1024;
+    ex.parallelFor((nl + kRowsPerChunk - 1) / kRowsPerChunk,
+                   [&](std::ptrdiff_t chunk) {
+                       const long end = std::min(nl, (chunk + 1) * kRowsPerChunk);
+                       for (long i = chunk * kRowsPerChunk; i < end; ++i) {
+                           const bool interior = i >= lo && i < hi;
+                           float ax[kChannels] = {0.0f, 0.0f, 0.0f, 0.0f};
+                           for (int d = 0; d < nb; ++d) {
+                               const long j = i + off[d];
+                               if (!interior && (j < 0 || j >= nl)) {
+                                   continue;
+                               }
+                               const float* a =
+                                   pBands + kChannels * (static_cast<std::size_t>(d) * n + i);
+                               const float* x = xIn + kChannels * j;
 #pragma omp simd
-            for (int c = 0; c < kChannels; ++c) {
-                ax[c] += a[c] * x[c];
-            }
-        }
-        const std::size_t k = kChannels * static_cast<std::size_t>(i);
+                               for (int c = 0; c < kChannels; ++c) {
+                                   ax[c] += a[c] * x[c];
+                               }
+                           }
+                           const std::size_t k = kChannels * static_cast<std::size_t>(i);
 #pragma omp simd
-        for (int c = 0; c < kChannels; ++c) {
-            xOut[k + c] = xIn[k + c] + (pB[k + c] - ax[c]) * pInv[k + c];
-        }
-    }
+                           for (int c = 0; c < kChannels; ++c) {
+                               xOut[k + c] = xIn[k + c] + (pB[k + c] - ax[c]) * pInv[k + c];
+                           }
+                       }
+                   },
+                   nl * nb * kChannels);
 }
 
 Result<GpuRgbaJacobi> GpuRgbaJacobi::create(const gpu::ShaderLibrary& library,

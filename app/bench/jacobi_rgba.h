@@ -10,6 +10,7 @@
 
 #include "solver/cg/operators.h"
 #include "solver/core/result.h"
+#include "solver/exec/executor.h"
 #include "solver/gpu/gl_objects.h"
 #include "solver/gpu/shader_library.h"
 
@@ -29,7 +30,9 @@ struct RgbaBandedSystems {
     static Result<RgbaBandedSystems> interleave(const std::array<cg::BandedOperator, 4>& ops,
                                                 const std::array<std::vector<float>, 4>& rhs);
     /// One Jacobi sweep of all four systems: xOut = xIn + (b - A xIn) invDiag per channel.
-    void jacobiSweep(const float* xIn, float* xOut) const;
+    /// Rows in fixed chunks on `ex` (each row on its own: the result does not depend on
+    /// the thread count).
+    void jacobiSweep(const exec::Executor& ex, const float* xIn, float* xOut) const;
 };
 
 /// Interleaves four vectors of equal length (v[4 i + c] = parts[c][i]).

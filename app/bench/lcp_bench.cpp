@@ -25,7 +25,6 @@
 #include "solver/lcp/lcp_solver.h"
 #include "solver/linalg/dense.h"
 #include "solver/linalg/gpu_dense.h"
-#include "solver/linalg/parallel.h"
 
 namespace ww::lcp {
 
@@ -149,33 +148,35 @@ double libraryJacobiMs(const LcpProblem& p, int iterations, float omega, MatVec&
     return ms;
 }
 
-// Milliseconds to read n*n floats once (warm), on 1 or 2 workers.
-double streamMs(const std::vector<float>& a, int threads, int repeats) {
+// Milliseconds to read n*n floats once (warm), on the executor's threads.
+double streamMs(const exec::Executor& ex, const std::vector<float>& a, int repeats) {
     const auto total = static_cast<std::ptrdiff_t>(a.size());
     const int reps = std::max(1, static_cast<int>(4'000'000 / std::max<std::ptrdiff_t>(total, 1)));
-    float partial[linalg::kWorkers] = {};
-    auto sum = [&](std::ptrdiff_t b, std::ptrdiff_t e, int worker) {
+    constexpr std::ptrdiff_t kChunk = 16 * 1024;
+    auto sum = [&](std::ptrdiff_t c) {
         float lanes[16] = {};
-        std::ptrdiff_t i = b;
+        const std::ptrdiff_t e = std::min(total, (c + 1) * kChunk);
+        std::ptrdiff_t i = c * kChunk;
         for (; i + 16 <= e; i += 16) {
             for (int l = 0; l < 16; ++l) {
                 lanes[l] += a[static_cast<std::size_t>(i + l)];
             }
         }
+        float s = 0.0f;
         for (float v : lanes) {
-            partial[worker] += v;
+            s += v;
         }
+        return s;
     };
+    float sink = 0.0f;
     const double ms = bench::medianMs(repeats, [&] {
         for (int r = 0; r < reps; ++r) {
-            if (threads > 1) {
-                linalg::parallelFor(total, (total / 32 + 15) & ~std::ptrdiff_t{15}, sum);
-            } else {
-                sum(0, total, 0);
-            }
+            sink += ex.reduce(
+                exec::chunkCount(total, kChunk), 0.0f, sum,
+                [](float acc, float v) { return acc + v; }, total);
         }
     });
-    if (partial[0] + partial[1] == 12345.0f) {
+    if (sink == 12345.0f) {
         std::printf(" ");
     }
     return ms / reps;
@@ -254,9 +255,10 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
             std::printf("ops bench: GPU kernels unavailable: %s\n", o.error().message.c_str());
         }
     }
+    const exec::Executor& cpuEx = *opts.executor;
     const OpenBlas* blas = openBlas();
     if (blas != nullptr) {
-        blas->setThreads(2);
+        blas->setThreads(cpuEx.threads());
     }
     const int cgIterations = 50;
     const int jacobiIterations = opts.quick ? 50 : 100;
@@ -289,7 +291,7 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
                     [&] { bench::simple::add(a.data.data(), b.data.data(), c.data.data(), n * n); },
                     [&] { (void)gc.download(); }});
     rows.push_back({"multiply A x", [&] { (void)ops->matVec(ga, gx, gy); },
-                    [&] { linalg::matVec(a, x, y); }, [&] { ey.noalias() = ea * ex; },
+                    [&] { linalg::matVec(cpuEx, a, x, y); }, [&] { ey.noalias() = ea * ex; },
                     [&] {
                         blas->sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, a.data.data(), n,
                                     x.data(), 1, 0.0f, y.data(), 1);
@@ -297,7 +299,8 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
                     mat, [&] { bench::simple::matVec(a.data.data(), x.data(), y.data(), n); },
                     [&] { (void)gy.download(); }});
     rows.push_back({"transposed A^T x", [&] { (void)ops->matTVec(ga, gx, gy); },
-                    [&] { linalg::matTVec(a, x, y); }, [&] { ey.noalias() = ea.transpose() * ex; },
+                    [&] { linalg::matTVec(cpuEx, a, x, y); },
+                    [&] { ey.noalias() = ea.transpose() * ex; },
                     [&] {
                         blas->sgemv(CblasRowMajor, CblasTrans, n, n, 1.0f, a.data.data(), n,
                                     x.data(), 1, 0.0f, y.data(), 1);
@@ -305,7 +308,7 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
                     mat, [&] { bench::simple::matTVec(a.data.data(), x.data(), y.data(), n); },
                     [&] { (void)gy.download(); }});
     rows.push_back({"multiply A B", [&] { (void)ops->matMat(ga, gb, gc); },
-                    [&] { linalg::matMat(a, b, c); }, [&] { ec.noalias() = ea * eb; },
+                    [&] { linalg::matMat(cpuEx, a, b, c); }, [&] { ec.noalias() = ea * eb; },
                     [&] {
                         blas->sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
                                     a.data.data(), n, b.data.data(), n, 0.0f, c.data.data(), n);
@@ -313,15 +316,15 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
                     3 * mat,
                     [&] { bench::simple::matMat(a.data.data(), b.data.data(), c.data.data(), n); },
                     [&] { (void)gc.download(); }});
-    rows.push_back({"transposed A^T B", [&] { (void)ops->matTMat(ga, gb, gc); },
-                    [&] { linalg::matTMat(a, b, c); }, [&] { ec.noalias() = ea.transpose() * eb; },
-                    [&] {
-                        blas->sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0f,
-                                    a.data.data(), n, b.data.data(), n, 0.0f, c.data.data(), n);
-                    },
-                    3 * mat,
-                    [&] { bench::simple::matTMat(a.data.data(), b.data.data(), c.data.data(), n); },
-                    [&] { (void)gc.download(); }});
+    rows.push_back(
+        {"transposed A^T B", [&] { (void)ops->matTMat(ga, gb, gc); },
+         [&] { linalg::matTMat(cpuEx, a, b, c); }, [&] { ec.noalias() = ea.transpose() * eb; },
+         [&] {
+             blas->sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0f, a.data.data(), n,
+                         b.data.data(), n, 0.0f, c.data.data(), n);
+         },
+         3 * mat, [&] { bench::simple::matTMat(a.data.data(), b.data.data(), c.data.data(), n); },
+         [&] { (void)gc.download(); }});
 
     for (const auto& row : rows) {
         // OpenBLAS's threads spin on the second core for ~0.1 s after the previous row's call.
@@ -381,7 +384,7 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
             linalg::copy(r, d);
             float rr = linalg::norm2(r);
             for (int k = 0; k < cgIterations && rr > 0.0f; ++k) {
-                linalg::matVec(spd, d, q);
+                linalg::matVec(cpuEx, spd, d, q);
                 const float alpha = rr / linalg::dot(d, q);
                 linalg::mad(d, alpha, cx);
                 linalg::mad(q, -alpha, r);
@@ -463,7 +466,7 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
         LcpOptions o;
         o.omega = 0.5f;
         o.maxIterations = iterations;
-        auto cpu = makeCpuLcpSolver();
+        auto cpu = makeCpuLcpSolver(opts.executor);
         std::vector<float> xs(static_cast<std::size_t>(n));
         settleLibraryThreads();
         const double cpuMs = bench::medianMs(reps, [&] {
@@ -517,7 +520,7 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
         printRow(name, gpuReadMs, 0.0, cpuMs, simpleMs, eigenMs, blasMs);
         auto rec = record("ops", "projected-jacobi", size, "cpu", cpuMs, reps);
         rec.baselines.push_back({"eigen", eigenMs});
-        rec.baselines.push_back({"openblas-2t", blasMs});
+        rec.baselines.push_back({"openblas-" + std::to_string(cpuEx.threads()) + "t", blasMs});
         rec.baselines.push_back({"simple-c", simpleMs});
         if (opts.gpu) {
             rec.baselines.push_back({"gpu-readback", gpuReadMs});
@@ -527,18 +530,19 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
     }
     std::printf(
         "  (GPU: %s; GPU rows of CG and projected Jacobi: A resident, upload not timed; "
-        "CPU: this library, SIMD + 2 threads; simple C: scalar loops, not vectorized, one "
-        "thread; OpenBLAS: 2 threads)\n",
+        "CPU: this library, SIMD + %d threads; simple C: scalar loops, not vectorized, one "
+        "thread; OpenBLAS: %d threads)\n",
         opts.gpu && gpu::GpuContext::current() ? gpu::GpuContext::current()->info().renderer.c_str()
-                                               : "not measured");
+                                               : "not measured",
+        cpuEx.threads(), cpuEx.threads());
 }
 
 namespace {
 
 // One row of the per-iteration table: CPU, the library loops and the time to stream A in
 // interleaved rounds, the GPU on its own.
-void jacobiIterationRow(int n, int reps, LcpSolver& cpu, LcpSolver* gpuSolver,
-                        bench::Recorder& recorder) {
+void jacobiIterationRow(const exec::Executor& ex, int n, int reps, LcpSolver& cpu,
+                        LcpSolver* gpuSolver, bench::Recorder& recorder) {
     const auto p = benchProblem(n, 11u + static_cast<unsigned>(n));
     const std::string size = sizeName(n, n);
     // The paper's 2n iterations, so that a solve's start-up (first touch of x, the helper
@@ -569,7 +573,9 @@ void jacobiIterationRow(int n, int reps, LcpSolver& cpu, LcpSolver* gpuSolver,
             blas->sgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0f, p.a.data(), n, xi, 1, 0.0f, wo, 1);
         });
     };
+    // kBlas2 and kStream2: at the executor's thread count.
     enum { kCpu, kEigen, kStream1, kStream2, kBlas1, kBlas2, kContenders };
+    const exec::Executor one(1);
     std::vector<double> samples[kContenders];
     for (int round = 0; round < reps; ++round) {
         // OpenBLAS's workers spin for ~0.1 s after its two-thread loop of the last round.
@@ -585,10 +591,10 @@ void jacobiIterationRow(int n, int reps, LcpSolver& cpu, LcpSolver* gpuSolver,
             Eigen::Map<Eigen::VectorXf>(wo, n).noalias() =
                 ep * Eigen::Map<const Eigen::VectorXf>(xi, n);
         }));
-        samples[kStream1].push_back(1000.0 * streamMs(p.a, 1, 1));
-        samples[kStream2].push_back(1000.0 * streamMs(p.a, 2, 1));
+        samples[kStream1].push_back(1000.0 * streamMs(one, p.a, 1));
+        samples[kStream2].push_back(1000.0 * streamMs(ex, p.a, 1));
         samples[kBlas1].push_back(blasUs(1));
-        samples[kBlas2].push_back(blasUs(2));
+        samples[kBlas2].push_back(blasUs(ex.threads()));
     }
     const double cpuUs = bench::median(samples[kCpu]);
     const double eigenUs = bench::median(samples[kEigen]);
@@ -623,9 +629,9 @@ void jacobiIterationRow(int n, int reps, LcpSolver& cpu, LcpSolver* gpuSolver,
     auto r = record("lcp", "jacobi-iteration", size, "cpu", cpuUs / 1000.0, reps);
     r.baselines = {{"eigen", eigenUs / 1000.0},
                    {"openblas-1t", blas1Us / 1000.0},
-                   {"openblas-2t", blas2Us / 1000.0},
+                   {"openblas-" + std::to_string(ex.threads()) + "t", blas2Us / 1000.0},
                    {"stream-1t", stream1Us / 1000.0},
-                   {"stream-2t", stream2Us / 1000.0}};
+                   {"stream-" + std::to_string(ex.threads()) + "t", stream2Us / 1000.0}};
     if (gpuSolver) {
         r.baselines.push_back({"gpu", gpuUs / 1000.0});
     }
@@ -643,16 +649,18 @@ void jacobiIterationRow(int n, int reps, LcpSolver& cpu, LcpSolver* gpuSolver,
 
 // Table: microseconds per projected Jacobi iteration, CPU against Eigen, OpenBLAS and the time
 // to read A once.
-void jacobiIterationTable(const std::vector<int>& sizes, int reps, LcpSolver& cpu,
-                          LcpSolver* gpuSolver, bench::Recorder& recorder) {
+void jacobiIterationTable(const exec::Executor& ex, const std::vector<int>& sizes, int reps,
+                          LcpSolver& cpu, LcpSolver* gpuSolver, bench::Recorder& recorder) {
     std::printf(
         "\nProjected Jacobi, microseconds per iteration (median of %d); ratio = CPU / "
         "best library loop, stream = CPU / time to read A once\n",
         reps);
+    const std::string nt = std::to_string(ex.threads()) + "t";
     std::printf("  %6s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s\n", "n", "CPU", "Eigen", "BLAS-1t",
-                "BLAS-2t", "stream1t", "stream2t", "GPU", "ratio", "stream", "GB/s");
+                ("BLAS-" + nt).c_str(), "stream1t", ("stream" + nt).c_str(), "GPU", "ratio",
+                "stream", "GB/s");
     for (int n : sizes) {
-        jacobiIterationRow(n, reps, cpu, gpuSolver, recorder);
+        jacobiIterationRow(ex, n, reps, cpu, gpuSolver, recorder);
     }
 }
 
@@ -772,10 +780,10 @@ void runLcpBench(const bench::Options& opts, bench::Recorder& recorder) {
             std::printf("lcp bench: GPU solver unavailable: %s\n", s.error().message.c_str());
         }
     }
-    auto cpu = makeCpuLcpSolver();
+    auto cpu = makeCpuLcpSolver(opts.executor);
     const std::vector<int> sizes =
         opts.quick ? std::vector<int>{100, 200} : std::vector<int>{400, 1000};
-    jacobiIterationTable(sizes, reps, *cpu, gpuSolver.get(), recorder);
+    jacobiIterationTable(*opts.executor, sizes, reps, *cpu, gpuSolver.get(), recorder);
     fullSolveTable(sizes, reps, *cpu, gpuSolver.get(), recorder);
     islandsBatchTable(opts.quick ? 16 : 64, reps, *cpu, gpuSolver.get(), recorder);
 }

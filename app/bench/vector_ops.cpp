@@ -18,9 +18,9 @@ constexpr int kElems = 4;
 
 }  // namespace
 
-double vectorSum(std::span<const float> a) {
+double vectorSum(const exec::Executor& ex, std::span<const float> a) {
     const float* base = a.data();
-    return cg::detail::blockedSum(a.size(), [base](std::size_t i0, std::size_t i1) {
+    return cg::detail::blockedSum(ex, a.size(), [base](std::size_t i0, std::size_t i1) {
         // Block-local pointer and an int index, as the CG kernels' dot product: GCC vectorizes
         // the closure's pointer with a size_t index into gathers.
         const float* pa = base + i0;
@@ -34,12 +34,13 @@ double vectorSum(std::span<const float> a) {
     });
 }
 
-double vectorDot(std::span<const float> a, std::span<const float> b) {
-    return cg::detail::dot(a.data(), b.data(), a.size());
+double vectorDot(const exec::Executor& ex, std::span<const float> a, std::span<const float> b) {
+    return cg::detail::dot(ex, a.data(), b.data(), a.size());
 }
 
-void vectorAxpby(std::span<const float> a, std::span<float> b, float beta) {
-    cg::detail::direction(a.data(), b.data(), beta, a.size());
+void vectorAxpby(const exec::Executor& ex, std::span<const float> a, std::span<float> b,
+                 float beta) {
+    cg::detail::direction(ex, a.data(), b.data(), beta, a.size());
 }
 
 Result<GpuVectorOps> GpuVectorOps::create(const gpu::ShaderLibrary& library,

@@ -13,17 +13,19 @@
 #include <vector>
 
 #include "solver/core/result.h"
+#include "solver/exec/executor.h"
 #include "solver/gpu/gl_objects.h"
 #include "solver/gpu/shader_library.h"
 
 namespace ww::bench {
 
 /// sum_i a_i on the CG kernels' threads (float blocks of cg::detail::kBlock, added in double).
-double vectorSum(std::span<const float> a);
+double vectorSum(const exec::Executor& ex, std::span<const float> a);
 /// sum_i a_i b_i, the CG kernels' dot product.
-double vectorDot(std::span<const float> a, std::span<const float> b);
+double vectorDot(const exec::Executor& ex, std::span<const float> a, std::span<const float> b);
 /// b <- a + beta b, the CG kernels' direction update.
-void vectorAxpby(std::span<const float> a, std::span<float> b, float beta);
+void vectorAxpby(const exec::Executor& ex, std::span<const float> a, std::span<float> b,
+                 float beta);
 
 /// The same three operations on two vectors a and b resident on the GPU. Each call is one
 /// dispatch; scalar results stay on the GPU (the chapter's 1x1 float texture) until read.

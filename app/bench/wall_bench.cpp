@@ -36,9 +36,10 @@ struct Trajectory {
 };
 
 /// Settles the wall (rest) or settles and shoots (collapse), then times `steps` steps.
-Trajectory run(Scenario scenario, const WorldParams& params, Backend backend,
-               const gpu::ShaderLibrary* shaders, int settle, int steps) {
-    World w = makeWallWorld(WallParams{}, params);
+Trajectory run(const std::shared_ptr<const exec::Executor>& ex, Scenario scenario,
+               const WorldParams& params, Backend backend, const gpu::ShaderLibrary* shaders,
+               int settle, int steps) {
+    World w = makeWallWorld(ex, WallParams{}, params);
     Trajectory t;
     if (backend == Backend::kGpu && !w.setBackend(backend, shaders).ok()) {
         return t;
@@ -143,13 +144,13 @@ void runWallBench(const bench::Options& opts, bench::Recorder& recorder) {
             std::string(v.scenario == Scenario::kRest ? "rest" : "collapse") + "-" +
             toString(v.mode) +
             (v.method == lcp::LcpMethod::kGaussSeidel ? "-gauss-seidel" : "-jacobi");
-        bench::Record cpu =
-            toRecord(name, "cpu", run(v.scenario, p, Backend::kCpu, nullptr, settle, steps));
+        bench::Record cpu = toRecord(
+            name, "cpu", run(opts.executor, v.scenario, p, Backend::kCpu, nullptr, settle, steps));
         printRow(cpu);
         if (opts.gpu && v.method == lcp::LcpMethod::kJacobi) {
             // llvmpipe is slow: the GPU rows use fewer steps.
-            const Trajectory gt =
-                run(v.scenario, p, Backend::kGpu, &shaders, settle, std::max(10, steps / 6));
+            const Trajectory gt = run(opts.executor, v.scenario, p, Backend::kGpu, &shaders, settle,
+                                      std::max(10, steps / 6));
             if (!gt.stepMs.empty()) {
                 bench::Record gpu = toRecord(name, "gpu", gt);
                 gpu.baselines.push_back({"cpu", cpu.medianMs});
@@ -174,8 +175,8 @@ void runWallBench(const bench::Options& opts, bench::Recorder& recorder) {
         if (be == Backend::kGpu && !opts.gpu) {
             continue;
         }
-        const Trajectory t =
-            run(Scenario::kRest, paper, be, &shaders, 1, be == Backend::kGpu ? 1 : paperSteps);
+        const Trajectory t = run(opts.executor, Scenario::kRest, paper, be, &shaders, 1,
+                                 be == Backend::kGpu ? 1 : paperSteps);
         if (t.stepMs.empty()) {
             continue;
         }

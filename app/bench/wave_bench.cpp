@@ -37,10 +37,10 @@ WaveParams benchParams(int nx, int ny, Scheme scheme, float dtRatio) {
 
 // Median over repeats of the mean step time over `steps` steps, after a few warm-up steps
 // with a drop and rain so the surface is busy.
-Measured measure(const WaveParams& p, Backend backend, const gpu::ShaderLibrary& library, int steps,
-                 int repeats) {
+Measured measure(const std::shared_ptr<const exec::Executor>& ex, const WaveParams& p,
+                 Backend backend, const gpu::ShaderLibrary& library, int steps, int repeats) {
     Measured out;
-    auto model = WaveModel::create(p, backend, &library);
+    auto model = WaveModel::create(p, backend, &library, ex);
     if (!model) {
         std::printf("  (%s %s: %s)\n", backendName(backend), schemeName(p.scheme),
                     model.error().message.c_str());
@@ -83,9 +83,9 @@ constexpr PaperFps kTable44_1Fps[] = {{256, 256, 335.0}, {512, 256, 185.0},  {51
 constexpr int kFrameWidth = 1280;
 constexpr int kFrameHeight = 720;
 
-double demoFrameMs(const WaveParams& p, const gpu::ShaderLibrary& library, int frames,
-                   int repeats) {
-    auto model = WaveModel::create(p, Backend::kGpu, &library);
+double demoFrameMs(const std::shared_ptr<const exec::Executor>& ex, const WaveParams& p,
+                   const gpu::ShaderLibrary& library, int frames, int repeats) {
+    auto model = WaveModel::create(p, Backend::kGpu, &library, ex);
     render::Renderer renderer;
     auto target = render::RenderTarget::create(kFrameWidth, kFrameHeight, 0);
     if (!model || !renderer.init() || !target) {
@@ -159,7 +159,7 @@ void table44_1Wave(const bench::Options& opts, const gpu::ShaderLibrary& library
     std::printf(
         "\n== water: Crank-Nicolson steps (warm-started CG to 1e-5, dt = 2x explicit "
         "limit, rain) ==\n");
-    std::printf("CPU threads: %d\n", cg::detail::workerThreads());
+    std::printf("CPU threads: %d\n", opts.executor->threads());
     std::printf("%-10s %10s %9s %7s %10s %9s %7s %10s\n", "grid", "cpu ms", "cpu st/s", "cpu it",
                 "gpu ms", "gpu st/s", "gpu it", "frame ms");
     std::vector<KwColumn> cols;
@@ -171,11 +171,12 @@ void table44_1Wave(const bench::Options& opts, const gpu::ShaderLibrary& library
         const WaveParams p = benchParams(s.nx, s.ny, Scheme::kCrankNicolson, 2.0f);
         tolerance = p.cg.tolerance;
         const int steps = s.nx * s.ny >= (1 << 20) ? 5 : 10;
-        c.cpu = measure(p, Backend::kCpu, library, steps, repeats);
+        c.cpu = measure(opts.executor, p, Backend::kCpu, library, steps, repeats);
         if (opts.gpu) {
-            c.gpu =
-                measure(p, Backend::kGpu, library, std::max(2, steps / 2), std::min(repeats, 3));
-            c.frameMs = demoFrameMs(p, library, std::max(2, steps / 2), std::min(repeats, 3));
+            c.gpu = measure(opts.executor, p, Backend::kGpu, library, std::max(2, steps / 2),
+                            std::min(repeats, 3));
+            c.frameMs = demoFrameMs(opts.executor, p, library, std::max(2, steps / 2),
+                                    std::min(repeats, 3));
         }
         std::printf("%-10s %10.2f %9.1f %7.1f %10.2f %9.1f %7.1f %10.2f\n", c.size.c_str(),
                     c.cpu.msPerStep, 1000.0 / c.cpu.msPerStep, c.cpu.meanIterations,
@@ -228,9 +229,11 @@ void warmStartRow(const bench::Options& opts, const gpu::ShaderLibrary& library,
     const int side = opts.quick ? 256 : 1024;
     const std::string size = std::to_string(side) + "x" + std::to_string(side);
     WaveParams p = benchParams(side, side, Scheme::kCrankNicolson, 2.0f);
-    const Measured warm = measure(p, Backend::kCpu, library, 5, std::min(repeats, 3));
+    const Measured warm =
+        measure(opts.executor, p, Backend::kCpu, library, 5, std::min(repeats, 3));
     p.warmStart = false;
-    const Measured cold = measure(p, Backend::kCpu, library, 5, std::min(repeats, 3));
+    const Measured cold =
+        measure(opts.executor, p, Backend::kCpu, library, 5, std::min(repeats, 3));
     std::printf(
         "\nwarm vs cold start at %s: %.1f vs %.1f CG iterations/step, %.2f vs %.2f "
         "ms/step\n",
@@ -256,9 +259,10 @@ constexpr int kBajajSteps = 2000;
 // Mean ms per explicit step over the first `steps` steps from a Gaussian bump at rest, set as
 // the initial state (no disturbance and no rain inside the timed steps). With `readback`,
 // every step ends with the heights copied to the CPU (the paper's per-step transfer).
-double meanExplicitStepMs(const WaveParams& p, Backend backend, const gpu::ShaderLibrary& library,
-                          int steps, bool readback) {
-    auto model = WaveModel::create(p, backend, &library);
+double meanExplicitStepMs(const std::shared_ptr<const exec::Executor>& ex, const WaveParams& p,
+                          Backend backend, const gpu::ShaderLibrary& library, int steps,
+                          bool readback) {
+    auto model = WaveModel::create(p, backend, &library, ex);
     if (!model) {
         std::printf("  (%s explicit: %s)\n", backendName(backend), model.error().message.c_str());
         return 0.0;
@@ -306,12 +310,13 @@ void bajajTable4(const bench::Options& opts, const gpu::ShaderLibrary& library,
         WaveParams p = benchParams(side, side, Scheme::kExplicit, 0.9f);
         p.boundary = bc;
         const char* bcName = bc == cg::Boundary::kDirichlet ? "dirichlet" : "neumann";
-        const double cpuMs = meanExplicitStepMs(p, Backend::kCpu, library, steps, false);
+        const double cpuMs =
+            meanExplicitStepMs(opts.executor, p, Backend::kCpu, library, steps, false);
         double gpuTotal = 0.0;
         double gpuCompute = 0.0;
         if (opts.gpu) {
-            gpuTotal = meanExplicitStepMs(p, Backend::kGpu, library, steps, true);
-            gpuCompute = meanExplicitStepMs(p, Backend::kGpu, library, steps, false);
+            gpuTotal = meanExplicitStepMs(opts.executor, p, Backend::kGpu, library, steps, true);
+            gpuCompute = meanExplicitStepMs(opts.executor, p, Backend::kGpu, library, steps, false);
         }
         std::printf("%-34s %10.3f %10.3f %12.2f %7.2f/%.2f\n",
                     (std::string("total, ") + bcName + " walls").c_str(), cpuMs, gpuTotal,

@@ -14,6 +14,7 @@
 #include "app/bench/wave_bench.h"
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
+#include "app/cli/thread_option.h"
 #include "solver/io/matrix_market.h"
 
 namespace ww::app {
@@ -27,6 +28,7 @@ struct BenchValues {
     std::string backend = "auto";
     std::string shaderDir;
     bool quick = false;
+    std::string threads;
 };
 
 std::string cpuModel() {
@@ -49,20 +51,25 @@ int runBench(const BenchValues& v) {
             return reportError(s.error());
         }
     }
+    Result<std::shared_ptr<const exec::Executor>> executor = executorFor(v.threads);
+    if (!executor) {
+        return reportError(executor.error());
+    }
     GpuSession gpu;
     Result<Backend> backend = selectBackend(v.backend, v.shaderDir, gpu);
     if (!backend) {
         return reportError(backend.error());
     }
     bench::Options opts;
+    opts.executor = *executor;
     opts.repeats = v.repeat;
     opts.gpu = *backend == Backend::kGpu;
     opts.quick = v.quick;
     const std::string renderer =
         gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";
     const unsigned cores = std::thread::hardware_concurrency();
-    std::printf("wavewall bench: %s, %u cores; GL: %s; median of %d repeats%s\n",
-                cpuModel().c_str(), cores, renderer.c_str(), v.repeat,
+    std::printf("wavewall bench: %s, %u cores, %d threads; GL: %s; median of %d repeats%s\n",
+                cpuModel().c_str(), cores, opts.executor->threads(), renderer.c_str(), v.repeat,
                 v.quick ? " (quick sizes)" : "");
 
     using Suite = std::function<void(const bench::Options&, bench::Recorder&)>;
@@ -101,6 +108,7 @@ int runBench(const BenchValues& v) {
                                {"metrics", metrics}});
         }
         const nlohmann::json doc = {{"machine", {{"cpu", cpuModel()}, {"cores", cores}}},
+                                    {"threads", opts.executor->threads()},
                                     {"renderer", renderer},
                                     {"repeats", v.repeat},
                                     {"quick", v.quick},
@@ -134,6 +142,8 @@ CommandAction registerBenchCommand(CLI::App& app) {
         ->check(CLI::IsMember({"cpu", "gpu", "auto"}))
         ->capture_default_str();
     cmd->add_option("--shader-dir", v->shaderDir, "Load shaders from this folder");
+    cmd->add_option("--threads", v->threads,
+                    "CPU threads (default: WAVEWALL_THREADS, else every hardware thread)");
     cmd->add_flag("--quick", v->quick, "Smallest sizes only (a smoke test of the suites)");
     return [v]() { return runBench(*v); };
 }

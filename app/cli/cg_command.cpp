@@ -9,6 +9,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
 #include "app/cli/solve_outputs.h"
+#include "app/cli/thread_option.h"
 #include "solver/cg/cg_solve.h"
 #include "solver/io/matrix_market.h"
 
@@ -57,6 +58,10 @@ Result<cg::CsrMatrix> toCsr(const std::string& path, const io::SparseTriplets& a
 }
 
 int runCg(const CgValues& v) {
+    Result<std::shared_ptr<const exec::Executor>> executor = executorFor(v.io.threads);
+    if (!executor) {
+        return reportError(executor.error());
+    }
     if (Status s = v.io.checkWritable(); !s) {
         return reportError(s.error());
     }
@@ -106,7 +111,8 @@ int runCg(const CgValues& v) {
     if (!backend) {
         return reportError(backend.error());
     }
-    Result<cg::SolveOutcome> outcome = cg::solveOnBackend(*csr, bf, x, o, *backend, &gpu.shaders);
+    Result<cg::SolveOutcome> outcome =
+        cg::solveOnBackend(*csr, bf, x, o, *backend, &gpu.shaders, *executor);
     if (!outcome) {
         return reportError(outcome.error());
     }
@@ -124,6 +130,7 @@ int runCg(const CgValues& v) {
     const nlohmann::json report = {{"n", n},
                                    {"nnz", csr->nonZeros()},
                                    {"backend", backendName(*backend)},
+                                   {"threads", (*executor)->threads()},
                                    {"iterations", r.iterations},
                                    {"residual", residual},
                                    {"cg_residual", r.residual},

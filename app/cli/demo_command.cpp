@@ -15,6 +15,7 @@
 #include "app/cli/gpu_session.h"
 #include "app/cli/headless_run.h"
 #include "app/cli/scene_factory.h"
+#include "app/cli/thread_option.h"
 #include "app/demo/demo.h"
 #include "app/demo/video_recorder.h"
 #include "app/scenes/splash_demo_scene.h"
@@ -305,6 +306,7 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     o.recordFps = v.recordFps;
     o.ffmpeg = v.ffmpeg;
     o.outputDir = v.outputDir;
+    o.cpuThreads = resolveThreadCount(v.sceneValues.threads).value();  // checked by the scenes
     o.showPanel = v.panel == "on";
     o.syncTimings = v.syncTimings;
     o.printReport = v.report;

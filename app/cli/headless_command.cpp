@@ -15,6 +15,7 @@
 #include "app/cli/memory_probe.h"
 #include "app/cli/scene_factory.h"
 #include "app/cli/state_file.h"
+#include "app/cli/thread_option.h"
 #include "app/cli/trace_recorder.h"
 #include "solver/core/timer.h"
 #include "solver/io/matrix_market.h"
@@ -220,6 +221,7 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     nlohmann::json summary = {
         {"scene", scene.name()},
         {"backend", backendName(scene.backend())},
+        {"threads", resolveThreadCount(v.sceneValues.threads).value()},
         {"steps", stepsRun},
         {"seed", v.seed},
         {"hash", scene.stateHash()},

@@ -11,6 +11,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
 #include "app/cli/solve_outputs.h"
+#include "app/cli/thread_option.h"
 #include "solver/core/timer.h"
 #include "solver/io/matrix_market.h"
 #include "solver/lcp/lcp_omega.h"
@@ -126,6 +127,10 @@ Result<lcp::LcpProblem> readProblem(const LcpValues& v) {
 }
 
 int runLcp(const LcpValues& v) {
+    Result<std::shared_ptr<const exec::Executor>> executor = executorFor(v.io.threads);
+    if (!executor) {
+        return reportError(executor.error());
+    }
     if (Status s = v.io.checkWritable(); !s) {
         return reportError(s.error());
     }
@@ -218,7 +223,7 @@ int runLcp(const LcpValues& v) {
         }
         solver = std::move(s).value();
     } else {
-        solver = lcp::makeCpuLcpSolver();
+        solver = lcp::makeCpuLcpSolver(*executor);
     }
     const lcp::LcpReport r = solver->solve(*problem, x, o);
     if (!r.error.empty()) {
@@ -241,6 +246,7 @@ int runLcp(const LcpValues& v) {
         {"n", n},
         {"nnz", nnz},
         {"backend", solver->backendName()},
+        {"threads", (*executor)->threads()},
         {"solver", v.solver},
         {"omega", o.omega},
         {"omega_choice",

@@ -1,5 +1,7 @@
 #include "app/cli/scene_options.h"
 
+#include "app/cli/thread_option.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -115,6 +117,8 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("wall-z", v.wallZ, "Splash scene: the wall's centre from the pool's centre along z, m");
     t.add("dt", v.dt,
           "Time step in seconds (0 = the scene's default; for water overrides --dt-ratio)");
+    t.add("threads", v.threads,
+          "CPU solver threads (default: WAVEWALL_THREADS, else every hardware thread)");
 }
 
 Status parseSize(const std::string& text, const char* option, int& a, int& b) {
@@ -166,6 +170,11 @@ Result<std::string> lcpBackendChoice(const std::string& choice, const std::strin
 
 Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     WallSceneSettings s;
+    if (auto ex = executorFor(v.threads); !ex) {
+        return ex.error();
+    } else {
+        s.executor = std::move(ex).value();
+    }
     if (Status st = parseSize(v.wall, "wall", s.wall.cols, s.wall.rows); !st) {
         return st.error();
     }
@@ -243,6 +252,11 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
 
 Result<WaterSceneSettings> makeWaterSettings(const SceneOptionValues& v, std::uint64_t seed) {
     WaterSceneSettings s;
+    if (auto ex = executorFor(v.threads); !ex) {
+        return ex.error();
+    } else {
+        s.executor = std::move(ex).value();
+    }
     s.seed = seed;
     wave::WaveParams& p = s.wave;
     if (Status st = parseSize(v.grid, "grid", p.nx, p.ny); !st) {
@@ -302,6 +316,7 @@ Result<SplashSceneSettings> makeSplashSettings(const SceneOptionValues& v) {
         return water.error();
     }
     SplashSceneSettings s;
+    s.splash.executor = wall->executor;
     s.splash.world = wall->world;
     s.splash.wave = water->wave;
     s.wall = wall->wall;

@@ -57,11 +57,16 @@ struct SceneOptionValues {
     // Shared: time step in seconds; 0 = the scene's default (or --dt-ratio for water). A float,
     // as the scenes hold it, so that the range check sees the step they will take.
     float dt = 0;
+
+    /// --threads / config key `threads` (empty: WAVEWALL_THREADS, else every hardware thread;
+    /// see thread_option.h).
+    std::string threads;
 };
 
 void registerSceneOptions(OptionTable& table, SceneOptionValues& values);
 
-/// Validates the wall options; errors name the option and the accepted range.
+/// Validates the wall options; errors name the option and the accepted range. The settings
+/// get the executor of the resolved thread count (thread_option.h).
 Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v);
 
 /// Validates the water options; errors name the option and the accepted range.

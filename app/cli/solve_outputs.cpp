@@ -12,6 +12,8 @@ void SolveOutputs::addOptions(CLI::App& cmd) {
         ->check(CLI::IsMember({"cpu", "gpu", "auto"}))
         ->capture_default_str();
     cmd.add_option("--shader-dir", shaderDir, "Load shaders from this folder");
+    cmd.add_option("--threads", threads,
+                   "CPU threads (default: WAVEWALL_THREADS, else every hardware thread)");
     cmd.add_option("--solution", solution, "Write x (Matrix Market array)");
     cmd.add_option("--json", json, "Write a JSON report");
 }

@@ -17,8 +17,9 @@ struct SolveOutputs {
     std::string shaderDir;
     std::string solution;  ///< --solution: x as a Matrix Market array, if set
     std::string json;      ///< --json: the report, if set
+    std::string threads;   ///< --threads: CPU threads (empty: thread_option.h's default)
 
-    /// Registers --backend, --shader-dir, --solution and --json on `cmd`.
+    /// Registers --backend, --shader-dir, --threads, --solution and --json on `cmd`.
     void addOptions(CLI::App& cmd);
     /// Fails (naming the option) when an output path cannot be written.
     Status checkWritable() const;

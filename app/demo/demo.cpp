@@ -610,6 +610,7 @@ int Demo::run() {
     panel.maxStepsPerFrame = options.maxStepsPerFrame;
     panel.vsync = options.vsync;
     panel.syncTimings = options.syncTimings;
+    panel.cpuThreads = options.cpuThreads;
     panel.gpuUnavailable = gpuWhy[current];
     panel.msaaSamples = renderer.options().msaaSamples;
     panel.quality = options.quality;

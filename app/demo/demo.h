@@ -54,6 +54,7 @@ struct DemoOptions {
     /// minimized path. Iconifying needs a window manager; without one nothing happens.
     int minimizeAtFrame = -1;
     int restoreAtFrame = -1;
+    int cpuThreads = 1;  ///< threads of the scenes' CPU solvers, shown in the panel
 };
 
 /// What a run measured, for the caller (the CLI prints it; tests check it).

@@ -115,6 +115,8 @@ void runControls(PanelState& state, PanelRequests& requests,
     }
     ImGui::SameLine();
     ImGui::TextDisabled(gpuOk ? "(all scenes)" : "(unavailable)");
+    ImGui::SameLine();
+    ImGui::TextDisabled("CPU threads %d", state.cpuThreads);
 }
 
 void timingSection(PanelState& state, const FrameTimings& timings,

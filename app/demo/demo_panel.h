@@ -64,6 +64,7 @@ struct PanelState {
     double historyBackSeconds = 0.0;
     std::size_t historyBytes = 0;
     std::string gpuUnavailable;  ///< why the GPU backend cannot be used; empty if it can
+    int cpuThreads = 1;          ///< threads of the CPU solvers (--threads)
     StatusNote message;          ///< last action's outcome (saved file, backend failure)
     std::string rendererName;
     int msaaSamples = 0;

@@ -60,16 +60,24 @@ Status dumpLargestLcp(const rigid::World& world, const std::string& prefix) {
     return {};
 }
 
+// Settings made without an executor (tests, tools) solve on the calling thread.
+std::shared_ptr<const exec::Executor> executorOf(WallSceneSettings& s) {
+    if (!s.executor) {
+        s.executor = std::make_shared<const exec::Executor>(1);
+    }
+    return s.executor;
+}
+
 }  // namespace
 
 WallScene::WallScene(WallSceneSettings settings)
-    : m_settings(std::move(settings)), m_world(m_settings.world) {
+    : m_settings(std::move(settings)), m_world(executorOf(m_settings), m_settings.world) {
     build();
 }
 
 void WallScene::build() {
     const Backend backend = m_world.backend();
-    m_world = rigid::World(m_settings.world);
+    m_world = rigid::World(executorOf(m_settings), m_settings.world);
     rigid::addGround(m_world);
     if (m_settings.layout == "pyramid") {
         rigid::addPyramid(m_world, m_settings.pyramid);

@@ -22,6 +22,8 @@ struct WallSceneSettings {
     /// --check: largest penetration (m) a step may show beyond what the fastest body moves in
     /// one step; a tenth of a unit cube's side.
     float maxPenetrationM = 0.1f;
+    /// Runs the CPU LCP solves (null: one thread).
+    std::shared_ptr<const exec::Executor> executor;
 };
 
 class WallScene final : public SimScene {

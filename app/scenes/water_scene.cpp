@@ -11,7 +11,11 @@ Result<std::unique_ptr<WaterScene>> WaterScene::create(WaterSceneSettings settin
     if (Status s = settings.wave.validate(); !s) {
         return s.error();
     }
-    Result<wave::WaveModel> model = wave::WaveModel::create(settings.wave, Backend::kCpu, nullptr);
+    if (!settings.executor) {  // settings made without one (tests, tools): the calling thread
+        settings.executor = std::make_shared<const exec::Executor>(1);
+    }
+    Result<wave::WaveModel> model =
+        wave::WaveModel::create(settings.wave, Backend::kCpu, nullptr, settings.executor);
     if (!model) {
         return model.error();
     }

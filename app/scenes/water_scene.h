@@ -23,6 +23,8 @@ struct WaterSceneSettings {
     /// conserves (undamped) or dissipates the discrete energy exactly; what remains is CG's
     /// tolerance and float rounding, far below 1 %.
     double maxEnergyGrowth = 0.01;
+    /// Runs the CPU kernels (null: one thread).
+    std::shared_ptr<const exec::Executor> executor;
 };
 
 class WaterScene final : public SimScene {

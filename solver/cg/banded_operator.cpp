@@ -9,7 +9,6 @@
 namespace ww::cg {
 
 using detail::kBlock;
-using detail::kParallelMin;
 
 Result<BandedOperator> BandedOperator::create(std::size_t n, std::vector<int> offsets,
                                               std::vector<std::vector<float>> bands) {
@@ -89,12 +88,13 @@ void BandedOperator::applyBlock(std::size_t i0, std::size_t i1, const float* x, 
     }
 }
 
-void BandedOperator::apply(std::span<const float> x, std::span<float> y) const {
-    (void)applyDot(x.data(), y.data());
+void BandedOperator::apply(const exec::Executor& ex, std::span<const float> x,
+                           std::span<float> y) const {
+    (void)applyDot(ex, x.data(), y.data());
 }
 
-double BandedOperator::applyDot(const float* x, float* y) const {
-    return detail::blockedSum(m_n, [=, this](std::size_t i0, std::size_t i1) {
+double BandedOperator::applyDot(const exec::Executor& ex, const float* x, float* y) const {
+    return detail::blockedSum(ex, m_n, [=, this](std::size_t i0, std::size_t i1) {
         applyBlock(i0, i1, x, y);
         const float* px = x + i0;
         const float* py = y + i0;
@@ -146,25 +146,27 @@ std::vector<float> BandedOperator::inverseDiagonal() const {
     return inv;
 }
 
-void BandedOperator::jacobiSweep(const float* b, const float* invDiag, const float* xIn,
-                                 float* xOut) const {
-    const long blocks = static_cast<long>((m_n + kBlock - 1) / kBlock);
-#pragma omp parallel for schedule(static) if (m_n >= kParallelMin) \
-    num_threads(detail::workerThreads())
-    for (long k = 0; k < blocks; ++k) {
-        const std::size_t i0 = static_cast<std::size_t>(k) * kBlock;
-        const std::size_t i1 = std::min(i0 + kBlock, m_n);
-        applyBlock(i0, i1, xIn, xOut);
-        const float* pi = xIn + i0;
-        const float* pb = b + i0;
-        const float* pd = invDiag + i0;
-        float* po = xOut + i0;
-        const int len = static_cast<int>(i1 - i0);
+void BandedOperator::jacobiSweep(const exec::Executor& ex, const float* b, const float* invDiag,
+                                 const float* xIn, float* xOut) const {
+    const auto blocks =
+        exec::chunkCount(static_cast<std::ptrdiff_t>(m_n), static_cast<std::ptrdiff_t>(kBlock));
+    ex.parallelFor(
+        blocks,
+        [&](std::ptrdiff_t k) {
+            const std::size_t i0 = static_cast<std::size_t>(k) * kBlock;
+            const std::size_t i1 = std::min(i0 + kBlock, m_n);
+            applyBlock(i0, i1, xIn, xOut);
+            const float* pi = xIn + i0;
+            const float* pb = b + i0;
+            const float* pd = invDiag + i0;
+            float* po = xOut + i0;
+            const int len = static_cast<int>(i1 - i0);
 #pragma omp simd
-        for (int i = 0; i < len; ++i) {
-            po[i] = pi[i] + (pb[i] - po[i]) * pd[i];
-        }
-    }
+            for (int i = 0; i < len; ++i) {
+                po[i] = pi[i] + (pb[i] - po[i]) * pd[i];
+            }
+        },
+        static_cast<std::ptrdiff_t>(m_n));
 }
 
 void BandedOperator::jacobiSweepReference(const float* b, const float* xIn, float* xOut) const {

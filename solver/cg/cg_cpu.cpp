@@ -45,13 +45,15 @@ CgReport CpuCgSolver::run(const Op& a, std::span<const float> b, std::span<float
     if (m_r.size() != n) {
         resize(n);
     }
+    assert(m_ex != nullptr);
+    const exec::Executor& ex = *m_ex;
     CgReport report;
     float* r = m_r.data();
     float* p = m_p.data();
     float* q = m_q.data();
-    const double bb = detail::dot(b.data(), b.data(), n);
-    (void)a.applyDot(x.data(), r);
-    double rho = detail::residualFrom(b.data(), r, n);
+    const double bb = detail::dot(ex, b.data(), b.data(), n);
+    (void)a.applyDot(ex, x.data(), r);
+    double rho = detail::residualFrom(ex, b.data(), r, n);
     report.residual = relative(rho, bb);
     if (options.recordHistory) {
         report.history.reserve(static_cast<std::size_t>(options.maxIterations) + 1);
@@ -66,20 +68,20 @@ CgReport CpuCgSolver::run(const Op& a, std::span<const float> b, std::span<float
     float beta = 0.0f;
     while (report.status == CgStatus::kIterationLimit &&
            report.iterations < options.maxIterations) {
-        const double pq = a.directionApplyDot(r, p, beta, q);
+        const double pq = a.directionApplyDot(ex, r, p, beta, q);
         if (!(pq > 0.0) || !std::isfinite(pq)) {
             report.status = CgStatus::kBreakdown;
             break;
         }
         const float alpha = static_cast<float>(rho / pq);
-        const double rhoNext = a.updateSolution(x.data(), r, p, q, alpha);
+        const double rhoNext = a.updateSolution(ex, x.data(), r, p, q, alpha);
         finishIteration(report, relative(rhoNext, bb), options);
         beta = static_cast<float>(rhoNext / rho);
         rho = rhoNext;
     }
     // One more product: q = A x, then the true residual b - A x (r is left as CG's).
-    (void)a.applyDot(x.data(), q);
-    settleTrueResidual(report, relative(detail::residualFrom(b.data(), q, n), bb), options);
+    (void)a.applyDot(ex, x.data(), q);
+    settleTrueResidual(report, relative(detail::residualFrom(ex, b.data(), q, n), bb), options);
     report.solveMs = clock.elapsedMs();
     return report;
 }
@@ -170,28 +172,24 @@ template CgReport solveReference(const CsrMatrix&, std::span<const double>, std:
 template CgReport solveReference(const DenseOperator&, std::span<const double>, std::span<double>,
                                  const CgOptions&);
 
-void setCpuThreads(int threads) {
-    detail::setWorkerThreads(threads);
-}
-
-double jacobiCpu(const BandedOperator& a, std::span<const float> b, std::span<float> x,
-                 int sweeps) {
+double jacobiCpu(const exec::Executor& ex, const BandedOperator& a, std::span<const float> b,
+                 std::span<float> x, int sweeps) {
     const std::size_t n = a.size();
     const std::vector<float> invDiag = a.inverseDiagonal();
     std::vector<float> other(n);
     float* in = x.data();
     float* out = other.data();
     for (int s = 0; s < sweeps; ++s) {
-        a.jacobiSweep(b.data(), invDiag.data(), in, out);
+        a.jacobiSweep(ex, b.data(), invDiag.data(), in, out);
         std::swap(in, out);
     }
     if (in != x.data()) {
         std::copy(in, in + n, x.data());
     }
     std::vector<float> r(n);
-    (void)a.applyDot(x.data(), r.data());
-    const double rr = detail::residualFrom(b.data(), r.data(), n);
-    const double bb = detail::dot(b.data(), b.data(), n);
+    (void)a.applyDot(ex, x.data(), r.data());
+    const double rr = detail::residualFrom(ex, b.data(), r.data(), n);
+    const double bb = detail::dot(ex, b.data(), b.data(), n);
     return bb > 0.0 ? std::sqrt(rr / bb) : std::sqrt(rr);
 }
 

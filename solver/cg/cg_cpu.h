@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -22,10 +23,16 @@
 
 namespace ww::cg {
 
-/// Owns the work vectors (r, p, q) of one problem size: build once, solve many times.
+/// Owns the work vectors (r, p, q) of one problem size: build once, solve many times. The
+/// kernels run on the executor (results do not depend on its thread count).
 class CpuCgSolver {
   public:
-    explicit CpuCgSolver(std::size_t n = 0) { resize(n); }
+    /// An empty solver that cannot solve: assign one made with an executor first.
+    CpuCgSolver() = default;
+    explicit CpuCgSolver(std::shared_ptr<const exec::Executor> executor, std::size_t n = 0)
+        : m_ex(std::move(executor)) {
+        resize(n);
+    }
     void resize(std::size_t n);
     std::size_t size() const { return m_r.size(); }
 
@@ -43,6 +50,7 @@ class CpuCgSolver {
     template <typename Op>
     CgReport run(const Op& a, std::span<const float> b, std::span<float> x,
                  const CgOptions& options);
+    std::shared_ptr<const exec::Executor> m_ex;
     std::vector<float> m_r;
     std::vector<float> m_p;
     std::vector<float> m_q;
@@ -50,9 +58,9 @@ class CpuCgSolver {
 
 /// One-shot convenience: allocates the work vectors for this call.
 template <typename Op>
-CgReport solveCpu(const Op& a, std::span<const float> b, std::span<float> x,
-                  const CgOptions& options = {}) {
-    CpuCgSolver solver(a.size());
+CgReport solveCpu(std::shared_ptr<const exec::Executor> executor, const Op& a,
+                  std::span<const float> b, std::span<float> x, const CgOptions& options = {}) {
+    CpuCgSolver solver(std::move(executor), a.size());
     return solver.solve(a, b, x, options);
 }
 
@@ -62,13 +70,9 @@ template <typename Op>
 CgReport solveReference(const Op& a, std::span<const double> b, std::span<double> x,
                         const CgOptions& options = {});
 
-/// Threads of the CPU kernels (CG, operators, wave kernels): 0 = automatic (all cores unless
-/// the machine is already overloaded, see detail::workerThreads), else exactly `threads`.
-/// Results do not depend on it. Also settable with WAVEWALL_THREADS=N.
-void setCpuThreads(int threads);
-
 /// Linear Jacobi on banded storage (Göddeke): x <- x + D^-1 (b - A x), `sweeps` times,
 /// ping-ponging between x and a scratch vector. Returns ||b - A x|| / ||b|| at the end.
-double jacobiCpu(const BandedOperator& a, std::span<const float> b, std::span<float> x, int sweeps);
+double jacobiCpu(const exec::Executor& ex, const BandedOperator& a, std::span<const float> b,
+                 std::span<float> x, int sweeps);
 
 }  // namespace ww::cg

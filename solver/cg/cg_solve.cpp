@@ -12,7 +12,8 @@ namespace ww::cg {
 
 Result<SolveOutcome> solveOnBackend(const CsrMatrix& a, std::span<const float> b,
                                     std::span<float> x, const CgOptions& options, Backend backend,
-                                    const gpu::ShaderLibrary* library) {
+                                    const gpu::ShaderLibrary* library,
+                                    std::shared_ptr<const exec::Executor> executor) {
     if (b.size() != a.size() || x.size() != a.size()) {
         return inputError("cg: the matrix is " + std::to_string(a.size()) + " x " +
                           std::to_string(a.size()) + " but b has " + std::to_string(b.size()) +
@@ -20,7 +21,7 @@ Result<SolveOutcome> solveOnBackend(const CsrMatrix& a, std::span<const float> b
     }
     SolveOutcome out;
     if (backend == Backend::kCpu) {
-        out.report = solveCpu(a, b, x, options);
+        out.report = solveCpu(std::move(executor), a, b, x, options);
         return out;
     }
     gpu::GpuContext* ctx = gpu::GpuContext::current();

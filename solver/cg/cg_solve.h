@@ -2,6 +2,7 @@
 // solved on either backend: uploads (GPU), solves, downloads, and reports the phases.
 #pragma once
 
+#include <memory>
 #include <span>
 
 #include "solver/cg/cg_types.h"
@@ -19,8 +20,10 @@ struct SolveOutcome {
 
 /// Solves A x = b (x: warm start in, solution out) on `backend`. kGpu needs a current GL
 /// context and `library`; errors are kGpuUnavailable, kInput (sizes) or the GPU's own.
+/// kCpu runs on `executor`.
 Result<SolveOutcome> solveOnBackend(const CsrMatrix& a, std::span<const float> b,
                                     std::span<float> x, const CgOptions& options, Backend backend,
-                                    const gpu::ShaderLibrary* library);
+                                    const gpu::ShaderLibrary* library,
+                                    std::shared_ptr<const exec::Executor> executor);
 
 }  // namespace ww::cg

@@ -11,7 +11,7 @@
 //   CsrMatrix        general sparse, compressed rows with sorted columns.
 //   DenseOperator    row-major n x n.
 //
-// Every operator offers a fast float path (vectorized, both cores for large sizes) and a
+// Every operator offers a fast float path (vectorized, on the executor's threads) and a
 // scalar double-precision reference path (applyReference) that the tests compare against.
 // applyDot() fuses y = A x with the dot product x.y that CG needs next; its reduction sums
 // fixed blocks in a fixed order, so results do not depend on the number of threads.
@@ -41,18 +41,24 @@ struct Triplet {
 template <typename Derived>
 class StoredCgPasses {
   public:
-    double directionApplyDot(const float* r, float* p, float beta, float* q) const {
+    double directionApplyDot(const exec::Executor& ex, const float* r, float* p, float beta,
+                             float* q) const {
         const auto& self = static_cast<const Derived&>(*this);
-        detail::direction(r, p, beta, self.size());
-        return self.applyDot(p, q);
+        detail::direction(ex, r, p, beta, self.size());
+        return self.applyDot(ex, p, q);
     }
-    double updateSolution(float* x, float* r, const float* p, float* q, float alpha) const {
-        return detail::updateSolution(x, r, p, q, alpha, static_cast<const Derived&>(*this).size());
+    double updateSolution(const exec::Executor& ex, float* x, float* r, const float* p, float* q,
+                          float alpha) const {
+        return detail::updateSolution(ex, x, r, p, q, alpha,
+                                      static_cast<const Derived&>(*this).size());
     }
 };
 
 class StencilOperator {
   public:
+    /// Unknowns per chunk of rows in directionApplyDot (64 KB of each vector).
+    static constexpr std::size_t kStencilChunkElems = 16384;
+
     /// (I - alpha L) on an nx x ny grid (row-major, x fastest); nx, ny >= 2, alpha >= 0.
     StencilOperator(int nx, int ny, float alpha, Boundary boundary);
 
@@ -63,15 +69,17 @@ class StencilOperator {
     Boundary boundary() const { return m_boundary; }
 
     /// y = A x.
-    void apply(std::span<const float> x, std::span<float> y) const;
+    void apply(const exec::Executor& ex, std::span<const float> x, std::span<float> y) const;
     /// y = A x; returns x . y.
-    double applyDot(const float* x, float* y) const;
+    double applyDot(const exec::Executor& ex, const float* x, float* y) const;
     /// CG pass 1: p <- r + beta p and returns p . A p. Rows of p are updated just ahead of
     /// the stencil that reads them; A p is formed row by row and not stored (q is unused).
-    double directionApplyDot(const float* r, float* p, float beta, float* q) const;
+    double directionApplyDot(const exec::Executor& ex, const float* r, float* p, float beta,
+                             float* q) const;
     /// CG pass 2: x += alpha p, r -= alpha A p (A p recomputed row by row); returns r . r.
     /// Passes 1 and 2 move 12 + 20 = 32 bytes per unknown.
-    double updateSolution(float* x, float* r, const float* p, float* q, float alpha) const;
+    double updateSolution(const exec::Executor& ex, float* x, float* r, const float* p, float* q,
+                          float alpha) const;
     /// y = A x in double precision, plain loops.
     void applyReference(std::span<const double> x, std::span<double> y) const;
     std::vector<Triplet> triplets() const;
@@ -106,14 +114,15 @@ class BandedOperator : public StoredCgPasses<BandedOperator> {
     /// Index of the band with offset 0, or -1.
     int diagonalBand() const { return m_diagonal; }
 
-    void apply(std::span<const float> x, std::span<float> y) const;
-    double applyDot(const float* x, float* y) const;
+    void apply(const exec::Executor& ex, std::span<const float> x, std::span<float> y) const;
+    double applyDot(const exec::Executor& ex, const float* x, float* y) const;
     void applyReference(std::span<const double> x, std::span<double> y) const;
     std::vector<Triplet> triplets() const;
 
     /// One Jacobi sweep x_out = x_in + (b - A x_in) * invDiag (Göddeke: 20 flops per row
     /// for nine bands). invDiag holds 1 / A(i, i).
-    void jacobiSweep(const float* b, const float* invDiag, const float* xIn, float* xOut) const;
+    void jacobiSweep(const exec::Executor& ex, const float* b, const float* invDiag,
+                     const float* xIn, float* xOut) const;
     void jacobiSweepReference(const float* b, const float* xIn, float* xOut) const;
     std::vector<float> inverseDiagonal() const;
 
@@ -142,8 +151,8 @@ class CsrMatrix : public StoredCgPasses<CsrMatrix> {
     /// True if A equals its transpose exactly (structure and values).
     bool isSymmetric() const;
 
-    void apply(std::span<const float> x, std::span<float> y) const;
-    double applyDot(const float* x, float* y) const;
+    void apply(const exec::Executor& ex, std::span<const float> x, std::span<float> y) const;
+    double applyDot(const exec::Executor& ex, const float* x, float* y) const;
     void applyReference(std::span<const double> x, std::span<double> y) const;
     std::vector<Triplet> triplets() const;
 
@@ -162,8 +171,8 @@ class DenseOperator : public StoredCgPasses<DenseOperator> {
     std::size_t size() const { return m_n; }
     const std::vector<float>& values() const { return m_values; }
 
-    void apply(std::span<const float> x, std::span<float> y) const;
-    double applyDot(const float* x, float* y) const;
+    void apply(const exec::Executor& ex, std::span<const float> x, std::span<float> y) const;
+    double applyDot(const exec::Executor& ex, const float* x, float* y) const;
     void applyReference(std::span<const double> x, std::span<double> y) const;
     std::vector<Triplet> triplets() const;
 

@@ -9,8 +9,6 @@
 
 namespace ww::cg {
 
-using detail::kParallelMin;
-
 Result<CsrMatrix> CsrMatrix::fromTriplets(int n, std::span<const int> rows,
                                           std::span<const int> cols,
                                           std::span<const float> values) {
@@ -78,12 +76,13 @@ bool CsrMatrix::isSymmetric() const {
     return true;
 }
 
-void CsrMatrix::apply(std::span<const float> x, std::span<float> y) const {
-    (void)applyDot(x.data(), y.data());
+void CsrMatrix::apply(const exec::Executor& ex, std::span<const float> x,
+                      std::span<float> y) const {
+    (void)applyDot(ex, x.data(), y.data());
 }
 
-double CsrMatrix::applyDot(const float* x, float* y) const {
-    return detail::blockedSum(m_n, [=, this](std::size_t i0, std::size_t i1) {
+double CsrMatrix::applyDot(const exec::Executor& ex, const float* x, float* y) const {
+    return detail::blockedSum(ex, m_n, [=, this](std::size_t i0, std::size_t i1) {
         float s = 0.0f;
         for (std::size_t i = i0; i < i1; ++i) {
             float v = 0.0f;
@@ -131,23 +130,16 @@ Result<DenseOperator> DenseOperator::create(std::size_t n, std::vector<float> ro
     return op;
 }
 
-void DenseOperator::apply(std::span<const float> x, std::span<float> y) const {
-    (void)applyDot(x.data(), y.data());
+void DenseOperator::apply(const exec::Executor& ex, std::span<const float> x,
+                          std::span<float> y) const {
+    (void)applyDot(ex, x.data(), y.data());
 }
 
-double DenseOperator::applyDot(const float* x, float* y) const {
+double DenseOperator::applyDot(const exec::Executor& ex, const float* x, float* y) const {
     const float* a = m_values.data();
     const std::size_t n = m_n;
-    // Rows are long: split the rows over the cores once the matrix is large.
-    thread_local std::vector<double> partial;
-    if (partial.size() < n) {
-        partial.resize(n);
-    }
-    double* out = partial.data();
-    const long nl = static_cast<long>(n);
-#pragma omp parallel for schedule(static) if (n * n >= kParallelMin) \
-    num_threads(detail::workerThreads())
-    for (long i = 0; i < nl; ++i) {
+    // Rows are long: one row is one "row" of detail::sumRows.
+    return detail::sumRows(ex, static_cast<int>(n), n, [=](int i) {
         const float* row = a + static_cast<std::size_t>(i) * n;
         float v = 0.0f;
 #pragma omp simd reduction(+ : v)
@@ -155,9 +147,8 @@ double DenseOperator::applyDot(const float* x, float* y) const {
             v += row[j] * x[j];
         }
         y[i] = v;
-        out[i] = double(x[i]) * v;
-    }
-    return std::accumulate(out, out + n, 0.0);
+        return double(x[i]) * v;
+    });
 }
 
 void DenseOperator::applyReference(std::span<const double> x, std::span<double> y) const {

@@ -1,8 +1,6 @@
 // StencilOperator: fast and reference paths (equations in operators.h).
 #include "solver/cg/operators.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -10,8 +8,6 @@
 #include "solver/cg/vector_kernels.h"
 
 namespace ww::cg {
-
-using detail::kParallelMin;
 
 StencilOperator::StencilOperator(int nx, int ny, float alpha, Boundary boundary)
     : m_nx(nx), m_ny(ny), m_alpha(alpha), m_boundary(boundary), m_zeroRow(nx, 0.0f) {}
@@ -43,21 +39,6 @@ float StencilOperator::applyRowDot(const float* x, float* out, int j) const {
 
 namespace {
 
-// Per-row partial sums, added in row order: deterministic for any thread count.
-template <typename RowFn>
-double sumRows(int rows, bool parallel, RowFn&& fn) {
-    thread_local std::vector<double> partial;
-    if (partial.size() < static_cast<std::size_t>(rows)) {
-        partial.resize(static_cast<std::size_t>(rows));
-    }
-    double* out = partial.data();
-#pragma omp parallel for schedule(static) if (parallel) num_threads(detail::workerThreads())
-    for (int j = 0; j < rows; ++j) {
-        out[j] = static_cast<double>(fn(j));
-    }
-    return std::accumulate(out, out + rows, 0.0);
-}
-
 // A per-thread row of scratch: the stencil recomputes q = A p row by row instead of storing
 // it (32 instead of 40 bytes per unknown and CG iteration).
 float* rowScratch(int nx) {
@@ -70,13 +51,13 @@ float* rowScratch(int nx) {
 
 }  // namespace
 
-double StencilOperator::updateSolution(float* x, float* r, const float* p, float* /*q*/,
-                                       float alpha) const {
+double StencilOperator::updateSolution(const exec::Executor& ex, float* x, float* r, const float* p,
+                                       float* /*q*/, float alpha) const {
     const std::size_t nx = static_cast<std::size_t>(m_nx);
     const bool neumann = m_boundary == Boundary::kNeumann;
     const float a = m_alpha;
     const float c0 = 1.0f + 4.0f * a;
-    return sumRows(m_ny, size() >= kParallelMin, [&](int j) {
+    return detail::sumRows(ex, m_ny, nx, [&](int j) {
         const std::size_t o = static_cast<std::size_t>(j) * nx;
         const float* row = p + o;
         const float* up = j > 0 ? row - nx : (neumann ? row : m_zeroRow.data());
@@ -101,29 +82,30 @@ double StencilOperator::updateSolution(float* x, float* r, const float* p, float
             pr[i] = ri;
             s += ri * ri;
         }
-        return s + edge(e, row[e - 1], neumann ? row[e] : 0.0f);
+        return static_cast<double>(s + edge(e, row[e - 1], neumann ? row[e] : 0.0f));
     });
 }
 
-void StencilOperator::apply(std::span<const float> x, std::span<float> y) const {
-    (void)applyDot(x.data(), y.data());
+void StencilOperator::apply(const exec::Executor& ex, std::span<const float> x,
+                            std::span<float> y) const {
+    (void)applyDot(ex, x.data(), y.data());
 }
 
-double StencilOperator::applyDot(const float* x, float* y) const {
-    return sumRows(m_ny, size() >= kParallelMin, [&](int j) {
-        return applyRowDot(x, y + j * static_cast<std::size_t>(m_nx), j);
+double StencilOperator::applyDot(const exec::Executor& ex, const float* x, float* y) const {
+    return detail::sumRows(ex, m_ny, static_cast<std::size_t>(m_nx), [&](int j) {
+        return static_cast<double>(applyRowDot(x, y + j * static_cast<std::size_t>(m_nx), j));
     });
 }
 
-double StencilOperator::directionApplyDot(const float* r, float* p, float beta,
-                                          float* /*q*/) const {
+double StencilOperator::directionApplyDot(const exec::Executor& ex, const float* r, float* p,
+                                          float beta, float* /*q*/) const {
     const std::size_t nx = static_cast<std::size_t>(m_nx);
     thread_local std::vector<double> partial;
     if (partial.size() < static_cast<std::size_t>(m_ny)) {
         partial.resize(static_cast<std::size_t>(m_ny));
     }
     double* sums = partial.data();
-    auto updateRow = [&](int j) {
+    auto updateRow = [&](std::ptrdiff_t j) {
         const float* rr = r + j * nx;
         float* pp = p + j * nx;
         const int len = m_nx;
@@ -132,30 +114,39 @@ double StencilOperator::directionApplyDot(const float* r, float* p, float beta,
             pp[i] = rr[i] + beta * pp[i];
         }
     };
-    const int threads = size() >= kParallelMin ? detail::workerThreads() : 1;
-#pragma omp parallel num_threads(threads)
-    {
-        const int t = omp_get_thread_num();
-        const int nt = omp_get_num_threads();
-        const int j0 = static_cast<int>(static_cast<long>(m_ny) * t / nt);
-        const int j1 = static_cast<int>(static_cast<long>(m_ny) * (t + 1) / nt);
-        // The first and last rows of each chunk are read by the neighbouring chunks'
-        // stencils: update them before anyone reads, the rest just ahead of use.
-        if (j1 > j0) {
+    // Chunks of rows (about kStencilChunkElems unknowns, at least 2 rows). The first and last
+    // rows of each chunk are read by the neighbouring chunks' stencils: a first loop updates
+    // them before anyone reads, the second updates the rest just ahead of use.
+    const std::ptrdiff_t chunkRows =
+        std::max<std::ptrdiff_t>(2, static_cast<std::ptrdiff_t>(kStencilChunkElems / nx));
+    const std::ptrdiff_t chunks = exec::chunkCount(m_ny, chunkRows);
+    const auto work = static_cast<std::ptrdiff_t>(size());
+    auto rowsOf = [&](std::ptrdiff_t c) {
+        return std::pair{c * chunkRows, std::min<std::ptrdiff_t>(c * chunkRows + chunkRows, m_ny)};
+    };
+    ex.parallelFor(
+        chunks,
+        [&](std::ptrdiff_t c) {
+            const auto [j0, j1] = rowsOf(c);
             updateRow(j0);
             if (j1 - 1 > j0) {
                 updateRow(j1 - 1);
             }
-        }
-        float* row = rowScratch(m_nx);
-#pragma omp barrier
-        for (int j = j0; j < j1; ++j) {
-            if (j + 1 < j1 - 1) {
-                updateRow(j + 1);
+        },
+        work);
+    ex.parallelFor(
+        chunks,
+        [&](std::ptrdiff_t c) {
+            const auto [j0, j1] = rowsOf(c);
+            float* row = rowScratch(m_nx);
+            for (std::ptrdiff_t j = j0; j < j1; ++j) {
+                if (j + 1 < j1 - 1) {
+                    updateRow(j + 1);
+                }
+                sums[j] = static_cast<double>(applyRowDot(p, row, static_cast<int>(j)));
             }
-            sums[j] = static_cast<double>(applyRowDot(p, row, j));
-        }
-    }
+        },
+        work);
     return std::accumulate(sums, sums + m_ny, 0.0);
 }
 

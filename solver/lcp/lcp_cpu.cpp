@@ -1,7 +1,7 @@
 // CPU backend of the LCP solver: projected Jacobi and projected Gauss-Seidel.
 //
 // Jacobi (Moravanszky 2003, section 5, with omega = -omega_paper and D = diag(A)):
-//   w^t     = A x^t + b                                   (one SIMD matVec, both cores)
+//   w^t     = A x^t + b                                   (one SIMD matVec, all threads)
 //   r(x^t)  = max_i | x_i^t - clamp(x_i^t - w_i^t, lo_i, hi_i) |   (free: w^t is at hand)
 //   x^{t+1} = clamp(x^t - omega D^-1 w^t, lo(x^t), hi(x^t))
 //   (optionally Chebyshev-accelerated: x^{t+1} = clamp(w_t (x^{t+1} - x^{t-1}) + x^{t-1}, ..))
@@ -30,9 +30,9 @@
 #endif
 
 #include "solver/core/timer.h"
+#include "solver/exec/executor.h"
 #include "solver/lcp/lcp_common.h"
 #include "solver/linalg/dense.h"
-#include "solver/linalg/parallel.h"
 
 namespace ww::lcp {
 
@@ -127,8 +127,12 @@ float pairResidual(const LcpProblem& p, const Workspace& ws, const float* x, con
     return std::isfinite(probe) ? r : kInfinity;
 }
 
-float residualOf(const LcpProblem& p, const float* x, Workspace& ws, bool parallel) {
-    linalg::matVec(p.a.data(), p.n, p.n, x, ws.w.data(), parallel);
+float residualOf(const LcpProblem& p, const float* x, Workspace& ws, const exec::Executor* ex) {
+    if (ex != nullptr) {
+        linalg::matVec(*ex, p.a.data(), p.n, p.n, x, ws.w.data());
+    } else {
+        linalg::matVec(p.a.data(), p.n, p.n, x, ws.w.data());
+    }
     currentBounds(p, x, ws.lo.data(), ws.hi.data());
     pinPairRows(ws, x, ws.lo.data(), ws.hi.data());
     return std::max(residualFromW(p, x, ws.w.data(), ws.lo.data(), ws.hi.data()),
@@ -162,12 +166,12 @@ struct Monitor {
 };
 
 void finish(const LcpProblem& p, std::span<float> x, const float* iterate, const Monitor& m,
-            Workspace& ws, bool parallel, LcpReport& rep) {
+            Workspace& ws, const exec::Executor* ex, LcpReport& rep) {
     const auto n = static_cast<std::size_t>(p.n);
     if (m.diverged) {
         rep.status = LcpStatus::kDiverged;
         std::copy_n(ws.good.data(), n, x.data());
-        rep.residual = residualOf(p, x.data(), ws, parallel);
+        rep.residual = residualOf(p, x.data(), ws, ex);
         return;
     }
     std::copy_n(iterate, n, x.data());
@@ -264,22 +268,23 @@ float pairPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws
     return pairResidual(p, ws, cur, ws.w.data());
 }
 
-// One Jacobi pass as a single parallel job: each chunk of rows computes its part of
-// w = A x^t + b, the residual of x^t on those rows and their x^{t+1}, so the matVec and the
-// projection share one hand-off to the helper and the rows stay in that core's cache.
-// Returns r(x^t), infinite when anything is NaN or infinite.
+// One Jacobi pass as a single parallel loop: each chunk of kMatVecChunkRows rows computes its
+// part of w = A x^t + b, the residual of x^t on those rows and their x^{t+1}, so the matVec
+// and the projection share one hand-off and the rows stay in that core's cache. r is a max and
+// the probe only tested for finiteness, so neither depends on which thread ran which chunk.
+// ex == nullptr: on the calling thread. Returns r(x^t), infinite when anything is NaN or
+// infinite.
 // With acceleration (weight != 1), next holds x^{t-1} on entry and x^{t+1} on return.
-float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws, bool parallel,
-                 float weight) {
-    struct alignas(64) Partial {
+float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws,
+                 const exec::Executor* ex, float weight) {
+    struct Partial {
         float r = 0.0f;
         float probe = 0.0f;
     };
-    Partial partial[linalg::kWorkers];
     const float* a = p.a.data();
     const int n = p.n;
-    auto rows = [&](std::ptrdiff_t b, std::ptrdiff_t e, int worker) {
-        linalg::matVec(a + b * n, static_cast<int>(e - b), n, cur, ws.w.data() + b, false);
+    auto rows = [&](std::ptrdiff_t b, std::ptrdiff_t e) {
+        linalg::matVec(a + b * n, static_cast<int>(e - b), n, cur, ws.w.data() + b);
         const float* lo = p.lo.data();
         const float* hi = p.hi.data();
         if (p.hasFriction()) {
@@ -303,25 +308,29 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
         }
         const RowsResult q = projectRows(cur + b, ws.w.data() + b, p.b.data() + b, lo + b, hi + b,
                                          ws.invDiag.data() + b, next + b, weight, e - b);
-        partial[worker].r = std::max(partial[worker].r, q.r);
-        partial[worker].probe += q.probe;
+        return Partial{q.r, q.probe};
     };
     for (std::size_t k = 0; k < ws.pairs.size() && weight != 1.0f; ++k) {
         ws.pairPrev[2 * k] = next[ws.pairs[k].first];
         ws.pairPrev[2 * k + 1] = next[ws.pairs[k].second];
     }
-    if (parallel && n >= linalg::kParallelMinRows) {
-        // Chunks of 16 rows (four 4-row matVec kernels): small enough to balance a late helper.
-        linalg::parallelFor(n, 16, rows);
+    const auto combine = [](Partial acc, const Partial& q) {
+        return Partial{std::max(acc.r, q.r), acc.probe + q.probe};
+    };
+    Partial total;
+    if (ex != nullptr) {
+        constexpr std::ptrdiff_t kRows = linalg::kMatVecChunkRows;
+        total = ex->reduce(
+            exec::chunkCount(n, kRows), Partial{},
+            [&](std::ptrdiff_t c) {
+                return rows(c * kRows, std::min<std::ptrdiff_t>(c * kRows + kRows, n));
+            },
+            combine, std::ptrdiff_t{n} * n);
     } else {
-        rows(0, n, 0);
+        total = rows(0, n);
     }
-    float r = 0.0f;
-    float probe = 0.0f;
-    for (const Partial& q : partial) {
-        r = std::max(r, q.r);
-        probe += q.probe;
-    }
+    float r = total.r;
+    const float probe = total.probe;
     if (!ws.pairs.empty()) {
         r = std::max(r, pairPass(p, cur, next, ws, weight));
     }
@@ -329,7 +338,7 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
 }
 
 void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, Workspace& ws,
-                 bool parallel, LcpReport& rep) {
+                 const exec::Executor* ex, LcpReport& rep) {
     const auto n = static_cast<std::size_t>(p.n);
     const int maxIt = iterationCount(p, o);
     const int every = std::max(1, o.checkEvery);
@@ -352,7 +361,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
             start = chebyshevStart(t, start, rPrev1, rPrev2);
             weight = ws.weights[static_cast<std::size_t>(t - start)];
         }
-        const float r = jacobiPass(p, cur, next, ws, parallel, weight);
+        const float r = jacobiPass(p, cur, next, ws, ex, weight);
         rPrev2 = rPrev1;
         rPrev1 = r;
         if (o.recordHistory) {
@@ -369,7 +378,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
         std::swap(cur, next);
     }
     rep.iterations = t;
-    finish(p, x, cur, mon, ws, parallel, rep);
+    finish(p, x, cur, mon, ws, ex, rep);
 }
 
 // One Gauss-Seidel block update of the disc pair (f, g): both w from the current x, a step of
@@ -391,7 +400,7 @@ float gaussSeidelPair(const LcpProblem& p, std::size_t f, std::size_t g, float o
 }
 
 void solveGaussSeidel(const LcpProblem& p, std::span<float> x, const LcpOptions& o, Workspace& ws,
-                      bool parallel, LcpReport& rep) {
+                      const exec::Executor* ex, LcpReport& rep) {
     const auto n = static_cast<std::size_t>(p.n);
     const int maxIt = iterationCount(p, o);
     const int every = std::max(1, o.checkEvery);
@@ -404,7 +413,7 @@ void solveGaussSeidel(const LcpProblem& p, std::span<float> x, const LcpOptions&
     for (; t <= maxIt; ++t) {
         const bool checkNow = t == maxIt || t % every == 0;
         if (measureEach || checkNow) {
-            const float r = residualOf(p, cur, ws, parallel);
+            const float r = residualOf(p, cur, ws, ex);
             if (o.recordHistory) {
                 rep.history.push_back(r);
             }
@@ -443,11 +452,11 @@ void solveGaussSeidel(const LcpProblem& p, std::span<float> x, const LcpOptions&
         }
     }
     rep.iterations = std::min(t, maxIt);
-    finish(p, x, cur, mon, ws, parallel, rep);
+    finish(p, x, cur, mon, ws, ex, rep);
 }
 
 LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o, Workspace& ws,
-                   bool parallel) {
+                   const exec::Executor* ex) {
     Stopwatch sw;
     LcpReport rep;
     rep.error = checkInput(p, x.size(), o);
@@ -459,9 +468,9 @@ LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o,
     ws.reserve(p);
     if (p.n > 0) {
         if (o.method == LcpMethod::kJacobi) {
-            solveJacobi(p, x, o, ws, parallel, rep);
+            solveJacobi(p, x, o, ws, ex, rep);
         } else {
-            solveGaussSeidel(p, x, o, ws, parallel, rep);
+            solveGaussSeidel(p, x, o, ws, ex, rep);
         }
     } else {
         rep.status = LcpStatus::kConverged;
@@ -472,11 +481,14 @@ LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o,
 
 class CpuLcpSolver final : public LcpSolver {
   public:
+    explicit CpuLcpSolver(std::shared_ptr<const exec::Executor> ex)
+        : m_ex(std::move(ex)), m_ws(static_cast<std::size_t>(m_ex->threads())) {}
+
     const char* backendName() const override { return "cpu"; }
     std::string unsupported(const LcpOptions&) const override { return {}; }
 
     LcpReport solve(const LcpProblem& p, std::span<float> x, const LcpOptions& o) override {
-        return solveOne(p, x, o, m_ws[0], true);
+        return solveOne(p, x, o, m_ws[0], m_ex.get());
     }
 
     std::vector<LcpReport> solveBatch(std::span<const LcpProblem> blocks, std::span<float> x,
@@ -497,38 +509,42 @@ class CpuLcpSolver final : public LcpSolver {
         auto xOf = [&](std::size_t k) {
             return x.subspan(offsets[k], offsets[k + 1] - offsets[k]);
         };
-        // A block large enough to split its rows (kParallelMinRows) is solved on both cores,
+        // A block large enough to split its rows (kSplitBlockWork) is solved on all threads,
         // one such block at a time: one island of 720 rows took 25 us per iteration on one core
-        // where the split takes 12. The other islands are independent: each is solved
-        // single-threaded by whichever worker claims it, with that worker's scratch.
+        // where the split over two takes 12. The other islands are independent: each is solved
+        // single-threaded by whichever thread takes it, with that thread's scratch. Either way
+        // a block's iterates do not depend on the thread count.
         std::vector<std::size_t> small;
         small.reserve(blocks.size());
         for (std::size_t k = 0; k < blocks.size(); ++k) {
-            if (blocks[k].n >= linalg::kParallelMinRows) {
-                reports[k] = solveOne(blocks[k], xOf(k), o, m_ws[0], true);
+            if (isSplitBlock(blocks[k].n)) {
+                reports[k] = solveOne(blocks[k], xOf(k), o, m_ws[0], m_ex.get());
             } else {
                 small.push_back(k);
             }
         }
-        linalg::parallelFor(static_cast<std::ptrdiff_t>(small.size()), 1,
-                            [&](std::ptrdiff_t b, std::ptrdiff_t e, int worker) {
-                                for (std::ptrdiff_t i = b; i < e; ++i) {
-                                    const std::size_t k = small[static_cast<std::size_t>(i)];
-                                    reports[k] =
-                                        solveOne(blocks[k], xOf(k), o, m_ws[worker], false);
-                                }
-                            });
+        m_ex->forEachChunk(
+            static_cast<std::ptrdiff_t>(small.size()), [&](std::ptrdiff_t i, int worker) {
+                const std::size_t k = small[static_cast<std::size_t>(i)];
+                reports[k] =
+                    solveOne(blocks[k], xOf(k), o, m_ws[static_cast<std::size_t>(worker)], nullptr);
+            });
         return reports;
     }
 
   private:
-    Workspace m_ws[linalg::kWorkers];
+    std::shared_ptr<const exec::Executor> m_ex;
+    std::vector<Workspace> m_ws;  ///< one per executor thread
 };
 
 }  // namespace
 
-std::unique_ptr<LcpSolver> makeCpuLcpSolver() {
-    return std::make_unique<CpuLcpSolver>();
+bool isSplitBlock(int n) {
+    return std::ptrdiff_t{n} * n >= kSplitBlockWork;
+}
+
+std::unique_ptr<LcpSolver> makeCpuLcpSolver(std::shared_ptr<const exec::Executor> executor) {
+    return std::make_unique<CpuLcpSolver>(std::move(executor));
 }
 
 }  // namespace ww::lcp

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "solver/core/result.h"
+#include "solver/exec/executor.h"
 
 namespace ww::gpu {
 class ShaderLibrary;
@@ -143,7 +144,14 @@ class LcpSolver {  // one API, two backends
                                               std::span<float> x, const LcpOptions& o) = 0;
 };
 
-std::unique_ptr<LcpSolver> makeCpuLcpSolver();
+/// The CPU backend; its Jacobi passes and batches run on `executor` (results do not depend on
+/// its thread count).
+std::unique_ptr<LcpSolver> makeCpuLcpSolver(std::shared_ptr<const exec::Executor> executor);
+
+/// Work (n^2 multiply-adds of one matVec) from which the CPU backend splits one block's rows
+/// over the executor's threads instead of solving it on one thread beside other blocks.
+inline constexpr std::ptrdiff_t kSplitBlockWork = exec::kMinParallelWork;
+bool isSplitBlock(int n);
 /// Needs a current GpuContext; fails with a reason (never crashes).
 Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& shaders);
 

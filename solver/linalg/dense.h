@@ -8,13 +8,16 @@
 //   matVec    y = A x               matTVec    y = A^T x
 //   matMat    C = A B               matTMat    C = A^T B
 // Matrices are row-major and contiguous. Matrix-vector products use SIMD (AVX2+FMA when the
-// build targets it) and both cores for large matrices; a scalar reference path sits beside
-// each fast path (the *Scalar functions) for tests.
+// build targets it) and the executor's threads for large matrices (chunks of a fixed number of
+// rows or columns, so results do not depend on the thread count); a scalar reference path sits
+// beside each fast path (the *Scalar functions) for tests.
 #pragma once
 
 #include <span>
 #include <string>
 #include <vector>
+
+#include "solver/exec/executor.h"
 
 namespace ww::linalg {
 
@@ -35,8 +38,9 @@ struct Matrix {
 
 using Vector = std::vector<float>;
 
-/// Minimum row count at which matVec and matTVec split the rows over both cores.
-inline constexpr int kParallelMinRows = 256;
+/// Rows per chunk of a parallel matVec (four 4-row SIMD kernels): small enough to balance the
+/// threads, large enough that a chunk costs far more than handing it over.
+inline constexpr int kMatVecChunkRows = 16;
 
 // Elementwise operations (spans of equal length; checked with assert).
 void copy(std::span<const float> a, std::span<float> y);
@@ -57,14 +61,20 @@ void madad(std::span<const float> a, std::span<const float> b, std::span<const f
 float dot(std::span<const float> a, std::span<const float> b);
 float norm2(std::span<const float> a);
 
-/// y = A x, with A rows x cols given as a row-major pointer (rows may be a sub-range).
-void matVec(const float* a, int rows, int cols, const float* x, float* y, bool parallel = true);
-void matVec(const Matrix& a, std::span<const float> x, std::span<float> y);
+/// y = A x on the calling thread, with A rows x cols given as a row-major pointer (rows may be
+/// a sub-range).
+void matVec(const float* a, int rows, int cols, const float* x, float* y);
+/// y = A x on the executor's threads (chunks of kMatVecChunkRows rows; serial below
+/// exec::kMinParallelWork multiply-adds).
+void matVec(const exec::Executor& ex, const float* a, int rows, int cols, const float* x, float* y);
+void matVec(const exec::Executor& ex, const Matrix& a, std::span<const float> x,
+            std::span<float> y);
 /// y = A^T x (x has A.rows entries, y has A.cols).
-void matTVec(const Matrix& a, std::span<const float> x, std::span<float> y);
+void matTVec(const exec::Executor& ex, const Matrix& a, std::span<const float> x,
+             std::span<float> y);
 /// C = A B and C = A^T B; c is resized.
-void matMat(const Matrix& a, const Matrix& b, Matrix& c);
-void matTMat(const Matrix& a, const Matrix& b, Matrix& c);
+void matMat(const exec::Executor& ex, const Matrix& a, const Matrix& b, Matrix& c);
+void matTMat(const exec::Executor& ex, const Matrix& a, const Matrix& b, Matrix& c);
 
 /// Scalar one-row-at-a-time reference of matVec (no SIMD intrinsics, no threads).
 void matVecScalar(const float* a, int rows, int cols, const float* x, float* y);

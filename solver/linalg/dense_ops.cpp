@@ -7,7 +7,6 @@
 #include <cstddef>
 
 #include "solver/linalg/dense.h"
-#include "solver/linalg/parallel.h"
 
 #if defined(__AVX2__) && defined(__FMA__)
 #if defined(__GNUC__) && !defined(__clang__)
@@ -254,47 +253,66 @@ float norm2(std::span<const float> a) {
     return dot(a, a);
 }
 
-void matVec(const float* a, int rows, int cols, const float* x, float* y, bool parallel) {
-    if (!parallel || rows < kParallelMinRows) {
-        matVecRows(a, cols, x, y, 0, rows);
-        return;
-    }
-    // Chunks of 16 rows (four 4-row kernels): small enough to balance a late helper.
-    parallelFor(rows, 16, [&](Index b, Index e, int) { matVecRows(a, cols, x, y, b, e); });
+void matVec(const float* a, int rows, int cols, const float* x, float* y) {
+    matVecRows(a, cols, x, y, 0, rows);
 }
 
-void matVec(const Matrix& a, std::span<const float> x, std::span<float> y) {
+void matVec(const exec::Executor& ex, const float* a, int rows, int cols, const float* x,
+            float* y) {
+    ex.parallelFor(
+        exec::chunkCount(rows, kMatVecChunkRows),
+        [&](Index c) {
+            const Index b = c * kMatVecChunkRows;
+            matVecRows(a, cols, x, y, b, std::min<Index>(b + kMatVecChunkRows, rows));
+        },
+        Index{rows} * cols);
+}
+
+void matVec(const exec::Executor& ex, const Matrix& a, std::span<const float> x,
+            std::span<float> y) {
     assert(x.size() == static_cast<std::size_t>(a.cols));
     assert(y.size() == static_cast<std::size_t>(a.rows));
-    matVec(a.data.data(), a.rows, a.cols, x.data(), y.data(), true);
+    matVec(ex, a.data.data(), a.rows, a.cols, x.data(), y.data());
 }
 
-void matTVec(const Matrix& a, std::span<const float> x, std::span<float> y) {
+void matTVec(const exec::Executor& ex, const Matrix& a, std::span<const float> x,
+             std::span<float> y) {
     assert(x.size() == static_cast<std::size_t>(a.rows));
     assert(y.size() == static_cast<std::size_t>(a.cols));
     std::fill(y.begin(), y.end(), 0.0f);
     const Index cols = a.cols;
-    // Each chunk owns a column range of y and streams every row over it.
-    const Index grain =
-        a.rows >= kParallelMinRows ? std::max<Index>(64, (cols / 8 + 15) & ~Index{15}) : cols;
-    parallelFor(cols, grain, [&](Index c0, Index c1, int) {
-        Index i = 0;
-        for (; i + 4 <= a.rows; i += 4) {
-            const float* r0 = a.row(static_cast<int>(i));
-            axpy4Range(x.data() + i, r0, r0 + cols, r0 + 2 * cols, r0 + 3 * cols, y.data(), c0, c1);
-        }
-        for (; i < a.rows; ++i) {
-            axpyRange(x[i], a.row(static_cast<int>(i)), y.data(), c0, c1);
-        }
-    });
+    // Each chunk owns a column range of y and streams every row over it (128 columns: a
+    // 512-byte strip of each row, whole cache lines).
+    constexpr Index kChunkCols = 128;
+    ex.parallelFor(
+        exec::chunkCount(cols, kChunkCols),
+        [&](Index chunk) {
+            const Index c0 = chunk * kChunkCols;
+            const Index c1 = std::min(c0 + kChunkCols, cols);
+            Index i = 0;
+            for (; i + 4 <= a.rows; i += 4) {
+                const float* r0 = a.row(static_cast<int>(i));
+                axpy4Range(x.data() + i, r0, r0 + cols, r0 + 2 * cols, r0 + 3 * cols, y.data(), c0,
+                           c1);
+            }
+            for (; i < a.rows; ++i) {
+                axpyRange(x[i], a.row(static_cast<int>(i)), y.data(), c0, c1);
+            }
+        },
+        Index{a.rows} * cols);
 }
 
-void matMat(const Matrix& a, const Matrix& b, Matrix& c) {
+// Chunks of 8 rows of C for the matrix-matrix products.
+constexpr Index kMatMatChunkRows = 8;
+
+void matMat(const exec::Executor& ex, const Matrix& a, const Matrix& b, Matrix& c) {
     assert(a.cols == b.rows);
     c = Matrix(a.rows, b.cols);
     const Index n = b.cols;
     constexpr Index kBlock = 128;  // 128 rows of B (512 KB at n = 1000) stay in L2
-    parallelFor(a.rows, 8, [&](Index i0, Index i1, int) {
+    ex.parallelFor(exec::chunkCount(a.rows, kMatMatChunkRows), [&](Index chunk) {
+        const Index i0 = chunk * kMatMatChunkRows;
+        const Index i1 = std::min<Index>(i0 + kMatMatChunkRows, a.rows);
         for (Index k0 = 0; k0 < a.cols; k0 += kBlock) {
             const Index k1 = std::min<Index>(k0 + kBlock, a.cols);
             for (Index i = i0; i < i1; ++i) {
@@ -313,12 +331,14 @@ void matMat(const Matrix& a, const Matrix& b, Matrix& c) {
     });
 }
 
-void matTMat(const Matrix& a, const Matrix& b, Matrix& c) {
+void matTMat(const exec::Executor& ex, const Matrix& a, const Matrix& b, Matrix& c) {
     assert(a.rows == b.rows);
     c = Matrix(a.cols, b.cols);
     const Index n = b.cols;
     constexpr Index kBlock = 128;
-    parallelFor(a.cols, 8, [&](Index i0, Index i1, int) {
+    ex.parallelFor(exec::chunkCount(a.cols, kMatMatChunkRows), [&](Index chunk) {
+        const Index i0 = chunk * kMatMatChunkRows;
+        const Index i1 = std::min<Index>(i0 + kMatMatChunkRows, a.cols);
         for (Index k0 = 0; k0 < a.rows; k0 += kBlock) {
             const Index k1 = std::min<Index>(k0 + kBlock, a.rows);
             for (Index i = i0; i < i1; ++i) {

@@ -129,8 +129,9 @@ SlideOutcome slideOutcome(const SlideParams& p, const Vec3& start, const Vec3& n
     return out;
 }
 
-World makeWallWorld(const WallParams& wall, const WorldParams& params) {
-    World w(params);
+World makeWallWorld(std::shared_ptr<const exec::Executor> executor, const WallParams& wall,
+                    const WorldParams& params) {
+    World w(std::move(executor), params);
     const int bricks = wall.cols * wall.rows;
     w.reserve(bricks + 16, 16 * bricks + 64);
     addGround(w);

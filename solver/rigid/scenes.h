@@ -101,7 +101,8 @@ struct SlideOutcome {
 SlideOutcome slideOutcome(const SlideParams& p, const Vec3& start, const Vec3& now);
 
 /// A new world with ground + wall, scratch reserved.
-World makeWallWorld(const WallParams& wall, const WorldParams& params = {});
+World makeWallWorld(std::shared_ptr<const exec::Executor> executor, const WallParams& wall,
+                    const WorldParams& params = {});
 
 /// Adds a sphere moving with the shot's velocity; returns its body index.
 int shootSphere(World& world, const ShotParams& shot);

@@ -40,7 +40,8 @@ lcp::LcpOptions defaultWallLcpOptions() {
     return o;
 }
 
-World::World(WorldParams params) : m_params(params), m_solver(lcp::makeCpuLcpSolver()) {}
+World::World(std::shared_ptr<const exec::Executor> executor, WorldParams params)
+    : m_params(params), m_ex(std::move(executor)), m_solver(lcp::makeCpuLcpSolver(m_ex)) {}
 World::~World() = default;
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
@@ -88,7 +89,7 @@ void World::reserve(int bodies, int contacts) {
 
 Status World::setBackend(Backend backend, const gpu::ShaderLibrary* shaders) {
     if (backend == Backend::kCpu) {
-        m_solver = lcp::makeCpuLcpSolver();
+        m_solver = lcp::makeCpuLcpSolver(m_ex);
     } else {
         if (shaders == nullptr) {
             return Error{ErrorKind::kGpuUnavailable,
@@ -356,7 +357,7 @@ void World::assembleAndSolve(float h) {
     lcp::LcpSolver* solver = m_solver.get();
     if (!solver->unsupported(options).empty()) {
         if (!m_cpuFallback) {
-            m_cpuFallback = lcp::makeCpuLcpSolver();
+            m_cpuFallback = lcp::makeCpuLcpSolver(m_ex);
         }
         solver = m_cpuFallback.get();
         m_stats.solvedOnCpuFallback = blocks > 0;

@@ -129,7 +129,8 @@ struct StepStats {
 
 class World {
   public:
-    explicit World(WorldParams params = {});
+    /// The CPU LCP solver runs on `executor` (results do not depend on its thread count).
+    explicit World(std::shared_ptr<const exec::Executor> executor, WorldParams params = {});
     ~World();
     World(World&&) noexcept;
     World& operator=(World&&) noexcept;
@@ -213,6 +214,7 @@ class World {
 
     WorldParams m_params;
     Backend m_backend = Backend::kCpu;
+    std::shared_ptr<const exec::Executor> m_ex;
     std::unique_ptr<lcp::LcpSolver> m_solver;
     std::unique_ptr<lcp::LcpSolver> m_cpuFallback;  ///< for methods m_solver cannot run
     std::vector<Body> m_bodies;

@@ -45,13 +45,17 @@ Result<SplashWorld> SplashWorld::create(const SplashParams& params) {
     if (Status s = p.validate(); !s) {
         return s.error();
     }
-    Result<wave::WaveModel> water = wave::WaveModel::create(p.wave, Backend::kCpu, nullptr);
+    if (!p.executor) {
+        p.executor = std::make_shared<exec::Executor>(1);
+    }
+    Result<wave::WaveModel> water =
+        wave::WaveModel::create(p.wave, Backend::kCpu, nullptr, p.executor);
     if (!water) {
         return water.error();
     }
     SplashWorld w;
     w.m_params = p;
-    w.m_world = rigid::World(p.world);
+    w.m_world = rigid::World(p.executor, p.world);
     w.m_water = std::make_unique<wave::WaveModel>(std::move(water).value());
     const std::size_t cells = static_cast<std::size_t>(p.wave.nx) * p.wave.ny;
     w.m_before.assign(cells, 0.0f);

@@ -36,6 +36,8 @@ struct SplashParams {
     wave::WaveParams wave;     ///< grid, pool size, damping, CG; dt and c are set by create()
     ColumnParams column;       ///< water density, drag coefficients, sampling
     float waterDepthM = 0.6f;  ///< still water above the floor y = 0
+    /// The CPU threads of the LCP and the water (null: one thread).
+    std::shared_ptr<const exec::Executor> executor;
     /// Wave speed: <= 0 uses the shallow-water speed sqrt(g d) of the depth.
     float waveSpeed = 0.0f;
     /// false: the bodies feel the water but do not move it (one-way coupling, for comparison).
@@ -103,7 +105,7 @@ class SplashWorld {
     void splatAll(const WaterGrid& g, std::vector<float>& field, std::vector<int>& touched);
 
     SplashParams m_params;
-    rigid::World m_world;
+    rigid::World m_world{std::make_shared<exec::Executor>(1)};  ///< replaced by create()
     std::unique_ptr<wave::WaveModel> m_water;
     SplashStats m_stats;
     double m_volume0 = 0.0;

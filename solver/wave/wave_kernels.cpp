@@ -5,13 +5,11 @@
 #include <cmath>
 #include <vector>
 
-#include "solver/cg/vector_kernels.h"
+#include "solver/exec/executor.h"
 
 namespace ww::wave {
 
 namespace {
-
-constexpr long kParallelMinCells = 1L << 15;
 
 // Pointers to the rows above and below row j with the boundary's ghost rows.
 struct Rows {
@@ -35,15 +33,11 @@ inline float lapAt(const Rows& r, int i, int nx, bool neumann) {
     return l + rr + r.up[i] + r.dn[i] - 4.0f * c;
 }
 
-// Runs f(j) for every row, on both cores when the grid is large.
+// Rows are independent: runs f(j) for every row on the executor, one row per chunk.
 template <typename F>
-void forRows(const GridCoeffs& k, F&& f) {
-#pragma omp parallel for schedule(static) if (static_cast <long>(k.nx) * k.ny >= \
-                                              kParallelMinCells)                 \
-    num_threads(cg::detail::workerThreads())
-    for (int j = 0; j < k.ny; ++j) {
-        f(j);
-    }
+void forRows(const exec::Executor& ex, const GridCoeffs& k, F&& f) {
+    ex.parallelFor(
+        k.ny, [&](std::ptrdiff_t j) { f(static_cast<int>(j)); }, std::ptrdiff_t{k.nx} * k.ny);
 }
 
 const float* zeroRow(int nx) {
@@ -56,14 +50,14 @@ const float* zeroRow(int nx) {
 
 }  // namespace
 
-void cnRhs(const GridCoeffs& k, const float* u, const float* uPrev, float* rhs, float* guess,
-           bool warmStart) {
+void cnRhs(const exec::Executor& ex, const GridCoeffs& k, const float* u, const float* uPrev,
+           float* rhs, float* guess, bool warmStart) {
     const float* zeros = zeroRow(k.nx);
     const float a = k.a;
     const float inv = 1.0f / (1.0f + k.g);
     const float keep = 1.0f - k.g;
     const int nx = k.nx;
-    forRows(k, [&](int j) {
+    forRows(ex, k, [&](int j) {
         const Rows ru = rowsOf(k, u, j, zeros);
         const Rows rp = rowsOf(k, uPrev, j, zeros);
         float* out = rhs + static_cast<std::size_t>(j) * nx;
@@ -119,13 +113,14 @@ void cnRhsReference(const GridCoeffs& k, const float* u, const float* uPrev, flo
     }
 }
 
-void explicitStep(const GridCoeffs& k, const float* u, const float* uPrev, float* uNext) {
+void explicitStep(const exec::Executor& ex, const GridCoeffs& k, const float* u, const float* uPrev,
+                  float* uNext) {
     const float* zeros = zeroRow(k.nx);
     const float c2 = 4.0f * k.a;
     const float inv = 1.0f / (1.0f + k.g);
     const float keep = 1.0f - k.g;
     const int nx = k.nx;
-    forRows(k, [&](int j) {
+    forRows(ex, k, [&](int j) {
         const Rows ru = rowsOf(k, u, j, zeros);
         const float* rp = uPrev + static_cast<std::size_t>(j) * nx;
         float* out = uNext + static_cast<std::size_t>(j) * nx;

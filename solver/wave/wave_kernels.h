@@ -25,6 +25,7 @@
 #include <span>
 
 #include "solver/cg/cg_types.h"
+#include "solver/exec/executor.h"
 
 namespace ww::wave {
 
@@ -38,11 +39,12 @@ struct GridCoeffs {
 };
 
 /// rhs of the CN system and the warm-start guess (2 u - uPrev, or 0 when !warmStart).
-void cnRhs(const GridCoeffs& k, const float* u, const float* uPrev, float* rhs, float* guess,
-           bool warmStart);
+void cnRhs(const exec::Executor& ex, const GridCoeffs& k, const float* u, const float* uPrev,
+           float* rhs, float* guess, bool warmStart);
 void cnRhsReference(const GridCoeffs& k, const float* u, const float* uPrev, float* rhs);
 /// One explicit step into uNext.
-void explicitStep(const GridCoeffs& k, const float* u, const float* uPrev, float* uNext);
+void explicitStep(const exec::Executor& ex, const GridCoeffs& k, const float* u, const float* uPrev,
+                  float* uNext);
 void explicitStepReference(const GridCoeffs& k, const float* u, const float* uPrev, float* uNext);
 /// The scheme's conserved energy of the pair (u^n, u^n-1) (see above).
 double energy(const GridCoeffs& k, bool crankNicolson, float cellSize, float waveSpeed, float dt,

@@ -107,19 +107,21 @@ WaveModel& WaveModel::operator=(WaveModel&&) noexcept = default;
 WaveModel::~WaveModel() = default;
 
 Result<WaveModel> WaveModel::create(const WaveParams& params, Backend backend,
-                                    const gpu::ShaderLibrary* library) {
+                                    const gpu::ShaderLibrary* library,
+                                    std::shared_ptr<const exec::Executor> executor) {
     if (Status st = params.validate(); !st) {
         return st.error();
     }
     WaveModel m;
     m.m_params = params;
+    m.m_ex = std::move(executor);
     m.m_op = stencilFor(params);
     const std::size_t n = static_cast<std::size_t>(params.nx) * params.ny;
     for (auto& u : m.m_u) {
         u.assign(n, 0.0f);
     }
     m.m_rhs.assign(n, 0.0f);
-    m.m_cpuCg.resize(n);
+    m.m_cpuCg = cg::CpuCgSolver(m.m_ex, n);
     if (backend == Backend::kGpu) {
         if (Status st = m.setBackend(Backend::kGpu, library); !st) {
             return st.error();
@@ -349,7 +351,7 @@ StepStats WaveModel::stepCpu() {
         applyImpulse(k, m_params.cellSize(), d, u, uPrev);
     }
     if (m_params.scheme == Scheme::kCrankNicolson) {
-        cnRhs(k, u, uPrev, m_rhs.data(), uNext, m_params.warmStart);
+        cnRhs(*m_ex, k, u, uPrev, m_rhs.data(), uNext, m_params.warmStart);
         stats.rhsMs = clock.elapsedMs();
         const std::size_t n = m_rhs.size();
         const cg::CgReport r = m_cpuCg.solve(m_op, std::span<const float>(m_rhs),
@@ -358,7 +360,7 @@ StepStats WaveModel::stepCpu() {
     } else {
         stats.rhsMs = clock.elapsedMs();
         clock.restart();
-        explicitStep(k, u, uPrev, uNext);
+        explicitStep(*m_ex, k, u, uPrev, uNext);
         stats.solveMs = clock.elapsedMs();
     }
     advanceUnlessBrokenDown(stats);

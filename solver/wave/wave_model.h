@@ -33,9 +33,11 @@ struct PathPoint {
 
 class WaveModel {
   public:
-    /// Builds the model at rest. kGpu needs a current GL context and `library`.
+    /// Builds the model at rest; its CPU kernels run on `executor` (results do not depend on
+    /// its thread count). kGpu needs a current GL context and `library`.
     static Result<WaveModel> create(const WaveParams& params, Backend backend,
-                                    const gpu::ShaderLibrary* library);
+                                    const gpu::ShaderLibrary* library,
+                                    std::shared_ptr<const exec::Executor> executor);
     WaveModel(WaveModel&&) noexcept;
     WaveModel& operator=(WaveModel&&) noexcept;
     ~WaveModel();
@@ -130,6 +132,7 @@ class WaveModel {
     struct Gpu;
     WaveParams m_params;
     Backend m_backend = Backend::kCpu;
+    std::shared_ptr<const exec::Executor> m_ex;
     cg::StencilOperator m_op{4, 4, 0.0f, cg::Boundary::kNeumann};
 
     // CPU state: ring of heights, current index = u^n, (index + 2) % 3 = u^n-1.

@@ -14,6 +14,7 @@
 
 #include "app/scenes/contact_overlay.h"
 #include "solver/rigid/scenes.h"
+#include "support/executor.h"
 
 namespace ww::app {
 namespace {
@@ -41,7 +42,7 @@ BoxCase randomBox(std::mt19937& rng) {
 
 // One box on the ground plane, exactly touching it, in a world with default parameters.
 rigid::World boxOnGround(const BoxCase& c, const rigid::Vec3& velocity = {}) {
-    rigid::World w;
+    rigid::World w(test::executor());
     rigid::addGround(w);
     rigid::BodyDesc d;
     d.kind = rigid::BodyKind::kBox;
@@ -186,7 +187,7 @@ TEST(ContactOverlay, SlidingBoxShowsCoulombFriction) {
 // Two boxes stacked and one apart: two islands; the stack shares a colour, the lone box has
 // another, and no colour is the material's.
 TEST(ContactOverlay, BodiesColouredByIsland) {
-    rigid::World w;
+    rigid::World w(test::executor());
     rigid::addGround(w);
     for (const rigid::Vec3& p : {rigid::Vec3{0.0f, 0.5f, 0.0f}, rigid::Vec3{0.0f, 1.5f, 0.0f},
                                  rigid::Vec3{3.0f, 0.5f, 0.0f}}) {
@@ -220,7 +221,7 @@ TEST(ContactOverlay, BodiesColouredByIsland) {
 TEST(ContactOverlay, BodiesColouredBySleep) {
     rigid::WorldParams p;
     p.sleep = true;
-    rigid::World w(p);
+    rigid::World w(test::executor(), p);
     rigid::addGround(w);
     rigid::BodyDesc d;
     d.position = {0.0f, 0.5f, 0.0f};

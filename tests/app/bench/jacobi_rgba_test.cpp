@@ -17,6 +17,7 @@
 #include <random>
 
 #include "app/bench/jacobi_rgba.h"
+#include "support/executor.h"
 #include "tests/support/gpu_fixture.h"
 
 namespace ww::bench {
@@ -100,7 +101,7 @@ TEST(JacobiRgba, CpuRgbaSweepsGiveTheFourSingleChannelIterates) {
         std::vector<float> x = interleave(k.x0);
         std::vector<float> next(x.size());
         for (int s = 0; s < kSweeps; ++s) {
-            sys->jacobiSweep(x.data(), next.data());
+            sys->jacobiSweep(*test::executor(), x.data(), next.data());
             std::swap(x, next);
         }
         for (int c = 0; c < kChannels; ++c) {

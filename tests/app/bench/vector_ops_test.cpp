@@ -18,6 +18,7 @@
 
 #include "app/bench/vector_ops.h"
 #include "solver/cg/vector_kernels.h"
+#include "support/executor.h"
 #include "tests/support/gpu_fixture.h"
 
 namespace ww::bench {
@@ -80,7 +81,8 @@ TEST(VectorOps, CpuSumMatchesADoubleSum) {
     for (std::size_t n : sizesFor(rng)) {
         const std::vector<float> a = randomVector(n, rng);
         const Reference ref = sumOf(a);
-        EXPECT_NEAR(vectorSum(a), ref.sum, double(cg::detail::kBlock) * kU * ref.absSum)
+        EXPECT_NEAR(vectorSum(*test::executor(), a), ref.sum,
+                    double(cg::detail::kBlock) * kU * ref.absSum)
             << "n = " << n;
     }
 }
@@ -91,10 +93,11 @@ TEST(VectorOps, CpuDotAndAxpbyMatchDoubleReferences) {
         const std::vector<float> a = randomVector(n, rng);
         std::vector<float> b = randomVector(n, rng);
         const Reference ref = dotOf(a, b);
-        EXPECT_NEAR(vectorDot(a, b), ref.sum, double(cg::detail::kBlock + 1) * kU * ref.absSum)
+        EXPECT_NEAR(vectorDot(*test::executor(), a, b), ref.sum,
+                    double(cg::detail::kBlock + 1) * kU * ref.absSum)
             << "n = " << n;
         const std::vector<float> b0 = b;
-        vectorAxpby(a, b, 0.75f);
+        vectorAxpby(*test::executor(), a, b, 0.75f);
         for (std::size_t i = 0; i < n; ++i) {
             const double expect = double(a[i]) + 0.75 * double(b0[i]);
             ASSERT_NEAR(b[i], expect, 2.0 * kU * (std::abs(a[i]) + 0.75 * std::abs(b0[i])))

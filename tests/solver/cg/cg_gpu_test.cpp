@@ -8,6 +8,7 @@
 #include "solver/cg/cg_cpu.h"
 #include "solver/cg/cg_gpu.h"
 #include "solver/cg/cg_solve.h"
+#include "support/executor.h"
 #include "support/gpu_fixture.h"
 
 namespace ww::cg {
@@ -52,7 +53,7 @@ void expectGpuMatchesCpu(const Op& op, const GpuOperator& gop, std::uint64_t see
     options.tolerance = 1e-6f;
     options.recordHistory = true;
     std::vector<float> xCpu = x0;
-    const CgReport cpu = solveCpu(op, b, std::span<float>(xCpu), options);
+    const CgReport cpu = solveCpu(ww::test::executor(), op, b, std::span<float>(xCpu), options);
     const GpuRun gpu = solveGpu(gop, b, x0, options, recompute);
     ASSERT_EQ(gpu.report.status, CgStatus::kConverged) << "seed " << seed;
     EXPECT_LE(gpu.report.residual, 1e-6f);
@@ -200,8 +201,10 @@ TEST(CgSolveOnBackend, CsrOnBothBackendsAgreeAndSizesAreChecked) {
     std::vector<float> xc(300, 0.0f), xg(300, 0.0f);
     CgOptions o;
     o.tolerance = 1e-6f;
-    auto c = solveOnBackend(a.value(), b, std::span<float>(xc), o, Backend::kCpu, nullptr);
-    auto g = solveOnBackend(a.value(), b, std::span<float>(xg), o, Backend::kGpu, &library());
+    auto c = solveOnBackend(a.value(), b, std::span<float>(xc), o, Backend::kCpu, nullptr,
+                            ww::test::executor());
+    auto g = solveOnBackend(a.value(), b, std::span<float>(xg), o, Backend::kGpu, &library(),
+                            ww::test::executor());
     ASSERT_TRUE(c.ok());
     ASSERT_TRUE(g.ok()) << g.error().message;
     EXPECT_TRUE(c->report.converged());
@@ -210,11 +213,14 @@ TEST(CgSolveOnBackend, CsrOnBothBackendsAgreeAndSizesAreChecked) {
     // Both at relative residual 1e-6 with cond <= 13 (see cg_cpu_test.cpp): 5e-5 apart at most.
     EXPECT_LT(relativeError(xg, xc), 5e-5) << "seed " << seed;
     std::vector<float> wrong(299, 0.0f);
-    EXPECT_FALSE(
-        solveOnBackend(a.value(), b, std::span<float>(wrong), o, Backend::kCpu, nullptr).ok());
-    EXPECT_EQ(
-        solveOnBackend(a.value(), b, std::span<float>(xc), o, Backend::kGpu, nullptr).error().kind,
-        ErrorKind::kGpuUnavailable);
+    EXPECT_FALSE(solveOnBackend(a.value(), b, std::span<float>(wrong), o, Backend::kCpu, nullptr,
+                                ww::test::executor())
+                     .ok());
+    EXPECT_EQ(solveOnBackend(a.value(), b, std::span<float>(xc), o, Backend::kGpu, nullptr,
+                             ww::test::executor())
+                  .error()
+                  .kind,
+              ErrorKind::kGpuUnavailable);
 }
 
 TEST(JacobiGpu, MatchesCpuSweeps) {
@@ -227,7 +233,7 @@ TEST(JacobiGpu, MatchesCpuSweeps) {
     ASSERT_TRUE(jacobi.ok()) << jacobi.error().message;
     ASSERT_TRUE(jacobi->run(30).ok());
     std::vector<float> xCpu = x0;
-    (void)jacobiCpu(op, b, xCpu, 30);
+    (void)jacobiCpu(*ww::test::executor(), op, b, xCpu, 30);
     // Jacobi is a contraction (factor <= 0.73, see cg_cpu_test.cpp): per-sweep rounding
     // differences (~1e-7 relative) do not accumulate beyond ~1e-6.
     EXPECT_LT(relativeError(jacobi->solution(), xCpu), 1e-5) << "seed " << seed;

@@ -15,6 +15,7 @@
 #include "lcp_generators.h"
 #include "solver/lcp/lcp_reference.h"
 #include "solver/linalg/dense.h"
+#include "support/executor.h"
 
 namespace ww::lcp {
 namespace {
@@ -53,7 +54,7 @@ void expectMatchesReference(LcpSolver& solver, const LcpProblem& p, LcpMethod me
 }
 
 TEST(LcpCpu, JacobiMatchesReferenceOnSpdProblems) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     for (int n : {1, 2, 3, 7, 16, 50, 128, 500}) {
         expectMatchesReference(*solver, test::spdProblem(n, 100u + static_cast<unsigned>(n)),
                                LcpMethod::kJacobi, "spd n " + std::to_string(n));
@@ -61,7 +62,7 @@ TEST(LcpCpu, JacobiMatchesReferenceOnSpdProblems) {
 }
 
 TEST(LcpCpu, JacobiMatchesReferenceOnContactProblems) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     for (int contacts : {1, 4, 20, 120}) {
         expectMatchesReference(*solver, test::contactProblem(contacts, 7u, false),
                                LcpMethod::kJacobi, "contacts " + std::to_string(contacts));
@@ -69,7 +70,7 @@ TEST(LcpCpu, JacobiMatchesReferenceOnContactProblems) {
 }
 
 TEST(LcpCpu, GaussSeidelMatchesReference) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     for (int n : {1, 5, 64, 300}) {
         expectMatchesReference(*solver, test::spdProblem(n, 200u + static_cast<unsigned>(n)),
                                LcpMethod::kGaussSeidel, "spd n " + std::to_string(n));
@@ -82,7 +83,7 @@ TEST(LcpCpu, PropertyFreshRandomProblems) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937 rng(seed);
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     for (int k = 0; k < 6; ++k) {
         const int n = 1 + static_cast<int>(rng() % 80u);
         const unsigned s = static_cast<unsigned>(rng());
@@ -100,7 +101,7 @@ TEST(LcpCpu, BoxBoundsMatchReference) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     for (int n : {3, 40, 150}) {
         auto p = test::spdProblem(n, static_cast<unsigned>(rng()));
         for (int i = 0; i < n; ++i) {
@@ -123,7 +124,7 @@ TEST(LcpCpu, BoxBoundsMatchReference) {
 // its double-precision natural residual (with the disc projection, zero exactly at a
 // solution) must be as small as the box cone's.
 void expectFrictionSolved(LcpMethod method, unsigned seed, FrictionCone cone) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     for (int contacts : {1, 6, 40}) {
         auto p = test::contactProblem(contacts, seed + static_cast<unsigned>(contacts), true);
         p.cone = cone;
@@ -229,7 +230,7 @@ TEST(LcpCpu, DiscFrictionFreshSeed) {
 // (longer than mu x_n off the axes). Both methods, plain and Chebyshev-accelerated Jacobi.
 // The answers are O(1) floats computed in a few operations: 1e-5 is ~100 ulps.
 TEST(LcpCpu, DiscConeMatchesClosedFormOfADiagonalSlip) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     const unsigned fresh = test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(fresh));
     for (unsigned k = 0; k < 20; ++k) {
@@ -260,7 +261,7 @@ TEST(LcpCpu, DiscConeMatchesClosedFormOfADiagonalSlip) {
 // Friction rows the disc cannot pair are rejected with the reason.
 TEST(LcpCpu, DiscConeRejectsThreeRowsOnANormalAndUnequalMu) {
     auto p = test::contactProblem(2, 5u, true);  // rows: n0 t t n1 t t
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     std::vector<float> x(static_cast<std::size_t>(p.n), 0.0f);
     p.frictionNormal[3] = 0;  // n1 becomes a third friction row of n0
     p.frictionNormal[4] = p.frictionNormal[5] = -1;
@@ -276,7 +277,7 @@ TEST(LcpCpu, DiscConeRejectsThreeRowsOnANormalAndUnequalMu) {
 }
 
 TEST(LcpCpu, WarmStartCutsIterations) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     for (auto method : {LcpMethod::kJacobi, LcpMethod::kGaussSeidel}) {
         auto p = test::contactProblem(30, 21u, true);
         const auto s = test::spectrum(p);
@@ -312,7 +313,7 @@ struct IterationTotals {
 };
 
 IterationTotals expectChebyshevConverges(unsigned seed) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     IterationTotals totals;
     for (bool friction : {false, true}) {
         const auto p = test::contactProblem(20, seed, friction);
@@ -365,7 +366,7 @@ TEST(LcpCpu, ChebyshevAccelerationConvergesInFewerIterations) {
 }
 
 TEST(LcpCpu, ChebyshevRhoOutsideZeroToOneIsRejected) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     const auto p = test::spdProblem(5, 3u);
     std::vector<float> x(5, 0.0f);
     for (float rho : {-0.1f, 1.0f, 2.0f}) {
@@ -378,7 +379,7 @@ TEST(LcpCpu, ChebyshevRhoOutsideZeroToOneIsRejected) {
 }
 
 TEST(LcpCpu, StoppingRules) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     const auto p = test::spdProblem(60, 5u);
     const float omega = goodOmega(test::spectrum(p));
     std::vector<float> x(60, 0.0f);
@@ -410,7 +411,7 @@ TEST(LcpCpu, StoppingRules) {
 }
 
 TEST(LcpCpu, HistoryRecordsEveryIterate) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     const auto p = test::spdProblem(40, 8u);
     std::vector<float> x(40, 0.5f);
     const double guessResidual = naturalResidual(p, x);
@@ -430,7 +431,7 @@ TEST(LcpCpu, HistoryRecordsEveryIterate) {
 }
 
 TEST(LcpCpu, OmegaBeyondConvergentRangeIsReportedAsDivergence) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     // Free rows: the projection never clamps, so the iteration is linear and diverges
     // exactly when omega > 2 / lambda_max(D^-1 A) (Jacobi) or omega >= 2 (SOR).
     auto p = test::spdProblem(50, 31u);
@@ -457,7 +458,7 @@ TEST(LcpCpu, OmegaBeyondConvergentRangeIsReportedAsDivergence) {
 }
 
 TEST(LcpCpu, RejectsInvalidInput) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     auto p = test::spdProblem(4, 1u);
     std::vector<float> x(3, 0.0f);
     auto rep = solver->solve(p, x, {});
@@ -471,7 +472,7 @@ TEST(LcpCpu, RejectsInvalidInput) {
 }
 
 TEST(LcpCpu, BatchEqualsSeparateSolves) {
-    auto solver = makeCpuLcpSolver();
+    auto solver = makeCpuLcpSolver(test::executor());
     std::vector<LcpProblem> blocks;
     std::size_t total = 0;
     for (int k = 0; k < 9; ++k) {
@@ -486,8 +487,8 @@ TEST(LcpCpu, BatchEqualsSeparateSolves) {
             total += static_cast<std::size_t>(blocks.back().n);
         }
     }
-    ASSERT_GE(blocks[3].n, linalg::kParallelMinRows);
-    ASSERT_GE(blocks[8].n, linalg::kParallelMinRows);
+    ASSERT_TRUE(isSplitBlock(blocks[3].n));
+    ASSERT_TRUE(isSplitBlock(blocks[8].n));
     LcpOptions o;
     o.omega = 0.3f;
     o.maxIterations = 200;

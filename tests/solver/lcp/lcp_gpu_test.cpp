@@ -11,6 +11,7 @@
 #include "solver/gpu/shader_library.h"
 #include "solver/lcp/lcp_gpu_layout.h"
 #include "solver/lcp/lcp_reference.h"
+#include "support/executor.h"
 #include "support/gpu_fixture.h"
 
 namespace ww::lcp {
@@ -47,7 +48,7 @@ class LcpGpu : public ::testing::Test {
         WW_REQUIRE_GPU();
         m_gpu = gpuSolver();
         ASSERT_TRUE(m_gpu);
-        m_cpu = makeCpuLcpSolver();
+        m_cpu = makeCpuLcpSolver(test::executor());
     }
     std::unique_ptr<LcpSolver> m_gpu, m_cpu;
     const unsigned m_seed = test::freshSeed();

@@ -7,6 +7,7 @@
 
 #include "lcp_generators.h"
 #include "solver/lcp/lcp_omega.h"
+#include "support/executor.h"
 
 namespace ww::lcp {
 namespace {
@@ -83,7 +84,7 @@ TEST(LcpOmega, AutoOmegaIsSafeAndJacobiConvergesAtIt) {
     o.tolerance = 1e-5f;
     o.maxIterations = 20000;
     std::vector<float> x(static_cast<std::size_t>(p.n), 0.0f);
-    const LcpReport r = makeCpuLcpSolver()->solve(p, x, o);
+    const LcpReport r = makeCpuLcpSolver(test::executor())->solve(p, x, o);
     EXPECT_EQ(r.status, LcpStatus::kConverged) << "seed " << seed << " residual " << r.residual;
     EXPECT_LT(naturalResidual(p, x), 1e-4) << "seed " << seed;
 }

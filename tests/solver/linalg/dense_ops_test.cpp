@@ -12,6 +12,7 @@
 
 #include "random_data.h"
 #include "solver/linalg/dense.h"
+#include "support/executor.h"
 
 namespace ww::linalg {
 namespace {
@@ -82,9 +83,9 @@ void checkProducts(int r, int k, int c, unsigned seed) {
     const auto xt = randomVector(static_cast<std::size_t>(r), rng);
     Vector y(static_cast<std::size_t>(r)), ys(static_cast<std::size_t>(r)),
         yt(static_cast<std::size_t>(k));
-    matVec(a, x, y);
+    matVec(*ww::test::executor(), a, x, y);
     matVecScalar(a.data.data(), r, k, x.data(), ys.data());
-    matTVec(a, xt, yt);
+    matTVec(*ww::test::executor(), a, xt, yt);
     for (int i = 0; i < r; ++i) {
         double ref = 0, abs = 0;
         for (int j = 0; j < k; ++j) {
@@ -109,8 +110,8 @@ void checkProducts(int r, int k, int c, unsigned seed) {
     const auto b = randomMatrix(k, c, rng);
     const auto bt = randomMatrix(r, c, rng);
     Matrix m, mt;
-    matMat(a, b, m);
-    matTMat(a, bt, mt);
+    matMat(*ww::test::executor(), a, b, m);
+    matTMat(*ww::test::executor(), a, bt, mt);
     ASSERT_EQ(m.rows, r);
     ASSERT_EQ(mt.rows, k);
     for (int i = 0; i < r; ++i) {

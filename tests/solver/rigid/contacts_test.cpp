@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "solver/rigid/contacts.h"
+#include "support/executor.h"
 
 namespace ww::rigid {
 namespace {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "solver/rigid/scenes.h"
+#include "support/executor.h"
 
 namespace ww::rigid {
 namespace {
@@ -19,7 +20,7 @@ struct Slid {
 Slid slide(float angleDeg, const WorldParams& params) {
     SlideParams sp;
     sp.angleDeg = angleDeg;
-    World w(params);
+    World w(test::executor(), params);
     addGround(w);
     const int b = addSlide(w, sp);
     const Vec3 start = w.bodies()[static_cast<std::size_t>(b)].position;

@@ -6,6 +6,7 @@
 
 #include "solver/gpu/shader_library.h"
 #include "solver/rigid/scenes.h"
+#include "support/executor.h"
 #include "support/gpu_fixture.h"
 
 namespace ww::rigid {
@@ -15,7 +16,7 @@ World smallWall() {
     WorldParams p;
     p.lcp.tolerance = 0.0f;  // a fixed iteration count: both backends do the same work
     p.lcp.maxIterations = 30;
-    return makeWallWorld(WallParams{3, 3}, p);
+    return makeWallWorld(test::executor(), WallParams{3, 3}, p);
 }
 
 void runSteps(World& w, int steps) {

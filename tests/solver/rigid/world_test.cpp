@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "solver/rigid/scenes.h"
+#include "support/executor.h"
 
 namespace ww::rigid {
 namespace {
@@ -18,7 +19,7 @@ constexpr float kG = 9.81f;
 // 1 cm (measured: 0.7 mm, nearly all of it settling in the first steps, docs/rigid.md) and are at
 // rest: 1 mm/s is far above the measured ~1e-5 m/s yet far below any visible motion.
 TEST(World, DefaultWallStandsStillForTenSeconds) {
-    World w = makeWallWorld(WallParams{});
+    World w = makeWallWorld(test::executor(), WallParams{});
     const DriftMonitor monitor(w);
     for (int s = 0; s < 600; ++s) {
         const StepStats& st = w.step();
@@ -38,7 +39,7 @@ TEST(World, GaussSeidelAlsoKeepsTheWallStanding) {
     p.lcp.method = lcp::LcpMethod::kGaussSeidel;
     p.lcp.omega = 1.0f;
     p.lcp.maxIterations = 100;  // at 50 it does not converge on the 4-point manifolds
-    World w = makeWallWorld(WallParams{}, p);
+    World w = makeWallWorld(test::executor(), WallParams{}, p);
     const DriftMonitor monitor(w);
     for (int s = 0; s < 300; ++s) {
         w.step();
@@ -59,7 +60,7 @@ TEST(World, RestingBoxGetsAnalyticNormalImpulse) {
     WorldParams p;
     p.warmStart = false;
     p.restingLoadGuess = false;
-    World w(p);
+    World w(test::executor(), p);
     addGround(w);
     BodyDesc d;
     d.massKg = mass;
@@ -91,7 +92,7 @@ TEST(World, RestitutionBouncesWithCoefficientTimesImpactSpeed) {
                                       *std::make_unique<std::mt19937>(std::random_device{}()));
     WorldParams p;
     p.restitution = e;
-    World w(p);
+    World w(test::executor(), p);
     addGround(w);
     BodyDesc d;
     d.kind = BodyKind::kSphere;
@@ -117,7 +118,7 @@ World slopeWorld(float angle, float mu) {
     WorldParams p;
     p.friction = mu;
     p.gravity = {kG * std::sin(angle), -kG * std::cos(angle), 0.0f};
-    World w(p);
+    World w(test::executor(), p);
     addGround(w);
     BodyDesc d;
     d.position = {0.0f, 0.5f, 0.0f};
@@ -168,7 +169,7 @@ TEST(World, FrictionlessCollisionConservesMomentum) {
     WorldParams p;
     p.gravity = {};
     p.friction = 0.0f;
-    World w(p);
+    World w(test::executor(), p);
     BodyDesc a;
     a.massKg = 1.5f;
     a.position = {-1.5f, 0.3f * u(rng), 0.3f * u(rng)};
@@ -211,7 +212,7 @@ TEST(World, FrictionlessCollisionConservesMomentum) {
 // but Jacobi capped at 50 iterations does not fully stop it within one step (measured up to
 // ~0.2 m): bounded means less than the sphere's radius (0.4 m), i.e. no tunnelling.
 TEST(World, CollapseWithProjectileStaysFiniteAndBounded) {
-    World w = makeWallWorld(WallParams{});
+    World w = makeWallWorld(test::executor(), WallParams{});
     const DriftMonitor monitor(w);
     float maxPen = 0.0f;
     for (int s = 0; s < 300; ++s) {
@@ -234,7 +235,7 @@ TEST(World, SameSeedGivesSameHashAndADifferentSeedADifferentOne) {
         WallParams wall{4, 3};
         wall.jitterM = 0.005f;
         wall.seed = seed;
-        World w = makeWallWorld(wall);
+        World w = makeWallWorld(test::executor(), wall);
         ShotParams shot;
         shot.velocity.z = vz;
         for (int s = 0; s < 120; ++s) {
@@ -262,9 +263,9 @@ TEST(World, DenseAndIslandModesAgreeWhenABrickIsPushedOff) {
     WorldParams p;
     p.lcp.tolerance = 0.0f;
     p.lcp.maxIterations = 40;
-    World islands = makeWallWorld(WallParams{5, 4}, p);
+    World islands = makeWallWorld(test::executor(), WallParams{5, 4}, p);
     p.mode = LcpMode::kDense;
-    World dense = makeWallWorld(WallParams{5, 4}, p);
+    World dense = makeWallWorld(test::executor(), WallParams{5, 4}, p);
     const DriftMonitor monitor(islands);
     for (int s = 0; s < 120; ++s) {
         if (s == 20) {
@@ -302,7 +303,7 @@ TEST(World, DenseAndIslandModesAgreeWhenABrickIsPushedOff) {
 // estimate gives ~0.26 and it stands, docs/rigid.md); 5 s, same tolerances as the wall.
 TEST(World, PyramidAndTallStackStand) {
     for (int scene = 0; scene < 2; ++scene) {
-        World w;
+        World w(test::executor());
         addGround(w);
         if (scene == 0) {
             addPyramid(w, PyramidParams{});
@@ -325,7 +326,7 @@ TEST(World, PyramidAndTallStackStand) {
 // solution. 5 s: measured 0.8 mm drift (8.8 mm after 10 s, when the columns begin to sway,
 // docs/rigid.md); the columns must still be separate islands.
 TEST(World, TwentyByTwentyWallStands) {
-    World w = makeWallWorld(WallParams{20, 20});
+    World w = makeWallWorld(test::executor(), WallParams{20, 20});
     const DriftMonitor monitor(w);
     for (int s = 0; s < 300; ++s) {
         const StepStats& st = w.step();
@@ -343,7 +344,7 @@ TEST(World, RestingLoadGuessStartsTheWallAtItsStaticSolution) {
         WorldParams p;
         p.restingLoadGuess = guess;
         p.lcp.recordHistory = true;
-        World w = makeWallWorld(WallParams{}, p);
+        World w = makeWallWorld(test::executor(), WallParams{}, p);
         const StepStats& st = w.step();
         ASSERT_FALSE(st.residualHistory.empty());
         // Bottom contacts carry 6 kg * g * dt / 4 = 0.245 N s; zero impulses are that far off.
@@ -356,7 +357,7 @@ TEST(World, RestingLoadGuessStartsTheWallAtItsStaticSolution) {
 }
 
 TEST(World, RemovingABottomBrickDropsItsColumn) {
-    World w = makeWallWorld(WallParams{3, 3});
+    World w = makeWallWorld(test::executor(), WallParams{3, 3});
     const DriftMonitor monitor(w);  // before the removal: keyed by tag, not index
     ASSERT_TRUE(removeBrick(w, 0, 0));
     EXPECT_FALSE(removeBrick(w, 0, 0));
@@ -381,7 +382,7 @@ WorldParams sleepy() {
 // A resting wall falls asleep island by island once its bricks have been slow for 0.5 s; asleep
 // it neither drifts nor costs a solve.
 TEST(World, SleepingWallFallsAsleepAndStopsMoving) {
-    World w = makeWallWorld(WallParams{}, sleepy());
+    World w = makeWallWorld(test::executor(), WallParams{}, sleepy());
     for (int s = 0; s < 60; ++s) {
         w.step();
     }
@@ -408,7 +409,7 @@ TEST(World, SleepingWallFallsAsleepAndStopsMoving) {
 // Without sleeping the 20-high columns slowly buckle and fall at 13-18 s (docs/rigid.md); with
 // it the wall is asleep after its first second and stands.
 TEST(World, SleepingTwentyByTwentyWallStandsForHalfAMinute) {
-    World w = makeWallWorld(WallParams{20, 20}, sleepy());
+    World w = makeWallWorld(test::executor(), WallParams{20, 20}, sleepy());
     const DriftMonitor monitor(w);
     for (int s = 0; s < 1800; ++s) {
         const StepStats& st = w.step();
@@ -422,7 +423,7 @@ TEST(World, SleepingTwentyByTwentyWallStandsForHalfAMinute) {
 // A sphere shot into the sleeping wall wakes what it touches, and the wall collapses as an
 // awake one does: bricks end up far from where they stood.
 TEST(World, ShotWakesTheSleepingWallAndItCollapses) {
-    World w = makeWallWorld(WallParams{}, sleepy());
+    World w = makeWallWorld(test::executor(), WallParams{}, sleepy());
     const DriftMonitor monitor(w);
     for (int s = 0; s < 60; ++s) {
         w.step();
@@ -444,7 +445,7 @@ TEST(World, ShotWakesTheSleepingWallAndItCollapses) {
 // awake brick resting on a woken one is held (a first version posed only the awake contacts but
 // kept the impulse vector at all contacts' size: the solver rejected it, and bricks sank).
 TEST(World, PushAndRemoveWakeSleepingBricks) {
-    World w = makeWallWorld(WallParams{3, 3}, sleepy());
+    World w = makeWallWorld(test::executor(), WallParams{3, 3}, sleepy());
     for (int s = 0; s < 60; ++s) {
         w.step();
     }

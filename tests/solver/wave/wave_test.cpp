@@ -8,6 +8,7 @@
 
 #include "solver/wave/wave_kernels.h"
 #include "solver/wave/wave_model.h"
+#include "support/executor.h"
 #include "support/gpu_fixture.h"
 
 namespace ww::wave {
@@ -63,13 +64,13 @@ TEST(WaveKernels, FastPathsMatchReferences) {
             const auto u = randomField(cells, seed);
             const auto up = randomField(cells, seed + 1);
             std::vector<float> rhs(cells), guess(cells), ref(cells);
-            cnRhs(k, u.data(), up.data(), rhs.data(), guess.data(), true);
+            cnRhs(*test::executor(), k, u.data(), up.data(), rhs.data(), guess.data(), true);
             cnRhsReference(k, u.data(), up.data(), ref.data());
             for (std::size_t c = 0; c < cells; ++c) {
                 ASSERT_NEAR(rhs[c], ref[c], 1e-5f) << c << " seed " << seed;
                 ASSERT_EQ(guess[c], 2.0f * u[c] - up[c]);
             }
-            explicitStep(k, u.data(), up.data(), rhs.data());
+            explicitStep(*test::executor(), k, u.data(), up.data(), rhs.data());
             explicitStepReference(k, u.data(), up.data(), ref.data());
             for (std::size_t c = 0; c < cells; ++c) {
                 ASSERT_NEAR(rhs[c], ref[c], 1e-5f) << c << " seed " << seed;
@@ -102,9 +103,9 @@ TEST(WaveKernels, RhsAndExplicitStepEqualHandWritten3x3) {
         const auto u = randomField(9, seed);
         const auto up = randomField(9, seed + 1);
         std::vector<float> rhs(9), guess(9), ref(9), next(9);
-        cnRhs(k, u.data(), up.data(), rhs.data(), guess.data(), true);
+        cnRhs(*test::executor(), k, u.data(), up.data(), rhs.data(), guess.data(), true);
         cnRhsReference(k, u.data(), up.data(), ref.data());
-        explicitStep(k, u.data(), up.data(), next.data());
+        explicitStep(*test::executor(), k, u.data(), up.data(), next.data());
         for (int i = 0; i < 9; ++i) {
             double lw = 0.0;
             double lu = 0.0;
@@ -128,7 +129,7 @@ TEST(WaveModel, ImplicitBoundedAtTenTimesExplicitLimitWhileExplicitDiverges) {
         WaveParams p = smallParams(40, 10.0f);
         p.scheme = scheme;
         p.trackEnergy = false;
-        auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+        auto m = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
         ASSERT_TRUE(m.ok());
         m->addDrop(0.4f, 0.6f, 0.1f, 0.3f);
         float peak = 0.0f;
@@ -153,7 +154,7 @@ TEST(WaveModel, ExplicitStaysBoundedBelowItsLimit) {
     WaveParams p = smallParams(40, 0.95f);
     p.scheme = Scheme::kExplicit;
     p.trackEnergy = false;
-    auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+    auto m = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
     ASSERT_TRUE(m.ok());
     m->addDrop(0.5f, 0.5f, 0.1f, 0.3f);
     for (int s = 0; s < 1000; ++s) {
@@ -169,7 +170,7 @@ TEST(WaveModel, UndampedEnergyConstantDampedDecays) {
     for (cg::Boundary bc : {cg::Boundary::kNeumann, cg::Boundary::kDirichlet}) {
         WaveParams p = smallParams(48, 2.0f);
         p.boundary = bc;
-        auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+        auto m = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
         ASSERT_TRUE(m.ok());
         m->addDrop(pos(rng), pos(rng), 0.1f, 0.25f);
         m->addDrop(pos(rng), pos(rng), -0.05f, 0.2f);
@@ -202,7 +203,7 @@ TEST(WaveModel, UndampedEnergyConstantDampedDecays) {
 TEST(WaveModel, ExplicitEnergyConservedBelowLimit) {
     WaveParams p = smallParams(40, 0.7f);
     p.scheme = Scheme::kExplicit;
-    auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+    auto m = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
     ASSERT_TRUE(m.ok());
     m->addDrop(0.3f, 0.5f, 0.1f, 0.3f);
     const double e0 = m->step().energy;
@@ -273,7 +274,8 @@ void expectEnergyContinuousAcrossDtChange(Backend backend) {
             WaveParams p = smallParams(40, from);
             p.boundary = bc;
             p.trackEnergy = false;
-            auto m = WaveModel::create(p, backend, backend == Backend::kGpu ? &library() : nullptr);
+            auto m = WaveModel::create(p, backend, backend == Backend::kGpu ? &library() : nullptr,
+                                       test::executor());
             ASSERT_TRUE(m.ok()) << m.error().message;
             m->addDrop(pos(rng), pos(rng), 0.1f, 0.25f);
             m->addDrop(pos(rng), pos(rng), -0.05f, 0.2f);
@@ -312,7 +314,7 @@ TEST(WaveModel, SchemeSwitchKeepsVelocity) {
     std::uniform_real_distribution<float> pos(0.2f, 0.8f);
     WaveParams p = smallParams(32, 2.0f);
     p.damping = 0.3f;
-    auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+    auto m = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
     ASSERT_TRUE(m.ok());
     m->addDrop(pos(rng), pos(rng), 0.1f, 0.3f);
     for (int s = 0; s < 10; ++s) {
@@ -407,7 +409,7 @@ TEST(WaveModel, DropWavefrontTravelsAtWaveSpeed) {
     p.dtRatio = 0.5f;
     p.cg.tolerance = 1e-6f;
     p.trackEnergy = false;
-    auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+    auto m = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
     ASSERT_TRUE(m.ok());
     // Centre of cell (80, 80): normalized (80.5 / 160).
     m->addDrop(80.5f / 160.0f, 80.5f / 160.0f, 0.1f, 0.25f);
@@ -434,7 +436,7 @@ TEST(WaveModel, WarmStartCutsIterations) {
         WaveParams p = smallParams(64, 0.5f);
         p.warmStart = warm == 1;
         p.trackEnergy = false;
-        auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+        auto m = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
         ASSERT_TRUE(m.ok());
         m->addDrop(0.5f, 0.5f, 0.1f, 1.5f);
         m->addDrop(0.2f, 0.7f, 0.1f, 1.2f);
@@ -449,7 +451,7 @@ TEST(WaveModel, RainAndWakeAreDeterministicPerSeed) {
     auto run = [](std::uint64_t seed) {
         WaveParams p = smallParams(48, 2.0f);
         p.trackEnergy = false;
-        auto m = WaveModel::create(p, Backend::kCpu, nullptr);
+        auto m = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
         m->setRain(true, 40.0f, seed);
         m->setWake({{0.2f, 0.2f}, {0.8f, 0.3f}, {0.5f, 0.8f}}, 1.0f);
         int drops = 0;
@@ -470,7 +472,8 @@ TEST(WaveModel, RainAndWakeAreDeterministicPerSeed) {
 void expectBreakdownKeepsHeights(Backend backend) {
     WaveParams p = smallParams(32, 2.0f);
     p.trackEnergy = false;
-    auto m = WaveModel::create(p, backend, backend == Backend::kGpu ? &library() : nullptr);
+    auto m = WaveModel::create(p, backend, backend == Backend::kGpu ? &library() : nullptr,
+                               test::executor());
     ASSERT_TRUE(m.ok()) << m.error().message;
     m->addDrop(0.3f, 0.6f, 0.1f, 0.3f);
     for (int s = 0; s < 5; ++s) {
@@ -504,11 +507,11 @@ TEST(WaveModelGpu, MatchesCpuAndSwitchingKeepsState) {
         p.scheme = scheme;
         p.ny = 44;
         p.trackEnergy = false;
-        auto cpu = WaveModel::create(p, Backend::kCpu, nullptr);
-        auto gpuModel = WaveModel::create(p, Backend::kGpu, &library());
+        auto cpu = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
+        auto gpuModel = WaveModel::create(p, Backend::kGpu, &library(), test::executor());
         ASSERT_TRUE(cpu.ok());
         ASSERT_TRUE(gpuModel.ok()) << gpuModel.error().message;
-        auto mixed = WaveModel::create(p, Backend::kCpu, nullptr);
+        auto mixed = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
         for (WaveModel* m : {&cpu.value(), &gpuModel.value(), &mixed.value()}) {
             m->addDrop(0.3f, 0.6f, 0.1f, 0.3f);
             m->setRain(true, 30.0f, 7);

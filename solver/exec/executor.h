@@ -1,0 +1,118 @@
+// The one executor of all CPU parallel work (dense LCP, CG, wave model, rigid world).
+//
+// An Executor runs a loop of nChunks independent chunks, fn(chunk), on N threads (the caller
+// takes part; oneTBB's work stealing balances the chunks, so a descheduled thread never holds
+// up the others). Results never depend on N: callers cut their work into chunks of a constant
+// size (rows or elements, fixed by the problem size, never by the thread count), and
+// reductions go through reduce(), which keeps one partial per chunk and combines the partials
+// in chunk order on the caller. So a run gives the same bits with 1, 2, 3 or 8 threads.
+//
+// Executors are created by the application (one per process, from --threads / config
+// `threads` / WAVEWALL_THREADS / the hardware thread count, see docs/cli.md) and handed to
+// the solvers and the world that use them; there is no global executor.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace ww::exec {
+
+/// Work (multiply-adds, or elements streamed) below which a loop runs on the caller alone:
+/// handing chunks to other threads costs a few microseconds, the time of about this much work
+/// on one core. The same on every machine; callers pass their loop's work to parallelFor.
+inline constexpr std::ptrdiff_t kMinParallelWork = std::ptrdiff_t{1} << 15;
+
+class Executor {
+  public:
+    /// N threads including the caller; N <= 0 means hardwareThreads(). N may exceed the
+    /// number of cores (threads are then time-shared; results are unchanged).
+    explicit Executor(int threads = 0);
+    ~Executor();
+    Executor(const Executor&) = delete;
+    Executor& operator=(const Executor&) = delete;
+
+    /// std::thread::hardware_concurrency(), at least 1.
+    static int hardwareThreads();
+
+    int threads() const { return m_threads; }
+
+    /// Runs fn(chunk, worker) for chunk in [0, nChunks); worker in [0, threads()) identifies
+    /// the thread (for per-thread scratch) and is the only thing that differs between runs.
+    /// Runs on the caller alone when threads() == 1, nChunks == 1 or work < kMinParallelWork
+    /// (work: the whole loop's work, in the units of kMinParallelWork). Nested calls are
+    /// allowed. Returns when every chunk is done.
+    template <typename F>
+    void forEachChunk(std::ptrdiff_t nChunks, F&& fn,
+                      std::ptrdiff_t work = kMinParallelWork) const {
+        if (nChunks <= 0) {
+            return;
+        }
+        if (m_threads == 1 || nChunks == 1 || work < kMinParallelWork) {
+            for (std::ptrdiff_t c = 0; c < nChunks; ++c) {
+                fn(c, 0);
+            }
+            return;
+        }
+        using Fn = std::remove_reference_t<F>;
+        run(
+            nChunks,
+            [](void* ctx, std::ptrdiff_t b, std::ptrdiff_t e, int worker) {
+                for (std::ptrdiff_t c = b; c < e; ++c) {
+                    (*static_cast<Fn*>(ctx))(c, worker);
+                }
+            },
+            const_cast<void*>(static_cast<const void*>(&fn)));
+    }
+
+    /// Runs fn(chunk) for chunk in [0, nChunks) (see forEachChunk).
+    template <typename F>
+    void parallelFor(std::ptrdiff_t nChunks, F&& fn, std::ptrdiff_t work = kMinParallelWork) const {
+        forEachChunk(
+            nChunks, [&](std::ptrdiff_t c, int) { fn(c); }, work);
+    }
+
+    /// Deterministic reduction: partial[c] = chunkFn(c) for every chunk (in parallel), then
+    /// init combined with partial[0], partial[1], ... in chunk order on the caller.
+    template <typename T, typename ChunkFn, typename Combine>
+    T reduce(std::ptrdiff_t nChunks, T init, ChunkFn&& chunkFn, Combine&& combine,
+             std::ptrdiff_t work = kMinParallelWork) const {
+        thread_local std::vector<T> partial;
+        // A nested reduce on this thread must not reuse the outer one's partials.
+        std::vector<T> own;
+        std::vector<T>& out = m_depth() == 0 ? partial : own;
+        ++m_depth();
+        out.resize(static_cast<std::size_t>(std::max<std::ptrdiff_t>(nChunks, 0)));
+        parallelFor(
+            nChunks, [&](std::ptrdiff_t c) { out[static_cast<std::size_t>(c)] = chunkFn(c); },
+            work);
+        --m_depth();
+        T acc = std::move(init);
+        for (std::ptrdiff_t c = 0; c < nChunks; ++c) {
+            acc = combine(std::move(acc), out[static_cast<std::size_t>(c)]);
+        }
+        return acc;
+    }
+
+  private:
+    using RangeFn = void (*)(void* ctx, std::ptrdiff_t begin, std::ptrdiff_t end, int worker);
+    void run(std::ptrdiff_t nChunks, RangeFn fn, void* ctx) const;
+    static int& m_depth() {
+        thread_local int depth = 0;
+        return depth;
+    }
+
+    int m_threads = 1;
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+/// Chunks of `chunk` items covering [0, count): ceil(count / chunk).
+inline std::ptrdiff_t chunkCount(std::ptrdiff_t count, std::ptrdiff_t chunk) {
+    return count <= 0 ? 0 : (count + chunk - 1) / chunk;
+}
+
+}  // namespace ww::exec
