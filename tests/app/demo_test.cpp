@@ -398,7 +398,7 @@ TEST(DemoUnderXvfb, DragPullsABrickPlainClickKeepsItCtrlClickRemoves) {
         << demoCommand("--scene wall --backend cpu --panel off --screenshot '" + shot + "'")
         << " &\n"
         << "demo=$!\n"
-        << "w=$(xdotool search --sync --name '^wavewall$' | head -1)\n"
+        << "w=$(timeout 60 xdotool search --sync --name '^wavewall$' | head -1)\n"
         << "sleep 2\n"
         << "xdotool windowfocus --sync $w mousemove --window $w 420 260 click 1\n"
         << "sleep 0.5\n"
@@ -500,7 +500,7 @@ TEST(DemoUnderXvfb, F10RecordsAVideoAndF12NeverOverwrites) {
                                          dir.string() + "'")
                           << " &\n"
                           << "demo=$!\n"
-                          << "w=$(xdotool search --sync --name '^wavewall$' | head -1)\n"
+                          << "w=$(timeout 60 xdotool search --sync --name '^wavewall$' | head -1)\n"
                           << "sleep 2\n"
                           << "xdotool windowfocus --sync $w key F10\n"
                           << "sleep 2\n"
@@ -544,20 +544,20 @@ TEST(DemoUnderXvfb, ArrowsStepThroughTheHistoryAndAStepReRunsFromThere) {
     }
     for (const bool stepAfter : {false, true}) {
         const std::string script = outPath("demo_history.sh");
-        std::ofstream(script) << "#!/bin/sh\n"
-                              << demoCommand("--scene wall --backend cpu --event 0:shoot") << " &\n"
-                              << "demo=$!\n"
-                              << "w=$(xdotool search --sync --name '^wavewall$' | head -1)\n"
-                              << "sleep 3\n"
-                              << "xdotool windowfocus --sync $w key space\n"
-                              << "sleep 0.5\n"
-                              << "for i in 1 2 3 4 5 6 7 8 9 10; do\n"
-                              << "  xdotool key Left; sleep 0.1\n"
-                              << "done\n"
-                              << "sleep 0.5\n"
-                              << (stepAfter ? "xdotool key period\nsleep 0.5\n" : "")
-                              << "xdotool key Escape\n"
-                              << "wait $demo\n";
+        std::ofstream(script)
+            << "#!/bin/sh\n"
+            << demoCommand("--scene wall --backend cpu --event 0:shoot") << " &\n"
+            << "demo=$!\n"
+            << "w=$(timeout 60 xdotool search --sync --name '^wavewall$' | head -1)\n"
+            << "sleep 3\n"
+            << "xdotool windowfocus --sync $w key space\n"
+            << "sleep 0.5\n"
+            << "for i in 1 2 3 4 5 6 7 8 9 10; do\n"
+            << "  xdotool key Left; sleep 0.1\n"
+            << "done\n"
+            << "sleep 0.5\n"
+            << (stepAfter ? "xdotool key period\nsleep 0.5\n" : "") << "xdotool key Escape\n"
+            << "wait $demo\n";
         const CommandResult r = runShell(kXvfbRun + "sh '" + script + "'");
         ASSERT_EQ(r.code, 0) << r.output;
         const auto at = r.output.find("demo: history ");
@@ -618,7 +618,7 @@ TEST(DemoUnderXvfb, ContactOverlayKeysShowPointsAndNormals) {
                                          shot + "'")
                           << " &\n"
                           << "demo=$!\n"
-                          << "w=$(xdotool search --sync --name '^wavewall$' | head -1)\n"
+                          << "w=$(timeout 60 xdotool search --sync --name '^wavewall$' | head -1)\n"
                           << "sleep 2\n"
                           << "xdotool windowfocus --sync $w key F12\n"
                           << "sleep 1.5\n"

@@ -344,7 +344,7 @@ TEST(Demo, ClickWithinOneFrameIsNotLost) {
     std::thread clicker([] {
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));
         const int rc = std::system(
-            "xdotool search --sync --name '^wavewall$' mousemove --window %1 400 250 "
+            "timeout 60 xdotool search --sync --name '^wavewall$' mousemove --window %1 400 250 "
             "keydown ctrl click 1 keyup ctrl > /dev/null 2>&1");
         EXPECT_EQ(rc, 0) << "xdotool failed";
     });
@@ -428,7 +428,7 @@ TEST(Demo, BackendSwitchAppliesToEveryScene) {
     std::thread typist([] {
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));
         const int rc = std::system(
-            "xdotool search --sync --name '^wavewall$' windowfocus --sync %1 key g "
+            "timeout 60 xdotool search --sync --name '^wavewall$' windowfocus --sync %1 key g "
             "> /dev/null 2>&1");
         EXPECT_EQ(rc, 0) << "xdotool failed";
     });
@@ -610,7 +610,8 @@ TEST(Demo, F1ShowsTheHelpAndSpaceShowsThePause) {
     std::thread typist([] {
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));
         const int rc = std::system(
-            "xdotool search --sync --name '^wavewall$' windowfocus --sync %1 key F1 key space "
+            "timeout 60 xdotool search --sync --name '^wavewall$' windowfocus --sync %1 key F1 key "
+            "space "
             "> /dev/null 2>&1");
         EXPECT_EQ(rc, 0) << "xdotool failed";
     });
