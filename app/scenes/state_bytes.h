@@ -24,7 +24,9 @@ class ByteWriter {
     void putVector(const std::vector<T>& values) {
         static_assert(std::is_trivially_copyable_v<T>);
         put(static_cast<std::uint64_t>(values.size()));
-        m_bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+        if (!values.empty()) {  // an empty vector's data() may be null
+            m_bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+        }
     }
     std::string take() { return std::move(m_bytes); }
 
@@ -53,7 +55,9 @@ class ByteReader {
             return false;
         }
         values.resize(static_cast<std::size_t>(n));
-        std::memcpy(values.data(), m_bytes.data() + m_at, values.size() * sizeof(T));
+        if (n > 0) {  // memcpy with a null pointer is undefined even for 0 bytes
+            std::memcpy(values.data(), m_bytes.data() + m_at, values.size() * sizeof(T));
+        }
         m_at += values.size() * sizeof(T);
         return true;
     }
