@@ -460,6 +460,9 @@ LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o,
     Stopwatch sw;
     LcpReport rep;
     rep.error = checkInput(p, x.size(), o);
+    if (rep.error.empty() && p.matrixFree()) {
+        rep.error = "the CPU backend solves dense problems only; pose this one dense";
+    }
     if (!rep.error.empty()) {
         rep.status = LcpStatus::kDiverged;
         rep.residual = kInfinity;

@@ -250,6 +250,9 @@ class GpuLcpSolver final : public LcpSolver {
         if (std::string why = unsupported(o); !why.empty()) {
             return why;
         }
+        if (p.matrixFree()) {
+            return "the GPU backend solves dense problems only; pose this one dense";
+        }
         return checkInput(p, xSize, o);
     }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ww::lcp {
 
@@ -12,6 +13,9 @@ namespace {
 // The second term allows for cancellation: an assembled A = J M^-1 J^T computes A_ij and A_ji
 // as different float sums whose difference is a few ulps of the rows' scale, not of A_ij.
 bool isSymmetric(const LcpProblem& p) {
+    if (p.matrixFree()) {
+        return true;  // J W J^T + cfm I with symmetric W, by construction
+    }
     const auto n = static_cast<std::size_t>(p.n);
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = i + 1; j < n; ++j) {
@@ -29,6 +33,11 @@ bool isSymmetric(const LcpProblem& p) {
 }  // namespace
 
 double gershgorinBound(const LcpProblem& p) {
+    if (p.matrixFree()) {
+        // Row sums would need every pair of rows sharing a body (O(sum of degree^2)): no
+        // cheap bound; the Rayleigh estimate alone sets omega.
+        return std::numeric_limits<double>::infinity();
+    }
     const auto n = static_cast<std::size_t>(p.n);
     double g = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -55,9 +64,18 @@ std::vector<double> rayleighLambdaMax(const LcpProblem& p, int iterations) {
         // A deterministic start with components along every eigenvector in practice.
         v[i] = 1.0 + 0.5 * std::sin(static_cast<double>(i));
     }
+    std::vector<float> vf;
     for (int k = 0; k < iterations; ++k) {
         double vav = 0.0, vdv = 0.0;
-        for (std::size_t i = 0; i < n; ++i) {
+        if (p.matrixFree()) {
+            vf.assign(v.begin(), v.end());
+            applyRowOperatorDouble(p.op, vf, av);
+            for (std::size_t i = 0; i < n; ++i) {
+                vav += v[i] * av[i];
+                vdv += v[i] * v[i] * p.diagonal(static_cast<int>(i));
+            }
+        }
+        for (std::size_t i = 0; i < n && !p.matrixFree(); ++i) {
             const float* row = p.a.data() + i * n;
             double s = 0.0;
             for (std::size_t j = 0; j < n; ++j) {
@@ -73,7 +91,7 @@ std::vector<double> rayleighLambdaMax(const LcpProblem& p, int iterations) {
         rho.push_back(vav / vdv);
         double norm = 0.0;
         for (std::size_t i = 0; i < n; ++i) {
-            const double d = p.a[i * n + i];
+            const double d = p.diagonal(static_cast<int>(i));
             v[i] = d > 0.0 ? av[i] / d : 0.0;
             norm += v[i] * v[i];
         }

@@ -28,7 +28,14 @@ std::string LcpProblem::validate() const {
         return "negative size n = " + std::to_string(n);
     }
     const auto sn = static_cast<std::size_t>(n);
-    if (a.size() != sn * sn) {
+    if (matrixFree()) {
+        if (!a.empty()) {
+            return "A is given both dense and matrix-free; leave one of them empty";
+        }
+        if (std::string e = op.validate(n); !e.empty()) {
+            return e;
+        }
+    } else if (a.size() != sn * sn) {
         return "A has " + std::to_string(a.size()) +
                " entries, expected n*n = " + std::to_string(sn * sn);
     }
@@ -36,7 +43,7 @@ std::string LcpProblem::validate() const {
         return "b, lo and hi must have n = " + std::to_string(n) + " entries";
     }
     for (int i = 0; i < n; ++i) {
-        const float d = a[static_cast<std::size_t>(i) * sn + i];
+        const float d = diagonal(i);
         if (!(d > 0.0f) || !std::isfinite(d)) {
             return "diagonal entry A(" + std::to_string(i) + "," + std::to_string(i) +
                    ") = " + std::to_string(d) + " must be positive and finite";
@@ -160,12 +167,19 @@ std::string checkInput(const LcpProblem& p, std::size_t xSize, const LcpOptions&
 double naturalResidual(const LcpProblem& p, std::span<const float> x) {
     const auto n = static_cast<std::size_t>(p.n);
     std::vector<double> ws(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        double w = p.b[i];
-        for (std::size_t j = 0; j < n; ++j) {
-            w += static_cast<double>(p.a[i * n + j]) * x[j];
+    if (p.matrixFree()) {
+        applyRowOperatorDouble(p.op, x, ws);
+        for (std::size_t i = 0; i < n; ++i) {
+            ws[i] += p.b[i];
         }
-        ws[i] = w;
+    } else {
+        for (std::size_t i = 0; i < n; ++i) {
+            double w = p.b[i];
+            for (std::size_t j = 0; j < n; ++j) {
+                w += static_cast<double>(p.a[i * n + j]) * x[j];
+            }
+            ws[i] = w;
+        }
     }
     const auto pairs = frictionPairs(p);
     std::vector<bool> paired(n, false);

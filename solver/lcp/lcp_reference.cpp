@@ -192,12 +192,13 @@ std::optional<std::vector<double>> solveBounded(const LcpProblem& p) {
         }
     }
     const Index size = n + upper.size();
+    const std::vector<float> dense = p.matrixFree() ? denseFromRowOperator(p.op) : p.a;
     std::vector<double> m(size * size, 0.0), q(size, 0.0);
     for (Index i = 0; i < n; ++i) {
         q[i] = p.b[i];
         for (Index j = 0; j < n; ++j) {
-            m[i * size + j] = p.a[i * n + j];
-            q[i] += static_cast<double>(p.a[i * n + j]) * p.lo[j];
+            m[i * size + j] = dense[i * n + j];
+            q[i] += static_cast<double>(dense[i * n + j]) * p.lo[j];
         }
     }
     for (Index k = 0; k < upper.size(); ++k) {

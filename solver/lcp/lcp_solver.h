@@ -35,6 +35,7 @@
 
 #include "solver/core/result.h"
 #include "solver/exec/executor.h"
+#include "solver/lcp/row_operator.h"
 
 namespace ww::gpu {
 class ShaderLibrary;
@@ -56,10 +57,13 @@ enum class FrictionCone {
     kBox,   ///< each row alone: |x_f| <= mu max(x_k, 0) (a pyramid aligned with the rows)
 };
 
-/// Dense bounded LCP: find lo <= x <= hi complementary to w = A x + b.
+/// Bounded LCP: find lo <= x <= hi complementary to w = A x + b. A is dense (a, n*n
+/// row-major) or matrix-free (a empty, op: A = J W J^T + cfm I through per-body sums, O(n)
+/// per product; row_operator.h). Every solver runs the same iteration on both forms.
 struct LcpProblem {
     int n = 0;
-    std::vector<float> a;             ///< n*n, row-major
+    std::vector<float> a;             ///< n*n, row-major; empty when matrixFree()
+    RowOperator op;                   ///< the matrix-free A (empty for a dense problem)
     std::vector<float> b, lo, hi;     ///< n each (lo may be -kInfinity, hi +kInfinity)
     std::vector<int> frictionNormal;  ///< empty, or n: -1, or index of the normal row this
                                       ///< friction row depends on (bounds ±mu*max(x[normal],0))
@@ -68,6 +72,17 @@ struct LcpProblem {
     static LcpProblem plain(int n);  ///< sized, lo = 0, hi = +inf, no friction
 
     bool hasFriction() const { return !frictionNormal.empty(); }
+    bool matrixFree() const { return !op.empty(); }
+    /// A_ii of either form.
+    float diagonal(int i) const {
+        return matrixFree() ? op.diagonal(i)
+                            : a[static_cast<std::size_t>(i) * static_cast<std::size_t>(n) +
+                                static_cast<std::size_t>(i)];
+    }
+    /// Multiply-adds of one product A x: n^2 dense, RowOperator::macs() matrix-free.
+    double productMacs() const {
+        return matrixFree() ? op.macs() : static_cast<double>(n) * static_cast<double>(n);
+    }
     /// Empty string when the arrays are consistent (sizes, lo <= hi, positive diagonal,
     /// friction indices in range and not themselves friction rows; with the disc cone at most
     /// two friction rows per normal, a pair with one mu); otherwise the reason.

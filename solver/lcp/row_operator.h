@@ -1,0 +1,66 @@
+// The LCP matrix given matrix-free, for constraint rows that each act on at most two bodies
+// (contacts, joints):
+//   A = J W J^T + cfm I
+// J has one row per unknown, with a 1x6 block (linear xyz, angular xyz) on each of the row's
+// two bodies; W = diag(W_b) holds each body's 6x6 inverse mass. Each row stores its two J
+// blocks and the same blocks premultiplied, K = W J^T, so a product costs O(rows) where the
+// dense A costs n^2 (and n^2 floats of memory):
+//   u_b     = sum over the rows i on body b, in increasing i, of K_{i,side} x_i   (6 per body)
+//   (A x)_i = J_{iA} . u_{bodyA(i)} + J_{iB} . u_{bodyB(i)} + cfm x_i
+// A side whose body is -1 (static ground, or no second body) contributes nothing. The fixed
+// summation order (rows ascending per body, then the A side before the B side, linear before
+// angular) makes the product independent of thread counts, and is the order every backend
+// uses, so that their iterates agree to rounding.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ww::lcp {
+
+struct RowOperator {
+    static constexpr int kJacobianFloats = 12;  ///< per row: J_A (lin, ang), J_B (lin, ang)
+    static constexpr int kBodyFloats = 6;       ///< per body in u: linear xyz, angular xyz
+
+    int bodies = 0;                         ///< body slots 0 .. bodies - 1
+    float cfm = 0.0f;                       ///< added to every diagonal entry
+    std::vector<std::int32_t> body;         ///< 2 per row: body of side A, of side B; -1 = none
+    std::vector<float> j;                   ///< kJacobianFloats per row: J_A, J_B
+    std::vector<float> k;                   ///< kJacobianFloats per row: K_A = W J_A^T, K_B
+    std::vector<std::int32_t> bodyStart;    ///< bodies + 1 offsets into bodyEntries
+    std::vector<std::int32_t> bodyEntries;  ///< 2 * row + side (0 = A, 1 = B), rows ascending
+
+    int rows() const { return static_cast<int>(body.size() / 2); }
+    bool empty() const { return body.empty(); }
+    /// Sizes body, j and k for `rows` rows of `bodies` slots (contents unspecified).
+    void resize(int rows, int bodies);
+    /// Fills bodyStart/bodyEntries from body (call after the rows are written).
+    void buildBodyIndex();
+    /// A_ii = J_iA . K_iA + J_iB . K_iB + cfm (when both sides name one body, the cross terms
+    /// J_iA . K_iB + J_iB . K_iA too).
+    float diagonal(int i) const;
+    /// Empty when consistent with n rows (sizes, body slots in range, index matching body),
+    /// otherwise the reason.
+    std::string validate(int n) const;
+
+    /// u_b for the bodies [firstBody, lastBody) (u holds kBodyFloats per body).
+    void gatherBodies(const float* x, float* u, int firstBody, int lastBody) const;
+    /// (A x)_i for the rows [firstRow, lastRow), from u of gatherBodies (w indexed by row).
+    void applyRows(const float* x, const float* u, float* w, int firstRow, int lastRow) const;
+    /// w = A x on the calling thread (u: scratch of kBodyFloats * bodies).
+    void apply(const float* x, float* u, float* w) const;
+    /// Multiply-adds of one product: what a Jacobi iteration costs beside the projection.
+    double macs() const { return 24.0 * rows(); }
+    /// Bytes the operator holds (for budgets and memory reports).
+    std::size_t bytes() const;
+};
+
+/// (A x) in double precision through J and K (for residuals and tests).
+void applyRowOperatorDouble(const RowOperator& op, std::span<const float> x,
+                            std::vector<double>& w);
+/// The dense n x n row-major A the operator represents (tests, small problems).
+std::vector<float> denseFromRowOperator(const RowOperator& op);
+
+}  // namespace ww::lcp
