@@ -37,6 +37,8 @@ SceneOptionValues::SceneOptionValues() {
     sleep = w.sleep ? "on" : "off";
     friction = w.friction;
     lcpMode = rigid::toString(w.mode);
+    lcpOperator = rigid::toString(w.lcpOperator);
+    columnGap = rigid::WallParams{}.columnGapM;
     lcpSolver = w.lcp.method == lcp::LcpMethod::kJacobi ? "jacobi" : "gauss-seidel";
     erp = w.erp;
     substeps = w.substeps;
@@ -92,6 +94,15 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("friction", v.friction, "Coulomb friction coefficient mu of every contact");
     t.add("lcp-mode", v.lcpMode, "One dense LCP for the scene, or one block per island",
           {"dense", "islands"});
+    t.add("lcp-operator", v.lcpOperator,
+          "How each LCP block holds A: dense n x n, matrix-free (J M^-1 J^T through per-body "
+          "sums, O(n)), or auto (matrix-free from " +
+              std::to_string(rigid::kMatrixFreeMinRows) +
+              " rows in islands mode, dense in dense mode; docs/rigid.md)",
+          {"dense", "matrix-free", "auto"});
+    t.add("column-gap", v.columnGap,
+          "Gap between neighbouring columns of the wall, m (0: touching, the paper's wall; a gap "
+          "splits it into one island per column)");
     t.add("lcp-solver", v.lcpSolver, "LCP method (Gauss-Seidel runs on the CPU)",
           {"jacobi", "gauss-seidel"});
     t.add("erp", v.erp, "Baumgarte position-error reduction per step (0..1)");
@@ -184,6 +195,10 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
         return rangeError("wall",
                           "has " + std::to_string(bricks) + " bricks; at most 4096 are supported");
     }
+    if (!(v.columnGap >= 0.0f && v.columnGap <= 1.0f)) {
+        return rangeError("column-gap", "must be in [0, 1] m");
+    }
+    s.wall.columnGapM = v.columnGap;
     s.layout = v.layout;
     s.pyramid.baseCount = s.wall.cols;
     s.stack.height = s.wall.rows;
@@ -224,6 +239,7 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     }
     w.friction = v.friction;
     w.mode = *rigid::parseLcpMode(v.lcpMode);
+    w.lcpOperator = *rigid::parseLcpOperator(v.lcpOperator);
     w.lcp.method = v.lcpSolver == "jacobi" ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel;
     if (!(v.omega >= 0.0f) || !std::isfinite(v.omega)) {
         return rangeError(

@@ -31,7 +31,9 @@ struct SceneOptionValues {
     std::string sleep = "off";
     float friction = 0;
     std::string lcpMode;
+    std::string lcpOperator;
     std::string lcpSolver;
+    float columnGap = 0;  ///< m between neighbouring columns of the wall (0: touching)
     float erp = 0;
     int substeps = 1;
 

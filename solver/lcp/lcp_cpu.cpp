@@ -40,7 +40,8 @@ namespace {
 
 struct Workspace {
     std::vector<float> cur, next, good, w, invDiag, lo, hi;
-    std::vector<float> weights;       ///< Chebyshev weights per iteration (empty: plain Jacobi)
+    std::vector<float> u;        ///< matrix-free: W J^T x per body (RowOperator::kBodyFloats each)
+    std::vector<float> weights;  ///< Chebyshev weights per iteration (empty: plain Jacobi)
     std::vector<FrictionPair> pairs;  ///< disc pairs of the problem being solved
     std::vector<int> partner;         ///< per row: the other row of its disc pair, or -1
     std::vector<float> pairPrev;      ///< x^{t-1} of the pairs' rows (accelerated Jacobi)
@@ -49,6 +50,9 @@ struct Workspace {
         for (auto* v : {&cur, &next, &good, &w, &invDiag, &lo, &hi}) {
             v->resize(n);
         }
+        u.resize(p.matrixFree() ? static_cast<std::size_t>(RowOperator::kBodyFloats) *
+                                      static_cast<std::size_t>(p.op.bodies)
+                                : 0);
         pairs = frictionPairs(p);
         partner.assign(pairs.empty() ? 0 : n, -1);
         for (const FrictionPair& q : pairs) {
@@ -61,11 +65,9 @@ struct Workspace {
 
 // The step scale of row i (omega / A_ii), shared by a disc pair (omega / max(A_ff, A_gg)).
 float stepScale(const LcpProblem& p, const Workspace& ws, float omega, std::size_t i) {
-    const auto n = static_cast<std::size_t>(p.n);
-    float d = p.a[i * n + i];
+    float d = p.diagonal(static_cast<int>(i));
     if (!ws.partner.empty() && ws.partner[i] >= 0) {
-        const auto g = static_cast<std::size_t>(ws.partner[i]);
-        d = std::max(d, p.a[g * n + g]);
+        d = std::max(d, p.diagonal(ws.partner[i]));
     }
     return omega / d;
 }
@@ -127,12 +129,57 @@ float pairResidual(const LcpProblem& p, const Workspace& ws, const float* x, con
     return std::isfinite(probe) ? r : kInfinity;
 }
 
-float residualOf(const LcpProblem& p, const float* x, Workspace& ws, const exec::Executor* ex) {
+// Body chunks of the matrix-free gather and row chunks of a pass: fixed sizes, so that which
+// thread runs which chunk never changes a result.
+constexpr std::ptrdiff_t kGatherChunkBodies = 256;
+constexpr std::ptrdiff_t kMatrixFreeChunkRows = 1024;
+
+// u = W J^T x (RowOperator::gatherBodies) over the executor's threads, or on this one.
+void gatherBodies(const RowOperator& op, const float* x, Workspace& ws, const exec::Executor* ex) {
+    const std::ptrdiff_t bodies = op.bodies;
+    if (ex == nullptr) {
+        op.gatherBodies(x, ws.u.data(), 0, op.bodies);
+        return;
+    }
+    ex->parallelFor(
+        exec::chunkCount(bodies, kGatherChunkBodies),
+        [&](std::ptrdiff_t c) {
+            const auto b = c * kGatherChunkBodies;
+            op.gatherBodies(x, ws.u.data(), static_cast<int>(b),
+                            static_cast<int>(std::min(b + kGatherChunkBodies, bodies)));
+        },
+        static_cast<std::ptrdiff_t>(op.macs() / 2));
+}
+
+// w = A x for either form of A.
+void productOf(const LcpProblem& p, const float* x, Workspace& ws, const exec::Executor* ex) {
+    if (p.matrixFree()) {
+        gatherBodies(p.op, x, ws, ex);
+        const std::ptrdiff_t n = p.n;
+        const auto rows = [&](std::ptrdiff_t c) {
+            const auto b = c * kMatrixFreeChunkRows;
+            p.op.applyRows(x, ws.u.data(), ws.w.data(), static_cast<int>(b),
+                           static_cast<int>(std::min(b + kMatrixFreeChunkRows, n)));
+        };
+        if (ex != nullptr) {
+            ex->parallelFor(exec::chunkCount(n, kMatrixFreeChunkRows), rows,
+                            static_cast<std::ptrdiff_t>(p.op.macs() / 2));
+        } else {
+            for (std::ptrdiff_t c = 0; c < exec::chunkCount(n, kMatrixFreeChunkRows); ++c) {
+                rows(c);
+            }
+        }
+        return;
+    }
     if (ex != nullptr) {
         linalg::matVec(*ex, p.a.data(), p.n, p.n, x, ws.w.data());
     } else {
         linalg::matVec(p.a.data(), p.n, p.n, x, ws.w.data());
     }
+}
+
+float residualOf(const LcpProblem& p, const float* x, Workspace& ws, const exec::Executor* ex) {
+    productOf(p, x, ws, ex);
     currentBounds(p, x, ws.lo.data(), ws.hi.data());
     pinPairRows(ws, x, ws.lo.data(), ws.hi.data());
     return std::max(residualFromW(p, x, ws.w.data(), ws.lo.data(), ws.hi.data()),
@@ -283,8 +330,16 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
     };
     const float* a = p.a.data();
     const int n = p.n;
+    const bool matrixFree = p.matrixFree();
+    if (matrixFree) {
+        gatherBodies(p.op, cur, ws, ex);  // u = W J^T x^t: every row's pass reads it
+    }
     auto rows = [&](std::ptrdiff_t b, std::ptrdiff_t e) {
-        linalg::matVec(a + b * n, static_cast<int>(e - b), n, cur, ws.w.data() + b);
+        if (matrixFree) {
+            p.op.applyRows(cur, ws.u.data(), ws.w.data(), static_cast<int>(b), static_cast<int>(e));
+        } else {
+            linalg::matVec(a + b * n, static_cast<int>(e - b), n, cur, ws.w.data() + b);
+        }
         const float* lo = p.lo.data();
         const float* hi = p.hi.data();
         if (p.hasFriction()) {
@@ -319,13 +374,13 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
     };
     Partial total;
     if (ex != nullptr) {
-        constexpr std::ptrdiff_t kRows = linalg::kMatVecChunkRows;
+        const std::ptrdiff_t kRows = matrixFree ? kMatrixFreeChunkRows : linalg::kMatVecChunkRows;
         total = ex->reduce(
             exec::chunkCount(n, kRows), Partial{},
             [&](std::ptrdiff_t c) {
                 return rows(c * kRows, std::min<std::ptrdiff_t>(c * kRows + kRows, n));
             },
-            combine, std::ptrdiff_t{n} * n);
+            combine, static_cast<std::ptrdiff_t>(p.productMacs()));
     } else {
         total = rows(0, n);
     }
@@ -381,19 +436,62 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     finish(p, x, cur, mon, ws, ex, rep);
 }
 
+// w_i = (A x)_i + b_i with the newest x: a dot product with row i of a dense A; matrix-free,
+// J_i . u + cfm x_i with u = W J^T x kept current by movedRow (the sequential-impulse form).
+float gaussSeidelW(const LcpProblem& p, const float* cur, const Workspace& ws, std::size_t i) {
+    if (!p.matrixFree()) {
+        const auto n = static_cast<std::size_t>(p.n);
+        return linalg::dot({p.a.data() + i * n, n}, {cur, n}) + p.b[i];
+    }
+    const RowOperator& op = p.op;
+    constexpr int kU = RowOperator::kBodyFloats;
+    const float* ji = op.j.data() + RowOperator::kJacobianFloats * i;
+    float w = op.cfm * cur[i] + p.b[i];
+    for (int side = 0; side < 2; ++side) {
+        const std::int32_t body = op.body[2 * i + static_cast<std::size_t>(side)];
+        if (body >= 0) {
+            const float* u = ws.u.data() + static_cast<std::size_t>(kU) * body;
+            for (int c = 0; c < kU; ++c) {
+                w += ji[kU * side + c] * u[c];
+            }
+        }
+    }
+    return w;
+}
+
+// Matrix-free: x_i moved by dx, so u = W J^T x moves by K_i dx on the row's bodies.
+void movedRow(const LcpProblem& p, Workspace& ws, std::size_t i, float dx) {
+    if (!p.matrixFree() || dx == 0.0f) {
+        return;
+    }
+    const RowOperator& op = p.op;
+    constexpr int kU = RowOperator::kBodyFloats;
+    const float* ki = op.k.data() + RowOperator::kJacobianFloats * i;
+    for (int side = 0; side < 2; ++side) {
+        const std::int32_t body = op.body[2 * i + static_cast<std::size_t>(side)];
+        if (body >= 0) {
+            float* u = ws.u.data() + static_cast<std::size_t>(kU) * body;
+            for (int c = 0; c < kU; ++c) {
+                u[c] += ki[kU * side + c] * dx;
+            }
+        }
+    }
+}
+
 // One Gauss-Seidel block update of the disc pair (f, g): both w from the current x, a step of
 // omega / max(A_ff, A_gg), then the projection with the newest x_k. Returns 0, or NaN when w
 // is not finite.
 float gaussSeidelPair(const LcpProblem& p, std::size_t f, std::size_t g, float omega, float* cur,
-                      const Workspace& ws) {
-    const auto n = static_cast<std::size_t>(p.n);
-    const float wf = linalg::dot({p.a.data() + f * n, n}, {cur, n}) + p.b[f];
-    const float wg = linalg::dot({p.a.data() + g * n, n}, {cur, n}) + p.b[g];
+                      Workspace& ws) {
+    const float wf = gaussSeidelW(p, cur, ws, f);
+    const float wg = gaussSeidelW(p, cur, ws, g);
     const float s = stepScale(p, ws, omega, f);
     float vf = cur[f] - s * wf;
     float vg = cur[g] - s * wg;
     const auto k = static_cast<std::size_t>(p.frictionNormal[f]);
     projectDisc(vf, vg, p.mu[f] * std::max(cur[k], 0.0f));
+    movedRow(p, ws, f, vf - cur[f]);
+    movedRow(p, ws, g, vg - cur[g]);
     cur[f] = vf;
     cur[g] = vg;
     return 0.0f * (wf + wg);
@@ -426,8 +524,10 @@ void solveGaussSeidel(const LcpProblem& p, std::span<float> x, const LcpOptions&
             }
         }
         float probe = 0.0f;
+        if (p.matrixFree()) {
+            p.op.gatherBodies(cur, ws.u.data(), 0, p.op.bodies);  // u = W J^T x, exact each sweep
+        }
         for (std::size_t i = 0; i < n; ++i) {
-            const float* ai = p.a.data() + i * n;
             const int partner = ws.partner.empty() ? -1 : ws.partner[i];
             if (partner >= 0) {
                 if (static_cast<std::size_t>(partner) > i) {
@@ -436,14 +536,17 @@ void solveGaussSeidel(const LcpProblem& p, std::span<float> x, const LcpOptions&
                 }
                 continue;  // the second row of a pair was updated with its first
             }
-            const float wi = linalg::dot({ai, n}, {cur, n}) + p.b[i];
+            const float wi = gaussSeidelW(p, cur, ws, i);
             float lo = p.lo[i];
             float hi = p.hi[i];
             if (p.hasFriction() && p.frictionNormal[i] >= 0) {
                 hi = p.mu[i] * std::max(cur[p.frictionNormal[i]], 0.0f);
                 lo = -hi;
             }
-            cur[i] = std::clamp(cur[i] - o.omega * wi / ai[i], lo, hi);
+            const float xi =
+                std::clamp(cur[i] - o.omega * wi / p.diagonal(static_cast<int>(i)), lo, hi);
+            movedRow(p, ws, i, xi - cur[i]);
+            cur[i] = xi;
             probe += 0.0f * wi;
         }
         if (!std::isfinite(probe)) {
@@ -460,9 +563,6 @@ LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o,
     Stopwatch sw;
     LcpReport rep;
     rep.error = checkInput(p, x.size(), o);
-    if (rep.error.empty() && p.matrixFree()) {
-        rep.error = "the CPU backend solves dense problems only; pose this one dense";
-    }
     if (!rep.error.empty()) {
         rep.status = LcpStatus::kDiverged;
         rep.residual = kInfinity;
@@ -520,7 +620,7 @@ class CpuLcpSolver final : public LcpSolver {
         std::vector<std::size_t> small;
         small.reserve(blocks.size());
         for (std::size_t k = 0; k < blocks.size(); ++k) {
-            if (isSplitBlock(blocks[k].n)) {
+            if (isSplitBlock(blocks[k])) {
                 reports[k] = solveOne(blocks[k], xOf(k), o, m_ws[0], m_ex.get());
             } else {
                 small.push_back(k);
@@ -542,8 +642,8 @@ class CpuLcpSolver final : public LcpSolver {
 
 }  // namespace
 
-bool isSplitBlock(int n) {
-    return std::ptrdiff_t{n} * n >= kSplitBlockWork;
+bool isSplitBlock(const LcpProblem& p) {
+    return p.productMacs() >= static_cast<double>(kSplitBlockWork);
 }
 
 std::unique_ptr<LcpSolver> makeCpuLcpSolver(std::shared_ptr<const exec::Executor> executor) {

@@ -163,10 +163,11 @@ class LcpSolver {  // one API, two backends
 /// its thread count).
 std::unique_ptr<LcpSolver> makeCpuLcpSolver(std::shared_ptr<const exec::Executor> executor);
 
-/// Work (n^2 multiply-adds of one matVec) from which the CPU backend splits one block's rows
-/// over the executor's threads instead of solving it on one thread beside other blocks.
+/// Work (multiply-adds of one product A x: LcpProblem::productMacs) from which the CPU backend
+/// splits one block's rows over the executor's threads instead of solving it on one thread
+/// beside other blocks.
 inline constexpr std::ptrdiff_t kSplitBlockWork = exec::kMinParallelWork;
-bool isSplitBlock(int n);
+bool isSplitBlock(const LcpProblem& p);
 /// Needs a current GpuContext; fails with a reason (never crashes).
 Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& shaders);
 

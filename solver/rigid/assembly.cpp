@@ -71,12 +71,81 @@ void ContactAssembler::assemble(const std::vector<Body>& bodies,
     const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
     out.n = n;
     out.a.assign(nn, 0.0f);
-    out.b.resize(n);
-    out.lo.resize(n);
-    out.hi.resize(n);
-    out.frictionNormal.resize(n);
-    out.mu.resize(n);
+    out.op = {};
+    buildSlots(bodies, contacts, ids);
+    const int slots = static_cast<int>(m_slotBodies.size());
 
+    // A = J M^-1 J^T: only rows sharing a body couple, through that body's mass matrix.
+    for (int s = 0; s < slots; ++s) {
+        const int begin = m_slotStart[s];
+        const int end = m_slotStart[s + 1];
+        for (int e1 = begin; e1 < end; ++e1) {
+            const int row1 = m_slotRows[e1] >> 1;
+            const RowJacobian& j1 = jac[3 * ids[row1 / 3] + row1 % 3];
+            const bool a1 = (m_slotRows[e1] & 1) == 0;
+            const Vec3& lin1 = a1 ? j1.linA : j1.linB;
+            const Vec3& ang1 = a1 ? j1.angA : j1.angB;
+            float* arow = out.a.data() + static_cast<std::size_t>(row1) * n;
+            for (int e2 = begin; e2 < end; ++e2) {
+                const int row2 = m_slotRows[e2] >> 1;
+                const RowJacobian& j2 = jac[3 * ids[row2 / 3] + row2 % 3];
+                const bool a2 = (m_slotRows[e2] & 1) == 0;
+                arow[row2] +=
+                    dot(lin1, a2 ? j2.mLinA : j2.mLinB) + dot(ang1, a2 ? j2.mAngA : j2.mAngB);
+            }
+        }
+    }
+    for (int row = 0; row < n; ++row) {
+        out.a[static_cast<std::size_t>(row) * n + row] += p.cfm;
+    }
+    releaseSlots();
+    assembleRows(bodies, contacts, ids, p, out, guess);
+}
+
+void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
+                                          const std::vector<Contact>& contacts,
+                                          const std::vector<RowJacobian>& jac,
+                                          std::span<const int> ids, const AssemblyParams& p,
+                                          lcp::LcpProblem& out, std::span<float> guess) {
+    const int n = 3 * static_cast<int>(ids.size());
+    out.n = n;
+    out.a.clear();
+    buildSlots(bodies, contacts, ids);
+    lcp::RowOperator& op = out.op;
+    op.resize(n, static_cast<int>(m_slotBodies.size()));
+    op.cfm = p.cfm;
+    const auto put = [](float* dst, const Vec3& lin, const Vec3& ang) {
+        dst[0] = lin.x;
+        dst[1] = lin.y;
+        dst[2] = lin.z;
+        dst[3] = ang.x;
+        dst[4] = ang.y;
+        dst[5] = ang.z;
+    };
+    for (int k = 0; k < static_cast<int>(ids.size()); ++k) {
+        const Contact& c = contacts[ids[k]];
+        const int slotA = bodies[c.bodyA].isStatic() ? -1 : m_bodySlot[c.bodyA];
+        const int slotB = bodies[c.bodyB].isStatic() ? -1 : m_bodySlot[c.bodyB];
+        for (int r = 0; r < 3; ++r) {
+            const auto row = static_cast<std::size_t>(3 * k + r);
+            const RowJacobian& jr = jac[3 * ids[k] + r];
+            op.body[2 * row] = slotA;
+            op.body[2 * row + 1] = slotB;
+            float* jd = op.j.data() + lcp::RowOperator::kJacobianFloats * row;
+            float* kd = op.k.data() + lcp::RowOperator::kJacobianFloats * row;
+            put(jd, jr.linA, jr.angA);
+            put(jd + 6, jr.linB, jr.angB);
+            put(kd, jr.mLinA, jr.mAngA);
+            put(kd + 6, jr.mLinB, jr.mAngB);
+        }
+    }
+    op.buildBodyIndex();
+    releaseSlots();
+    assembleRows(bodies, contacts, ids, p, out, guess);
+}
+
+void ContactAssembler::buildSlots(const std::vector<Body>& bodies,
+                                  const std::vector<Contact>& contacts, std::span<const int> ids) {
     // Rows touching each non-static body of the block, as CSR over local body slots.
     m_bodySlot.resize(bodies.size(), -1);
     m_slotBodies.clear();
@@ -118,31 +187,24 @@ void ContactAssembler::assemble(const std::vector<Body>& bodies,
         fill[s] = fill[s - 1];
     }
     fill[0] = 0;
+}
 
-    // A = J M^-1 J^T: only rows sharing a body couple, through that body's mass matrix.
-    for (int s = 0; s < slots; ++s) {
-        const int begin = m_slotStart[s];
-        const int end = m_slotStart[s + 1];
-        for (int e1 = begin; e1 < end; ++e1) {
-            const int row1 = m_slotRows[e1] >> 1;
-            const RowJacobian& j1 = jac[3 * ids[row1 / 3] + row1 % 3];
-            const bool a1 = (m_slotRows[e1] & 1) == 0;
-            const Vec3& lin1 = a1 ? j1.linA : j1.linB;
-            const Vec3& ang1 = a1 ? j1.angA : j1.angB;
-            float* arow = out.a.data() + static_cast<std::size_t>(row1) * n;
-            for (int e2 = begin; e2 < end; ++e2) {
-                const int row2 = m_slotRows[e2] >> 1;
-                const RowJacobian& j2 = jac[3 * ids[row2 / 3] + row2 % 3];
-                const bool a2 = (m_slotRows[e2] & 1) == 0;
-                arow[row2] +=
-                    dot(lin1, a2 ? j2.mLinA : j2.mLinB) + dot(ang1, a2 ? j2.mAngA : j2.mAngB);
-            }
-        }
+void ContactAssembler::releaseSlots() {
+    for (int body : m_slotBodies) {
+        m_bodySlot[body] = -1;
     }
-    for (int s = 0; s < slots; ++s) {
-        m_bodySlot[m_slotBodies[s]] = -1;
-    }
+}
 
+void ContactAssembler::assembleRows(const std::vector<Body>& bodies,
+                                    const std::vector<Contact>& contacts, std::span<const int> ids,
+                                    const AssemblyParams& p, lcp::LcpProblem& out,
+                                    std::span<float> guess) {
+    const int n = out.n;
+    out.b.resize(n);
+    out.lo.resize(n);
+    out.hi.resize(n);
+    out.frictionNormal.resize(n);
+    out.mu.resize(n);
     for (int k = 0; k < static_cast<int>(ids.size()); ++k) {
         const Contact& c = contacts[ids[k]];
         const Body& a = bodies[c.bodyA];
@@ -157,7 +219,6 @@ void ContactAssembler::assemble(const std::vector<Body>& bodies,
             const int row = 3 * k + r;
             const Vec3& d = dirOf(c, r);
             const float vd = dot(d, vRel);
-            out.a[static_cast<std::size_t>(row) * n + row] += p.cfm;
             out.b[row] = vd + dot(d, gRel) + (r == 0 ? normalBias(c, vd, p) : 0.0f);
             out.lo[row] = r == 0 ? 0.0f : -lcp::kInfinity;
             out.hi[row] = lcp::kInfinity;

@@ -55,8 +55,22 @@ class ContactAssembler {
     void assemble(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
                   const std::vector<RowJacobian>& jac, std::span<const int> ids,
                   const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess);
+    /// The same LCP with A matrix-free (LcpProblem::op: J and M^-1 J^T per row, bodies as
+    /// local slots, static bodies -1): O(rows) memory where the dense A takes n^2.
+    void assembleMatrixFree(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                            const std::vector<RowJacobian>& jac, std::span<const int> ids,
+                            const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess);
 
   private:
+    /// The local body slots of the block and their rows (m_bodySlot, m_slot*).
+    void buildSlots(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                    std::span<const int> ids);
+    void releaseSlots();
+    /// b, lo, hi, friction and the guess of out.n rows.
+    void assembleRows(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                      std::span<const int> ids, const AssemblyParams& p, lcp::LcpProblem& out,
+                      std::span<float> guess);
+
     std::vector<int> m_bodySlot;   ///< body -> local slot, -1 if not in the block
     std::vector<int> m_slotStart;  ///< CSR of (row, side) per local body
     std::vector<int> m_slotRows;

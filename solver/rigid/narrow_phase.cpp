@@ -183,7 +183,10 @@ int collideBoxBox(const Body& a, const Body& b, const NarrowPhaseParams& p,
         if (s > p.margin) {
             return 0;
         }
-        if (s > bestA) {
+        // Within axisTolerance the lower axis keeps it: two bricks touching only along an edge
+        // (diagonal neighbours in a wall of touching columns) tie on two face axes, and float
+        // noise must not flip the normal (and the feature ids) between steps.
+        if (i == 0 || s > bestA + p.axisTolerance) {
             bestA = s;
             axisA = i;
         }
@@ -194,7 +197,7 @@ int collideBoxBox(const Body& a, const Body& b, const NarrowPhaseParams& p,
         if (s > p.margin) {
             return 0;
         }
-        if (s > bestB) {
+        if (j == 0 || s > bestB + p.axisTolerance) {
             bestB = s;
             axisB = j;
         }

@@ -26,6 +26,31 @@ std::optional<LcpMode> parseLcpMode(std::string_view s) {
     return std::nullopt;
 }
 
+const char* toString(LcpOperator o) {
+    switch (o) {
+        case LcpOperator::kDense:
+            return "dense";
+        case LcpOperator::kMatrixFree:
+            return "matrix-free";
+        case LcpOperator::kAuto:
+            return "auto";
+    }
+    return "?";
+}
+
+std::optional<LcpOperator> parseLcpOperator(std::string_view s) {
+    if (s == "dense") {
+        return LcpOperator::kDense;
+    }
+    if (s == "matrix-free") {
+        return LcpOperator::kMatrixFree;
+    }
+    if (s == "auto") {
+        return LcpOperator::kAuto;
+    }
+    return std::nullopt;
+}
+
 float defaultWallOmega(lcp::LcpMethod method) {
     return method == lcp::LcpMethod::kJacobi ? 0.3f : lcp::kGaussSeidelOmega;
 }
@@ -299,13 +324,39 @@ void World::assembleAndSolve(float h) {
     ap.restitution = m_params.restitution;
     ap.restitutionThreshold = m_params.restitutionThreshold;
     ap.cfm = m_params.cfm;
+    // The parameters may have changed since setBackend (the panel switches the method): a
+    // method the backend cannot run is solved on the CPU, and the step says so, rather than
+    // integrating unsolved impulses.
+    lcp::LcpSolver* solver = m_solver.get();
+    if (!solver->unsupported(m_params.lcp).empty()) {
+        if (!m_cpuFallback) {
+            m_cpuFallback = lcp::makeCpuLcpSolver(m_ex);
+        }
+        solver = m_cpuFallback.get();
+    }
+    const bool solverIsCpu = std::string_view(solver->backendName()) == "cpu";
     const std::span<const int> ids(m_blockIds);
+    double work = 0.0;
     for (int k = 0; k < blocks; ++k) {
         const int begin = m_blockStart[k];
         const int count = m_blockStart[k + 1] - begin;
-        m_assembler.assemble(m_bodies, m_contacts, m_jac, ids.subspan(begin, count), ap,
-                             m_blocks[k], std::span<float>(m_x).subspan(3 * begin, 3 * count));
+        const std::span<const int> blockIds = ids.subspan(begin, count);
+        const std::span<float> guess = std::span<float>(m_x).subspan(3 * begin, 3 * count);
+        // The GPU backend solves dense blocks only: auto keeps them dense there.
+        const bool matrixFree =
+            m_params.lcpOperator == LcpOperator::kMatrixFree ||
+            (m_params.lcpOperator == LcpOperator::kAuto && m_params.mode == LcpMode::kIslands &&
+             solverIsCpu && 3 * count >= kMatrixFreeMinRows);
+        if (matrixFree) {
+            m_assembler.assembleMatrixFree(m_bodies, m_contacts, m_jac, blockIds, ap, m_blocks[k],
+                                           guess);
+            ++m_stats.matrixFreeBlocks;
+        } else {
+            m_assembler.assemble(m_bodies, m_contacts, m_jac, blockIds, ap, m_blocks[k], guess);
+        }
+        work += m_blocks[k].productMacs();
     }
+    m_stats.lcpMacs = std::max(m_stats.lcpMacs, work);
     lcp::LcpOptions options = m_params.lcp;
     if (m_params.adaptiveOmega && options.method == lcp::LcpMethod::kJacobi && blocks > 0) {
         float rho = 0.0f;
@@ -321,10 +372,6 @@ void World::assembleAndSolve(float h) {
     }
     m_stats.omega = options.omega;
     if (m_params.iterationBudgetMacs > 0.0 && options.maxIterations > 0) {
-        double work = 0.0;
-        for (int k = 0; k < blocks; ++k) {
-            work += static_cast<double>(m_blocks[k].n) * m_blocks[k].n;
-        }
         if (work > 0.0) {
             const double cap = std::max(10.0, m_params.iterationBudgetMacs / work);
             options.maxIterations = static_cast<int>(std::min<double>(options.maxIterations, cap));
@@ -351,15 +398,7 @@ void World::assembleAndSolve(float h) {
         }
         m_stats.lcpNMax = std::max(m_stats.lcpNMax, n);
     };
-    // The parameters may have changed since setBackend (the panel switches the method): a
-    // method the backend cannot run is solved on the CPU, and the step says so, rather than
-    // integrating unsolved impulses.
-    lcp::LcpSolver* solver = m_solver.get();
-    if (!solver->unsupported(options).empty()) {
-        if (!m_cpuFallback) {
-            m_cpuFallback = lcp::makeCpuLcpSolver(m_ex);
-        }
-        solver = m_cpuFallback.get();
+    if (solver != m_solver.get()) {
         m_stats.solvedOnCpuFallback = blocks > 0;
     }
     m_reports.clear();

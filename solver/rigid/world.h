@@ -35,6 +35,17 @@ enum class LcpMode { kDense, kIslands };
 const char* toString(LcpMode m);
 std::optional<LcpMode> parseLcpMode(std::string_view s);
 
+/// How each block's matrix is held: dense n x n (the paper's form; n^2 memory and work per
+/// iteration), matrix-free (A x = J (M^-1 J^T x) through per-body sums; O(n)), or chosen per
+/// block by size (auto: matrix-free from kMatrixFreeMinRows rows in islands mode, dense in
+/// dense mode, the paper's setting).
+enum class LcpOperator { kDense, kMatrixFree, kAuto };
+const char* toString(LcpOperator o);
+std::optional<LcpOperator> parseLcpOperator(std::string_view s);
+/// The auto crossover: blocks of at least this many rows are posed matrix-free (measured:
+/// docs/rigid.md, "Matrix-free islands").
+inline constexpr int kMatrixFreeMinRows = 96;
+
 /// The tuned solver defaults (docs/rigid.md explains how they were found).
 lcp::LcpOptions defaultWallLcpOptions();
 /// The wall's default relaxation of each method: Jacobi 0.3 (capped per step by
@@ -58,6 +69,7 @@ struct WorldParams {
     float warmStartFactor = 1.0f;  ///< fraction of last step's impulses used as the guess
     NarrowPhaseParams collision;
     LcpMode mode = LcpMode::kIslands;
+    LcpOperator lcpOperator = LcpOperator::kAuto;
     /// Jacobi, omega 0.3 (defaultWallOmega; an upper bound: see adaptiveOmega), at most 200
     /// iterations (warm steps stop after 1-6 at the tolerance), natural-map tolerance 1e-5 N s,
     /// checked every 10 iterations. maxIterations 0 = 2n (the paper's count; no cold-start or
@@ -79,10 +91,11 @@ struct WorldParams {
     /// them at rest instead of zero (guessRestingImpulses in contacts.h): what lets a 20-high
     /// wall stand from its exactly-touching start with Jacobi.
     bool restingLoadGuess = true;
-    /// Real-time budget: the iteration cap is lowered so that iterations * sum_k n_k^2 (the
-    /// multiply-adds of the dense matrix-vector products of all blocks) stays below this;
-    /// at least 10 iterations are kept. Only a huge pile after a collapse reaches it (a
-    /// 1600-row island gets ~19 iterations). 0 = no budget; never applied to a 2n count.
+    /// Real-time budget: the iteration cap is lowered so that iterations * sum_k c_k stays
+    /// below this, c_k the multiply-adds of one product with block k's A (n_k^2 dense,
+    /// 24 n_k matrix-free: LcpProblem::productMacs); at least 10 iterations are kept. With
+    /// matrix-free islands only a dense scene (the paper's setting) of over ~700 rows reaches
+    /// it. 0 = no budget; never applied to a 2n count.
     double iterationBudgetMacs = 5.0e7;
     float omegaSafety = 0.85f;  ///< see adaptiveOmega
     /// Sleeping (off by default): when every body of an island has moved slower than
@@ -108,6 +121,8 @@ struct StepStats {
     int islands = 0;           ///< LCP blocks solved (1 in dense mode)
     int lcpN = 0;              ///< rows of all blocks together
     int lcpNMax = 0;           ///< rows of the largest block
+    int matrixFreeBlocks = 0;  ///< blocks posed matrix-free (LcpOperator)
+    double lcpMacs = 0;        ///< multiply-adds of one product with every block's A
     float iterationsMean = 0;  ///< over blocks
     int iterationsMax = 0;
     int iterationCap = 0;   ///< after the cold-start and budget rules (0 = 2n)

@@ -487,8 +487,8 @@ TEST(LcpCpu, BatchEqualsSeparateSolves) {
             total += static_cast<std::size_t>(blocks.back().n);
         }
     }
-    ASSERT_TRUE(isSplitBlock(blocks[3].n));
-    ASSERT_TRUE(isSplitBlock(blocks[8].n));
+    ASSERT_TRUE(isSplitBlock(blocks[3]));
+    ASSERT_TRUE(isSplitBlock(blocks[8]));
     LcpOptions o;
     o.omega = 0.3f;
     o.maxIterations = 200;
