@@ -18,9 +18,10 @@ struct WallParams {
     int rows = 6;
     Vec3 brickHalfExtents{0.5f, 0.5f, 0.5f};  ///< unit cubes by default
     float brickMassKg = 1.0f;
-    /// Horizontal gap between neighbouring columns, m. With 0 the columns touch and the whole
-    /// wall is one island (see docs/rigid.md for what that costs).
-    float columnGapM = 0.02f;
+    /// Horizontal gap between neighbouring columns, m. 0 (the paper's wall): the columns touch
+    /// and the whole wall is one island, posed matrix-free from kMatrixFreeMinRows rows; a gap
+    /// splits it into one small island per column (docs/rigid.md).
+    float columnGapM = 0.0f;
     /// Random placement noise (uniform, +-jitterM in x and z, +-jitterM rad of yaw), drawn
     /// from `seed` with a fixed LCG so that one seed gives one wall on every platform.
     /// 0 = the exact wall.
