@@ -6,12 +6,39 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <unistd.h>
+
 namespace ww::app {
 
 namespace {
 
 Error rangeError(const std::string& option, const std::string& what) {
     return inputError("--" + option + " (config key \"" + option + "\") " + what);
+}
+
+// Contacts of a cols x rows wall at rest: 4 under every brick; with touching columns also 4 per
+// side face and 4 per pair of diagonal neighbours, which touch along an edge (10 x 6: 816).
+long long restingWallContacts(long long cols, long long rows, bool touching) {
+    const long long bricks = cols * rows;
+    return touching ? 4 * bricks + 4 * (cols - 1) * rows + 8 * (cols - 1) * (rows - 1) : 4 * bricks;
+}
+
+// Bytes of the largest dense LCP matrix the wall will pose: the whole scene in dense mode, the
+// largest island otherwise (a column, or the whole wall when the columns touch); 0 when every
+// block is matrix-free.
+double denseWallBytes(const rigid::WallParams& wall, const rigid::WorldParams& w) {
+    const bool touching = wall.columnGapM <= 0.0f;
+    const bool dense =
+        w.lcpOperator == rigid::LcpOperator::kDense ||
+        (w.lcpOperator == rigid::LcpOperator::kAuto && w.mode == rigid::LcpMode::kDense);
+    if (!dense) {
+        return 0.0;
+    }
+    const long long contacts = w.mode == rigid::LcpMode::kDense || touching
+                                   ? restingWallContacts(wall.cols, wall.rows, touching)
+                                   : restingWallContacts(1, wall.rows, false);
+    const double n = 3.0 * static_cast<double>(contacts);
+    return n * n * sizeof(float);
 }
 
 std::string formatOmega(float omega) {
@@ -240,6 +267,21 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     w.friction = v.friction;
     w.mode = *rigid::parseLcpMode(v.lcpMode);
     w.lcpOperator = *rigid::parseLcpOperator(v.lcpOperator);
+    // A dense matrix that cannot fit is refused before the run, with what it would need.
+    const double physical =
+        static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    if (const double bytes = denseWallBytes(s.wall, w);
+        s.layout == "wall" && physical > 0.0 && bytes > 0.5 * physical) {
+        char what[320];
+        std::snprintf(what, sizeof what,
+                      "%s with a dense LCP (--lcp-mode %s, --lcp-operator %s) needs a %.0f x %.0f "
+                      "matrix: %.1f GB, more than half of this machine's %.1f GB; use "
+                      "--lcp-operator matrix-free (O(rows) memory; in --lcp-mode islands auto "
+                      "does it), a --column-gap, or a smaller --wall",
+                      v.wall.c_str(), v.lcpMode.c_str(), v.lcpOperator.c_str(),
+                      std::sqrt(bytes / 4.0), std::sqrt(bytes / 4.0), bytes / 1e9, physical / 1e9);
+        return rangeError("wall", what);
+    }
     w.lcp.method = v.lcpSolver == "jacobi" ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel;
     if (!(v.omega >= 0.0f) || !std::isfinite(v.omega)) {
         return rangeError(

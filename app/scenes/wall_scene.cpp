@@ -37,8 +37,19 @@ Status dumpLargestLcp(const rigid::World& world, const std::string& prefix) {
         return inputError("dump-lcp: the last step posed no LCP (no contacts)");
     }
     const auto n = static_cast<std::size_t>(p->n);
+    // A matrix-free block is written as the dense matrix it represents, while that stays a file
+    // `wavewall lcp` can read back in reasonable time.
+    constexpr int kMaxDumpRows = 4096;
+    if (p->matrixFree() && p->n > kMaxDumpRows) {
+        return inputError("dump-lcp: the largest block has " + std::to_string(p->n) +
+                          " rows, posed matrix-free; its dense A (" +
+                          std::to_string(n * n * 8 / 1000000) +
+                          " MB of doubles) is too large to write: dump a smaller wall (at most " +
+                          std::to_string(kMaxDumpRows) + " rows)");
+    }
+    const std::vector<float> dense = p->matrixFree() ? lcp::denseFromRowOperator(p->op) : p->a;
     const auto bound = [](float v) { return std::isinf(v) ? std::copysign(1e30, v) : double(v); };
-    std::vector<double> a(p->a.begin(), p->a.end()), b(p->b.begin(), p->b.end()), lo(n), hi(n),
+    std::vector<double> a(dense.begin(), dense.end()), b(p->b.begin(), p->b.end()), lo(n), hi(n),
         friction(2 * n);
     for (std::size_t i = 0; i < n; ++i) {
         lo[i] = bound(p->lo[i]);
@@ -102,7 +113,8 @@ void WallScene::build() {
         }
     }
     m_steps = 0;
-    m_nMax = m_contactsMax = m_islandsMax = 0;
+    m_nMax = m_contactsMax = m_islandsMax = m_matrixFreeMax = 0;
+    m_omegaUsedMin = 0.0f;
     m_iterationsSum = 0;
     m_residualMax = m_penetrationMax = m_speedMax = m_driftMax = 0;
 }
@@ -135,6 +147,10 @@ void WallScene::step(StepRecord& out) {
     m_nMax = std::max(m_nMax, s.lcpN);
     m_contactsMax = std::max(m_contactsMax, s.contacts);
     m_islandsMax = std::max(m_islandsMax, s.islands);
+    m_matrixFreeMax = std::max(m_matrixFreeMax, s.matrixFreeBlocks);
+    if (s.omega > 0.0f) {
+        m_omegaUsedMin = m_omegaUsedMin > 0.0f ? std::min(m_omegaUsedMin, s.omega) : s.omega;
+    }
     m_iterationsSum += s.iterationsMean;
     m_residualMax = std::max(m_residualMax, s.residualMax);
     m_penetrationMax = std::max(m_penetrationMax, s.maxPenetration);
@@ -367,6 +383,9 @@ nlohmann::json WallScene::summary() const {
                             {"iterations_mean", m_steps > 0 ? m_iterationsSum / m_steps : 0.0},
                             {"residual_max", m_residualMax},
                             {"mode", rigid::toString(m_settings.world.mode)},
+                            {"operator", rigid::toString(m_settings.world.lcpOperator)},
+                            {"matrix_free_blocks_max", m_matrixFreeMax},
+                            {"omega_used_min", m_omegaUsedMin},
                             {"solver", lcp::toString(m_settings.world.lcp.method)},
                             {"omega", m_settings.world.lcp.omega}}},
                           {"bodies", m_world.bodyCount()},

@@ -69,6 +69,8 @@ class WallScene final : public SimScene {
     // Accumulated for summary().
     int m_steps = 0;
     int m_nMax = 0, m_contactsMax = 0, m_islandsMax = 0;
+    int m_matrixFreeMax = 0;      ///< most blocks one step posed matrix-free
+    float m_omegaUsedMin = 0.0f;  ///< smallest omega a step used (after the adaptive cap)
     double m_iterationsSum = 0;
     float m_residualMax = 0, m_penetrationMax = 0, m_speedMax = 0, m_driftMax = 0;
 };

@@ -44,7 +44,7 @@ const char* toString(LcpOperator o);
 std::optional<LcpOperator> parseLcpOperator(std::string_view s);
 /// The auto crossover: blocks of at least this many rows are posed matrix-free (measured:
 /// docs/rigid.md, "Matrix-free islands").
-inline constexpr int kMatrixFreeMinRows = 96;
+inline constexpr int kMatrixFreeMinRows = 256;
 
 /// The tuned solver defaults (docs/rigid.md explains how they were found).
 lcp::LcpOptions defaultWallLcpOptions();

@@ -278,10 +278,21 @@ TEST_F(Headless, BadInputsExit2BeforeTheRun) {
           std::string("--scene water --grid 64"), std::string("--scene wall --omega -0.5"),
           std::string("--scene wall --trace /nonexistent-dir/t.json"),
           std::string("--scene wall --summary-json /nonexistent-dir/s.json"),
-          std::string("--scene wall --steps 0"), std::string("--scene wall --warm-up-steps -1")}) {
+          std::string("--scene wall --steps 0"), std::string("--scene wall --warm-up-steps -1"),
+          std::string("--scene wall --lcp-operator sparse"),
+          std::string("--scene wall --column-gap -0.1")}) {
         Outcome o = headless(args);
         EXPECT_EQ(o.code, 2) << args << "\n" << o.output;
         EXPECT_NE(o.output.find("error"), std::string::npos) << args << "\n" << o.output;
+    }
+    // A 64 x 64 touching wall posed as one dense matrix needs 192 792^2 floats (149 GB): refused
+    // before the run, saying what it would need and what to use instead.
+    for (const std::string& args : {std::string("--wall 64x64 --lcp-mode dense"),
+                                    std::string("--wall 64x64 --lcp-operator dense")}) {
+        Outcome o = headless("--scene wall --backend cpu --steps 1 " + args);
+        EXPECT_EQ(o.code, 2) << args << "\n" << o.output;
+        EXPECT_NE(o.output.find("GB"), std::string::npos) << args << "\n" << o.output;
+        EXPECT_NE(o.output.find("matrix-free"), std::string::npos) << args << "\n" << o.output;
     }
 }
 
