@@ -4,6 +4,7 @@
 // cannot be written is an error naming the path, and a second save never replaces the first.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -222,6 +223,29 @@ TEST(DemoConfig, ABrokenPresetIsAnErrorNamingTheKey) {
     ASSERT_TRUE(made.ok()) << made.error().message;
     EXPECT_STREQ(made->scenes[static_cast<std::size_t>(made->current)]->name(), "water");
     fs::remove_all(dir);
+}
+
+// The preset picker's list: every shipped preset (assets/*.json, found through
+// WAVEWALL_ASSETS_DIR as the demo finds it) reads as a demo config and gives valid settings.
+TEST(DemoConfig, EveryShippedPresetLoads) {
+    const char* source = std::getenv("WAVEWALL_SOURCE_DIR");
+    ASSERT_NE(source, nullptr) << "ctest sets WAVEWALL_SOURCE_DIR";
+    const std::string assets = (fs::path(source) / "assets").string();
+    ::setenv("WAVEWALL_ASSETS_DIR", assets.c_str(), 1);
+    const std::string found = demo::findAssetsDir();
+    ::unsetenv("WAVEWALL_ASSETS_DIR");
+    EXPECT_EQ(fs::path(found), fs::path(assets).lexically_normal());
+    const std::vector<std::string> presets = demo::listPresets(found);
+    EXPECT_GE(presets.size(), 5u);
+    for (const std::string& path : presets) {
+        SCOPED_TRACE(path);
+        Result<DemoSceneInputs> read = readDemoConfig(path, DemoSceneInputs{});
+        ASSERT_TRUE(read.ok()) << read.error().message;
+        Result<WallSceneSettings> wall = makeWallSettings(read->values);
+        EXPECT_TRUE(wall.ok()) << wall.error().message;
+        Result<WaterSceneSettings> water = makeWaterSettings(read->values, read->seed);
+        EXPECT_TRUE(water.ok()) << water.error().message;
+    }
 }
 
 }  // namespace
