@@ -76,6 +76,9 @@ constexpr int kW = 800;
 constexpr int kH = 500;
 constexpr int kPanelRight = 460;
 const std::string kXvfbRun = "xvfb-run -a -s \"-screen 0 1280x800x24\" ";
+// The demo keeps its panel layout per user (~/.config/wavewall/imgui.ini): the tests neither
+// read the user's (a moved panel would move what they look at) nor write it.
+const int kNoUserLayout = ::setenv("WAVEWALL_NO_INI", "1", 1);
 
 std::string demoCommand(const std::string& args) {
     return WW_WAVEWALL_EXE " demo --width " + std::to_string(kW) + " --height " +
@@ -1268,7 +1271,7 @@ TEST(DemoUnderXvfb, PanelLayoutIsKeptPerUserAndCanBeTurnedOff) {
     EXPECT_NE(r.output.find("layout not kept"), std::string::npos) << r.output;
 
     // /proc takes no new folders: the layout cannot be kept there.
-    r = runShell(kXvfbRun + "env XDG_CONFIG_HOME=/proc/wavewall_test " +
+    r = runShell(kXvfbRun + "env XDG_CONFIG_HOME=/proc/wavewall_test WAVEWALL_NO_INI= " +
                  demoCommand("--scene wall --frames 3"));
     ASSERT_EQ(r.code, 0) << r.output;
     const std::string warning = "warning: the panel layout is not kept";
