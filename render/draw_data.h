@@ -41,6 +41,9 @@ struct WaterSurface {
     /// CPU backend: uploaded once per frame into the renderer's own buffer.
     std::span<const float> heightsCpu;
     bool enabled = false;
+    /// The renderer draws the pool's stone walls around the grid (renderer.h: poolWalls); the
+    /// water shader shows their inner faces and the tiled floor at y = 0 through the surface.
+    bool poolWalls = true;
 };
 
 /// A line segment over the scene (debug overlays: contact normals, impulses). Drawn on top

@@ -189,7 +189,7 @@ struct Renderer::State {
     int meshX = 0;
     int meshY = 0;
     GLsizei waterIndexCount = 0;
-    std::vector<gpu_layout::BoxInstance> boxScratch;
+    std::vector<gpu_layout::BoxInstance> boxScratch;  ///< the scene's boxes, then the pool's walls
     std::vector<gpu_layout::SphereInstance> sphereScratch;
     std::vector<gpu_layout::LineInstance> lineScratch;
     std::vector<gpu_layout::PointInstance> pointScratch;
@@ -467,6 +467,31 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
     return {};
 }
 
+std::array<BoxInstance, 4> poolWalls(const WaterSurface& water) {
+    const float halfX = 0.5f * static_cast<float>(water.nx - 1) * water.cellSizeM;
+    const float halfZ = 0.5f * static_cast<float>(water.ny - 1) * water.cellSizeM;
+    // From a little below the ground (no seam where they meet) to the rim.
+    const float top = water.baseHeightM + kPoolRimAboveWaterM;
+    const float bottom = -0.1f;
+    const float halfHeight = 0.5f * (top - bottom);
+    const float centreY = 0.5f * (top + bottom);
+    const float halfThick = 0.5f * kPoolWallThicknessM;
+    const glm::vec4 stone(0.66f, 0.64f, 0.58f, 1.0f);
+    std::array<BoxInstance, 4> walls;
+    for (int side = 0; side < 2; ++side) {
+        const float sign = side == 0 ? -1.0f : 1.0f;
+        // The x walls run past the corners so the rim is closed.
+        walls[side].position = {sign * (halfX + halfThick), centreY, 0.0f};
+        walls[side].halfExtents = {halfThick, halfHeight, halfZ + kPoolWallThicknessM};
+        walls[2 + side].position = {0.0f, centreY, sign * (halfZ + halfThick)};
+        walls[2 + side].halfExtents = {halfX, halfHeight, halfThick};
+    }
+    for (BoxInstance& w : walls) {
+        w.color = stone;
+    }
+    return walls;
+}
+
 Status Renderer::State::uploadInstances(const DrawData& data, const Camera& camera,
                                         Bounds& casters) {
     // The shadow map covers the casters near what the camera looks at: a projectile far
@@ -481,6 +506,11 @@ Status Renderer::State::uploadInstances(const DrawData& data, const Camera& came
     for (std::size_t i = 0; i < data.boxes.size(); ++i) {
         boxScratch[i] = gpu_layout::pack(data.boxes[i]);
         addCaster(data.boxes[i].position, glm::length(data.boxes[i].halfExtents));
+    }
+    if (data.water.enabled && data.water.poolWalls && data.water.nx >= 2 && data.water.ny >= 2) {
+        for (const BoxInstance& wall : poolWalls(data.water)) {
+            boxScratch.push_back(gpu_layout::pack(wall));
+        }
     }
     sphereScratch.resize(data.spheres.size());
     for (std::size_t i = 0; i < data.spheres.size(); ++i) {
@@ -515,10 +545,10 @@ void Renderer::State::shadowPass(const DrawData& data, const glm::mat4& light) {
     glClear(GL_DEPTH_BUFFER_BIT);
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(2.0f, 4.0f);
-    if (!data.boxes.empty()) {
+    if (!boxScratch.empty()) {
         programs[kBoxShadow].use();
         setMat4(programs[kBoxShadow], "uViewProj", light);
-        drawInstanced(kBoxVertices, data.boxes.size());
+        drawInstanced(kBoxVertices, boxScratch.size());
     }
     if (!data.spheres.empty()) {
         programs[kSphereShadow].use();
@@ -571,9 +601,9 @@ void Renderer::State::bodiesPass(const DrawData& data, const SceneView& view) {
     glEnable(GL_CULL_FACE);
     glCullFace(GL_BACK);
     glFrontFace(GL_CCW);
-    if (!data.boxes.empty()) {
+    if (!boxScratch.empty()) {
         useLit(kBox, view);
-        drawInstanced(kBoxVertices, data.boxes.size());
+        drawInstanced(kBoxVertices, boxScratch.size());
     }
     if (!data.spheres.empty()) {
         useLit(kSphere, view);

@@ -11,6 +11,8 @@
 // and under a headless EGL context alike.
 #pragma once
 
+#include <array>
+
 #include <memory>
 #include <string>
 #include <string_view>
@@ -23,6 +25,14 @@ namespace ww::render {
 
 /// RendererOptions::msaaSamples value that picks the sample count from the GL renderer.
 inline constexpr int kAutoMsaa = -1;
+
+/// The pool's walls drawn around a water surface (stone boxes from the ground to a rim this
+/// far above the rest level, this thick); render_water.frag shows their inner faces and the
+/// tiled floor through the water.
+inline constexpr float kPoolRimAboveWaterM = 0.08f;
+inline constexpr float kPoolWallThicknessM = 0.25f;
+/// The four walls around `water` (its grid spans nx-1 by ny-1 cells, centred on the origin).
+std::array<BoxInstance, 4> poolWalls(const WaterSurface& water);
 
 /// True for GL implementations that rasterize on the CPU (Mesa llvmpipe, softpipe, swrast;
 /// SwiftShader), from the GL_RENDERER string.

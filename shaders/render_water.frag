@@ -1,6 +1,10 @@
 #version 430 core
-// Water look: Schlick-Fresnel blend of the sky reflection over a body colour tinted by the
-// depth of water the view ray crosses, plus a sharp specular highlight of the key light.
+// Water look: Schlick's Fresnel, F = F0 + (1 - F0)(1 - cos θ)^5 with F0 = 0.02 (index 1.33),
+// blends the sky's reflection over what the refracted ray sees: the pool's tiled floor
+// (y = 0) or walls (the grid's edges), found in closed form along the ray, seen through
+// water that absorbs red first (Beer–Lambert, exp(-σ·path) per channel) and scatters a deep
+// blue in its place. A sharp sun glint (Blinn–Phong, exponent 600) and a broad sheen go on
+// top. No extra pass or texture: a few dozen ALU operations per pixel.
 #include "render_common.glsl"
 #include "render_heightfield.glsl"
 
@@ -12,6 +16,20 @@ uniform mat4 uLightViewProj;
 uniform float uShadowTexel;
 out vec4 fragColor;
 
+// Absorption per metre (red, green, blue) and the colour deep water scatters back.
+const vec3 kAbsorption = vec3(0.70, 0.18, 0.12);
+const vec3 kDeepColor = vec3(0.01, 0.07, 0.12);
+const float kTileM = 0.5;  // side of a pool tile, m
+
+// Grout lines of a square tiling in `uv` (m), anti-aliased over a pixel's footprint.
+float grout(vec2 uv) {
+    vec2 g = uv / kTileM;
+    vec2 w = fwidth(g) * 0.9 + 0.015;
+    vec2 d = abs(fract(g - 0.5) - 0.5);
+    vec2 line = 1.0 - smoothstep(w * 0.5, w, d);
+    return max(line.x, line.y);
+}
+
 void main() {
     // A coarse mesh (grid larger than RendererOptions::maxWaterMesh): normals per pixel
     // from the full-resolution heights.
@@ -21,20 +39,33 @@ void main() {
     float cosTheta = clamp(dot(n, v), 0.0, 1.0);
     float fresnel = 0.02 + 0.98 * pow(1.0 - cosTheta, 5.0);
     vec3 reflection = skyColor(reflect(-v, n));
-    // Path length through water to the floor at y = 0 along the refracted ray (index 1.33).
-    vec3 r = refract(-v, n, 1.0 / 1.33);
-    float depth = max(vWorldPos.y, 0.0);
-    float path = depth / max(-r.y, 0.15);
-    vec3 shallow = vec3(0.07, 0.34, 0.40);
-    vec3 deep = vec3(0.01, 0.06, 0.13);
     float lit = shadowLitFast(uShadowMap, uLightViewProj, vWorldPos, n);
     // Small ripples tilt the normal by a few degrees, too little to show in a smooth sky;
-    // the body light and a broad sheen use the slope exaggerated 4x so they read clearly.
+    // the light under the surface and a broad sheen use the slope exaggerated 4x.
     vec3 nBold = normalize(vec3(n.x * 4.0, n.y, n.z * 4.0));
-    float bodyLight = 0.45 + 0.55 * lit * max(dot(nBold, uSunDir), 0.0);
-    vec3 body = mix(shallow, deep, 1.0 - exp(-path * 1.6)) * bodyLight;
+
+    // Where the refracted ray (index 1.33) meets the pool: the floor y = 0 or the nearest
+    // wall |x| = halfX, |z| = halfZ, whichever comes first.
+    // The slope is exaggerated 3x here too, so ripples visibly bend the floor's tiles.
+    vec3 r = refract(-v, normalize(vec3(n.x * 3.0, n.y, n.z * 3.0)), 1.0 / 1.33);
+    vec2 halfSize = 0.5 * vec2(uNx - 1, uNy - 1) * uCellM;
+    float tFloor = max(vWorldPos.y, 0.0) / max(-r.y, 1e-3);
+    vec2 dirXZ = vec2(abs(r.x) > 1e-4 ? r.x : 1e-4, abs(r.z) > 1e-4 ? r.z : 1e-4);
+    vec2 tWall = max((sign(dirXZ) * halfSize - vWorldPos.xz) / dirXZ, vec2(0.0));
+    float t = min(tFloor, min(tWall.x, tWall.y));
+    vec3 hit = vWorldPos + r * t;
+    vec2 uv = t == tFloor ? hit.xz : (tWall.x < tWall.y ? hit.zy : hit.xy);
+    vec3 tile = mix(vec3(0.50, 0.70, 0.78), vec3(0.30, 0.42, 0.48), grout(uv));
+    // Sunlight through the rippled surface: brighter where the surface focuses it (a cheap
+    // stand-in for caustics), darker in the surface's shadow.
+    float under = 0.35 + 0.85 * lit * max(dot(nBold, uSunDir), 0.0);
+    vec3 transmittance = exp(-kAbsorption * (t + max(vWorldPos.y, 0.0)));
+    // Pool water's own blue-green tint on top of the path-length absorption.
+    vec3 refracted = tile * under * transmittance * vec3(0.72, 0.90, 0.96) +
+                     kDeepColor * (1.0 - transmittance);
+
     vec3 h = normalize(uSunDir + v);
     float spec = (pow(max(dot(n, h), 0.0), 600.0) * 6.0 + pow(max(dot(nBold, h), 0.0), 40.0) * 0.12) * lit;
-    vec3 color = mix(body, reflection, fresnel) + vec3(1.0, 0.95, 0.85) * spec;
+    vec3 color = mix(refracted, reflection, fresnel) + vec3(1.0, 0.95, 0.85) * spec;
     fragColor = toDisplay(color);
 }

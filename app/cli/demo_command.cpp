@@ -12,15 +12,14 @@
 #include <memory>
 
 #include "app/cli/commands.h"
+#include "app/cli/demo_config.h"
 #include "app/cli/gpu_session.h"
 #include "app/cli/headless_run.h"
 #include "app/cli/scene_factory.h"
 #include "app/cli/thread_option.h"
 #include "app/demo/demo.h"
+#include "app/demo/ui_settings.h"
 #include "app/demo/video_recorder.h"
-#include "app/scenes/splash_demo_scene.h"
-#include "app/scenes/wall_demo_scene.h"
-#include "app/scenes/water_demo_scene.h"
 #include "render/capture.h"
 #include "solver/io/matrix_market.h"
 
@@ -56,6 +55,8 @@ struct DemoValues {
     std::uint64_t seed = 1;
     bool report = false;
     bool syncTimings = false;
+    bool noIni = false;
+    std::string uiScale = "auto";
     SceneOptionValues sceneValues;
 };
 
@@ -153,6 +154,10 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
             inputError("--steps-per-frame must be in [0.01, 64] and --max-steps-per-frame in "
                        "[1, 64]"));
     }
+    Result<float> uiScale = demo::parseUiScale(v.uiScale);
+    if (!uiScale) {
+        return reportError(uiScale.error());
+    }
     int minimizeAt = -1;
     int restoreAt = -1;
     if (v.minimize != "off") {
@@ -171,14 +176,6 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
         }
         minimizeAt = static_cast<int>(from);
         restoreAt = static_cast<int>(to);
-    }
-    Result<WallSceneSettings> wall = makeWallSettings(v.sceneValues);
-    if (!wall) {
-        return reportError(wall.error());
-    }
-    Result<WaterSceneSettings> water = makeWaterSettings(v.sceneValues, v.seed);
-    if (!water) {
-        return reportError(water.error());
     }
     for (const auto& [path, what] :
          {std::pair{&v.screenshot, "--screenshot"}, std::pair{&v.trace, "--trace"}}) {
@@ -205,42 +202,20 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
                                           "another"});
         }
     }
-    if (v.initialDrop == "off") {
-        water->initialDrop = false;
-    }
-    // The panel plots the residual per iteration of the last solve.
-    wall->world.lcp.recordHistory = true;
-    water->wave.cg.recordHistory = true;
-    // Each event goes to the scene that knows its action (shoot/remove/push: wall;
-    // drop/rain/wake: water); one that neither knows is an error naming it.
-    std::vector<SceneEvent> wallEvents, waterEvents;
-    {
-        WallScene wallCheck(*wall);
-        for (const std::string& text : v.events) {
-            Result<SceneEvent> e = parseEvent(text);
-            if (!e) {
-                return reportError(e.error());
-            }
-            const bool isWater = e->action == "drop" || e->action == "rain" || e->action == "wake";
-            Status ok = isWater ? Status{} : wallCheck.validateEvent(*e);
-            if (ok && isWater) {
-                Result<std::unique_ptr<WaterScene>> tiny = WaterScene::create(*water);
-                ok = tiny ? (*tiny)->validateEvent(*e) : Status{tiny.error()};
-            }
-            if (!ok) {
-                return reportError(ok.error());
-            }
-            (isWater ? waterEvents : wallEvents).push_back(*e);
-        }
-        const auto byStep = [](const SceneEvent& a, const SceneEvent& b) {
-            return a.step < b.step;
-        };
-        std::stable_sort(wallEvents.begin(), wallEvents.end(), byStep);
-        std::stable_sort(waterEvents.begin(), waterEvents.end(), byStep);
-    }
     Result<gpu::ShaderLibrary> shaders = gpu::ShaderLibrary::create(v.shaderDir);
     if (!shaders) {
         return reportError(shaders.error());
+    }
+    DemoSceneInputs inputs;
+    inputs.values = v.sceneValues;
+    inputs.scene = v.scene;
+    inputs.backend = v.backend;
+    inputs.seed = v.seed;
+    inputs.initialDrop = v.initialDrop != "off";
+    inputs.events = v.events;
+    Result<demo::SceneSet> made = makeDemoScenes(inputs, &*shaders);
+    if (!made) {
+        return reportError(made.error());
     }
 
     if (!haveDisplay()) {
@@ -259,33 +234,6 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
         return runWithoutDisplay(v);
     }
 
-    std::vector<std::unique_ptr<demo::DemoScene>> scenes;
-    auto wallScene = std::make_unique<WallDemoScene>(std::move(wall).value(), &*shaders);
-    wallScene->setScript(std::move(wallEvents));
-    scenes.push_back(std::move(wallScene));
-    Result<std::unique_ptr<WaterDemoScene>> waterScene =
-        WaterDemoScene::create(std::move(water).value(), &*shaders);
-    if (!waterScene) {
-        return reportError(waterScene.error());
-    }
-    (*waterScene)->setScript(std::move(waterEvents));
-    scenes.push_back(std::move(waterScene).value());
-    // The splash scene (key 3) when its options fit (its pool must hold the wall) and the CPU
-    // may run it (it has no GPU backend yet); asked for with --scene splash, an error otherwise.
-    Result<SplashSceneSettings> splashSettings =
-        v.backend == "gpu" ? Result<SplashSceneSettings>(inputError(
-                                 "--backend gpu: the splash scene runs on the CPU only for now "
-                                 "(docs/splash.md); use --backend cpu or auto"))
-                           : makeSplashSettings(v.sceneValues);
-    Result<std::unique_ptr<SplashDemoScene>> splashScene =
-        splashSettings ? SplashDemoScene::create(std::move(splashSettings).value())
-                       : Result<std::unique_ptr<SplashDemoScene>>(splashSettings.error());
-    if (splashScene) {
-        scenes.push_back(std::move(splashScene).value());
-    } else if (v.scene == "splash") {
-        return reportError(splashScene.error());
-    }
-
     demo::DemoOptions o;
     o.frames = v.frames;
     o.screenshotPath = v.screenshot;
@@ -296,7 +244,7 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     o.quality = v.quality == "low"    ? render::RenderQuality::kLow
                 : v.quality == "high" ? render::RenderQuality::kHigh
                                       : render::RenderQuality::kAuto;
-    o.initialScene = v.scene == "water" ? 1 : (v.scene == "splash" ? 2 : 0);
+    o.initialScene = made->current;
     o.backend = v.backend == "cpu" ? Backend::kCpu : Backend::kGpu;
     o.backendExplicit = v.backend == "gpu";
     o.backendAuto = v.backend == "auto";
@@ -317,8 +265,11 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     o.maxStepsPerFrame = v.maxStepsPerFrame;
     o.minimizeAtFrame = minimizeAt;
     o.restoreAtFrame = restoreAt;
+    o.settings = demoSettingsHooks(inputs, &*shaders);
+    o.layoutIni = v.noIni ? std::string() : demo::layoutIniPath();
+    o.uiScale = *uiScale;
     demo::DemoReport report;
-    const int code = demo::runDemo(o, std::move(scenes), &report);
+    const int code = demo::runDemo(o, std::move(made->scenes), &report);
     if (code == kExitNoGpu && report.renderer.empty() && !o.backendExplicit) {
         // No window could be had (GLFW could not reach the display, or no GL 4.3 window):
         // runDemo said why; still show the simulations.
@@ -393,6 +344,12 @@ CommandAction registerDemoCommand(CLI::App& app) {
     cmd->add_option("--config", v->config, "JSON file with option keys (flags override it)");
     cmd->add_flag("--report", v->report,
                   "Print the frame-time split (simulation, rendering, UI, present) at exit");
+    table->add("ui-scale", v->uiScale,
+               "Scale of the panel's text and sizes: auto (the monitor's content scale) or 0.5 "
+               "to 4");
+    cmd->add_flag("--no-ini", v->noIni,
+                  "Neither read nor keep the panel layout ($XDG_CONFIG_HOME/wavewall/imgui.ini or "
+                  "~/.config/wavewall/imgui.ini; also WAVEWALL_NO_INI=1)");
     cmd->add_flag("--sync-timings", v->syncTimings,
                   "glFinish after each frame phase: honest per-phase ms, lower FPS");
     return [v, table]() { return runDemoCommand(*v, *table); };

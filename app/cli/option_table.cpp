@@ -1,6 +1,7 @@
 #include "app/cli/option_table.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -243,6 +244,22 @@ std::vector<std::string> OptionTable::floatKeys() const {
         }
     }
     return k;
+}
+
+nlohmann::json OptionTable::toJson(float v) {
+    // The shortest decimal that reads back as this float, so 0.6f is written 0.6 rather than
+    // the double 0.60000002384185791.
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+    return std::strtod(std::string(text, end).c_str(), nullptr);
+}
+
+nlohmann::json OptionTable::values() const {
+    nlohmann::json doc = nlohmann::json::object();
+    for (const Entry& e : m_entries) {
+        doc[e.name] = e.read();
+    }
+    return doc;
 }
 
 std::vector<std::string> OptionTable::keys() const {

@@ -40,7 +40,7 @@ class OptionTable {
                              [&target, name, allowed](const nlohmann::json& v) {
                                  return assign(name, v, target, allowed);
                              },
-                             std::is_same_v<T, float>});
+                             [&target] { return toJson(target); }, std::is_same_v<T, float>});
         return opt;
     }
 
@@ -50,16 +50,25 @@ class OptionTable {
     std::vector<std::string> keys() const;
     /// The keys of float options (the solvers' type), each checked by toOptionFloat().
     std::vector<std::string> floatKeys() const;
+    /// Every option's current value by key: a config file that applyConfig() reads back to
+    /// the same values (floats written as the shortest text that rounds back to them).
+    nlohmann::json values() const;
 
   private:
     struct Entry {
         std::string name;
         CLI::Option* option;
         std::function<std::string(const nlohmann::json&)> assign;  // "" or the type error
+        std::function<nlohmann::json()> read;
         bool isFloat;
     };
 
     static std::string checkFloatText(const std::string& text);
+    static nlohmann::json toJson(float v);
+    template <typename T>
+    static nlohmann::json toJson(const T& v) {
+        return v;
+    }
 
     static std::string assign(const std::string& name, const nlohmann::json& v, int& t,
                               const std::vector<std::string>&);

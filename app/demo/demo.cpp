@@ -17,6 +17,7 @@
 #include "app/demo/frame_timings.h"
 #include "app/demo/frame_trace.h"
 #include "app/demo/key_bindings.h"
+#include "app/demo/ui_settings.h"
 #include "app/demo/video_recorder.h"
 #include "render/camera.h"
 #include "render/capture.h"
@@ -44,6 +45,7 @@ struct InputQueue {
     /// Mouse presses and releases since the last frame, in order: a click whose press and
     /// release fall between two frames is kept (polling the button once a frame loses it).
     std::vector<ButtonEvent> buttons;
+    bool contentScaleChanged = false;  ///< the window moved to a monitor of another scale
 };
 
 // The mouse gesture in progress: a press becomes a click if it ends where it started, an
@@ -79,22 +81,16 @@ void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods
     }
 }
 
+void onContentScale(GLFWwindow* window, float /*xScale*/, float /*yScale*/) {
+    static_cast<InputQueue*>(glfwGetWindowUserPointer(window))->contentScaleChanged = true;
+}
+
 void onMouseButton(GLFWwindow* window, int button, int action, int mods) {
     double x = 0.0;
     double y = 0.0;
     glfwGetCursorPos(window, &x, &y);
     static_cast<InputQueue*>(glfwGetWindowUserPointer(window))
         ->buttons.push_back({button, action, mods, {static_cast<float>(x), static_cast<float>(y)}});
-}
-
-// dir/wavewall[_what]_YYYYmmdd_HHMMSS.ext, with _2, _3, ... when that exists already (two
-// in one second), so nothing the user saved is overwritten.
-std::string timestampedPath(const std::string& dir, const char* what, const char* ext) {
-    const std::time_t now = std::time(nullptr);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S", std::localtime(&now));
-    const std::string name = std::string("wavewall") + what + "_" + stamp + ext;
-    return nonOverwritingPath(std::filesystem::path(dir) / name).string();
 }
 
 render::OrbitCamera homeCamera(const DemoScene& scene) {
@@ -129,6 +125,7 @@ struct Demo {
     History history;         ///< the current scene's recent states (cleared on reset and switch)
     std::string videoError;  ///< why the last recording stopped early, if it did
     DemoReport report;
+    bool fontsUploaded = false;  ///< the ImGui renderer holds a font texture (after frame 1)
 
     // The window's size in screen pixels (the unit of the cursor and of ImGui's layout).
     glm::ivec2 windowPixels() const {
@@ -316,6 +313,9 @@ struct Demo {
                     break;
                 case KeyCommand::kPanel:
                     panel.visible = !panel.visible;
+                    break;
+                case KeyCommand::kSaveConfig:
+                    requests.saveConfig = true;
                     break;
                 case KeyCommand::kVsync:
                     panel.vsync = !panel.vsync;
@@ -516,6 +516,66 @@ struct Demo {
         if (requests.toggleRecording) {
             toggleRecording();
         }
+        if (requests.saveConfig) {
+            saveConfig();
+        }
+        if (requests.loadPreset >= 0 &&
+            requests.loadPreset < static_cast<int>(panel.presets.size())) {
+            loadPreset(requests.loadPreset);
+        }
+    }
+
+    // "Save as config": the scenes' settings as a new JSON file in the output folder.
+    void saveConfig() {
+        if (!options.settings.configText) {
+            return;
+        }
+        Result<std::string> text = options.settings.configText(scenes, current);
+        Result<std::string> path =
+            text ? writeNewConfigFile(panel.outputDir, *text) : Result<std::string>(text.error());
+        if (path) {
+            report.savedConfig = *path;
+            report.configNote = "config saved to " + *path;
+        } else {
+            report.configNote = path.error().message;
+        }
+        panel.message = report.configNote;
+    }
+
+    // Rebuilds the scenes from a preset, on the backend in use; a preset that fails leaves
+    // the scenes as they are and says why.
+    void loadPreset(int index) {
+        const std::string& path = panel.presets[static_cast<std::size_t>(index)];
+        Result<SceneSet> made = options.settings.loadConfig
+                                    ? options.settings.loadConfig(path)
+                                    : Result<SceneSet>(inputError("presets are not available"));
+        if (made && (made->scenes.empty() || made->current < 0 ||
+                     made->current >= static_cast<int>(made->scenes.size()))) {
+            made = inputError(path + ": the preset's scene is not available here");
+        }
+        if (!made) {
+            report.configNote = "preset " + path + ": " + made.error().message;
+            panel.message = report.configNote;
+            return;
+        }
+        if (gesture.active && gesture.grabbing) {
+            scenes[current]->endGrab();
+        }
+        gesture.active = false;
+        const Backend backend = scenes[current]->backend();
+        history.clear();
+        scenes = std::move(made->scenes);
+        current = made->current;
+        gpuWhy.assign(scenes.size(), {});
+        if (backend != Backend::kCpu) {
+            switchBackend(backend);
+        }
+        panel.gpuUnavailable = gpuWhy[static_cast<std::size_t>(current)];
+        panel.presetIndex = index;
+        goHome();
+        report.preset = path;
+        report.configNote = "preset " + path + " loaded";
+        panel.message = report.configNote;
     }
 
     // Re-creates the renderer's targets for the panel's quality level (MSAA follows it).
@@ -569,6 +629,72 @@ struct Demo {
         trace.record(frame, frameStartUs, t, values);
     }
 
+    // Fonts and sizes for the monitor's content scale (or --ui-scale): the default font
+    // rasterized at 13 px times the scale (sharp, not stretched) and the style's sizes scaled.
+    void applyUiScale() {
+        float xScale = 1.0f;
+        float yScale = 1.0f;
+        glfwGetWindowContentScale(window, &xScale, &yScale);
+        int fbWidth = 0;
+        int fbHeight = 0;
+        glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
+        const glm::ivec2 size = windowPixels();
+        const float perPixel = size.x > 0 && fbWidth > 0
+                                   ? static_cast<float>(fbWidth) / static_cast<float>(size.x)
+                                   : 1.0f;
+        const float scale = uiScaleFor(xScale, perPixel, options.uiScale);
+        report.contentScale = xScale;
+        if (fontsUploaded && scale == report.uiScale) {
+            return;
+        }
+        report.uiScale = scale;
+        ImGuiIO& io = ImGui::GetIO();
+        io.Fonts->Clear();
+        ImFontConfig font;
+        font.SizePixels = std::round(13.0f * scale);
+        io.Fonts->AddFontDefault(&font);
+        ImGuiStyle& style = ImGui::GetStyle();
+        style = ImGuiStyle();
+        ImGui::StyleColorsDark(&style);
+        style.WindowRounding = 4.0f;
+        style.ScaleAllSizes(scale);
+        if (fontsUploaded) {
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+            panel.sizedForWidth = -1.0f;  // resize the panel for the new scale
+        }
+        panel.uiScale = scale;
+    }
+
+    // The saved panel layout, if there is one (a missing file is a first run).
+    void loadLayout() {
+        report.layoutNote = options.layoutIni.empty() ? "not kept" : options.layoutIni;
+        std::error_code ec;
+        if (!options.layoutIni.empty() && std::filesystem::exists(options.layoutIni, ec)) {
+            ImGui::LoadIniSettingsFromDisk(options.layoutIni.c_str());
+        }
+    }
+
+    // Writes the layout when ImGui has changes (it asks at most every few seconds) or at the
+    // end; a location that cannot be written is said once and not tried again.
+    void saveLayout(bool atExit) {
+        ImGuiIO& io = ImGui::GetIO();
+        if (options.layoutIni.empty() || (!io.WantSaveIniSettings && !atExit)) {
+            return;
+        }
+        io.WantSaveIniSettings = false;
+        std::size_t size = 0;
+        const char* text = ImGui::SaveIniSettingsToMemory(&size);
+        if (Status s = writeLayoutIni(options.layoutIni, std::string(text, size)); !s) {
+            report.layoutNote = "not kept: " + s.error().message;
+            std::fprintf(stderr,
+                         "wavewall demo: warning: the panel layout is not kept (%s); --no-ini or "
+                         "WAVEWALL_NO_INI=1 stops trying\n",
+                         s.error().message.c_str());
+            options.layoutIni.clear();
+        }
+    }
+
     int run();
 };
 
@@ -617,6 +743,15 @@ int Demo::run() {
     panel.qualityInEffect = report.quality;
     panel.rendererName = gpu->info().renderer;
     panel.outputDir = options.outputDir;
+    panel.canSaveConfig = static_cast<bool>(options.settings.configText);
+    loadLayout();
+    applyUiScale();
+    if (options.settings.loadConfig) {
+        std::string tried;
+        const std::string assets = findAssetsDir(&tried);
+        panel.presets = listPresets(assets);
+        panel.presetsWhere = assets.empty() ? tried : assets;
+    }
     if (!options.tracePath.empty()) {
         panel.tracePath = options.tracePath;
         toggleRecording();
@@ -647,6 +782,10 @@ int Demo::run() {
             glfwRestoreWindow(window);
         }
         glfwPollEvents();
+        if (input.contentScaleChanged) {
+            input.contentScaleChanged = false;
+            applyUiScale();
+        }
         int fbWidth = 0;
         int fbHeight = 0;
         glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
@@ -725,6 +864,8 @@ int Demo::run() {
             glBindFramebuffer(GL_FRAMEBUFFER, 0);
             glViewport(0, 0, fbWidth, fbHeight);
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            fontsUploaded = true;
+            saveLayout(false);
             if (panel.syncTimings) {
                 glFinish();
             }
@@ -796,6 +937,10 @@ int Demo::run() {
     }
     const FrameTiming mean = timings.totalMean();
     report.frames = frame;
+    report.panelX = panel.panelX;
+    report.panelY = panel.panelY;
+    report.panelWidth = panel.panelWidth;
+    report.panelCollapsed = panel.panelCollapsed;
     report.speed = panel.speed;
     report.paused = panel.paused;
     report.helpShown = panel.showHelp;
@@ -838,6 +983,17 @@ int Demo::run() {
         if (const std::string line = scenes[current]->reportLine(); !line.empty()) {
             std::printf("demo: %s\n", line.c_str());
         }
+        std::printf(
+            "demo: ui scale %.2f (monitor content scale %.2f), panel at (%.0f, %.0f) %.0f px "
+            "wide%s; layout %s\n",
+            static_cast<double>(report.uiScale), static_cast<double>(report.contentScale),
+            static_cast<double>(report.panelX), static_cast<double>(report.panelY),
+            static_cast<double>(report.panelWidth), report.panelCollapsed ? ", collapsed" : "",
+            report.layoutNote.c_str());
+        if (!report.configNote.empty()) {
+            std::printf("demo: %s\n", report.configNote.c_str());
+        }
+        std::printf("demo: scene %s shown at the end\n", scenes[current]->name());
         if (report.alarmFrames > 0) {
             std::printf("demo: alarm shown in %d frames: %s\n", report.alarmFrames,
                         report.lastAlarm.c_str());
@@ -893,6 +1049,7 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
         glfwSetScrollCallback(window, onScroll);
         glfwSetKeyCallback(window, onKey);
         glfwSetMouseButtonCallback(window, onMouseButton);
+        glfwSetWindowContentScaleCallback(window, onContentScale);
 
         auto gpu = gpu::GpuContext::adoptCurrent();
         if (!gpu) {
@@ -917,14 +1074,15 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
         if (code == 0) {
             IMGUI_CHECKVERSION();
             ImGui::CreateContext();
-            ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini dropped into the working dir
-            ImGui::StyleColorsDark();
-            ImGui::GetStyle().WindowRounding = 4.0f;
+            // Never an imgui.ini in the working directory: the layout is read and written
+            // by the demo (loadLayout, saveLayout) at options.layoutIni.
+            ImGui::GetIO().IniFilename = nullptr;
             // Installed after ours: ImGui 1.86 keeps the callbacks it finds and calls them from its
             // own (scroll, key, mouse button), so both see every event.
             ImGui_ImplGlfw_InitForOpenGL(window, true);
             ImGui_ImplOpenGL3_Init("#version 430");
             code = demo.run();
+            demo.saveLayout(true);
             ImGui_ImplOpenGL3_Shutdown();
             ImGui_ImplGlfw_Shutdown();
             ImGui::DestroyContext();

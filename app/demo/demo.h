@@ -13,6 +13,7 @@
 
 #include "app/demo/demo_scene.h"
 #include "app/demo/pacing.h"
+#include "app/demo/saved_settings.h"
 #include "render/renderer.h"
 #include "solver/core/backend.h"
 
@@ -55,6 +56,13 @@ struct DemoOptions {
     int minimizeAtFrame = -1;
     int restoreAtFrame = -1;
     int cpuThreads = 1;  ///< threads of the scenes' CPU solvers, shown in the panel
+    /// "Save as config" (key S) and the preset picker; without them the panel greys both out.
+    SettingsHooks settings;
+    /// Dear ImGui's layout file (ui_settings.h: layoutIniPath()); empty: none is read or kept.
+    std::string layoutIni;
+    /// UI scale (fonts and sizes); 0: from the monitor's content scale, followed when the
+    /// window moves to a monitor with another scale.
+    float uiScale = 0.0f;
 };
 
 /// What a run measured, for the caller (the CLI prints it; tests check it).
@@ -85,13 +93,21 @@ struct DemoReport {
     float lensShiftX = 0.0f;       ///< the last frame's view shift beside the panel (Camera)
     float cameraDistanceM = 0.0f;  ///< the orbit camera's distance at the last frame
     std::vector<std::string> sceneBackends;  ///< each scene's backend at the end
-    double speed = 1.0;      ///< simulated per wall second at the end (real-time pacing)
-    bool paused = false;     ///< at the end
-    bool helpShown = false;  ///< the F1 overlay was up at the end
-    int grabs = 0;           ///< plain presses that grabbed a body
-    int picks = 0;           ///< clicks, ctrl + clicks and shift + clicks handed to the scenes
-    int alarmFrames = 0;     ///< frames that showed a scene's alarm banner
-    std::string lastAlarm;   ///< the last alarm shown, if any
+    double speed = 1.0;         ///< simulated per wall second at the end (real-time pacing)
+    bool paused = false;        ///< at the end
+    bool helpShown = false;     ///< the F1 overlay was up at the end
+    int grabs = 0;              ///< plain presses that grabbed a body
+    int picks = 0;              ///< clicks, ctrl + clicks and shift + clicks handed to the scenes
+    int alarmFrames = 0;        ///< frames that showed a scene's alarm banner
+    std::string lastAlarm;      ///< the last alarm shown, if any
+    std::string savedConfig;    ///< the last config file "Save as config" wrote, if any
+    std::string configNote;     ///< the outcome of the last save or preset load (panel line)
+    std::string preset;         ///< the last preset loaded, if any
+    float uiScale = 1.0f;       ///< the UI scale at the end
+    float contentScale = 1.0f;  ///< the monitor's content scale at the end (GLFW)
+    float panelX = 0.0f, panelY = 0.0f, panelWidth = 0.0f;  ///< the panel, window pixels
+    bool panelCollapsed = false;
+    std::string layoutNote;  ///< where the layout was kept, or why it was not
 };
 
 /// Runs the window until it is closed or `options.frames` frames were shown. Returns the

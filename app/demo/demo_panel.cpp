@@ -45,6 +45,48 @@ void drawHistory(PanelState& state, PanelRequests& requests) {
     }
 }
 
+// The preset picker (assets/*.json) and "Save as config".
+void settingsFiles(PanelState& state, PanelRequests& requests) {
+    const auto stem = [](const std::string& path) {
+        const std::size_t slash = path.find_last_of('/');
+        const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+        return name.substr(0, name.rfind('.'));
+    };
+    const std::string shown =
+        state.presetIndex >= 0 && state.presetIndex < static_cast<int>(state.presets.size())
+            ? stem(state.presets[state.presetIndex])
+            : std::string("(as started)");
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.45f);
+    ImGui::BeginDisabled(state.presets.empty());
+    if (ImGui::BeginCombo("preset", shown.c_str())) {
+        for (int i = 0; i < static_cast<int>(state.presets.size()); ++i) {
+            if (ImGui::Selectable(stem(state.presets[i]).c_str(), i == state.presetIndex)) {
+                requests.loadPreset = i;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip(state.presets.empty() ? "No presets found (looked in %s)"
+                                                : "Scene presets from %s: picking one rebuilds "
+                                                  "the scenes with its settings",
+                          state.presetsWhere.c_str());
+    }
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!state.canSaveConfig);
+    if (ImGui::Button("Save as config...")) {
+        requests.saveConfig = true;
+    }
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip(
+            "Write the scene and solver settings as a JSON config file (key S) in %s; "
+            "wavewall demo --config F or wavewall headless --config F reads it back",
+            state.outputDir.c_str());
+    }
+}
+
 void runControls(PanelState& state, PanelRequests& requests,
                  std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene) {
     for (int i = 0; i < static_cast<int>(scenes.size()); ++i) {
@@ -73,6 +115,7 @@ void runControls(PanelState& state, PanelRequests& requests,
         requests.resetView = true;
     }
     drawHistory(state, requests);
+    settingsFiles(state, requests);
     ImGui::TextUnformatted("Pacing");
     ImGui::SameLine();
     if (ImGui::RadioButton("real time", state.pacing == Pacing::kRealTime)) {
@@ -266,8 +309,8 @@ float panelLensShift(const PanelState& state, float windowWidth) {
     return std::clamp(2.0f * centre / windowWidth - 1.0f, -0.6f, 0.6f);
 }
 
-float panelWidthFor(float windowWidth) {
-    return std::min(440.0f, std::floor(0.55f * windowWidth));
+float panelWidthFor(float windowWidth, float uiScale) {
+    return std::min(std::floor(440.0f * uiScale), std::floor(0.55f * windowWidth));
 }
 
 const char* toString(BodyColouring c) {
@@ -293,15 +336,23 @@ void drawPanel(PanelState& state, PanelRequests& requests,
         return;
     }
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    // Sized to the window when it opens and whenever the window's width changes (a user's
-    // resize of the panel holds until then).
+    // Sized to the window when it first opens (unless the saved layout has its size) and
+    // whenever the window's width or the UI scale changes (a user's resize of the panel holds
+    // until then).
     const float windowWidth = ImGui::GetIO().DisplaySize.x;
     if (windowWidth != state.sizedForWidth) {
-        ImGui::SetNextWindowSize(ImVec2(panelWidthFor(windowWidth), 0), ImGuiCond_Always);
+        ImGui::SetNextWindowSize(
+            ImVec2(panelWidthFor(windowWidth, state.uiScale), 0),
+            state.sizedForWidth == 0.0f ? ImGuiCond_FirstUseEver : ImGuiCond_Always);
         state.sizedForWidth = windowWidth;
     }
     ImGui::SetNextWindowBgAlpha(0.85f);
-    if (!ImGui::Begin("wavewall")) {
+    const bool open = ImGui::Begin("wavewall");
+    state.panelX = ImGui::GetWindowPos().x;
+    state.panelY = ImGui::GetWindowPos().y;
+    state.panelWidth = ImGui::GetWindowSize().x;
+    state.panelCollapsed = !open;
+    if (!open) {
         ImGui::End();
         return;
     }

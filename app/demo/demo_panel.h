@@ -75,8 +75,15 @@ struct PanelState {
     /// when it is hidden or collapsed. The view is centred in what it leaves free.
     float coverLeftPx = 0.0f;
     float coverRightPx = 0.0f;
-    float sizedForWidth = 0.0f;         ///< the window width the panel's width was last set for
+    float sizedForWidth = 0.0f;  ///< the window width the panel's width was last set for
+    float uiScale = 1.0f;        ///< fonts and sizes (HiDPI)
+    float panelX = 0.0f, panelY = 0.0f, panelWidth = 0.0f;  ///< as last drawn, window pixels
+    bool panelCollapsed = false;
     std::vector<float> plotScratch[2];  ///< frame-time plot buffers, reused every frame
+    bool canSaveConfig = false;         ///< "Save as config" is wired up
+    std::vector<std::string> presets;   ///< the preset picker's files (assets/*.json)
+    int presetIndex = -1;               ///< the preset last loaded, -1: the start's settings
+    std::string presetsWhere;           ///< the presets folder, or where it was looked for
 };
 
 /// The camera's lens shift (render::Camera::lensShiftX) that centres the view in the wider
@@ -99,11 +106,14 @@ struct PanelRequests {
     bool qualityChanged = false;
     int scene = -1;
     std::optional<Backend> backend;
+    bool saveConfig = false;  ///< "Save as config" (key S)
+    int loadPreset = -1;      ///< index into PanelState::presets
 };
 
 /// Draws the panel (inside the current ImGui frame).
-/// The panel's width for a window `windowWidth` pixels wide: 440 px, at most 55 % of it.
-float panelWidthFor(float windowWidth);
+/// The panel's width for a window `windowWidth` pixels wide: 440 px times the UI scale, at
+/// most 55 % of the window.
+float panelWidthFor(float windowWidth, float uiScale = 1.0f);
 
 void drawPanel(PanelState& state, PanelRequests& requests,
                std::span<const std::unique_ptr<DemoScene>> scenes, int currentScene,

@@ -20,6 +20,7 @@ enum class KeyCommand {
     kHistoryForward,   ///< show the next saved state
     kPanel,            ///< show / hide the panel
     kVsync,            ///< vsync on / off
+    kSaveConfig,       ///< write the current settings as a config file
     kContactPoints,    ///< contact overlay: points on / off
     kContactNormals,   ///< contact overlay: normal impulses on / off
     kContactFriction,  ///< contact overlay: friction impulses on / off

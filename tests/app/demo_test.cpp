@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/option_table.h"
 #include "app/cli/scene_options.h"
 #include "app/scenes/wall_demo_scene.h"
 #include "app/scenes/water_demo_scene.h"
@@ -75,6 +76,9 @@ constexpr int kW = 800;
 constexpr int kH = 500;
 constexpr int kPanelRight = 460;
 const std::string kXvfbRun = "xvfb-run -a -s \"-screen 0 1280x800x24\" ";
+// The demo keeps its panel layout per user (~/.config/wavewall/imgui.ini): the tests neither
+// read the user's (a moved panel would move what they look at) nor write it.
+const int kNoUserLayout = ::setenv("WAVEWALL_NO_INI", "1", 1);
 
 std::string demoCommand(const std::string& args) {
     return WW_WAVEWALL_EXE " demo --width " + std::to_string(kW) + " --height " +
@@ -1077,6 +1081,229 @@ TEST(WaterDemoScene, ClickDropsWhereTheRayMeetsTheWater) {
         below += w[static_cast<std::size_t>(32 * 64 + i)] < -1e-3f ? 1 : 0;
     }
     EXPECT_GE(below, 9) << "the wake trail has gaps";
+}
+
+}  // namespace
+}  // namespace ww::app
+
+namespace ww::app {
+namespace {
+
+#define WW_REQUIRE_XDOTOOL()                                                          \
+    do {                                                                              \
+        if (runShell("command -v xdotool").code != 0) {                               \
+            if (::ww::test::runningInCi()) {                                          \
+                FAIL() << "CI=true but xdotool is missing (apt-get install xdotool)"; \
+            }                                                                         \
+            GTEST_SKIP() << "xdotool not installed";                                  \
+        }                                                                             \
+    } while (0)
+
+// The real window under Xvfb, driven by `keys` (xdotool lines, run once the window is up and
+// focused as $w), then Esc; returns the demo's output and exit code.
+CommandResult runDemoWithKeys(const std::string& name, const std::string& args,
+                              const std::string& keys) {
+    const std::string script = outPath(name + ".sh");
+    std::ofstream(script) << "#!/bin/sh\n"
+                          << demoCommand(args) << " &\n"
+                          << "demo=$!\n"
+                          << "w=$(timeout 60 xdotool search --sync --name '^wavewall$' | head -1)\n"
+                          << "sleep 2\n"
+                          << "xdotool windowfocus --sync $w\n"
+                          << keys << "\n"
+                          << "sleep 1\n"
+                          << "xdotool key Escape\n"
+                          << "wait $demo\n";
+    return runShell(kXvfbRun + "sh '" + script + "'");
+}
+
+std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir, const char* ext) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        if (e.path().extension() == ext) {
+            files.push_back(e.path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// Save as config as a user does it: S in the running water scene (started with settings off
+// their defaults) writes a config into the output folder, twice without overwriting; the file
+// holds those settings, `wavewall headless --config` runs it on the same grid and `wavewall
+// demo --config` opens it. With the output folder gone the panel says so and the demo runs on.
+TEST(DemoUnderXvfb, SaveAsConfigKeyWritesAConfigThatLoadsBack) {
+    WW_REQUIRE_XVFB();
+    WW_REQUIRE_XDOTOOL();
+    const std::filesystem::path dir = outPath("demo_config_out");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    CommandResult r = runDemoWithKeys(
+        "demo_config",
+        "--scene water --backend cpu --grid 64x48 --damping 0.25 --friction 0.3 --iterations 17 "
+        "--initial-drop off --output-dir '" +
+            dir.string() + "'",
+        "xdotool key s\nsleep 1\nxdotool key s");
+    ASSERT_EQ(r.code, 0) << r.output;
+    const std::vector<std::filesystem::path> configs = filesIn(dir, ".json");
+    ASSERT_EQ(configs.size(), 2u) << r.output;
+    EXPECT_NE(r.output.find("demo: config saved to " + dir.string()), std::string::npos)
+        << r.output;
+    Result<nlohmann::json> doc = readJsonFile(configs[0].string());
+    ASSERT_TRUE(doc.ok()) << doc.error().message;
+    EXPECT_EQ((*doc)["scene"], "water") << doc->dump();
+    EXPECT_EQ((*doc)["grid"], "64x48") << doc->dump();
+    EXPECT_EQ((*doc)["damping"], 0.25) << doc->dump();
+    EXPECT_EQ((*doc)["friction"], 0.3) << doc->dump();
+    EXPECT_EQ((*doc)["iterations"], "17") << doc->dump();
+    EXPECT_EQ((*doc)["backend"], "cpu") << doc->dump();
+
+    const std::string summary = (dir / "summary.json").string();
+    r = runShell(WW_WAVEWALL_EXE " headless --config '" + configs[0].string() +
+                 "' --steps 3 --summary-json '" + summary + "'");
+    ASSERT_EQ(r.code, 0) << r.output;
+    Result<nlohmann::json> s = readJsonFile(summary);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    EXPECT_EQ((*s)["scene"], "water") << s->dump();
+    EXPECT_EQ((*s)["grid"], "64x48") << s->dump();
+    r = runDemoXvfb("--config '" + configs[1].string() + "' --frames 3");
+    EXPECT_EQ(r.code, 0) << r.output;
+
+    const std::filesystem::path gone = outPath("demo_config_gone");
+    std::filesystem::create_directories(gone);
+    r = runDemoWithKeys("demo_config_gone",
+                        "--scene wall --backend cpu --output-dir '" + gone.string() + "'",
+                        "rm -rf '" + gone.string() + "'\nxdotool key s\nsleep 1");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("demo: could not write the config " + gone.string()), std::string::npos)
+        << r.output;
+    std::filesystem::remove_all(dir);
+}
+
+// The preset picker as a user works it: the combo (at the panel's fourth row) lists the
+// presets folder (WAVEWALL_ASSETS_DIR here); picking a water preset switches the wall to the
+// water scene with its grid, picking a broken one says what is wrong and keeps the scene.
+TEST(DemoUnderXvfb, PresetPickerSwitchesTheSceneAndABrokenPresetKeepsIt) {
+    WW_REQUIRE_XVFB();
+    WW_REQUIRE_XDOTOOL();
+    const std::filesystem::path dir = outPath("demo_presets");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "a_water.json") << "{\"scene\": \"water\", \"grid\": \"40x24\"}\n";
+    std::ofstream(dir / "b_broken.json") << "{\"scene\": \"water\", \"grid\": 12}\n";
+    const std::string env = "WAVEWALL_ASSETS_DIR='" + dir.string() + "' ";
+    // The combo's row, then its first or second entry in the list that opens below it.
+    const auto pick = [](int entry) {
+        return "xdotool mousemove --window $w 100 115 click 1\nsleep 1\nxdotool mousemove "
+               "--window $w 100 " +
+               std::to_string(137 + 17 * entry) + " click 1\nsleep 1";
+    };
+    CommandResult r;
+    const std::string script = outPath("demo_presets.sh");
+    const auto run = [&](int entry) {
+        std::ofstream(script) << "#!/bin/sh\n"
+                              << env << demoCommand("--scene wall --backend cpu --no-ini") << " &\n"
+                              << "demo=$!\n"
+                              << "w=$(timeout 60 xdotool search --sync --name '^wavewall$' | "
+                                 "head -1)\n"
+                              << "sleep 2\n"
+                              << "xdotool windowfocus --sync $w\n"
+                              << pick(entry) << "\n"
+                              << "xdotool key Escape\n"
+                              << "wait $demo\n";
+        return runShell(kXvfbRun + "sh '" + script + "'");
+    };
+    r = run(0);
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("a_water.json loaded"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("demo: scene water shown at the end"), std::string::npos) << r.output;
+    r = run(1);
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("b_broken.json: "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("--grid '12'"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("demo: scene wall shown at the end"), std::string::npos) << r.output;
+    std::filesystem::remove_all(dir);
+}
+
+// The panel layout persists per user: a drag of the panel's title bar is in
+// $XDG_CONFIG_HOME/wavewall/imgui.ini after the run (never in the working directory) and
+// the next run opens the panel there; --no-ini opens it at its default place, and a location
+// that cannot be written is one warning line, the demo runs on and exits 0.
+TEST(DemoUnderXvfb, PanelLayoutIsKeptPerUserAndCanBeTurnedOff) {
+    WW_REQUIRE_XVFB();
+    WW_REQUIRE_XDOTOOL();
+    const std::filesystem::path config = outPath("demo_layout_config");
+    const std::filesystem::path work = outPath("demo_layout_cwd");
+    std::filesystem::remove_all(config);
+    std::filesystem::remove_all(work);
+    std::filesystem::create_directories(work);
+    const std::string env =
+        "cd '" + work.string() + "' && XDG_CONFIG_HOME='" + config.string() + "' WAVEWALL_NO_INI= ";
+    const std::string script = outPath("demo_layout.sh");
+    std::ofstream(script) << "#!/bin/sh\n"
+                          << env << demoCommand("--scene wall --backend cpu") << " &\n"
+                          << "demo=$!\n"
+                          << "w=$(timeout 60 xdotool search --sync --name '^wavewall$' | head -1)\n"
+                          << "sleep 2\n"
+                          << "xdotool windowfocus --sync $w mousemove --window $w 200 19 "
+                             "mousedown 1\n"
+                          << "for x in 230 260 290 320; do sleep 0.2; xdotool mousemove --window "
+                             "$w $x 60; done\n"
+                          << "sleep 0.5\nxdotool mouseup 1\nsleep 1\n"
+                          << "xdotool key Escape\n"
+                          << "wait $demo\n";
+    CommandResult r = runShell(kXvfbRun + "sh '" + script + "'");
+    ASSERT_EQ(r.code, 0) << r.output;
+    const std::filesystem::path ini = config / "wavewall" / "imgui.ini";
+    std::ifstream in(ini);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("[Window][wavewall]"), std::string::npos) << text << r.output;
+    EXPECT_FALSE(std::filesystem::exists(work / "imgui.ini"));
+
+    r = runShell(kXvfbRun + "sh -c \"" + env + demoCommand("--scene wall --frames 3") + "\"");
+    ASSERT_EQ(r.code, 0) << r.output;
+    // Dragged 120 px right and 41 px down from (10, 10).
+    EXPECT_NE(r.output.find("panel at (130, 51)"), std::string::npos) << text << r.output;
+    r = runShell(kXvfbRun + "sh -c \"" + env + demoCommand("--scene wall --frames 3 --no-ini") +
+                 "\"");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("panel at (10, 10)"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("layout not kept"), std::string::npos) << r.output;
+
+    // /proc takes no new folders: the layout cannot be kept there.
+    r = runShell(kXvfbRun + "env XDG_CONFIG_HOME=/proc/wavewall_test WAVEWALL_NO_INI= " +
+                 demoCommand("--scene wall --frames 3"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    const std::string warning = "warning: the panel layout is not kept";
+    const std::size_t at = r.output.find(warning);
+    EXPECT_NE(at, std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find(warning, at + 1), std::string::npos) << "warned twice: " << r.output;
+    std::filesystem::remove_all(config);
+    std::filesystem::remove_all(work);
+}
+
+// --ui-scale: the panel's fonts and sizes scale (440 px wide at 1, 660 at 1.5 in a 1280 px
+// window, within 55 % of it); without it the monitor's content scale (1 under Xvfb) is
+// used. Values outside [0.5, 4] or not numbers exit 2 naming the flag, before any window.
+TEST(DemoUnderXvfb, UiScaleScalesThePanelAndIsValidated) {
+    WW_REQUIRE_XVFB();
+    const std::string common = WW_WAVEWALL_EXE
+        " demo --width 1280 --height 720 --vsync off --msaa 0 --report --no-ini --scene wall "
+        "--backend cpu --frames 3 ";
+    CommandResult r = runShell(kXvfbRun + common + "--ui-scale 1.5");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("ui scale 1.50"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("660 px wide"), std::string::npos) << r.output;
+    r = runShell(kXvfbRun + common);
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("ui scale 1.00 (monitor content scale 1.00)"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("440 px wide"), std::string::npos) << r.output;
+    for (const char* bad : {"0.2", "5", "abc", ""}) {
+        r = runShell(std::string(WW_WAVEWALL_EXE " demo --ui-scale '") + bad + "'");
+        EXPECT_EQ(r.code, 2) << bad << ": " << r.output;
+        EXPECT_NE(r.output.find("--ui-scale"), std::string::npos) << r.output;
+    }
 }
 
 }  // namespace

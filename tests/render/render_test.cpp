@@ -3,6 +3,8 @@
 // ground, GPU-buffer and CPU-upload water paths agreeing, not blank, not black.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -290,6 +292,7 @@ DrawData poolData(const Pool& pool, std::span<const float> heights) {
     data.water.baseHeightM = pool.base;
     data.water.heightsCpu = heights;
     data.water.enabled = true;
+    data.water.poolWalls = false;  // the test's own rim
     data.boxes = test::poolRim(pool.nx, pool.ny, pool.h, pool.base + 0.1f);
     return data;
 }
@@ -320,14 +323,88 @@ TEST(Renderer, WaterBumpChangesTheSurface) {
     // least, counting only clear changes (> 12 levels summed over RGB).
     EXPECT_GT(changed, kW * kH / 100) << "seed " << seed;
 
-    // The flat surface is smooth: neighbouring water pixels at the image centre differ little
-    // (only the sky reflection gradient), unlike the shaded bump.
+    // Water is blue-green, not brick and not grey ground.
     const glm::vec3 c = cam.project({0.0f, pool.base, 0.0f}, {kW, kH});
     const glm::u8vec4 p0 = a.at(static_cast<int>(c.x), static_cast<int>(c.y));
-    const glm::u8vec4 p1 = a.at(static_cast<int>(c.x) + 3, static_cast<int>(c.y));
-    EXPECT_LE(std::abs(p0.g - p1.g), 4);
-    // Water is blue-green, not brick and not grey ground.
     EXPECT_GT(p0.g + p0.b, 2 * p0.r);
+}
+
+// Mean red over mean blue of the pixels inside the pool's projected interior (the middle
+// half of each side, away from the walls).
+double redOverBlue(const Image& im, const Camera& cam, float halfM, float y) {
+    double r = 0.0;
+    double b = 0.0;
+    for (float x = -0.5f * halfM; x <= 0.5f * halfM; x += 0.05f * halfM) {
+        for (float z = -0.5f * halfM; z <= 0.5f * halfM; z += 0.05f * halfM) {
+            const glm::vec3 p = cam.project({x, y, z}, {kW, kH});
+            const glm::u8vec4 px = im.at(static_cast<int>(p.x), static_cast<int>(p.y));
+            r += px.r;
+            b += px.b;
+        }
+    }
+    return r / std::max(b, 1.0);
+}
+
+// The water look: the tiled floor shows through a flat surface (grout lines cross a row of
+// pixels through the pool, 0.5 m apart), deeper water is bluer (absorption grows with the
+// path), and the renderer's own stone walls stand where the pool ends.
+TEST(Renderer, PoolShowsItsFloorThroughTheWaterAndItsWalls) {
+    WW_REQUIRE_GPU();
+    Pool pool;
+    const float halfM = 0.5f * static_cast<float>(pool.nx - 1) * pool.h;
+    const Camera cam = OrbitCamera({0.0f, 0.3f, 0.0f}, 6.0f, 0.4f, 0.9f).camera();
+    const std::vector<float> flat(static_cast<std::size_t>(pool.nx) * pool.ny, 0.0f);
+    pool.base = 0.3f;
+    DrawData shallow = poolData(pool, flat);
+    shallow.boxes.clear();
+    shallow.water.poolWalls = true;
+    const Image a = renderOrDie(shallow, cam, "pool_shallow.png");
+    expectLooksLikeAFrame(a);
+
+    // Grout lines: dips of the green channel along the image row through the pool's centre,
+    // each darker than the tile either side by a clear margin (10 levels; tiles and grout
+    // differ by ~50 levels in green at this depth).
+    const glm::vec3 centre = cam.project({0.0f, pool.base, 0.0f}, {kW, kH});
+    const glm::vec3 left = cam.project({-0.8f * halfM, pool.base, 0.0f}, {kW, kH});
+    const glm::vec3 right = cam.project({0.8f * halfM, pool.base, 0.0f}, {kW, kH});
+    const int row = static_cast<int>(centre.y);
+    int dips = 0;
+    const int x0 = static_cast<int>(std::min(left.x, right.x));
+    const int x1 = static_cast<int>(std::max(left.x, right.x));
+    for (int x = x0 + 3; x < x1 - 3; ++x) {
+        const int g = a.at(x, row).g;
+        if (g + 10 < a.at(x - 3, row).g && g + 10 < a.at(x + 3, row).g &&
+            g <= a.at(x - 1, row).g && g < a.at(x + 1, row).g) {
+            ++dips;
+        }
+    }
+    // 1.6 x 2.85 m of floor at 0.5 m tiles: 5 or 6 lines cross the row (fewer where one is
+    // thinner than a pixel); none without the floor.
+    EXPECT_GE(dips, 3) << "row " << row << " from x " << x0 << " to " << x1;
+
+    pool.base = 1.5f;
+    const Camera deepCam = OrbitCamera({0.0f, 1.5f, 0.0f}, 6.0f, 0.4f, 0.9f).camera();
+    DrawData deep = poolData(pool, flat);
+    deep.boxes.clear();
+    deep.water.poolWalls = true;
+    const Image b = renderOrDie(deep, deepCam, "pool_deep.png");
+    // Absorption takes red first: 1.2 m more water lowers red against blue clearly (the
+    // shallow pool's ratio is ~0.6, the deep one's below 0.4 with sigma_red = 0.7/m).
+    const double shallowRatio = redOverBlue(a, cam, halfM, 0.3f);
+    const double deepRatio = redOverBlue(b, deepCam, halfM, 1.5f);
+    EXPECT_LT(deepRatio, 0.85 * shallowRatio) << shallowRatio << " vs " << deepRatio;
+
+    // The walls: the top of the +x wall is stone (bright, warm grey); without them that pixel
+    // is the ground beside the pool.
+    const std::array<BoxInstance, 4> walls = poolWalls(shallow.water);
+    const glm::vec3 top = walls[1].position + glm::vec3(0.0f, walls[1].halfExtents.y, 0.0f);
+    const glm::vec3 p = cam.project(top, {kW, kH});
+    shallow.water.poolWalls = false;
+    const Image none = renderOrDie(shallow, cam, "pool_no_walls.png");
+    const glm::u8vec4 stone = a.at(static_cast<int>(p.x), static_cast<int>(p.y));
+    const glm::u8vec4 ground = none.at(static_cast<int>(p.x), static_cast<int>(p.y));
+    EXPECT_GT(stone.r, stone.b) << "stone is warm";
+    EXPECT_GT(stone.r + stone.g + stone.b, ground.r + ground.g + ground.b + 60);
 }
 
 TEST(Renderer, SolverBufferAndCpuUploadDrawTheSame) {

@@ -1,0 +1,237 @@
+#include "app/cli/demo_config.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/scenes/splash_demo_scene.h"
+#include "app/scenes/wall_demo_scene.h"
+#include "app/scenes/water_demo_scene.h"
+
+namespace ww::app {
+
+namespace {
+
+std::string formatSeconds(float s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g s", static_cast<double>(s));
+    return text;
+}
+
+// The keys of a demo config: the scene shown, backend, seed and every scene option.
+void registerConfigKeys(OptionTable& t, DemoSceneInputs& in) {
+    t.add("scene", in.scene, "Scene shown first", {"wall", "water", "splash"});
+    t.add("backend", in.backend, "Solver backend", {"cpu", "gpu", "auto"});
+    t.add("seed", in.seed, "Random seed (rain)");
+    registerSceneOptions(t, in.values);
+}
+
+}  // namespace
+
+Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
+                                      const gpu::ShaderLibrary* shaders) {
+    Result<WallSceneSettings> wall = makeWallSettings(in.values);
+    if (!wall) {
+        return wall.error();
+    }
+    Result<WaterSceneSettings> water = makeWaterSettings(in.values, in.seed);
+    if (!water) {
+        return water.error();
+    }
+    water->initialDrop = in.initialDrop;
+    // The panel plots the residual per iteration of the last solve.
+    wall->world.lcp.recordHistory = true;
+    water->wave.cg.recordHistory = true;
+    // Each event goes to the scene that knows its action (shoot/remove/push: wall;
+    // drop/rain/wake: water); one that neither knows is an error naming it.
+    std::vector<SceneEvent> wallEvents, waterEvents;
+    {
+        WallScene wallCheck(*wall);
+        for (const std::string& text : in.events) {
+            Result<SceneEvent> e = parseEvent(text);
+            if (!e) {
+                return e.error();
+            }
+            const bool isWater = e->action == "drop" || e->action == "rain" || e->action == "wake";
+            Status ok = isWater ? Status{} : wallCheck.validateEvent(*e);
+            if (ok && isWater) {
+                Result<std::unique_ptr<WaterScene>> tiny = WaterScene::create(*water);
+                ok = tiny ? (*tiny)->validateEvent(*e) : Status{tiny.error()};
+            }
+            if (!ok) {
+                return ok.error();
+            }
+            (isWater ? waterEvents : wallEvents).push_back(*e);
+        }
+        const auto byStep = [](const SceneEvent& a, const SceneEvent& b) {
+            return a.step < b.step;
+        };
+        std::stable_sort(wallEvents.begin(), wallEvents.end(), byStep);
+        std::stable_sort(waterEvents.begin(), waterEvents.end(), byStep);
+    }
+
+    demo::SceneSet set;
+    auto wallScene = std::make_unique<WallDemoScene>(std::move(wall).value(), shaders);
+    wallScene->setScript(std::move(wallEvents));
+    set.scenes.push_back(std::move(wallScene));
+    Result<std::unique_ptr<WaterDemoScene>> waterScene =
+        WaterDemoScene::create(std::move(water).value(), shaders);
+    if (!waterScene) {
+        return waterScene.error();
+    }
+    (*waterScene)->setScript(std::move(waterEvents));
+    set.scenes.push_back(std::move(waterScene).value());
+    // The splash scene (key 3) when its options fit (its pool must hold the wall) and the CPU
+    // may run it (it has no GPU backend yet); asked for with --scene splash, an error otherwise.
+    Result<SplashSceneSettings> splashSettings =
+        in.backend == "gpu" ? Result<SplashSceneSettings>(inputError(
+                                  "--backend gpu: the splash scene runs on the CPU only for now "
+                                  "(docs/splash.md); use --backend cpu or auto"))
+                            : makeSplashSettings(in.values);
+    Result<std::unique_ptr<SplashDemoScene>> splashScene =
+        splashSettings ? SplashDemoScene::create(std::move(splashSettings).value())
+                       : Result<std::unique_ptr<SplashDemoScene>>(splashSettings.error());
+    if (splashScene) {
+        set.scenes.push_back(std::move(splashScene).value());
+    } else if (in.scene == "splash") {
+        return splashScene.error();
+    }
+    set.current = in.scene == "water" ? 1 : (in.scene == "splash" ? 2 : 0);
+    return set;
+}
+
+SceneOptionValues optionValuesOf(SceneOptionValues v, const WallSceneSettings* wall,
+                                 const wave::WaveParams* water, const SplashSceneSettings* splash,
+                                 bool waterShown, std::vector<std::string>* notes) {
+    const rigid::WorldParams defaults;
+    if (wall != nullptr) {
+        const rigid::WorldParams& w = wall->world;
+        v.wall = std::to_string(wall->wall.cols) + "x" + std::to_string(wall->wall.rows);
+        v.layout = wall->layout;
+        v.slideSpeed = wall->slide.speedMps;
+        v.slideAngle = wall->slide.angleDeg;
+        v.omega = w.lcp.omega;
+        v.iterations = w.lcp.maxIterations == 0 ? "2n" : std::to_string(w.lcp.maxIterations);
+        v.tolerance = w.lcp.tolerance;
+        v.warmStart = w.warmStart ? "on" : "off";
+        v.adaptiveOmega = w.adaptiveOmega ? "on" : "off";
+        v.chebyshevRho = w.lcp.chebyshevRho;
+        v.restingLoadGuess = w.restingLoadGuess ? "on" : "off";
+        v.sleep = w.sleep ? "on" : "off";
+        v.friction = w.friction;
+        v.lcpMode = rigid::toString(w.mode);
+        v.lcpSolver = w.lcp.method == lcp::LcpMethod::kJacobi ? "jacobi" : "gauss-seidel";
+        v.erp = w.erp;
+        v.substeps = w.substeps;
+        v.dt = w.dtSeconds == defaults.dtSeconds ? 0.0f : w.dtSeconds;
+    }
+    if (water != nullptr) {
+        v.grid = std::to_string(water->nx) + "x" + std::to_string(water->ny);
+        v.poolSize = water->poolSizeM;
+        v.waveSpeed = water->waveSpeed;
+        v.damping = water->damping;
+        v.scheme = wave::schemeName(water->scheme);
+        v.boundary = water->boundary == cg::Boundary::kNeumann ? "neumann" : "dirichlet";
+        v.cgTolerance = water->cg.tolerance;
+        v.cgMaxIterations = water->cg.maxIterations;
+        v.cgCheckEvery = water->cg.checkEvery;
+        if (water->dtRatio > 0.0f) {
+            v.dtRatio = water->dtRatio;
+        }
+        // --dt, when set, is the water's step too: the scene shown decides.
+        const float waterDt = water->dtRatio > 0.0f ? 0.0f : water->dtSeconds;
+        if (waterShown || wall == nullptr) {
+            v.dt = waterDt;
+        }
+        if (notes != nullptr && wall != nullptr) {
+            const float wallDt = wall->world.dtSeconds;
+            const float wallKept = v.dt == 0.0f ? defaults.dtSeconds : v.dt;
+            if (wallKept != wallDt) {
+                notes->push_back("the wall's dt " + formatSeconds(wallDt) +
+                                 " is not kept (dt is one key for both scenes)");
+            }
+            if (v.dt != waterDt) {
+                notes->push_back("the water's dt is saved as " +
+                                 (v.dt == 0.0f ? "its ratio" : formatSeconds(v.dt)) +
+                                 " (dt is one key for both scenes)");
+            }
+        }
+    }
+    if (splash != nullptr) {
+        v.brickDensity = splash->brickDensityKgM3;
+        v.brickSize = 2.0f * splash->wall.brickHalfExtents.x;
+        v.waterDepth = splash->splash.waterDepthM;
+        v.wallX = splash->wallXM;
+        v.wallZ = splash->wallZM;
+    }
+    return v;
+}
+
+nlohmann::json sceneConfigJson(const SceneOptionValues& v, const std::string& scene,
+                               const std::string& backend, std::uint64_t seed) {
+    CLI::App app;
+    OptionTable table(app);
+    DemoSceneInputs in;
+    in.values = v;
+    in.scene = scene;
+    in.backend = backend;
+    in.seed = seed;
+    registerConfigKeys(table, in);
+    return table.values();
+}
+
+Result<DemoSceneInputs> readDemoConfig(const std::string& path, const DemoSceneInputs& base) {
+    DemoSceneInputs in;
+    in.values.threads = base.values.threads;
+    in.seed = base.seed;
+    in.initialDrop = base.initialDrop;
+    CLI::App app;
+    OptionTable table(app);
+    registerConfigKeys(table, in);
+    if (Status s = table.applyConfig(path); !s) {
+        return s.error();
+    }
+    return in;
+}
+
+demo::SettingsHooks demoSettingsHooks(const DemoSceneInputs& base,
+                                      const gpu::ShaderLibrary* shaders) {
+    demo::SettingsHooks hooks;
+    hooks.configText = [base](std::span<const std::unique_ptr<demo::DemoScene>> scenes,
+                              int current) -> Result<std::string> {
+        std::optional<WallSceneSettings> wall;
+        const wave::WaveParams* water = nullptr;
+        const SplashSceneSettings* splash = nullptr;
+        std::uint64_t seed = base.seed;
+        for (const auto& scene : scenes) {
+            if (auto* w = dynamic_cast<WallDemoScene*>(scene.get()); w != nullptr) {
+                wall = w->scene().settings();
+                wall->world = w->scene().world().params();  // the panel edits the live world
+            } else if (auto* s = dynamic_cast<WaterDemoScene*>(scene.get()); s != nullptr) {
+                water = &s->scene().model().params();
+                seed = s->scene().settings().seed;
+            } else if (auto* p = dynamic_cast<SplashDemoScene*>(scene.get()); p != nullptr) {
+                splash = &p->scene().settings();
+            }
+        }
+        const std::string shown = scenes[static_cast<std::size_t>(current)]->name();
+        std::vector<std::string> notes;
+        const SceneOptionValues v = optionValuesOf(base.values, wall ? &*wall : nullptr, water,
+                                                   splash, shown == "water", &notes);
+        nlohmann::json doc = sceneConfigJson(
+            v, shown, backendName(scenes[static_cast<std::size_t>(current)]->backend()), seed);
+        for (const std::string& note : notes) {
+            std::fprintf(stderr, "wavewall demo: save as config: %s\n", note.c_str());
+        }
+        return doc.dump(2) + "\n";
+    };
+    hooks.loadConfig = [base, shaders](const std::string& path) -> Result<demo::SceneSet> {
+        Result<DemoSceneInputs> in = readDemoConfig(path, base);
+        if (!in) {
+            return in.error();
+        }
+        return makeDemoScenes(*in, shaders);
+    };
+    return hooks;
+}
+
+}  // namespace ww::app
