@@ -99,10 +99,11 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
         // Every engine got the same wall and the same shot: at rest no brick moves a decimetre
         // in the quick run's half second (measured: 1-4 cm; a brick built half or twice its
         // size, or overlapping, drops or jumps by decimetres), and the sphere, aimed at the
-        // wall's middle, reaches it and moves a brick by more than 1 cm (at 20 m/s it hits at
-        // step 22 of 30; measured: 1.3-2.3 m; a shot along the wrong axis moves none).
+        // wall's middle, reaches it (at 20 m/s, at step 22 of 30) and throws a brick farther
+        // than 20 cm in the 8 steps left (measured: 1.3-2.3 m; a shot that misses leaves the
+        // rest run's few centimetres).
         EXPECT_LE(drift[0], 0.1) << out;
-        EXPECT_GT(drift[1], 0.01) << out;
+        EXPECT_GT(drift[1], 0.2) << out;
     }
 }
 
