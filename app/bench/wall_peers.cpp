@@ -88,8 +88,6 @@ class OurWall final : public PeerWall {
         }
     }
 
-    const rigid::World& world() const { return m_world; }
-
   private:
     rigid::World m_world;
 };
