@@ -44,7 +44,7 @@ double processCpuMs() {
     return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
 }
 
-/// Resident memory high-water mark of the process, MB (Linux; 0 where /proc is missing).
+/// Resident memory high-water mark of the process, MiB (Linux; 0 where /proc is missing).
 double peakRssMb() {
     std::ifstream status("/proc/self/status");
     for (std::string line; std::getline(status, line);) {
@@ -165,7 +165,7 @@ struct Run {
     int stepsPlanned = 0;
     bool capped = false;
     double maxDriftM = 0.0;  ///< m; infinity if a brick's position became non-finite
-    double peakRssMb = 0.0;  ///< the process's, during the run (the engine built and stepped)
+    double peakRssMb = 0.0;  ///< MiB, the process's, during the run (the engine built and stepped)
 };
 
 Run run(PeerWall& wall, Scene scene, int steps, double capSeconds, const PeerShot& shot) {
@@ -228,7 +228,7 @@ Record toRecord(const Engine& e, const WallSize& size, Scene scene, const Run& r
                    {"capped", r.capped ? 1.0 : 0.0},
                    {"simulated_s", static_cast<double>(r.stepMs.size()) * dtSeconds},
                    {"threads", e.threads},
-                   {"peak_rss_mb", r.peakRssMb}};
+                   {"peak_rss_mib", r.peakRssMb}};
     return rec;
 }
 
@@ -251,7 +251,7 @@ void printHeader(const std::vector<Engine>& list, bool quick, double capSeconds)
     std::printf("peers skipped: ODE not found (install libode-dev)\n");
 #endif
     std::printf("%-13s %-6s %-9s %7s %9s %9s %9s %11s %8s  %s\n", "engine", "wall", "scene",
-                "steps", "p50 ms", "p95 ms", "max ms", "max drift m", "peak MB", "verdict");
+                "steps", "p50 ms", "p95 ms", "max ms", "max drift m", "peak MiB", "verdict");
 }
 
 void printRow(const Record& rec, Scene scene, const Run& r) {

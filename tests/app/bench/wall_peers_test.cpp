@@ -41,7 +41,7 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
     ASSERT_EQ(run.code, 0) << run.output;
     const std::string& out = run.output;
     for (const char* column : {"engine", "wall", "scene", "p50 ms", "p95 ms", "max ms",
-                               "max drift m", "peak MB", "verdict"}) {
+                               "max drift m", "peak MiB", "verdict"}) {
         EXPECT_NE(out.find(column), std::string::npos) << column << "\n" << out;
     }
 
@@ -81,7 +81,7 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
             const nlohmann::json& r = it->second;
             const nlohmann::json& m = r["metrics"];
             for (const char* key : {"p95_ms", "max_ms", "cpu_time_p50_ms", "max_drift_m", "steps",
-                                    "steps_planned", "simulated_s", "peak_rss_mb"}) {
+                                    "steps_planned", "simulated_s", "peak_rss_mib"}) {
                 ASSERT_TRUE(m.contains(key)) << key << " in " << r.dump();
                 ASSERT_TRUE(m[key].is_number()) << key << " in " << r.dump();  // NaN/inf: null
                 EXPECT_TRUE(std::isfinite(m[key].get<double>())) << key;
