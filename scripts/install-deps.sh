@@ -9,6 +9,7 @@ packages=(
     libegl-dev libegl-mesa0 libgl1-mesa-dri libgl-dev
     libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev libopenblas-dev
     libcli11-dev nlohmann-json3-dev libtbb-dev
+    libbullet-dev libode-dev  # the wall bench's peers (optional: without them it skips them)
     xvfb xauth
     openbox  # a window manager under Xvfb: the demo test minimizes the window
     xdotool  # the demo tests click, drag and press keys in the real window

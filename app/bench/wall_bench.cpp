@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/bench/wall_peers.h"
 #include "solver/gpu/shader_library.h"
 #include "solver/rigid/scenes.h"
 
@@ -189,6 +190,8 @@ void runWallBench(const bench::Options& opts, bench::Recorder& recorder) {
             backendName(be), r.medianMs, r.medianMs / kPaperMsPerFrame, t.nMax, 2 * t.nMax);
         recorder.add(r);
     }
+
+    bench::runWallPeers(opts, recorder);
 }
 
 }  // namespace ww::rigid

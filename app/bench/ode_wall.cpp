@@ -1,0 +1,134 @@
+// The wall in ODE (wall_peers.h): dWorldQuickStep (projected SOR, over-relaxation 1.3, on the
+// contact rows; no warm start across steps), 20 iterations, one 1/60 s step per frame, box
+// geoms on a plane in a hash space, auto-disable off. Contacts are rebuilt every step from
+// dCollide, at most 4 per pair (as our narrow phase and Bullet's manifolds keep), with
+// dContactApprox1 so that mu is a Coulomb coefficient (friction bounded by mu times the
+// normal impulse; without it ODE reads mu as a force in N). ERP and CFM stay ODE's defaults
+// (ERP 0.2; CFM 1e-10 in this double-precision build): the wall is a rigid-contact
+// benchmark, so we give ODE no softness that the other engines do not have.
+#include <ode/ode.h>
+
+#include <cstdio>
+#include <mutex>
+
+#include "app/bench/wall_peers.h"
+
+namespace ww::bench {
+namespace {
+
+constexpr int kIterations = 20;
+constexpr int kMaxContactsPerPair = 4;
+
+void initOde() {
+    static std::once_flag once;
+    std::call_once(once, [] { dInitODE2(0); });
+}
+
+class OdeWall final : public PeerWall {
+  public:
+    explicit OdeWall(const PeerWallSetup& s) : m_dt(s.dtSeconds), m_friction(s.friction) {
+        initOde();
+        // QuickStep shuffles its rows with ODE's global random generator: reseeding it makes a
+        // run independent of the runs before it in the same process.
+        dRandSetSeed(0);
+        m_world = dWorldCreate();
+        m_space = dHashSpaceCreate(nullptr);
+        m_contacts = dJointGroupCreate(0);
+        dWorldSetGravity(m_world, 0, -9.81, 0);
+        dWorldSetQuickStepNumIterations(m_world, kIterations);
+        dWorldSetAutoDisableFlag(m_world, 0);
+        dCreatePlane(m_space, 0, 1, 0, 0);
+        m_bricks.reserve(s.brickCentres.size());
+        const rigid::Vec3 h = s.brickHalfExtents;
+        for (const rigid::Vec3& c : s.brickCentres) {
+            dMass mass;
+            dMassSetBoxTotal(&mass, s.brickMassKg, 2.0 * h.x, 2.0 * h.y, 2.0 * h.z);
+            const dGeomID geom = dCreateBox(m_space, 2.0 * h.x, 2.0 * h.y, 2.0 * h.z);
+            m_bricks.push_back(addBody(geom, mass, c, {}));
+        }
+    }
+
+    ~OdeWall() override {
+        dJointGroupDestroy(m_contacts);
+        dSpaceDestroy(m_space);  // and its geoms
+        dWorldDestroy(m_world);  // and its bodies
+    }
+
+    OdeWall(const OdeWall&) = delete;
+    OdeWall& operator=(const OdeWall&) = delete;
+
+    void step() override {
+        dSpaceCollide(m_space, this, &OdeWall::nearCallback);
+        dWorldQuickStep(m_world, m_dt);
+        dJointGroupEmpty(m_contacts);
+    }
+
+    void shoot(const PeerShot& shot) override {
+        dMass mass;
+        dMassSetSphereTotal(&mass, shot.massKg, shot.radiusM);
+        addBody(dCreateSphere(m_space, shot.radiusM), mass, shot.from, shot.velocityMps);
+    }
+
+    void brickCentres(std::vector<rigid::Vec3>& out) const override {
+        out.resize(m_bricks.size());
+        for (std::size_t i = 0; i < m_bricks.size(); ++i) {
+            const dReal* p = dBodyGetPosition(m_bricks[i]);
+            out[i] = {static_cast<float>(p[0]), static_cast<float>(p[1]), static_cast<float>(p[2])};
+        }
+    }
+
+  private:
+    dBodyID addBody(dGeomID geom, const dMass& mass, const rigid::Vec3& position,
+                    const rigid::Vec3& velocity) {
+        const dBodyID body = dBodyCreate(m_world);
+        dBodySetMass(body, &mass);
+        dBodySetPosition(body, position.x, position.y, position.z);
+        dBodySetLinearVel(body, velocity.x, velocity.y, velocity.z);
+        dGeomSetBody(geom, body);
+        return body;
+    }
+
+    static void nearCallback(void* data, dGeomID a, dGeomID b) {
+        auto* self = static_cast<OdeWall*>(data);
+        dContactGeom points[kMaxContactsPerPair];
+        const int n = dCollide(a, b, kMaxContactsPerPair, points, sizeof(dContactGeom));
+        for (int i = 0; i < n; ++i) {
+            dContact c{};
+            c.surface.mode = dContactApprox1;
+            c.surface.mu = self->m_friction;
+            c.geom = points[i];
+            const dJointID joint = dJointCreateContact(self->m_world, self->m_contacts, &c);
+            dJointAttach(joint, dGeomGetBody(a), dGeomGetBody(b));
+        }
+    }
+
+    dWorldID m_world = nullptr;
+    dSpaceID m_space = nullptr;
+    dJointGroupID m_contacts = nullptr;
+    std::vector<dBodyID> m_bricks;
+    dReal m_dt;
+    dReal m_friction;
+};
+
+}  // namespace
+
+std::unique_ptr<PeerWall> makeOdeWall(const PeerWallSetup& setup) {
+    return std::make_unique<OdeWall>(setup);
+}
+
+std::string odeDescription() {
+    initOde();
+    const dWorldID w = dWorldCreate();
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "ODE " WW_ODE_VERSION
+                  ": QuickStep (projected SOR, w %.2g), %d iterations, ERP %.2g, CFM %.2g, "
+                  "<= %d contacts per pair, dContactApprox1, no auto-disable",
+                  static_cast<double>(dWorldGetQuickStepW(w)), kIterations,
+                  static_cast<double>(dWorldGetERP(w)), static_cast<double>(dWorldGetCFM(w)),
+                  kMaxContactsPerPair);
+    dWorldDestroy(w);
+    return text;
+}
+
+}  // namespace ww::bench

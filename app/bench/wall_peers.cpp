@@ -1,0 +1,302 @@
+// The wall against Bullet and ODE (see wall_peers.h).
+#include "app/bench/wall_peers.h"
+
+#include <malloc.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "solver/rigid/scenes.h"
+
+namespace ww::bench {
+namespace {
+
+constexpr double kRestSeconds = 30.0;
+constexpr double kCollapseSeconds = 5.0;
+/// A wall "stands" while no brick has moved farther than this from its start.
+constexpr double kStandsDriftM = 0.05;
+/// Wall-clock cap of one run (one engine, one wall, one scene), s: the bench reports a slower
+/// engine as stopped after the steps it made instead of hanging.
+constexpr double kCapSeconds = 120.0;
+constexpr double kQuickCapSeconds = 30.0;
+/// --quick: steps per run; the sphere, 7.1 m from the wall's face at 20 m/s, hits it at step 22.
+constexpr int kQuickSteps = 30;
+constexpr float kShotSpeedMps = 20.0f;
+constexpr float kShotDistanceM = 8.0f;
+
+struct WallSize {
+    int cols;
+    int rows;
+};
+
+enum class Scene { kRest, kCollapse };
+
+double processCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
+/// Resident memory high-water mark of the process, MiB (Linux; 0 where /proc is missing).
+double peakRssMb() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);) {
+        if (line.rfind("VmHWM:", 0) == 0) {
+            return std::atof(line.c_str() + 6) / 1024.0;  // kB
+        }
+    }
+    return 0.0;
+}
+
+/// Returns freed heap to the system and lowers the high-water mark to the current resident
+/// size (Linux >= 4.0), so that the next peakRssMb() is the peak of one run.
+void resetPeakRss() {
+    malloc_trim(0);
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+/// Our engine behind the peers' interface.
+class OurWall final : public PeerWall {
+  public:
+    OurWall(std::shared_ptr<const exec::Executor> executor, const rigid::WallParams& wall)
+        : m_world(rigid::makeWallWorld(std::move(executor), wall, rigid::WorldParams{})) {}
+
+    void step() override { m_world.step(); }
+
+    void shoot(const PeerShot& shot) override {
+        rigid::ShotParams p;
+        p.from = shot.from;
+        p.velocity = shot.velocityMps;
+        p.radiusM = shot.radiusM;
+        p.massKg = shot.massKg;
+        rigid::shootSphere(m_world, p);
+    }
+
+    void brickCentres(std::vector<rigid::Vec3>& out) const override {
+        out.clear();
+        for (const rigid::Body& b : m_world.bodies()) {
+            if (b.kind == rigid::BodyKind::kBox && b.tag >= 0) {
+                out.push_back(b.position);
+            }
+        }
+    }
+
+  private:
+    rigid::World m_world;
+};
+
+rigid::WallParams wallParams(const WallSize& size) {
+    rigid::WallParams p;
+    p.cols = size.cols;
+    p.rows = size.rows;
+    p.columnGapM = 0.0f;  // exactly touching: the whole wall is one island
+    return p;
+}
+
+struct Engine {
+    std::string name;  ///< the records' backend
+    std::string description;
+    int threads = 1;
+    std::unique_ptr<PeerWall> (*make)(const Options&, const WallSize&, const PeerWallSetup&);
+};
+
+std::unique_ptr<PeerWall> makeOurs(const Options& opts, const WallSize& size,
+                                   const PeerWallSetup&) {
+    return std::make_unique<OurWall>(opts.executor, wallParams(size));
+}
+
+std::vector<Engine> engines(const Options& opts) {
+    const rigid::WorldParams p;
+    char ours[240];
+    std::snprintf(ours, sizeof ours,
+                  "wavewall: rigid::World, default WorldParams: %s, projected %s, omega <= %.2g "
+                  "(adaptive), <= %d iterations to %.0e N s, warm start, CPU backend, %d threads",
+                  rigid::toString(p.mode),
+                  p.lcp.method == lcp::LcpMethod::kJacobi ? "Jacobi" : "Gauss-Seidel",
+                  static_cast<double>(p.lcp.omega), p.lcp.maxIterations,
+                  static_cast<double>(p.lcp.tolerance), opts.executor->threads());
+    std::vector<Engine> list;
+    list.push_back({"wavewall-cpu", ours, opts.executor->threads(), &makeOurs});
+#if WW_HAVE_BULLET
+    list.push_back({"bullet", bulletDescription(), 1,
+                    [](const Options&, const WallSize&, const PeerWallSetup& s) {
+                        return makeBulletWall(s);
+                    }});
+#endif
+#if WW_HAVE_ODE
+    list.push_back(
+        {"ode", odeDescription(), 1,
+         [](const Options&, const WallSize&, const PeerWallSetup& s) { return makeOdeWall(s); }});
+#endif
+    return list;
+}
+
+/// The bricks of rigid::addWall, so that every engine builds the same wall.
+PeerWallSetup setupFor(const Options& opts, const WallSize& size) {
+    const rigid::WallParams wall = wallParams(size);
+    const OurWall probe(opts.executor, wall);
+    PeerWallSetup s;
+    probe.brickCentres(s.brickCentres);
+    s.brickHalfExtents = wall.brickHalfExtents;
+    s.brickMassKg = wall.brickMassKg;
+    s.friction = rigid::WorldParams{}.friction;
+    s.dtSeconds = rigid::WorldParams{}.dtSeconds;
+    return s;
+}
+
+/// Aimed horizontally at the wall's middle height, from kShotDistanceM in front of it (+z).
+PeerShot shotFor(const PeerWallSetup& s, const WallSize& size) {
+    PeerShot shot;
+    shot.from = {0.0f, s.brickHalfExtents.y * static_cast<float>(size.rows), kShotDistanceM};
+    shot.velocityMps = {0.0f, 0.0f, -kShotSpeedMps};
+    return shot;
+}
+
+struct Run {
+    std::vector<double> stepMs;
+    std::vector<double> cpuMs;
+    int stepsPlanned = 0;
+    bool capped = false;
+    double maxDriftM = 0.0;  ///< m; infinity if a brick's position became non-finite
+    double peakRssMb = 0.0;  ///< MiB, the process's, during the run (the engine built and stepped)
+};
+
+Run run(PeerWall& wall, Scene scene, int steps, double capSeconds, const PeerShot& shot) {
+    Run r;
+    r.stepsPlanned = steps;
+    r.stepMs.reserve(static_cast<std::size_t>(steps));
+    r.cpuMs.reserve(static_cast<std::size_t>(steps));
+    std::vector<rigid::Vec3> start, now;
+    wall.brickCentres(start);
+    if (scene == Scene::kCollapse) {
+        wall.shoot(shot);
+    }
+    const Stopwatch total;
+    for (int s = 0; s < steps; ++s) {
+        const double cpu0 = processCpuMs();
+        const Stopwatch sw;
+        wall.step();
+        r.stepMs.push_back(sw.elapsedMs());
+        r.cpuMs.push_back(processCpuMs() - cpu0);
+        wall.brickCentres(now);
+        for (std::size_t i = 0; i < start.size() && i < now.size(); ++i) {
+            const double d = rigid::length(now[i] - start[i]);
+            r.maxDriftM = std::isfinite(d) ? std::max(r.maxDriftM, d)
+                                           : std::numeric_limits<double>::infinity();
+        }
+        if (s + 1 < steps && total.elapsedMs() > capSeconds * 1e3) {
+            r.capped = true;
+            break;
+        }
+    }
+    return r;
+}
+
+std::string verdict(const Run& r) {
+    const int done = static_cast<int>(r.stepMs.size());
+    std::string v = r.maxDriftM <= kStandsDriftM ? "stands" : "falls";
+    if (r.capped) {
+        v += ", stopped after " + std::to_string(done) + " of " + std::to_string(r.stepsPlanned) +
+             " steps (cap)";
+    }
+    return v;
+}
+
+Record toRecord(const Engine& e, const WallSize& size, Scene scene, const Run& r,
+                double dtSeconds) {
+    Record rec;
+    rec.suite = "wall";
+    rec.name = scene == Scene::kRest ? "peers-rest" : "peers-collapse";
+    rec.size = std::to_string(size.cols) + "x" + std::to_string(size.rows);
+    rec.backend = e.name;
+    rec.medianMs = median(r.stepMs);
+    rec.repeats = static_cast<int>(r.stepMs.size());
+    rec.metrics = {{"p95_ms", quantile(r.stepMs, 0.95)},
+                   {"max_ms", quantile(r.stepMs, 1.0)},
+                   {"cpu_time_p50_ms", quantile(r.cpuMs, 0.5)},
+                   {"max_drift_m", r.maxDriftM},
+                   {"stands", r.maxDriftM <= kStandsDriftM ? 1.0 : 0.0},
+                   {"steps", static_cast<double>(r.stepMs.size())},
+                   {"steps_planned", r.stepsPlanned},
+                   {"capped", r.capped ? 1.0 : 0.0},
+                   {"simulated_s", static_cast<double>(r.stepMs.size()) * dtSeconds},
+                   {"threads", e.threads},
+                   {"peak_rss_mib", r.peakRssMb}};
+    return rec;
+}
+
+void printHeader(const std::vector<Engine>& list, bool quick, double capSeconds) {
+    std::printf(
+        "\n== wall peers: unit cubes in exactly touching columns, awake, dt 1/60 s, mu %.2g; "
+        "rest %s (stands: max drift <= %.0f cm), collapse: %.0f kg sphere r %.1f m at %.0f m/s "
+        "from %.0f m, %s; cap %.0f s per run ==\n",
+        static_cast<double>(rigid::WorldParams{}.friction), quick ? "a few steps" : "30 s",
+        kStandsDriftM * 100.0, static_cast<double>(PeerShot{}.massKg),
+        static_cast<double>(PeerShot{}.radiusM), static_cast<double>(kShotSpeedMps),
+        static_cast<double>(kShotDistanceM), quick ? "a few steps" : "5 s", capSeconds);
+    for (const Engine& e : list) {
+        std::printf("  %s\n", e.description.c_str());
+    }
+#if !WW_HAVE_BULLET
+    std::printf("peers skipped: Bullet not found (install libbullet-dev)\n");
+#endif
+#if !WW_HAVE_ODE
+    std::printf("peers skipped: ODE not found (install libode-dev)\n");
+#endif
+    std::printf("%-13s %-6s %-9s %7s %9s %9s %9s %11s %8s  %s\n", "engine", "wall", "scene",
+                "steps", "p50 ms", "p95 ms", "max ms", "max drift m", "peak MiB", "verdict");
+}
+
+void printRow(const Record& rec, Scene scene, const Run& r) {
+    std::printf("%-13s %-6s %-9s %7zu %9.3f %9.3f %9.3f %11.4f %8.0f  %s\n", rec.backend.c_str(),
+                rec.size.c_str(), scene == Scene::kRest ? "rest" : "collapse", r.stepMs.size(),
+                rec.medianMs, quantile(r.stepMs, 0.95), quantile(r.stepMs, 1.0), r.maxDriftM,
+                r.peakRssMb, verdict(r).c_str());
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+void runWallPeers(const Options& opts, Recorder& recorder) {
+    const std::vector<Engine> list = engines(opts);
+    const double capSeconds = opts.quick ? kQuickCapSeconds : kCapSeconds;
+    printHeader(list, opts.quick, capSeconds);
+    std::vector<WallSize> walls = {{10, 6}, {20, 20}, {40, 25}};
+    if (opts.quick) {
+        walls.resize(1);
+    }
+    for (const WallSize& size : walls) {
+        const PeerWallSetup setup = setupFor(opts, size);
+        const PeerShot shot = shotFor(setup, size);
+        for (Scene scene : {Scene::kRest, Scene::kCollapse}) {
+            const double seconds = scene == Scene::kRest ? kRestSeconds : kCollapseSeconds;
+            const int steps =
+                opts.quick ? kQuickSteps : static_cast<int>(std::lround(seconds / setup.dtSeconds));
+            std::vector<Record> group;
+            for (const Engine& e : list) {
+                resetPeakRss();
+                std::unique_ptr<PeerWall> wall = e.make(opts, size, setup);
+                Run r = run(*wall, scene, steps, capSeconds, shot);
+                r.peakRssMb = peakRssMb();
+                group.push_back(toRecord(e, size, scene, r, setup.dtSeconds));
+                printRow(group.back(), scene, r);
+            }
+            // Our row carries the peers' medians of the same run as its baselines.
+            for (std::size_t k = 1; k < group.size(); ++k) {
+                group[0].baselines.push_back({group[k].backend, group[k].medianMs});
+            }
+            for (Record& rec : group) {
+                recorder.add(std::move(rec));
+            }
+        }
+    }
+}
+
+}  // namespace ww::bench

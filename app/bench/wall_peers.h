@@ -1,0 +1,68 @@
+// The wall against its peers (`wavewall bench --suite wall`, after the suite's own rows): the
+// SAME wall of unit cubes in exactly touching columns, awake, built from rigid::addWall's
+// poses, stepped at 60 Hz by our rigid::World (default WorldParams, CPU backend), by Bullet
+// (btDiscreteDynamicsWorld + btSequentialImpulseConstraintSolver, 10 iterations) and by ODE
+// (dWorldQuickStep, 20 iterations), with the same Coulomb friction mu = WorldParams{}.friction.
+// Walls 10x6, 20x20 and 40x25 (cols x rows), each twice: at rest for 30 s (stands while no
+// brick drifts more than 5 cm from its start) and shot by a 10 kg sphere of radius 0.4 m at
+// 20 m/s for 5 s (per-step ms p50 / p95 / max). Each run stops after a wall-clock cap, so a
+// slow engine is reported as stopped instead of hanging the bench. A peer missing at build
+// time (pkg-config `bullet`, `ode`) is skipped with a line saying what to install.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/bench/bench.h"
+#include "solver/rigid/math3.h"
+
+namespace ww::bench {
+
+/// What every engine builds: boxes on the ground plane y = 0, gravity -9.81 m/s^2 along y.
+struct PeerWallSetup {
+    std::vector<rigid::Vec3> brickCentres;  ///< m, bricks axis-aligned
+    rigid::Vec3 brickHalfExtents{0.5f, 0.5f, 0.5f};
+    float brickMassKg = 1.0f;
+    float friction = 0.6f;  ///< Coulomb mu of every contact (brick-brick, brick-ground, sphere)
+    float dtSeconds = 1.0f / 60.0f;
+};
+
+/// The projectile of the collapse run.
+struct PeerShot {
+    rigid::Vec3 from;
+    rigid::Vec3 velocityMps;
+    float radiusM = 0.4f;
+    float massKg = 10.0f;
+};
+
+/// One engine's wall. Bricks keep the order of PeerWallSetup::brickCentres.
+class PeerWall {
+  public:
+    virtual ~PeerWall() = default;
+    /// Advances by PeerWallSetup::dtSeconds (collision detection included).
+    virtual void step() = 0;
+    /// Adds the sphere, moving.
+    virtual void shoot(const PeerShot& shot) = 0;
+    /// Current brick centres, m.
+    virtual void brickCentres(std::vector<rigid::Vec3>& out) const = 0;
+};
+
+#if WW_HAVE_BULLET
+/// Bullet (bullet_wall.cpp); its settings are listed there and in docs/benchmarks.md.
+std::unique_ptr<PeerWall> makeBulletWall(const PeerWallSetup& setup);
+/// "Bullet 3.24, ..." : version and solver settings, for the table's header.
+std::string bulletDescription();
+#endif
+#if WW_HAVE_ODE
+/// ODE (ode_wall.cpp); its settings are listed there and in docs/benchmarks.md.
+std::unique_ptr<PeerWall> makeOdeWall(const PeerWallSetup& setup);
+std::string odeDescription();
+#endif
+
+/// Runs every engine on every wall (opts.quick: 10x6 only, a few steps per run), prints the
+/// table and adds one record per run (suite "wall", name "peers-rest" / "peers-collapse",
+/// size "COLSxROWS", backend = the engine: "wavewall-cpu", "bullet", "ode").
+void runWallPeers(const Options& opts, Recorder& recorder);
+
+}  // namespace ww::bench

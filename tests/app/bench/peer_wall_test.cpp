@@ -1,0 +1,65 @@
+// The peers' walls (app/bench/bullet_wall.cpp, ode_wall.cpp): a run repeats itself bit for bit
+// whatever ran before it in the process, so the table's rows do not depend on their order.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "app/bench/wall_peers.h"
+
+namespace ww {
+namespace {
+
+bench::PeerWallSetup wall10x6() {
+    bench::PeerWallSetup s;
+    for (int r = 0; r < 6; ++r) {
+        for (int c = 0; c < 10; ++c) {
+            s.brickCentres.push_back(
+                {static_cast<float>(c) - 4.5f, 0.5f + static_cast<float>(r), 0.0f});
+        }
+    }
+    return s;
+}
+
+/// Brick centres after one second (60 steps) of the wall, shot at its middle at step 0.
+std::vector<rigid::Vec3> oneSecond(bench::PeerWall& wall) {
+    bench::PeerShot shot;
+    shot.from = {0.0f, 3.0f, 8.0f};
+    shot.velocityMps = {0.0f, 0.0f, -20.0f};
+    wall.shoot(shot);
+    for (int s = 0; s < 60; ++s) {
+        wall.step();
+    }
+    std::vector<rigid::Vec3> out;
+    wall.brickCentres(out);
+    return out;
+}
+
+void expectBitwiseEqual(const std::vector<rigid::Vec3>& a, const std::vector<rigid::Vec3>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(rigid::Vec3)), 0);
+}
+
+TEST(PeerWall, OdeRunRepeatsAfterOtherOdeRuns) {
+#if WW_HAVE_ODE
+    const std::vector<rigid::Vec3> first = oneSecond(*bench::makeOdeWall(wall10x6()));
+    const std::vector<rigid::Vec3> second = oneSecond(*bench::makeOdeWall(wall10x6()));
+    expectBitwiseEqual(first, second);
+#else
+    GTEST_SKIP() << "this build has no ODE";
+#endif
+}
+
+TEST(PeerWall, BulletRunRepeatsAfterOtherBulletRuns) {
+#if WW_HAVE_BULLET
+    const std::vector<rigid::Vec3> first = oneSecond(*bench::makeBulletWall(wall10x6()));
+    const std::vector<rigid::Vec3> second = oneSecond(*bench::makeBulletWall(wall10x6()));
+    expectBitwiseEqual(first, second);
+#else
+    GTEST_SKIP() << "this build has no Bullet";
+#endif
+}
+
+}  // namespace
+}  // namespace ww
