@@ -81,6 +81,19 @@ TEST(BenchTables, WaterSuitePrintsTheWaveRowAndBajajTable4WithThePapersNumbers) 
     }
 }
 
+TEST(BenchTables, WallSuitePrintsThePapersWallBesideTodaysSetting) {
+    const SuiteRun run = runSuite("wall");
+    ASSERT_EQ(run.result.code, 0) << run.result.output;
+    expectLines(run.result.output,
+                {"Moravanszky section 5: the 60-cube wall (10x6)", "omega_paper = -0.1",
+                 "ours = 0.1", "frame = one whole simulation step",
+                 "paper's LCP: normal rows only  cpu     240     400    480",
+                 "today's LCP: with friction     cpu     720     400   1440", "2000"});
+    for (const char* r : {"paper-normal-only-2n 10x6 cpu", "paper-dense-2n 10x6 cpu"}) {
+        EXPECT_EQ(run.records.count(r), 1u) << r;
+    }
+}
+
 TEST(BenchTables, OpsSuitePrintsFigure3WithReadbackSimpleCAndIterationCounts) {
     const SuiteRun run = runSuite("ops");
     ASSERT_EQ(run.result.code, 0) << run.result.output;
