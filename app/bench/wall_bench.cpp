@@ -213,9 +213,9 @@ void paperWall(const bench::Options& opts, const gpu::ShaderLibrary& shaders,
         "frame = one whole simulation step, as the paper's 2 s/frame: collide + assemble "
         "(+ posing the normal rows) + solve (gpu: upload of A and b, dispatches, read-back of x) "
         "+ integrate; no drawing\n");
-    std::printf("%-30s %-4s %6s %7s %6s %9s %9s %9s %9s %10s %8s\n", "problem", "be", "n",
+    std::printf("%-30s %-4s %6s %7s %6s %9s %9s %9s %9s %10s %10s\n", "problem", "be", "n",
                 "paper n", "iters", "residual", "solve ms", "frame ms", "paper ms", "ours/paper",
-                "faster");
+                "paper/ours");
     struct Setting {
         const char* name;
         const char* label;
@@ -245,7 +245,7 @@ void paperWall(const bench::Options& opts, const gpu::ShaderLibrary& shaders,
                 resMax = std::max(resMax, f.residual);
             }
             const double frame = bench::median(frameMs);
-            std::printf("%-30s %-4s %6d %7d %6d %9.2e %9.1f %9.1f %9.0f %10.4f %7.0fx\n", s.label,
+            std::printf("%-30s %-4s %6d %7d %6d %9.2e %9.1f %9.1f %9.0f %10.4f %10.3g\n", s.label,
                         backendName(be), nMax, kPaperRows, itMax, resMax, bench::median(solveMs),
                         frame, kPaperMsPerFrame, frame / kPaperMsPerFrame,
                         kPaperMsPerFrame / frame);
