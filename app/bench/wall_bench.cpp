@@ -188,6 +188,10 @@ std::vector<PaperFrame> paperFrames(const std::shared_ptr<const exec::Executor>&
         const Stopwatch solve;
         const lcp::LcpReport report = solver->solve(problem, x, o);
         fr.solveMs = solve.elapsedMs();
+        if (!report.error.empty()) {
+            std::printf("  (%s: %s)\n", backendName(backend), report.error.c_str());
+            return {};
+        }
         fr.frameMs = st.collideMs + st.assembleMs + poseMs + fr.solveMs + st.integrateMs;
         fr.n = problem.n;
         fr.iterations = report.iterations;
