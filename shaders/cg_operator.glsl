@@ -1,7 +1,7 @@
 // y_i = (A v)_i for the operator selected by a define, reading v through vecIn(j), which the
 // including kernel defines first (the CG direction kernel reads r_j + beta p_j there, so
 // the new direction is never stored before it is used). Equations: solver/cg/operators.h.
-//   OP_STENCIL  (I - alpha L) on nx x ny, Dirichlet or Neumann (matrix-free)
+//   OP_STENCIL  (I - alpha L) on nx x ny, Dirichlet or Neumann per axis (matrix-free)
 //   OP_BANDED   band d at offset uOffsets[d]: A(i, i + off) = bands[d n + i]
 //   OP_CSR      compressed rows
 //   OP_DENSE    row-major n x n
@@ -12,19 +12,23 @@ uniform uint uN;
 uniform int uNx;
 uniform int uNy;
 uniform float uStencilAlpha;
-uniform int uNeumann;
+uniform int uNeumannX;  // ghost columns (x = -1, nx) mirror the boundary cell, else 0
+uniform int uNeumannY;  // ghost rows (y = -1, ny) likewise
 
 float applyA(uint i) {
     int ix = int(i % uint(uNx));
     int iy = int(i / uint(uNx));
     float c = vecIn(i);
     float s = 0.0;
-    float k = 0.0;
-    if (ix > 0) { s += vecIn(i - 1u); k += 1.0; }
-    if (ix + 1 < uNx) { s += vecIn(i + 1u); k += 1.0; }
-    if (iy > 0) { s += vecIn(i - uint(uNx)); k += 1.0; }
-    if (iy + 1 < uNy) { s += vecIn(i + uint(uNx)); k += 1.0; }
-    float diag = 1.0 + uStencilAlpha * (uNeumann != 0 ? k : 4.0);
+    float kx = 0.0;  // neighbours outside the grid, per axis
+    float ky = 0.0;
+    if (ix > 0) { s += vecIn(i - 1u); } else { kx += 1.0; }
+    if (ix + 1 < uNx) { s += vecIn(i + 1u); } else { kx += 1.0; }
+    if (iy > 0) { s += vecIn(i - uint(uNx)); } else { ky += 1.0; }
+    if (iy + 1 < uNy) { s += vecIn(i + uint(uNx)); } else { ky += 1.0; }
+    // A mirrored ghost cancels against the centre: it drops one from the diagonal.
+    float diag = 1.0 + uStencilAlpha * (4.0 - (uNeumannX != 0 ? kx : 0.0) -
+                                        (uNeumannY != 0 ? ky : 0.0));
     return diag * c - uStencilAlpha * s;
 }
 #elif defined(OP_BANDED)

@@ -3,7 +3,8 @@
 // tolerance, dt = 2x the explicit limit, rain) on the CPU and the GPU, and the demo's frame
 // rate (one GPU step plus the surface drawn offscreen) beside the chapter's fps; warm vs cold
 // CG start; and Bajaj et al.'s Table 4, ms per explicit step on 512^2 averaged over the first
-// 2000 steps, with and without the per-step readback.
+// 2000 steps with the paper's walls (Dirichlet at x = 0 and max, Neumann at y = 0 and max),
+// with and without the per-step readback.
 #pragma once
 
 #include "app/bench/bench.h"

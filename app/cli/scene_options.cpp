@@ -77,7 +77,7 @@ SceneOptionValues::SceneOptionValues() {
     dtRatio = p.dtRatio;
     damping = p.damping;
     scheme = wave::schemeName(p.scheme);
-    boundary = p.boundary == cg::Boundary::kNeumann ? "neumann" : "dirichlet";
+    boundary = cg::boundaryName(p.boundary);
     cgTolerance = p.cg.tolerance;
     cgMaxIterations = p.cg.maxIterations;
     cgCheckEvery = p.cg.checkEvery;
@@ -141,8 +141,10 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
           "Water time step as a multiple of the explicit scheme's stability limit h/(c*sqrt 2)");
     t.add("damping", v.damping, "Wave damping gamma, 1/s (0 conserves energy)");
     t.add("scheme", v.scheme, "Water time stepping", {"cn", "explicit"});
-    t.add("boundary", v.boundary, "Pool walls: reflecting (neumann) or fixed (dirichlet)",
-          {"neumann", "dirichlet"});
+    t.add("boundary", v.boundary,
+          "Pool walls: reflecting (neumann), fixed (dirichlet), or fixed at x and reflecting at "
+          "y (mixed)",
+          {"neumann", "dirichlet", "mixed"});
     t.add("cg-tolerance", v.cgTolerance, "CG relative residual ||b-Ax||/||b|| to stop at");
     t.add("cg-max-iterations", v.cgMaxIterations, "CG iteration cap per step");
     t.add("cg-check-every", v.cgCheckEvery, "GPU CG: read the residual back every K iterations");
@@ -348,7 +350,9 @@ Result<WaterSceneSettings> makeWaterSettings(const SceneOptionValues& v, std::ui
     }
     p.damping = v.damping;
     p.scheme = v.scheme == "explicit" ? wave::Scheme::kExplicit : wave::Scheme::kCrankNicolson;
-    p.boundary = v.boundary == "dirichlet" ? cg::Boundary::kDirichlet : cg::Boundary::kNeumann;
+    p.boundary = v.boundary == "dirichlet" ? cg::Boundary::kDirichlet
+                 : v.boundary == "mixed"   ? cg::Boundary::kMixed
+                                           : cg::Boundary::kNeumann;
     if (!(v.cgTolerance > 0.0f) || v.cgTolerance >= 1.0f) {
         return rangeError("cg-tolerance", "must be in (0, 1)");
     }

@@ -48,7 +48,8 @@ GpuOperator GpuOperator::fromStencil(const StencilOperator& op) {
     g.m_nx = op.nx();
     g.m_ny = op.ny();
     g.m_alpha = op.alpha();
-    g.m_neumann = op.boundary() == Boundary::kNeumann;
+    g.m_neumannX = neumannX(op.boundary());
+    g.m_neumannY = neumannY(op.boundary());
     return g;
 }
 
@@ -112,7 +113,8 @@ void GpuOperator::bind(const gpu::Program& program) const {
             program.set("uNx", m_nx);
             program.set("uNy", m_ny);
             program.set("uStencilAlpha", m_alpha);
-            program.set("uNeumann", m_neumann ? 1 : 0);
+            program.set("uNeumannX", m_neumannX ? 1 : 0);
+            program.set("uNeumannY", m_neumannY ? 1 : 0);
             break;
         case Kind::kBanded:
             program.set("uBandCount", static_cast<int>(m_offsets.size()));

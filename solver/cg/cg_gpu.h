@@ -73,7 +73,8 @@ class GpuOperator {
     int m_nx = 0;
     int m_ny = 0;
     float m_alpha = 0.0f;
-    bool m_neumann = false;
+    bool m_neumannX = false;  ///< stencil: ghost columns mirror the boundary cell
+    bool m_neumannY = false;  ///< stencil: ghost rows mirror the boundary cell
     std::vector<int> m_offsets;
     gpu::Buffer m_data0;  ///< bands | row pointers | dense values
     gpu::Buffer m_data1;  ///< CSR columns

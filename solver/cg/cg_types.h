@@ -35,8 +35,23 @@ inline const char* statusName(CgStatus s) {
 }
 
 /// Boundary condition of a grid operator: Dirichlet (u = 0 outside) or Neumann (zero normal
-/// derivative: the ghost cell mirrors the boundary cell).
-enum class Boundary { kDirichlet, kNeumann };
+/// derivative: the ghost cell mirrors the boundary cell) on all four sides, or mixed:
+/// Dirichlet on the two x sides (columns i = 0 and nx - 1) and Neumann on the two y sides
+/// (rows j = 0 and ny - 1), the walls of Bajaj et al.'s wave experiment (Table 4).
+enum class Boundary { kDirichlet, kNeumann, kMixed };
+
+/// Whether the sides x = 0 and x = nx - 1 (the ghost columns) mirror the boundary cell.
+constexpr bool neumannX(Boundary b) {
+    return b == Boundary::kNeumann;
+}
+/// Whether the sides y = 0 and y = ny - 1 (the ghost rows) mirror the boundary cell.
+constexpr bool neumannY(Boundary b) {
+    return b == Boundary::kNeumann || b == Boundary::kMixed;
+}
+/// "dirichlet" | "neumann" | "mixed" (the CLI's --boundary values).
+constexpr const char* boundaryName(Boundary b) {
+    return b == Boundary::kDirichlet ? "dirichlet" : b == Boundary::kNeumann ? "neumann" : "mixed";
+}
 
 /// Default GPU readback period: the GPU CG reads its status every k iterations. Chosen by
 /// measurement on llvmpipe (docs/cg.md, bench rows cg-solve-check-every-k): k = 4 was the

@@ -5,7 +5,9 @@
 //                    (L u)_ij = sum_{valid neighbours n} (u_n - u_ij)      (Neumann: ghost = u_ij)
 //                    (L u)_ij = u_i-1,j + u_i+1,j + u_i,j-1 + u_i,j+1 - 4 u_ij  (Dirichlet: ghost
 //                    0) so (A u)_ij = (1 + alpha k_ij) u_ij - alpha sum_n u_n with k_ij = 4
-//                    (Dirichlet) or the number of in-grid neighbours (Neumann).
+//                    (Dirichlet) or the number of in-grid neighbours (Neumann); mixed walls
+//                    (Boundary::kMixed): Dirichlet ghosts beyond x = 0, nx - 1, Neumann beyond
+//                    y = 0, ny - 1, so k_ij = 4 minus the cell's mirrored y neighbours.
 //   BandedOperator   A(i, i + offset_d) = band_d[i]; entries whose column leaves [0, n) are
 //                    ignored (the chapter's zero padding).
 //   CsrMatrix        general sparse, compressed rows with sorted columns.
@@ -87,6 +89,8 @@ class StencilOperator {
   private:
     /// out = row j of A x; returns x . out over the row.
     float applyRowDot(const float* x, float* out, int j) const;
+    /// Neighbours of cell (i, j) that are Neumann ghosts (mirrors of the cell, so L drops them).
+    int mirroredNeighbours(int i, int j) const;
     int m_nx;
     int m_ny;
     float m_alpha;

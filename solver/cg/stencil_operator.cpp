@@ -14,15 +14,16 @@ StencilOperator::StencilOperator(int nx, int ny, float alpha, Boundary boundary)
 
 float StencilOperator::applyRowDot(const float* x, float* out, int j) const {
     const std::size_t nx = static_cast<std::size_t>(m_nx);
-    const bool neumann = m_boundary == Boundary::kNeumann;
+    const bool nx0 = neumannX(m_boundary);
+    const bool ny0 = neumannY(m_boundary);
     const float* row = x + j * nx;
     // A Neumann ghost row equals the row itself: u_n - u_ij = 0 drops that neighbour.
-    const float* up = j > 0 ? row - nx : (neumann ? row : m_zeroRow.data());
-    const float* dn = j + 1 < m_ny ? row + nx : (neumann ? row : m_zeroRow.data());
+    const float* up = j > 0 ? row - nx : (ny0 ? row : m_zeroRow.data());
+    const float* dn = j + 1 < m_ny ? row + nx : (ny0 ? row : m_zeroRow.data());
     const float a = m_alpha;
     const float c0 = 1.0f + 4.0f * a;
-    const float left = neumann ? row[0] : 0.0f;
-    const float right = neumann ? row[nx - 1] : 0.0f;
+    const float left = nx0 ? row[0] : 0.0f;
+    const float right = nx0 ? row[nx - 1] : 0.0f;
     out[0] = c0 * row[0] - a * (left + row[1] + up[0] + dn[0]);
     float s = row[0] * out[0];
     const int last = m_nx - 1;
@@ -54,14 +55,15 @@ float* rowScratch(int nx) {
 double StencilOperator::updateSolution(const exec::Executor& ex, float* x, float* r, const float* p,
                                        float* /*q*/, float alpha) const {
     const std::size_t nx = static_cast<std::size_t>(m_nx);
-    const bool neumann = m_boundary == Boundary::kNeumann;
+    const bool nx0 = neumannX(m_boundary);
+    const bool ny0 = neumannY(m_boundary);
     const float a = m_alpha;
     const float c0 = 1.0f + 4.0f * a;
     return detail::sumRows(ex, m_ny, nx, [&](int j) {
         const std::size_t o = static_cast<std::size_t>(j) * nx;
         const float* row = p + o;
-        const float* up = j > 0 ? row - nx : (neumann ? row : m_zeroRow.data());
-        const float* dn = j + 1 < m_ny ? row + nx : (neumann ? row : m_zeroRow.data());
+        const float* up = j > 0 ? row - nx : (ny0 ? row : m_zeroRow.data());
+        const float* dn = j + 1 < m_ny ? row + nx : (ny0 ? row : m_zeroRow.data());
         float* px = x + o;
         float* pr = r + o;
         // (A p)_i is formed in registers right where r needs it (q is never stored).
@@ -72,7 +74,7 @@ double StencilOperator::updateSolution(const exec::Executor& ex, float* x, float
             return pr[i] * pr[i];
         };
         const std::size_t e = nx - 1;
-        float s = edge(0, neumann ? row[0] : 0.0f, row[1]);
+        float s = edge(0, nx0 ? row[0] : 0.0f, row[1]);
         const int last = m_nx - 1;
 #pragma omp simd reduction(+ : s)
         for (int i = 1; i < last; ++i) {
@@ -82,7 +84,7 @@ double StencilOperator::updateSolution(const exec::Executor& ex, float* x, float
             pr[i] = ri;
             s += ri * ri;
         }
-        return static_cast<double>(s + edge(e, row[e - 1], neumann ? row[e] : 0.0f));
+        return static_cast<double>(s + edge(e, row[e - 1], nx0 ? row[e] : 0.0f));
     });
 }
 
@@ -151,12 +153,10 @@ double StencilOperator::directionApplyDot(const exec::Executor& ex, const float*
 }
 
 void StencilOperator::applyReference(std::span<const double> x, std::span<double> y) const {
-    const bool neumann = m_boundary == Boundary::kNeumann;
     for (int j = 0; j < m_ny; ++j) {
         for (int i = 0; i < m_nx; ++i) {
             const std::size_t k = static_cast<std::size_t>(j) * m_nx + i;
             double sum = 0.0;
-            int count = 0;
             const int di[4] = {-1, 1, 0, 0};
             const int dj[4] = {0, 0, -1, 1};
             for (int d = 0; d < 4; ++d) {
@@ -164,34 +164,36 @@ void StencilOperator::applyReference(std::span<const double> x, std::span<double
                 const int jj = j + dj[d];
                 if (ii >= 0 && ii < m_nx && jj >= 0 && jj < m_ny) {
                     sum += x[static_cast<std::size_t>(jj) * m_nx + ii];
-                    ++count;
                 }
             }
-            const double diag = 1.0 + double(m_alpha) * (neumann ? count : 4);
+            const double diag = 1.0 + double(m_alpha) * (4 - mirroredNeighbours(i, j));
             y[k] = diag * x[k] - double(m_alpha) * sum;
         }
     }
 }
 
+int StencilOperator::mirroredNeighbours(int i, int j) const {
+    const int sidesX = (i == 0) + (i + 1 == m_nx);
+    const int sidesY = (j == 0) + (j + 1 == m_ny);
+    return (neumannX(m_boundary) ? sidesX : 0) + (neumannY(m_boundary) ? sidesY : 0);
+}
+
 std::vector<Triplet> StencilOperator::triplets() const {
     std::vector<Triplet> t;
     t.reserve(size() * 5);
-    const bool neumann = m_boundary == Boundary::kNeumann;
     for (int j = 0; j < m_ny; ++j) {
         for (int i = 0; i < m_nx; ++i) {
             const int k = j * m_nx + i;
-            int count = 0;
             auto add = [&](int ii, int jj) {
                 if (ii >= 0 && ii < m_nx && jj >= 0 && jj < m_ny) {
                     t.push_back({k, jj * m_nx + ii, -m_alpha});
-                    ++count;
                 }
             };
             add(i, j - 1);
             add(i - 1, j);
             add(i + 1, j);
             add(i, j + 1);
-            t.push_back({k, k, 1.0f + m_alpha * static_cast<float>(neumann ? count : 4)});
+            t.push_back({k, k, 1.0f + m_alpha * static_cast<float>(4 - mirroredNeighbours(i, j))});
         }
     }
     return t;

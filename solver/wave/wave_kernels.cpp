@@ -21,15 +21,15 @@ struct Rows {
 Rows rowsOf(const GridCoeffs& k, const float* u, int j, const float* zeros) {
     const std::size_t nx = static_cast<std::size_t>(k.nx);
     const float* row = u + j * nx;
-    return {j > 0 ? row - nx : (k.neumann ? row : zeros), row,
-            j + 1 < k.ny ? row + nx : (k.neumann ? row : zeros)};
+    return {j > 0 ? row - nx : (k.neumannY ? row : zeros), row,
+            j + 1 < k.ny ? row + nx : (k.neumannY ? row : zeros)};
 }
 
 // Laplacian of the row at column i (edges use the ghost value).
-inline float lapAt(const Rows& r, int i, int nx, bool neumann) {
+inline float lapAt(const Rows& r, int i, int nx, bool neumannX) {
     const float c = r.row[i];
-    const float l = i > 0 ? r.row[i - 1] : (neumann ? c : 0.0f);
-    const float rr = i + 1 < nx ? r.row[i + 1] : (neumann ? c : 0.0f);
+    const float l = i > 0 ? r.row[i - 1] : (neumannX ? c : 0.0f);
+    const float rr = i + 1 < nx ? r.row[i + 1] : (neumannX ? c : 0.0f);
     return l + rr + r.up[i] + r.dn[i] - 4.0f * c;
 }
 
@@ -63,7 +63,7 @@ void cnRhs(const exec::Executor& ex, const GridCoeffs& k, const float* u, const 
         float* out = rhs + static_cast<std::size_t>(j) * nx;
         float* gs = guess + static_cast<std::size_t>(j) * nx;
         auto edge = [&](int i) {
-            const float w = 2.0f * lapAt(ru, i, nx, k.neumann) + lapAt(rp, i, nx, k.neumann);
+            const float w = 2.0f * lapAt(ru, i, nx, k.neumannX) + lapAt(rp, i, nx, k.neumannX);
             out[i] = (2.0f * ru.row[i] - keep * rp.row[i] + a * w) * inv;
         };
         edge(0);
@@ -92,7 +92,8 @@ double at(const GridCoeffs& k, const float* u, int i, int j, int ci, int cj) {
     if (i >= 0 && i < k.nx && j >= 0 && j < k.ny) {
         return u[static_cast<std::size_t>(j) * k.nx + i];
     }
-    return k.neumann ? u[static_cast<std::size_t>(cj) * k.nx + ci] : 0.0;
+    const bool mirrored = (i < 0 || i >= k.nx) ? k.neumannX : k.neumannY;
+    return mirrored ? u[static_cast<std::size_t>(cj) * k.nx + ci] : 0.0;
 }
 
 double lapRef(const GridCoeffs& k, const float* u, int i, int j) {
@@ -125,7 +126,7 @@ void explicitStep(const exec::Executor& ex, const GridCoeffs& k, const float* u,
         const float* rp = uPrev + static_cast<std::size_t>(j) * nx;
         float* out = uNext + static_cast<std::size_t>(j) * nx;
         auto edge = [&](int i) {
-            out[i] = (2.0f * ru.row[i] - keep * rp[i] + c2 * lapAt(ru, i, nx, k.neumann)) * inv;
+            out[i] = (2.0f * ru.row[i] - keep * rp[i] + c2 * lapAt(ru, i, nx, k.neumannX)) * inv;
         };
         edge(0);
 #pragma omp simd
@@ -192,10 +193,9 @@ double energy(const GridCoeffs& k, bool crankNicolson, float cellSize, float wav
             if (j + 1 < k.ny) {
                 potential += edge(c, c + static_cast<std::size_t>(k.nx));
             }
-            if (!k.neumann) {
-                const int ghosts = (i == 0) + (i + 1 == k.nx) + (j == 0) + (j + 1 == k.ny);
-                potential += ghosts * ghost(c);
-            }
+            const int ghosts = (k.neumannX ? 0 : (i == 0) + (i + 1 == k.nx)) +
+                               (k.neumannY ? 0 : (j == 0) + (j + 1 == k.ny));
+            potential += ghosts * ghost(c);
         }
     }
     const double h2 = double(cellSize) * cellSize;

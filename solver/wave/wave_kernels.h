@@ -1,6 +1,7 @@
 // CPU kernels of the wave model, with the scalar references the tests compare them to.
 // With L the 5-point Laplacian without the 1/h^2 factor (ghost cells: 0 for Dirichlet, a
-// copy of the boundary cell for Neumann), a = c^2 dt^2 / (4 h^2) and g = gamma dt / 2:
+// copy of the boundary cell for Neumann, chosen per axis: cg::Boundary::kMixed is Dirichlet
+// on the x sides and Neumann on the y sides), a = c^2 dt^2 / (4 h^2) and g = gamma dt / 2:
 //
 //   Crank–Nicolson (Krüger & Westermann eq. 44-7; Newmark beta = 1/4, gamma = 1/2, i.e. the
 //   trapezoidal rule on u_t = v, v_t = (c^2/h^2) L u - gamma v, docs/wave.md):
@@ -10,8 +11,8 @@
 //   the velocity at level n that the pair (u^n, u^n-1) stands for:
 //     CN        dt v^n = (1 - g)(u^n - u^n-1) + a L (u^n + u^n-1)
 //     explicit  dt v^n = [(u^n - u^n-1) + 2 a L u^n] / (1 + g)   (velocity Verlet)
-//   conserved energies (per unit density; sums over cells and grid edges, Dirichlet adds the
-//   edges to the ghost cells, whose values are 0):
+//   conserved energies (per unit density; sums over cells and grid edges, each Dirichlet side
+//   adds the edges to its ghost cells, whose values are 0):
 //     CN        E = h^2 sum (v^n)^2 / 2 + (c^2 / 2) sum_edges (u^n_i - u^n_j)^2 (no dt in it)
 //     explicit  E = h^2 sum w^2 / 2 + (c^2 / 2) sum_edges (u^n_i - u^n_j)(u^n-1_i - u^n-1_j),
 //               w = (u^n - u^n-1) / dt
@@ -33,10 +34,17 @@ namespace ww::wave {
 struct GridCoeffs {
     int nx = 0;
     int ny = 0;
-    float a = 0.0f;  ///< c^2 dt^2 / (4 h^2)
-    float g = 0.0f;  ///< gamma dt / 2
-    bool neumann = true;
+    float a = 0.0f;        ///< c^2 dt^2 / (4 h^2)
+    float g = 0.0f;        ///< gamma dt / 2
+    bool neumannX = true;  ///< ghost columns (i = -1, nx) copy the boundary cell, else 0
+    bool neumannY = true;  ///< ghost rows (j = -1, ny) likewise
 };
+
+/// The ghost rule of each axis for a boundary condition.
+inline void setBoundary(GridCoeffs& k, cg::Boundary b) {
+    k.neumannX = cg::neumannX(b);
+    k.neumannY = cg::neumannY(b);
+}
 
 /// rhs of the CN system and the warm-start guess (2 u - uPrev, or 0 when !warmStart).
 void cnRhs(const exec::Executor& ex, const GridCoeffs& k, const float* u, const float* uPrev,

@@ -96,7 +96,8 @@ struct WaveModel::Gpu {
         p.use();
         p.set("uNx", k.nx);
         p.set("uNy", k.ny);
-        p.set("uNeumann", k.neumann ? 1 : 0);
+        p.set("uNeumannX", k.neumannX ? 1 : 0);
+        p.set("uNeumannY", k.neumannY ? 1 : 0);
         p.set("uA", k.a);
         p.set("uG", k.g);
     }
@@ -133,9 +134,11 @@ Result<WaveModel> WaveModel::create(const WaveParams& params, Backend backend,
 GridCoeffs WaveModel::coeffs() const {
     const float h = m_params.cellSize();
     const float dt = m_params.dt();
-    return {m_params.nx, m_params.ny,
-            m_params.waveSpeed * m_params.waveSpeed * dt * dt / (4.0f * h * h),
-            0.5f * m_params.damping * dt, m_params.boundary == cg::Boundary::kNeumann};
+    GridCoeffs k{m_params.nx, m_params.ny,
+                 m_params.waveSpeed * m_params.waveSpeed * dt * dt / (4.0f * h * h),
+                 0.5f * m_params.damping * dt};
+    setBoundary(k, m_params.boundary);
+    return k;
 }
 
 Status WaveModel::setParams(const WaveParams& params) {
@@ -164,7 +167,8 @@ Status WaveModel::setParams(const WaveParams& params) {
 }
 
 void WaveModel::retimeState(Retime r) {
-    r.from.neumann = r.to.neumann;  // one stencil for both relations
+    r.from.neumannX = r.to.neumannX;  // one stencil for both relations
+    r.from.neumannY = r.to.neumannY;
     // Heavy damping (gamma dt >= 1) makes the CN relation's system ill-conditioned or
     // indefinite: keep the mean velocity (u^n - u^n-1) / dt instead.
     const bool keepMeanVelocity = r.toCn && r.to.g >= 0.5f;

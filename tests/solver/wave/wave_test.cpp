@@ -53,13 +53,22 @@ const gpu::ShaderLibrary& library() {
     return lib;
 }
 
+constexpr cg::Boundary kBoundaries[] = {cg::Boundary::kNeumann, cg::Boundary::kDirichlet,
+                                        cg::Boundary::kMixed};
+
+GridCoeffs coeffs(int nx, int ny, float a, float g, cg::Boundary bc) {
+    GridCoeffs k{nx, ny, a, g};
+    setBoundary(k, bc);
+    return k;
+}
+
 // Vectorized kernels vs the double references: rhs entries combine ~12 terms of size
 // <= (2 + 8a)|u| with |u| <= 1, so float rounding stays below 1e-5 for a <= 2.
 TEST(WaveKernels, FastPathsMatchReferences) {
     const std::uint64_t seed = freshSeed();
-    for (bool neumann : {true, false}) {
+    for (cg::Boundary bc : kBoundaries) {
         for (int n : {9, 300}) {  // 300^2 runs on both cores
-            const GridCoeffs k{n, n - 3, 0.7f, 0.05f, neumann};
+            const GridCoeffs k = coeffs(n, n - 3, 0.7f, 0.05f, bc);
             const std::size_t cells = static_cast<std::size_t>(k.nx) * k.ny;
             const auto u = randomField(cells, seed);
             const auto up = randomField(cells, seed + 1);
@@ -67,13 +76,15 @@ TEST(WaveKernels, FastPathsMatchReferences) {
             cnRhs(*test::executor(), k, u.data(), up.data(), rhs.data(), guess.data(), true);
             cnRhsReference(k, u.data(), up.data(), ref.data());
             for (std::size_t c = 0; c < cells; ++c) {
-                ASSERT_NEAR(rhs[c], ref[c], 1e-5f) << c << " seed " << seed;
+                ASSERT_NEAR(rhs[c], ref[c], 1e-5f)
+                    << c << " " << cg::boundaryName(bc) << " seed " << seed;
                 ASSERT_EQ(guess[c], 2.0f * u[c] - up[c]);
             }
             explicitStep(*test::executor(), k, u.data(), up.data(), rhs.data());
             explicitStepReference(k, u.data(), up.data(), ref.data());
             for (std::size_t c = 0; c < cells; ++c) {
-                ASSERT_NEAR(rhs[c], ref[c], 1e-5f) << c << " seed " << seed;
+                ASSERT_NEAR(rhs[c], ref[c], 1e-5f)
+                    << c << " " << cg::boundaryName(bc) << " seed " << seed;
             }
         }
     }
@@ -81,7 +92,8 @@ TEST(WaveKernels, FastPathsMatchReferences) {
 
 // The 5-point Laplacian L (no 1/h^2) of a 3x3 grid, cells k = 3 j + i, written by hand
 // (independent of the production stencils): Neumann drops each missing neighbour (diagonal
-// -2 at corners, -3 on edges, -4 at the centre), Dirichlet keeps -4 everywhere (ghosts 0).
+// -2 at corners, -3 on edges, -4 at the centre), Dirichlet keeps -4 everywhere (ghosts 0),
+// mixed drops only the missing y neighbours (-3 in the rows j = 0 and 2, -4 in j = 1).
 constexpr double kLapNeumann3x3[9][9] = {
     {-2, 1, 0, 1, 0, 0, 0, 0, 0}, {1, -3, 1, 0, 1, 0, 0, 0, 0}, {0, 1, -2, 0, 0, 1, 0, 0, 0},
     {1, 0, 0, -3, 1, 0, 1, 0, 0}, {0, 1, 0, 1, -4, 1, 0, 1, 0}, {0, 0, 1, 0, 1, -3, 0, 0, 1},
@@ -90,6 +102,10 @@ constexpr double kLapDirichlet3x3[9][9] = {
     {-4, 1, 0, 1, 0, 0, 0, 0, 0}, {1, -4, 1, 0, 1, 0, 0, 0, 0}, {0, 1, -4, 0, 0, 1, 0, 0, 0},
     {1, 0, 0, -4, 1, 0, 1, 0, 0}, {0, 1, 0, 1, -4, 1, 0, 1, 0}, {0, 0, 1, 0, 1, -4, 0, 0, 1},
     {0, 0, 0, 1, 0, 0, -4, 1, 0}, {0, 0, 0, 0, 1, 0, 1, -4, 1}, {0, 0, 0, 0, 0, 1, 0, 1, -4}};
+constexpr double kLapMixed3x3[9][9] = {
+    {-3, 1, 0, 1, 0, 0, 0, 0, 0}, {1, -3, 1, 0, 1, 0, 0, 0, 0}, {0, 1, -3, 0, 0, 1, 0, 0, 0},
+    {1, 0, 0, -4, 1, 0, 1, 0, 0}, {0, 1, 0, 1, -4, 1, 0, 1, 0}, {0, 0, 1, 0, 1, -4, 0, 0, 1},
+    {0, 0, 0, 1, 0, 0, -3, 1, 0}, {0, 0, 0, 0, 1, 0, 1, -3, 1}, {0, 0, 0, 0, 0, 1, 0, 1, -3}};
 
 // cnRhs, its scalar reference and the explicit step on a 3x3 grid against the schemes'
 // definitions with the hand-written L: rhs = [2u - (1 - g) uPrev + a L (2u + uPrev)] / (1 + g)
@@ -97,9 +113,11 @@ constexpr double kLapDirichlet3x3[9][9] = {
 // <= 10 |u| with |u| <= 1: 1e-5 covers float rounding.
 TEST(WaveKernels, RhsAndExplicitStepEqualHandWritten3x3) {
     const std::uint64_t seed = freshSeed();
-    for (bool neumann : {true, false}) {
-        const auto& lap = neumann ? kLapNeumann3x3 : kLapDirichlet3x3;
-        const GridCoeffs k{3, 3, 0.7f, 0.05f, neumann};
+    for (cg::Boundary bc : kBoundaries) {
+        const auto& lap = bc == cg::Boundary::kNeumann     ? kLapNeumann3x3
+                          : bc == cg::Boundary::kDirichlet ? kLapDirichlet3x3
+                                                           : kLapMixed3x3;
+        const GridCoeffs k = coeffs(3, 3, 0.7f, 0.05f, bc);
         const auto u = randomField(9, seed);
         const auto up = randomField(9, seed + 1);
         std::vector<float> rhs(9), guess(9), ref(9), next(9);
@@ -116,10 +134,10 @@ TEST(WaveKernels, RhsAndExplicitStepEqualHandWritten3x3) {
             const double base = 2.0 * u[i] - (1.0 - k.g) * up[i];
             const double want = (base + k.a * lw) / (1.0 + k.g);
             const double wantNext = (base + 4.0 * k.a * lu) / (1.0 + k.g);
-            EXPECT_NEAR(rhs[i], want, 1e-5)
-                << i << (neumann ? " Neumann" : " Dirichlet") << " seed " << seed;
-            EXPECT_NEAR(ref[i], want, 1e-5) << i << " seed " << seed;
-            EXPECT_NEAR(next[i], wantNext, 1e-5) << i << " seed " << seed;
+            EXPECT_NEAR(rhs[i], want, 1e-5) << i << " " << cg::boundaryName(bc) << " seed " << seed;
+            EXPECT_NEAR(ref[i], want, 1e-5) << i << " " << cg::boundaryName(bc) << " seed " << seed;
+            EXPECT_NEAR(next[i], wantNext, 1e-5)
+                << i << " " << cg::boundaryName(bc) << " seed " << seed;
         }
     }
 }
@@ -167,7 +185,7 @@ TEST(WaveModel, UndampedEnergyConstantDampedDecays) {
     const std::uint64_t seed = freshSeed();
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<float> pos(0.2f, 0.8f);
-    for (cg::Boundary bc : {cg::Boundary::kNeumann, cg::Boundary::kDirichlet}) {
+    for (cg::Boundary bc : kBoundaries) {
         WaveParams p = smallParams(48, 2.0f);
         p.boundary = bc;
         auto m = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
@@ -180,7 +198,8 @@ TEST(WaveModel, UndampedEnergyConstantDampedDecays) {
             // by ~1e-6 relative, float rounding by ~1e-7: 300 steps stay far below 1e-3, in
             // either direction (numerical dissipation would show as a loss).
             const double e = m->step().energy;
-            ASSERT_NEAR(e, e0, 1e-3 * e0) << "step " << s << " seed " << seed;
+            ASSERT_NEAR(e, e0, 1e-3 * e0)
+                << "step " << s << " " << cg::boundaryName(bc) << " seed " << seed;
         }
         EXPECT_GT(e0, 0.0);
 
@@ -217,7 +236,8 @@ TEST(WaveModel, ExplicitEnergyConservedBelowLimit) {
 // velocity at level n that the pair stands for under CN (Newmark beta = 1/4, gamma = 1/2),
 //   v = [(1 - g)(u - uPrev) + a L (u + uPrev)] / dt,
 // and E = h^2/2 sum v^2 + c^2/2 (sum over grid edges of (u_i - u_j)^2 + Dirichlet ghost edges
-// u_i^2). This is the energy of the space-discrete system, with no dt in it.
+// u_i^2; mixed walls: Dirichlet ghosts beyond x, Neumann beyond y). This is the energy of the
+// space-discrete system, with no dt in it.
 double stateEnergy(const WaveParams& p, const std::vector<float>& u,
                    const std::vector<float>& uPrev) {
     const int nx = p.nx;
@@ -227,7 +247,8 @@ double stateEnergy(const WaveParams& p, const std::vector<float>& u,
     const double c = p.waveSpeed;
     const double a = c * c * dt * dt / (4.0 * h * h);
     const double g = 0.5 * p.damping * dt;
-    const bool neumann = p.boundary == cg::Boundary::kNeumann;
+    const bool neumannX = p.boundary == cg::Boundary::kNeumann;
+    const bool neumannY = p.boundary != cg::Boundary::kDirichlet;
     auto lap = [&](const std::vector<float>& f, int i, int j) {
         const double centre = f[static_cast<std::size_t>(j * nx + i)];
         double s = 0.0;
@@ -237,7 +258,8 @@ double stateEnergy(const WaveParams& p, const std::vector<float>& u,
             const int ii = i + di[d];
             const int jj = j + dj[d];
             const bool inside = ii >= 0 && ii < nx && jj >= 0 && jj < ny;
-            s += inside ? f[static_cast<std::size_t>(jj * nx + ii)] : (neumann ? centre : 0.0);
+            const bool mirrored = di[d] != 0 ? neumannX : neumannY;
+            s += inside ? f[static_cast<std::size_t>(jj * nx + ii)] : (mirrored ? centre : 0.0);
         }
         return s - 4.0 * centre;
     };
@@ -269,7 +291,7 @@ void expectEnergyContinuousAcrossDtChange(Backend backend) {
     const std::uint64_t seed = freshSeed();
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<float> pos(0.2f, 0.8f);
-    for (cg::Boundary bc : {cg::Boundary::kNeumann, cg::Boundary::kDirichlet}) {
+    for (cg::Boundary bc : kBoundaries) {
         for (const auto& [from, to] : {std::pair{2.0f, 0.7f}, std::pair{2.0f, 5.0f}}) {
             WaveParams p = smallParams(40, from);
             p.boundary = bc;
@@ -290,8 +312,8 @@ void expectEnergyContinuousAcrossDtChange(Backend backend) {
             ASSERT_TRUE(m->setParams(q).ok());
             m->heightsPair(u, uPrev);
             const double after = stateEnergy(q, u, uPrev);
-            EXPECT_NEAR(after, before, 1e-3 * before)
-                << "dt ratio " << from << " -> " << to << " seed " << seed;
+            EXPECT_NEAR(after, before, 1e-3 * before) << "dt ratio " << from << " -> " << to << " "
+                                                      << cg::boundaryName(bc) << " seed " << seed;
             // wave::energy is this energy, with a and g rounded to float (~1e-7 relative).
             EXPECT_NEAR(m->energy(), after, 1e-6 * after);
             for (int s = 0; s < 25; ++s) {
@@ -359,6 +381,100 @@ TEST(WaveModel, SchemeSwitchKeepsVelocity) {
     for (std::size_t k = 0; k < before.size(); ++k) {
         ASSERT_NEAR(after[k], before[k], 1e-6 / q.dt()) << k << " seed " << seed;
     }
+}
+
+// Mixed walls (Dirichlet beyond x = 0 and nx - 1, Neumann beyond y = 0 and ny - 1): the
+// separable mode phi_ij = sin(pi p (i + 1) / (nx + 1)) cos(pi q (j + 1/2) / ny) is an exact
+// eigenvector of that L (the 1D Dirichlet and Neumann stencils' own eigenvectors) with
+//   lambda = -4 [sin^2(pi p / (2 (nx + 1))) + sin^2(pi q / (2 ny))],
+// so from (u^0, u^-1) = A (1, cos theta) phi an undamped scheme keeps u^n = A cos(n theta) phi,
+// with cos theta = 1 + 2 a lambda (explicit) or (1 + a lambda) / (1 - a lambda) (CN). Any
+// other ghost rule (all Dirichlet, all Neumann, axes swapped) breaks the mode at the walls.
+// Tolerance 1e-4 of A for both schemes and between CPU and GPU: float rounding of ~1e-7 per
+// cell and step (plus, for CN, CG's 1e-6 relative residual) over 100-200 steps; the largest
+// error measured in 12 runs (3 seeds x 2 schemes x 2 backends) was 4e-6 of A.
+std::vector<float> runMixedMode(Backend backend, Scheme scheme, int p, int q, float amplitude,
+                                int steps, std::vector<double>& want) {
+    WaveParams wp = smallParams(40, scheme == Scheme::kExplicit ? 0.9f : 3.0f);
+    wp.ny = 28;
+    wp.scheme = scheme;
+    wp.boundary = cg::Boundary::kMixed;
+    wp.trackEnergy = false;
+    const int nx = wp.nx;
+    const int ny = wp.ny;
+    const double pi = std::acos(-1.0);
+    const double h = wp.cellSize();
+    const double dt = wp.dt();
+    const double a = double(wp.waveSpeed) * wp.waveSpeed * dt * dt / (4.0 * h * h);
+    const double sx = std::sin(pi * p / (2.0 * (nx + 1)));
+    const double sy = std::sin(pi * q / (2.0 * ny));
+    const double lambda = -4.0 * (sx * sx + sy * sy);
+    const double cosTheta = scheme == Scheme::kExplicit ? 1.0 + 2.0 * a * lambda
+                                                        : (1.0 + a * lambda) / (1.0 - a * lambda);
+    const double theta = std::acos(cosTheta);
+    std::vector<double> phi(static_cast<std::size_t>(nx) * ny);
+    std::vector<float> u(phi.size()), uPrev(phi.size());
+    for (int j = 0; j < ny; ++j) {
+        for (int i = 0; i < nx; ++i) {
+            const std::size_t k = static_cast<std::size_t>(j) * nx + i;
+            phi[k] = amplitude * std::sin(pi * p * (i + 1) / (nx + 1)) *
+                     std::cos(pi * q * (j + 0.5) / ny);
+            u[k] = static_cast<float>(phi[k]);
+            uPrev[k] = static_cast<float>(phi[k] * cosTheta);
+        }
+    }
+    want.resize(phi.size());
+    for (std::size_t k = 0; k < phi.size(); ++k) {
+        want[k] = phi[k] * std::cos(steps * theta);
+    }
+    auto m = WaveModel::create(wp, backend, backend == Backend::kGpu ? &library() : nullptr,
+                               test::executor());
+    if (!m.ok()) {
+        ADD_FAILURE() << m.error().message;
+        return {};
+    }
+    EXPECT_TRUE(m->setState(u, uPrev).ok());
+    for (int s = 0; s < steps; ++s) {
+        (void)m->step();
+    }
+    return m->heights();
+}
+
+void expectMixedModeMatchesClosedForm(Backend backend) {
+    const std::uint64_t seed = freshSeed();
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> mode(1, 5);
+    std::uniform_real_distribution<float> amp(0.02f, 0.1f);
+    for (Scheme scheme : {Scheme::kExplicit, Scheme::kCrankNicolson}) {
+        const int p = mode(rng);
+        const int q = mode(rng);
+        const float amplitude = amp(rng);
+        const int steps = scheme == Scheme::kExplicit ? 200 : 100;
+        const double tol = 1e-4 * amplitude;
+        std::vector<double> want;
+        const auto got = runMixedMode(backend, scheme, p, q, amplitude, steps, want);
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t k = 0; k < want.size(); ++k) {
+            ASSERT_NEAR(got[k], want[k], tol) << "cell " << k << " " << schemeName(scheme)
+                                              << " mode (" << p << ", " << q << ") seed " << seed;
+        }
+        if (backend == Backend::kGpu) {
+            const auto cpu = runMixedMode(Backend::kCpu, scheme, p, q, amplitude, steps, want);
+            for (std::size_t k = 0; k < want.size(); ++k) {
+                ASSERT_NEAR(got[k], cpu[k], 1e-4 * amplitude)
+                    << "cell " << k << " " << schemeName(scheme) << " seed " << seed;
+            }
+        }
+    }
+}
+
+TEST(WaveModel, MixedWallsKeepTheSeparableModeCpu) {
+    expectMixedModeMatchesClosedForm(Backend::kCpu);
+}
+
+TEST(WaveModelGpu, MixedWallsKeepTheSeparableMode) {
+    WW_REQUIRE_GPU();
+    expectMixedModeMatchesClosedForm(Backend::kGpu);
 }
 
 TEST(WaveModel, EnergyContinuousAcrossDtChangeCpu) {
