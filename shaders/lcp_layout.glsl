@@ -49,6 +49,53 @@ struct LcpControl {
     uint pad1;
 };
 
+// Matrix-free batches (lcp_mf_*.comp; lcp_gpu_layout.h, Mf*): every index batch-wide.
+struct LcpMfRow {
+    float b;
+    float lo;
+    float hi;
+    float scale;  // omega / A_ii; both rows of a disc pair omega / max(A_ff, A_gg)
+    float mu;
+    int normal;   // the friction row's normal row, or -1
+    int partner;  // the other row of its disc pair, or -1
+    uint block;
+    int bodyA;  // body of side A, or -1 (static / none)
+    int bodyB;
+    float pad0;
+    float pad1;
+};
+
+struct LcpMfBody {
+    int entryBegin;  // entries of the rows acting on the body, rows ascending
+    int entryEnd;
+    uint block;
+    uint pad0;
+};
+
+struct LcpMfEntry {
+    vec4 k0;  // K_{row,side} lin xyz, ang x
+    vec2 k1;  // K_{row,side} ang yz
+    uint row;
+    uint pad0;
+};
+
+struct LcpMfBlock {
+    uint rowOffset;
+    uint rows;
+    uint residualOffset;  // r(x^t) at residualOffset + t
+    uint maxIterations;
+    float divergenceFloor;
+    float cfm;
+    uint stopAt;  // LCP_NONE, or the iteration whose iterate is the answer
+    uint status;
+    float minResidual[2];  // written by pass t into [t % 2]
+    uint restartAt[2];     // written by pass t into [t % 2]
+    float residual;        // r(x^stopAt)
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+
 #define LCP_CONVERGED 0u
 #define LCP_ITERATION_LIMIT 1u
 #define LCP_DIVERGED 2u

@@ -11,6 +11,8 @@
 // each block's rows are permuted at upload to put every pair at rows (2m, 2m + 1): the pairs
 // first, then the other rows in order. The matrix is re-laid out into vec4 row blocks anyway,
 // so the permutation is folded into that copy; x is permuted up and back down.
+// Matrix-free blocks (LcpProblem::op) go to GpuMatrixFreeBatch (lcp_gpu_matrix_free.h): all
+// of a batch's together, two dispatches per iteration; a batch mixing both forms is split.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -20,6 +22,7 @@
 #include "solver/gpu/shader_library.h"
 #include "solver/lcp/lcp_common.h"
 #include "solver/lcp/lcp_gpu_layout.h"
+#include "solver/lcp/lcp_gpu_matrix_free.h"
 #include "solver/linalg/gpu_layout.h"
 
 namespace ww::lcp {
@@ -28,20 +31,8 @@ namespace {
 
 namespace gl = gpu_layout;
 
-// Grows `buffer` to at least `bytes` (never shrinks, so steady-state solves do not allocate).
 Status ensure(gpu::Buffer& buffer, std::size_t bytes, const char* what) {
-    bytes = std::max<std::size_t>(bytes, 16);
-    if (buffer.valid() && buffer.bytes() >= bytes) {
-        return {};
-    }
-    // Multiples of 16 bytes: Buffer::clear() (glClearBufferData with R32UI) needs whole words.
-    const std::size_t grown = (bytes + bytes / 2 + 15) / 16 * 16;
-    auto created = gpu::Buffer::create(grown, nullptr, what);
-    if (!created) {
-        return created.error();
-    }
-    buffer = std::move(created).value();
-    return {};
+    return ensureBuffer(buffer, bytes, what);
 }
 
 LcpStatus toStatus(std::uint32_t s) {
@@ -145,8 +136,12 @@ bool allFinite(std::span<const float> v) {
 
 class GpuLcpSolver final : public LcpSolver {
   public:
-    GpuLcpSolver(gpu::Program blockSmall, gpu::Program block, gpu::Program step)
-        : m_blockSmall(std::move(blockSmall)), m_block(std::move(block)), m_step(std::move(step)) {}
+    GpuLcpSolver(gpu::Program blockSmall, gpu::Program block, gpu::Program step,
+                 GpuMatrixFreeBatch matrixFree)
+        : m_blockSmall(std::move(blockSmall)),
+          m_block(std::move(block)),
+          m_step(std::move(step)),
+          m_matrixFree(std::move(matrixFree)) {}
 
     const char* backendName() const override { return "gpu"; }
 
@@ -170,8 +165,12 @@ class GpuLcpSolver final : public LcpSolver {
             rep.status = LcpStatus::kConverged;
             return rep;
         }
+        const LcpProblem* one[] = {&p};
+        if (p.matrixFree()) {
+            return m_matrixFree.solve(one, x, o).front();
+        }
         if (o.gpuSingleDispatch && gl::fitsOneDispatch(p.n, iterationCount(p, o))) {
-            return solveBlocks(std::span<const LcpProblem>(&p, 1), x, o).front();
+            return solveBlocks(one, x, o).front();
         }
         return solveLarge(p, x, o);
     }
@@ -205,43 +204,33 @@ class GpuLcpSolver final : public LcpSolver {
             }
             return reports;
         }
-        // Small blocks share one dispatch; blocks too large for a workgroup go alone.
-        std::vector<LcpProblem> smallBlocks;
-        std::vector<std::size_t> smallIndex, offsets(blocks.size() + 1, 0);
+        // Small dense blocks share one dispatch; dense blocks too large for a workgroup go
+        // alone; the matrix-free blocks are iterated together.
+        std::vector<std::size_t> offsets(blocks.size() + 1, 0);
         for (std::size_t k = 0; k < blocks.size(); ++k) {
             offsets[k + 1] = offsets[k] + static_cast<std::size_t>(blocks[k].n);
         }
         std::vector<LcpReport> reports(blocks.size());
-        std::vector<float> xs;
+        std::vector<std::size_t> small, matrixFree;
         for (std::size_t k = 0; k < blocks.size(); ++k) {
-            auto xk = x.subspan(offsets[k], offsets[k + 1] - offsets[k]);
-            if (!o.gpuSingleDispatch ||
-                !gl::fitsOneDispatch(blocks[k].n, iterationCount(blocks[k], o))) {
-                reports[k] = solveLarge(blocks[k], xk, o);
+            if (blocks[k].matrixFree()) {
+                matrixFree.push_back(k);
+            } else if (o.gpuSingleDispatch &&
+                       gl::fitsOneDispatch(blocks[k].n, iterationCount(blocks[k], o))) {
+                small.push_back(k);
             } else {
-                smallIndex.push_back(k);
+                reports[k] =
+                    solveLarge(blocks[k], x.subspan(offsets[k], offsets[k + 1] - offsets[k]), o);
             }
         }
-        if (smallIndex.size() == blocks.size()) {
-            return solveBlocks(blocks, x, o);
-        }
-        if (!smallIndex.empty()) {
-            std::vector<LcpProblem> sub;
-            for (std::size_t k : smallIndex) {
-                sub.push_back(blocks[k]);
-                xs.insert(xs.end(), x.begin() + static_cast<std::ptrdiff_t>(offsets[k]),
-                          x.begin() + static_cast<std::ptrdiff_t>(offsets[k + 1]));
-            }
-            auto subReports = solveBlocks(sub, xs, o);
-            std::size_t off = 0;
-            for (std::size_t s = 0; s < smallIndex.size(); ++s) {
-                const std::size_t k = smallIndex[s];
-                std::copy_n(xs.begin() + static_cast<std::ptrdiff_t>(off), blocks[k].n,
-                            x.begin() + static_cast<std::ptrdiff_t>(offsets[k]));
-                off += static_cast<std::size_t>(blocks[k].n);
-                reports[k] = std::move(subReports[s]);
-            }
-        }
+        solveSubset(blocks, offsets, small, x, reports,
+                    [&](std::span<const LcpProblem* const> sub, std::span<float> xs) {
+                        return solveBlocks(sub, xs, o);
+                    });
+        solveSubset(blocks, offsets, matrixFree, x, reports,
+                    [&](std::span<const LcpProblem* const> sub, std::span<float> xs) {
+                        return m_matrixFree.solve(sub, xs, o);
+                    });
         return reports;
     }
 
@@ -250,10 +239,46 @@ class GpuLcpSolver final : public LcpSolver {
         if (std::string why = unsupported(o); !why.empty()) {
             return why;
         }
-        if (p.matrixFree()) {
-            return "the GPU backend solves dense problems only; pose this one dense";
+        if (!p.matrixFree()) {
+            return checkInput(p, xSize, o);
         }
-        return checkInput(p, xSize, o);
+        std::string why = checkMatrixFreeIndex(p.op);
+        if (why.empty()) {
+            why = checkInput(p, xSize, o);
+        }
+        if (why.empty()) {
+            why = checkMatrixFreeRows(p.op);
+        }
+        return why;
+    }
+
+    // Solves the blocks `subset` of a batch together through `solveSome` (their unknowns
+    // gathered from x and scattered back), filling their reports.
+    template <typename SolveSome>
+    static void solveSubset(std::span<const LcpProblem> blocks,
+                            const std::vector<std::size_t>& offsets,
+                            const std::vector<std::size_t>& subset, std::span<float> x,
+                            std::vector<LcpReport>& reports, SolveSome&& solveSome) {
+        if (subset.empty()) {
+            return;
+        }
+        std::vector<const LcpProblem*> sub;
+        std::vector<float> xs;
+        for (std::size_t k : subset) {
+            sub.push_back(&blocks[k]);
+            xs.insert(xs.end(), x.begin() + static_cast<std::ptrdiff_t>(offsets[k]),
+                      x.begin() + static_cast<std::ptrdiff_t>(offsets[k + 1]));
+        }
+        auto subReports = solveSome(sub, xs);
+        std::size_t off = 0;
+        for (std::size_t s = 0; s < subset.size(); ++s) {
+            const std::size_t k = subset[s];
+            const std::size_t n = offsets[k + 1] - offsets[k];
+            std::copy_n(xs.begin() + static_cast<std::ptrdiff_t>(off), n,
+                        x.begin() + static_cast<std::ptrdiff_t>(offsets[k]));
+            off += n;
+            reports[k] = std::move(subReports[s]);
+        }
     }
 
     Status upload(gpu::Buffer& buffer, const void* data, std::size_t bytes, const char* what) {
@@ -272,15 +297,15 @@ class GpuLcpSolver final : public LcpSolver {
         return rep;
     }
 
-    std::vector<LcpReport> solveBlocks(std::span<const LcpProblem> blocks, std::span<float> x,
-                                       const LcpOptions& o) {
+    std::vector<LcpReport> solveBlocks(std::span<const LcpProblem* const> blocks,
+                                       std::span<float> x, const LcpOptions& o) {
         Stopwatch uploadClock;
         m_rows.clear();
         m_descs.clear();
         m_orders.resize(blocks.size());
         std::size_t texels = 0, vector = 0, history = 0;
         for (std::size_t k = 0; k < blocks.size(); ++k) {
-            const auto& p = blocks[k];
+            const auto& p = *blocks[k];
             m_orders[k] = gpuRowOrder(p);
             gl::BlockDesc d{};
             d.n = static_cast<std::uint32_t>(p.n);
@@ -300,7 +325,7 @@ class GpuLcpSolver final : public LcpSolver {
         m_xPadded.assign(vector, 0.0f);
         std::size_t xOff = 0;
         for (std::size_t k = 0; k < blocks.size(); ++k) {
-            const auto& p = blocks[k];
+            const auto& p = *blocks[k];
             packMatrix(p, m_orders[k], m_packed.data() + std::size_t{m_descs[k].matrixOffset} * 4);
             permuteIn(x.subspan(xOff, static_cast<std::size_t>(p.n)), m_orders[k],
                       m_xPadded.data() + m_descs[k].vectorOffset);
@@ -326,8 +351,8 @@ class GpuLcpSolver final : public LcpSolver {
         Stopwatch solveClock;
         // Small blocks use a narrower workgroup: idle invocations still cost at every barrier.
         int largest = 0;
-        for (const auto& p : blocks) {
-            largest = std::max(largest, p.n);
+        for (const LcpProblem* p : blocks) {
+            largest = std::max(largest, p->n);
         }
         const gpu::Program& program =
             largest <= 4 * gl::kBlockThreadsSmall ? m_blockSmall : m_block;
@@ -504,6 +529,7 @@ class GpuLcpSolver final : public LcpSolver {
     }
 
     gpu::Program m_blockSmall, m_block, m_step;
+    GpuMatrixFreeBatch m_matrixFree;
     gpu::Buffer m_matrix, m_rowBuffer, m_x, m_x2, m_good, m_blocks, m_history, m_results,
         m_weightBuffer, m_residual, m_control;
     std::vector<float> m_packed, m_xPadded, m_weights;
@@ -532,8 +558,13 @@ Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& sh
     if (!step) {
         return step.error();
     }
-    return std::unique_ptr<LcpSolver>(std::make_unique<GpuLcpSolver>(
-        std::move(blockSmall).value(), std::move(block).value(), std::move(step).value()));
+    auto matrixFree = GpuMatrixFreeBatch::create(shaders);
+    if (!matrixFree) {
+        return matrixFree.error();
+    }
+    return std::unique_ptr<LcpSolver>(
+        std::make_unique<GpuLcpSolver>(std::move(blockSmall).value(), std::move(block).value(),
+                                       std::move(step).value(), std::move(matrixFree).value()));
 }
 
 }  // namespace ww::lcp

@@ -87,4 +87,91 @@ struct Control {
 static_assert(sizeof(Control) == 32 && offsetof(Control, minResidual) == 8 &&
               offsetof(Control, restartAt) == 16);
 
+// ---- Matrix-free batches (shaders/lcp_mf_*.comp) ----------------------------------------
+// The matrix-free blocks of a batch (RowOperator, row_operator.h) concatenated: rows, bodies
+// and body entries get batch-wide indices (each block's offset added), so that one dispatch
+// covers every block. Arrays the kernels read per row are planes of vec4 (plane c of row i
+// at c * rows + i): consecutive invocations read consecutive 16-byte words.
+
+/// Invocations per workgroup of the matrix-free kernels.
+inline constexpr int kMfThreads = 256;
+/// J of a row as three vec4 planes: (J_A lin xyz, J_A ang x), (J_A ang yz, J_B lin xy),
+/// (J_B lin z, J_B ang xyz); row i of plane c at c * rows + i.
+inline constexpr int kMfJacobianPlanes = 3;
+/// u of a body as two vec4 planes: (lin xyz, ang x), (ang yz, 0, 0); body b of plane c at
+/// c * bodies + b.
+inline constexpr int kMfBodyPlanes = 2;
+/// x as three float planes of `rows` each: even iterates, odd iterates, the last good one
+/// (the answer of every block after lcp_mf_finish.comp).
+inline constexpr int kMfIteratePlanes = 3;
+inline constexpr int kMfGoodPlane = 2;
+
+/// One row of a matrix-free batch; every index is batch-wide.
+struct MfRow {
+    float b;
+    float lo;
+    float hi;
+    float scale;  ///< omega / A_ii; both rows of a disc pair omega / max(A_ff, A_gg)
+    float mu;
+    std::int32_t normal;   ///< the friction row's normal row, or -1
+    std::int32_t partner;  ///< the other row of its disc pair, or -1
+    std::uint32_t block;
+    std::int32_t bodyA;  ///< body slot of side A, or -1 (static / none)
+    std::int32_t bodyB;
+    float pad0;
+    float pad1;
+};
+static_assert(sizeof(MfRow) == 48 && offsetof(MfRow, scale) == 12 &&
+              offsetof(MfRow, normal) == 20 && offsetof(MfRow, partner) == 24 &&
+              offsetof(MfRow, block) == 28 && offsetof(MfRow, bodyA) == 32 &&
+              offsetof(MfRow, bodyB) == 36);
+
+/// A body's range of entries (the rows acting on it, in increasing row order).
+struct MfBody {
+    std::int32_t entryBegin;
+    std::int32_t entryEnd;
+    std::uint32_t block;
+    std::uint32_t pad0;
+};
+static_assert(sizeof(MfBody) == 16 && offsetof(MfBody, block) == 8);
+
+/// One (row, side) acting on a body: K_{row,side} = W J_{row,side}^T and the row.
+struct MfEntry {
+    float k0[4];  ///< K lin xyz, ang x
+    float k1[2];  ///< K ang yz
+    std::uint32_t row;
+    std::uint32_t pad0;
+};
+static_assert(sizeof(MfEntry) == 32 && offsetof(MfEntry, k1) == 16 && offsetof(MfEntry, row) == 24);
+
+/// A block of a matrix-free batch: its description (host-written) and its stopping state
+/// (GPU-written: the row pass decides stopAt/status as lcp_jacobi_step.comp does).
+struct MfBlock {
+    std::uint32_t rowOffset;
+    std::uint32_t rows;
+    std::uint32_t residualOffset;  ///< r(x^t) of the block at residualOffset + t (float bits)
+    std::uint32_t maxIterations;
+    float divergenceFloor;
+    float cfm;
+    std::uint32_t stopAt;  ///< kNone, or the iteration whose iterate is the answer
+    std::uint32_t status;
+    float minResidual[2];        ///< smallest checked residual, written by pass t into [t % 2]
+    std::uint32_t restartAt[2];  ///< Chebyshev schedule start, written by pass t into [t % 2]
+    float residual;              ///< r(x^stopAt)
+    std::uint32_t pad0;
+    std::uint32_t pad1;
+    std::uint32_t pad2;
+};
+static_assert(sizeof(MfBlock) == 64 && offsetof(MfBlock, divergenceFloor) == 16 &&
+              offsetof(MfBlock, cfm) == 20 && offsetof(MfBlock, stopAt) == 24 &&
+              offsetof(MfBlock, minResidual) == 32 && offsetof(MfBlock, restartAt) == 40 &&
+              offsetof(MfBlock, residual) == 48);
+
+/// Dispatches of a matrix-free batch whose longest block runs `maxIterations`: a gather and a
+/// row pass per iterate t = 0 .. maxIterations, the row pass that checks the last iterate, and
+/// the pass that collects the answers.
+inline long mfDispatches(int maxIterations) {
+    return 2L * (maxIterations + 1) + 2;
+}
+
 }  // namespace ww::lcp::gpu_layout

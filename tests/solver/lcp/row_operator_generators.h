@@ -1,0 +1,143 @@
+// Random matrix-free LCPs (lcp::RowOperator, A = J W J^T + cfm I) for the LCP tests:
+//  - bodies with a random mass m in [0.5, 2] and a random SPD inverse inertia R diag(d) R^T
+//    (R a random rotation, d in [0.25, 2]), so W_b = diag(I / m, R diag(d) R^T);
+//  - contacts of one normal row (lo = 0) and, with friction, two tangent rows naming it
+//    (a disc pair with one mu), acting on two random bodies, on one body against the static
+//    world (-1 on a random side), or on one body named on both sides (J_A != -J_B then);
+//    J_side = (±d, ±(arm x d)) with random unit directions and arms, K_side = W J_side^T;
+//  - cfm = cfmScale times the mean diagonal of J W J^T (ODE's constraint-force mixing);
+//  - b: normals approaching (b < 0), friction rows random; rows of a contact adjacent, or
+//    (grouped) all normals first and the friction rows after, so that pairs are not adjacent.
+// Seeds as in lcp_generators.h (test::freshSeed, WAVEWALL_TEST_SEED).
+#pragma once
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "lcp_generators.h"
+#include "solver/lcp/lcp_solver.h"
+
+namespace ww::test {
+
+struct RowOperatorShape {
+    int contacts = 10;
+    bool friction = false;
+    float mu = 0.6f;
+    bool grouped = false;    ///< normals first, then the friction rows
+    float cfmScale = 1e-2f;  ///< cfm relative to the mean diagonal of J W J^T
+};
+
+inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    const int contacts = shape.contacts;
+    const int bodies = std::max(2, contacts / 2 + 1);
+    const int rowsPer = shape.friction ? 3 : 1;
+    const int n = contacts * rowsPer;
+
+    std::vector<double> invMass(static_cast<std::size_t>(bodies));
+    std::vector<Eigen::Matrix3d> invInertia(static_cast<std::size_t>(bodies));
+    for (int b = 0; b < bodies; ++b) {
+        invMass[static_cast<std::size_t>(b)] = 1.0 / (0.5 + 0.75 * (u(rng) + 1.0));
+        const Eigen::Quaterniond q(u(rng), u(rng), u(rng), u(rng) + 1.5);
+        const Eigen::Matrix3d r = q.normalized().toRotationMatrix();
+        const Eigen::Vector3d d(0.25 + 0.875 * (u(rng) + 1.0), 0.25 + 0.875 * (u(rng) + 1.0),
+                                0.25 + 0.875 * (u(rng) + 1.0));
+        invInertia[static_cast<std::size_t>(b)] = r * d.asDiagonal() * r.transpose();
+    }
+    auto unit = [&] {
+        Eigen::Vector3d v(u(rng), u(rng), u(rng));
+        while (v.norm() < 1e-3) {
+            v = Eigen::Vector3d(u(rng), u(rng), u(rng));
+        }
+        return v.normalized();
+    };
+
+    lcp::LcpProblem p;
+    p.n = n;
+    const auto sn = static_cast<std::size_t>(n);
+    p.op.resize(n, bodies);
+    p.b.assign(sn, 0.0f);
+    p.lo.assign(sn, 0.0f);
+    p.hi.assign(sn, lcp::kInfinity);
+    if (shape.friction) {
+        p.frictionNormal.assign(sn, -1);
+        p.mu.assign(sn, 0.0f);
+    }
+    // The row of contact c's r-th row (r = 0 the normal).
+    auto rowOf = [&](int c, int r) {
+        return shape.grouped ? (r == 0 ? c : contacts + 2 * c + (r - 1)) : c * rowsPer + r;
+    };
+    std::uniform_int_distribution<int> pick(0, bodies - 1);
+    std::uniform_int_distribution<int> kind(0, 9);
+    double diagonalSum = 0.0;
+    for (int c = 0; c < contacts; ++c) {
+        int b0 = pick(rng);
+        int b1 = pick(rng);
+        const int k = kind(rng);
+        if (k < 6) {  // two bodies
+            b1 = b1 == b0 ? (b0 + 1) % bodies : b1;
+        } else if (k < 9) {  // one body against the static world, on a random side
+            (k == 7 ? b0 : b1) = -1;
+        } else {  // one body named on both sides
+            b1 = b0;
+        }
+        const Eigen::Vector3d normal = unit();
+        const Eigen::Vector3d t1 = normal.unitOrthogonal();
+        const Eigen::Vector3d t2 = normal.cross(t1);
+        const Eigen::Vector3d armA(u(rng), u(rng), u(rng));
+        const Eigen::Vector3d armB(u(rng), u(rng), u(rng));
+        for (int r = 0; r < rowsPer; ++r) {
+            const int row = rowOf(c, r);
+            const auto ur = static_cast<std::size_t>(row);
+            const Eigen::Vector3d d = r == 0 ? normal : (r == 1 ? t1 : t2);
+            p.op.body[2 * ur] = b0;
+            p.op.body[2 * ur + 1] = b1;
+            for (int side = 0; side < 2; ++side) {
+                const int body = side == 0 ? b0 : b1;
+                const double sign = side == 0 ? 1.0 : -1.0;
+                const Eigen::Vector3d lin = sign * d;
+                const Eigen::Vector3d ang = sign * (side == 0 ? armA : armB).cross(d);
+                Eigen::Vector3d kLin = Eigen::Vector3d::Zero(), kAng = Eigen::Vector3d::Zero();
+                if (body >= 0) {
+                    kLin = invMass[static_cast<std::size_t>(body)] * lin;
+                    kAng = invInertia[static_cast<std::size_t>(body)] * ang;
+                }
+                for (int q = 0; q < 3; ++q) {
+                    const std::size_t at = 12 * ur + 6 * static_cast<std::size_t>(side);
+                    // A side without a body keeps J (unused) but must not contribute: K = 0.
+                    p.op.j[at + q] = static_cast<float>(lin(q));
+                    p.op.j[at + 3 + q] = static_cast<float>(ang(q));
+                    p.op.k[at + q] = static_cast<float>(kLin(q));
+                    p.op.k[at + 3 + q] = static_cast<float>(kAng(q));
+                }
+            }
+            if (r == 0) {
+                p.b[ur] = static_cast<float>(-0.2 - (u(rng) + 1.0));  // approaching
+            } else {
+                p.b[ur] = static_cast<float>(u(rng));
+                p.lo[ur] = -lcp::kInfinity;
+                p.frictionNormal[ur] = rowOf(c, 0);
+                p.mu[ur] = shape.mu;
+            }
+        }
+    }
+    p.op.buildBodyIndex();
+    for (int i = 0; i < n; ++i) {
+        diagonalSum += p.op.diagonal(i);  // cfm still 0
+    }
+    p.op.cfm = static_cast<float>(shape.cfmScale * diagonalSum / n);
+    return p;
+}
+
+/// The same problem posed dense (A = denseFromRowOperator(op)).
+inline lcp::LcpProblem densified(const lcp::LcpProblem& p) {
+    lcp::LcpProblem d = p;
+    d.a = lcp::denseFromRowOperator(p.op);
+    d.op = lcp::RowOperator{};
+    return d;
+}
+
+}  // namespace ww::test
