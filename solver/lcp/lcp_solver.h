@@ -153,7 +153,8 @@ class LcpSolver {  // one API, two backends
     /// x: warm-start guess in (size n), solution out. Never returns NaN silently: divergence
     /// is reported in status, and x is then left at the last finite iterate (or the guess).
     virtual LcpReport solve(const LcpProblem& p, std::span<float> x, const LcpOptions& o) = 0;
-    /// Independent blocks (islands) solved together (GPU: one dispatch for the whole batch);
+    /// Independent blocks (islands) solved together (GPU: the small dense blocks in one
+    /// dispatch, the matrix-free blocks two dispatches per iteration for all of them);
     /// x holds the blocks' unknowns concatenated in order. One report per block.
     virtual std::vector<LcpReport> solveBatch(std::span<const LcpProblem> blocks,
                                               std::span<float> x, const LcpOptions& o) = 0;

@@ -80,9 +80,14 @@ std::string RowOperator::validate(int n) const {
                    ", outside [-1, " + std::to_string(bodies) + ")";
         }
     }
-    if (bodyStart.size() != static_cast<std::size_t>(bodies) + 1 ||
+    if (bodyStart.size() != static_cast<std::size_t>(bodies) + 1 || bodyStart.front() != 0 ||
         bodyEntries.size() != static_cast<std::size_t>(bodyStart.back())) {
         return "the matrix-free operator's body index is stale (call buildBodyIndex)";
+    }
+    for (int b = 0; b < bodies; ++b) {
+        if (bodyStart[b + 1] < bodyStart[b]) {
+            return "the matrix-free operator's body index is stale (call buildBodyIndex)";
+        }
     }
     for (int b = 0; b < bodies; ++b) {
         for (std::int32_t e = bodyStart[b]; e < bodyStart[b + 1]; ++e) {

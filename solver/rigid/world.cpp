@@ -334,7 +334,6 @@ void World::assembleAndSolve(float h) {
         }
         solver = m_cpuFallback.get();
     }
-    const bool solverIsCpu = std::string_view(solver->backendName()) == "cpu";
     const std::span<const int> ids(m_blockIds);
     double work = 0.0;
     for (int k = 0; k < blocks; ++k) {
@@ -342,11 +341,10 @@ void World::assembleAndSolve(float h) {
         const int count = m_blockStart[k + 1] - begin;
         const std::span<const int> blockIds = ids.subspan(begin, count);
         const std::span<float> guess = std::span<float>(m_x).subspan(3 * begin, 3 * count);
-        // The GPU backend solves dense blocks only: auto keeps them dense there.
         const bool matrixFree =
             m_params.lcpOperator == LcpOperator::kMatrixFree ||
             (m_params.lcpOperator == LcpOperator::kAuto && m_params.mode == LcpMode::kIslands &&
-             solverIsCpu && 3 * count >= kMatrixFreeMinRows);
+             3 * count >= kMatrixFreeMinRows);
         if (matrixFree) {
             m_assembler.assembleMatrixFree(m_bodies, m_contacts, m_jac, blockIds, ap, m_blocks[k],
                                            guess);
