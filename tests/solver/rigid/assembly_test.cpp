@@ -579,6 +579,9 @@ TEST(MatrixFree, StaleOrBrokenOperatorIsRejected) {
     bad.op.bodyEntries.pop_back();  // index no longer matches
     EXPECT_NE(bad.validate().find("stale"), std::string::npos) << bad.validate();
     bad = q.matrixFree;
+    bad.op.bodyStart[1] = bad.op.bodyStart.back() + 5;  // offsets no longer ascending
+    EXPECT_NE(bad.validate().find("stale"), std::string::npos) << bad.validate();
+    bad = q.matrixFree;
     bad.a = q.dense.a;  // both forms at once
     EXPECT_NE(bad.validate().find("both"), std::string::npos) << bad.validate();
     auto solver = lcp::makeCpuLcpSolver(test::executor());
