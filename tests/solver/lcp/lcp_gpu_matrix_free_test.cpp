@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "lcp_generators.h"
+#include "lcp_gpu_support.h"
 #include "row_operator_generators.h"
 #include "solver/gpu/shader_library.h"
 #include "solver/lcp/lcp_common.h"
@@ -25,13 +26,6 @@
 
 namespace ww::lcp {
 namespace {
-
-std::unique_ptr<LcpSolver> gpuSolver() {
-    static gpu::ShaderLibrary shaders;
-    auto s = makeGpuLcpSolver(shaders);
-    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
-    return s.ok() ? std::move(s).value() : nullptr;
-}
 
 float goodOmega(const test::Spectrum& s) {
     return static_cast<float>(2.0 / (s.minScaled + s.maxScaled));
@@ -109,18 +103,7 @@ std::vector<double> jacobiDouble(const LcpProblem& p, std::span<const float> x0,
     return x;
 }
 
-class LcpGpuMatrixFree : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        WW_REQUIRE_GPU();
-        m_gpu = gpuSolver();
-        ASSERT_TRUE(m_gpu);
-        m_cpu = makeCpuLcpSolver(test::executor());
-    }
-    std::unique_ptr<LcpSolver> m_gpu, m_cpu;
-    const unsigned m_seed = test::freshSeed();
-    ::testing::ScopedTrace m_trace{__FILE__, __LINE__, "fresh seed " + std::to_string(m_seed)};
-};
+using LcpGpuMatrixFree = GpuLcpTest;
 
 // (1) Iterate by iterate (history) and the final x after a fixed count, against the CPU dense
 // solver on A = denseFromRowOperator(op) with the same options: frictionless, disc pairs

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "lcp_generators.h"
+#include "lcp_gpu_support.h"
 #include "solver/gpu/shader_library.h"
 #include "solver/lcp/lcp_gpu_layout.h"
 #include "solver/lcp/lcp_reference.h"
@@ -16,13 +17,6 @@
 
 namespace ww::lcp {
 namespace {
-
-std::unique_ptr<LcpSolver> gpuSolver() {
-    static gpu::ShaderLibrary shaders;
-    auto s = makeGpuLcpSolver(shaders);
-    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
-    return s.ok() ? std::move(s).value() : nullptr;
-}
 
 float goodOmega(const LcpProblem& p) {
     const auto s = test::spectrum(p);
@@ -40,20 +34,9 @@ void expectClose(std::span<const float> a, std::span<const float> b, const std::
     }
 }
 
-// Every test: a GPU context (skipped locally without one, failed when CI=true), the GPU and
-// CPU solvers, and a fresh seed that failures report.
-class LcpGpu : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        WW_REQUIRE_GPU();
-        m_gpu = gpuSolver();
-        ASSERT_TRUE(m_gpu);
-        m_cpu = makeCpuLcpSolver(test::executor());
-    }
-    std::unique_ptr<LcpSolver> m_gpu, m_cpu;
-    const unsigned m_seed = test::freshSeed();
-    ::testing::ScopedTrace m_trace{__FILE__, __LINE__, "fresh seed " + std::to_string(m_seed)};
-};
+// Every test: GpuLcpTest (lcp_gpu_support.h): a GPU context, the GPU and CPU solvers, a fresh
+// seed that failures report.
+using LcpGpu = GpuLcpTest;
 
 TEST_F(LcpGpu, SingleDispatchMatchesCpu) {
     const unsigned fresh = m_seed;
