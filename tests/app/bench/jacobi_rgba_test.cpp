@@ -17,6 +17,7 @@
 #include <random>
 
 #include "app/bench/jacobi_rgba.h"
+#include "bench_test_support.h"
 #include "support/executor.h"
 #include "tests/support/gpu_fixture.h"
 
@@ -25,21 +26,6 @@ namespace {
 
 constexpr double kU = 0x1.0p-24;
 constexpr int kSweeps = 7;
-
-unsigned freshSeed() {
-    const unsigned seed = std::random_device{}();
-    std::printf("seed %u\n", seed);
-    return seed;
-}
-
-std::vector<float> randomVector(std::size_t n, std::mt19937& rng) {
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<float> v(n);
-    for (float& x : v) {
-        x = u(rng);
-    }
-    return v;
-}
 
 struct Case {
     std::array<cg::BandedOperator, 4> ops;

@@ -8,27 +8,11 @@
 #include <vector>
 
 #include "app/bench/poisson3d.h"
+#include "bench_test_support.h"
 #include "support/executor.h"
 
 namespace ww::bench {
 namespace {
-
-constexpr double kU = 0x1.0p-24;
-
-unsigned freshSeed() {
-    const unsigned seed = std::random_device{}();
-    std::printf("seed %u\n", seed);
-    return seed;
-}
-
-std::vector<float> randomVector(std::size_t n, std::mt19937& rng) {
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<float> v(n);
-    for (float& x : v) {
-        x = u(rng);
-    }
-    return v;
-}
 
 // -Laplacian from its definition: for each of the six directions, x_c - x_neighbour, where a
 // missing x neighbour is 0 (Dirichlet) and a missing y or z neighbour equals x_c (Neumann

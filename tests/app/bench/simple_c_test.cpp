@@ -18,26 +18,10 @@
 #include <vector>
 
 #include "app/bench/simple_c.h"
+#include "bench_test_support.h"
 
 namespace ww::bench {
 namespace {
-
-constexpr double kU = 0x1.0p-24;
-
-unsigned freshSeed() {
-    const unsigned seed = std::random_device{}();
-    std::printf("seed %u\n", seed);
-    return seed;
-}
-
-std::vector<float> randomVector(std::size_t n, std::mt19937& rng) {
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<float> v(n);
-    for (float& x : v) {
-        x = u(rng);
-    }
-    return v;
-}
 
 // Symmetric, diagonal 2n..3n, off-diagonal in [-1, 1].
 std::vector<float> spdMatrix(int n, std::mt19937& rng) {

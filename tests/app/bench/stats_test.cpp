@@ -12,17 +12,12 @@
 
 #include "app/bench/bench.h"
 #include "app/bench/stats.h"
+#include "bench_test_support.h"
 
 namespace ww::bench {
 namespace {
 
 constexpr double kTol = 1e-12;
-
-unsigned freshSeed() {
-    const unsigned seed = std::random_device{}();
-    std::printf("seed %u\n", seed);
-    return seed;
-}
 
 // 1, 2, ..., n shuffled with `seed`: the statistics must not depend on the input order.
 std::vector<double> shuffledOneTo(int n, unsigned seed) {

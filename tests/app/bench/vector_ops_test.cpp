@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/bench/vector_ops.h"
+#include "bench_test_support.h"
 #include "solver/cg/vector_kernels.h"
 #include "support/executor.h"
 #include "tests/support/gpu_fixture.h"
@@ -24,23 +25,10 @@
 namespace ww::bench {
 namespace {
 
-constexpr double kU = 0x1.0p-24;
-
-unsigned freshSeed() {
-    const unsigned seed = std::random_device{}();
-    std::printf("seed %u\n", seed);
-    return seed;
-}
-
 // Values of both signs and a non-zero mean, so the sum is neither trivially 0 nor dominated
 // by cancellation.
-std::vector<float> randomVector(std::size_t n, std::mt19937& rng) {
-    std::uniform_real_distribution<float> u(-1.0f, 2.0f);
-    std::vector<float> v(n);
-    for (float& x : v) {
-        x = u(rng);
-    }
-    return v;
+std::vector<float> signedVector(std::size_t n, std::mt19937& rng) {
+    return randomVector(n, rng, -1.0f, 2.0f);
 }
 
 struct Reference {
@@ -79,7 +67,7 @@ std::vector<std::size_t> sizesFor(std::mt19937& rng) {
 TEST(VectorOps, CpuSumMatchesADoubleSum) {
     std::mt19937 rng(freshSeed());
     for (std::size_t n : sizesFor(rng)) {
-        const std::vector<float> a = randomVector(n, rng);
+        const std::vector<float> a = signedVector(n, rng);
         const Reference ref = sumOf(a);
         EXPECT_NEAR(vectorSum(*test::executor(), a), ref.sum,
                     double(cg::detail::kBlock) * kU * ref.absSum)
@@ -90,8 +78,8 @@ TEST(VectorOps, CpuSumMatchesADoubleSum) {
 TEST(VectorOps, CpuDotAndAxpbyMatchDoubleReferences) {
     std::mt19937 rng(freshSeed());
     for (std::size_t n : sizesFor(rng)) {
-        const std::vector<float> a = randomVector(n, rng);
-        std::vector<float> b = randomVector(n, rng);
+        const std::vector<float> a = signedVector(n, rng);
+        std::vector<float> b = signedVector(n, rng);
         const Reference ref = dotOf(a, b);
         EXPECT_NEAR(vectorDot(*test::executor(), a, b), ref.sum,
                     double(cg::detail::kBlock + 1) * kU * ref.absSum)
@@ -113,8 +101,8 @@ TEST(VectorOps, GpuSumDotAndAxpbyMatchDoubleReferences) {
     const gpu::ShaderLibrary library;
     std::mt19937 rng(freshSeed());
     for (std::size_t n : sizesFor(rng)) {
-        const std::vector<float> a = randomVector(n, rng);
-        const std::vector<float> b = randomVector(n, rng);
+        const std::vector<float> a = signedVector(n, rng);
+        const std::vector<float> b = signedVector(n, rng);
         auto ops = GpuVectorOps::create(library, a, b);
         ASSERT_TRUE(ops) << ops.error().message;
         const double height = gpuTreeHeight(n);
