@@ -749,9 +749,9 @@ TEST(WallDemoScene, CtrlClickRemovesTheBrickUnderTheRayAPlainClickNothing) {
 }
 
 // A drag on a random top-row brick towards a fresh random point above the wall (the cursor's
-// ray at the grab depth): the spring pulls the grab point there (critically damped:
-// within a few cm after 2 s, the sag under gravity g / omega0^2 = 2.8 cm plus contact), the
-// brick never moves faster than the cap allows, and once let go it falls back.
+// ray at the grab depth): the spring pulls the grab point there (critically damped: after 4 s
+// within the sag under gravity, g / omega0^2 = 2.8 cm, measured 2.76-2.86 cm over 12 fresh
+// seeds), the brick never moves faster than the cap allows, and once let go it falls back.
 TEST(WallDemoScene, DragPullsTheGrabbedBrickTowardsTheCursorWithoutBlowingUp) {
     std::random_device rd;
     const unsigned seed = rd();
@@ -784,24 +784,27 @@ TEST(WallDemoScene, DragPullsTheGrabbedBrickTowardsTheCursorWithoutBlowingUp) {
     ASSERT_TRUE(line.has_value());
     const glm::vec3 grabPoint = line->first;
     const float depth = glm::length(grabPoint - eye);
-    // The cursor moves 1.2-1.6 m up (a brick hanging from its grab point then clears the
-    // wall) and up to 0.2 m sideways.
+    // The cursor moves 2.2-2.6 m up and up to 0.2 m sideways, so that the brick hanging from
+    // its grab point clears its touching neighbours in any orientation: its lowest corner
+    // hangs at most 0.57 + 0.87 m below the grab point, which starts at most 0.2 m below the
+    // brick's centre (at 1.2-1.6 m a brick hanging on a corner could rest on a neighbour and
+    // stop 9 cm short).
     const glm::vec3 pullTo =
         grabPoint +
-        glm::vec3(off(rng), std::uniform_real_distribution<float>(1.2f, 1.6f)(rng), 0.0f);
+        glm::vec3(off(rng), std::uniform_real_distribution<float>(2.2f, 2.6f)(rng), 0.0f);
     const glm::vec3 dir = glm::normalize(pullTo - eye);
     scene.moveGrab({eye, dir});
     const glm::vec3 cursorPoint = eye + depth * dir;  // what the spring pulls to
     const float dt = static_cast<float>(scene.dtSeconds());
     float maxSpeed = 0.0f;
-    for (int s = 0; s < 120; ++s) {
+    for (int s = 0; s < 240; ++s) {
         scene.step();
         const rigid::Body& now = bodies[static_cast<std::size_t>(target)];
         maxSpeed = std::max(maxSpeed, rigid::length(now.linearVelocity));
     }
     const auto held = scene.grabLine();
     ASSERT_TRUE(held.has_value());
-    // 4 cm: the sag under gravity, g / omega0^2 = 2.8 cm, and what is left of the transient.
+    // 4 cm: the sag under gravity, g / omega0^2 = 2.8 cm, and what is left of the swing.
     EXPECT_LT(glm::length(held->first - cursorPoint), 0.04f)
         << "grab point " << held->first.x << " " << held->first.y << " " << held->first.z;
     const rigid::Body& moved = bodies[static_cast<std::size_t>(target)];
