@@ -5,14 +5,22 @@
 // and readback counts, and malformed operators. Inputs from row_operator_generators.h with a
 // fresh seed per run (WAVEWALL_TEST_SEED replays one).
 //
-// GPU matrix-free vs CPU dense tolerance, 1e-4 (1 + max|x|) as in lcp_gpu_test.cpp: both run
-// the same contraction in float, but the dense A_ij are J K products rounded once and summed
-// over the row, where the GPU sums K x per body and then J . u, so each iterate differs by a
-// few ulps of |J||K||x| (n <= 300: a few 1e-6 relative) and the contraction keeps it from
-// growing over 60 iterations. Observed gaps are ~1e-6 (1 + max|x|).
+// GPU matrix-free vs CPU dense tolerance: both run the same iteration in float, but the dense
+// A_ij are J K products rounded once and summed over the row, where the GPU sums K x per body
+// and then J . u, so each iterate differs by a few ulps of |J||K||x| (n <= 300: a few 1e-6
+// relative). Plain Jacobi contracts that away; projected Chebyshev with friction need not: while
+// the active set settles, a rounding-level change can move a friction bound and the residual
+// histories of two float runs part by up to ~2e-3 relative before they meet again (seed
+// 2951598716, contacts 40, under the sanitizer build's different CPU code). So the bound is
+// max(1e-4 (1 + max|x|), 8 s) where s is the CPU solver's own gap when each A_ij moves by up to
+// 2^-21 relative (a few ulps, the size of the summation-order difference): the GPU must agree
+// with the CPU as closely as the CPU agrees with itself under rounding. Most cases never leave
+// the 1e-4 floor; a wrong coefficient or a skipped projection moves iterates by O(1).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "lcp_generators.h"
 #include "lcp_gpu_support.h"
@@ -35,15 +43,42 @@ float chebyshevRho(const test::Spectrum& s) {
     return static_cast<float>((s.maxScaled - s.minScaled) / (s.maxScaled + s.minScaled));
 }
 
-void expectClose(std::span<const float> a, std::span<const float> b, const std::string& what) {
+void expectClose(std::span<const float> a, std::span<const float> b, const std::string& what,
+                 float sensitivity = 0.0f) {
     ASSERT_EQ(a.size(), b.size()) << what;
     float scale = 1.0f;
     for (float v : a) {
         scale = std::max(scale, 1.0f + std::abs(v));
     }
+    const float bound = std::max(1e-4f * scale, 8.0f * sensitivity);
     for (std::size_t i = 0; i < a.size(); ++i) {
-        ASSERT_NEAR(a[i], b[i], 1e-4f * scale) << what << " i " << i;
+        ASSERT_NEAR(a[i], b[i], bound) << what << " i " << i << " (rounding sensitivity "
+                                       << sensitivity << ")";
     }
+}
+
+float maxGap(std::span<const float> a, std::span<const float> b) {
+    float gap = 0.0f;
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+        gap = std::max(gap, std::abs(a[i] - b[i]));
+    }
+    return gap;
+}
+
+// The dense problem with every A_ij scaled by 1 + d, |d| <= 2^-21 (a few float ulps), symmetric.
+LcpProblem roundingPerturbed(const LcpProblem& dense, unsigned seed) {
+    LcpProblem q = dense;
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    const auto n = static_cast<std::size_t>(q.n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = i; j < n; ++j) {
+            const float v = q.a[i * n + j] * (1.0f + d(rng) * 0x1p-21f);
+            q.a[i * n + j] = v;
+            q.a[j * n + i] = v;
+        }
+    }
+    return q;
 }
 
 // Projected Jacobi in double on the matrix-free A (the iteration of lcp_solver.h: per-row
@@ -119,6 +154,7 @@ TEST_F(LcpGpuMatrixFree, IteratesMatchCpuDense) {
             const unsigned seed = m_seed + 31u * k++;
             const auto p = test::rowOperatorProblem(shape, seed);
             const auto dense = test::densified(p);
+            const auto perturbed = roundingPerturbed(dense, seed ^ 0x9e3779b9u);
             const auto s = test::spectrum(dense);
             for (bool accelerate : {false, true}) {
                 LcpOptions o;
@@ -129,16 +165,21 @@ TEST_F(LcpGpuMatrixFree, IteratesMatchCpuDense) {
                 const std::string what =
                     "contacts " + std::to_string(contacts) + " variant " + std::to_string(variant) +
                     (accelerate ? " chebyshev" : "") + " seed " + std::to_string(seed);
-                std::vector<float> xc(static_cast<std::size_t>(p.n), 0.1f), xg = xc;
+                std::vector<float> xc(static_cast<std::size_t>(p.n), 0.1f), xg = xc, xp = xc;
                 const auto rc = m_cpu->solve(dense, xc, o);
+                const auto rp = m_cpu->solve(perturbed, xp, o);
                 const auto rg = m_gpu->solve(p, xg, o);
                 ASSERT_TRUE(rg.error.empty()) << rg.error;
                 EXPECT_EQ(rg.iterations, rc.iterations) << what;
                 EXPECT_EQ(rg.status, rc.status) << what;
                 ASSERT_EQ(rg.history.size(), rc.history.size()) << what;
-                expectClose(rc.history, rg.history, what + " history");
-                expectClose(xc, xg, what);
-                EXPECT_NEAR(rg.residual, rc.residual, 1e-4f * (1.0f + rc.residual)) << what;
+                ASSERT_EQ(rp.history.size(), rc.history.size()) << what;
+                const float historySensitivity = maxGap(rc.history, rp.history);
+                expectClose(rc.history, rg.history, what + " history", historySensitivity);
+                expectClose(xc, xg, what, maxGap(xc, xp));
+                EXPECT_NEAR(rg.residual, rc.residual,
+                            std::max(1e-4f * (1.0f + rc.residual), 8.0f * historySensitivity))
+                    << what;
             }
         }
     }
