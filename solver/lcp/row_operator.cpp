@@ -43,6 +43,13 @@ void RowOperator::buildBodyIndex() {
             bodyEntries[static_cast<std::size_t>(fill[b]++)] = static_cast<std::int32_t>(e);
         }
     }
+    kByBody.resize(kU * bodyEntries.size());
+    entryRow.resize(bodyEntries.size());
+    for (std::size_t e = 0; e < bodyEntries.size(); ++e) {
+        const auto entry = static_cast<std::size_t>(bodyEntries[e]);
+        entryRow[e] = static_cast<std::int32_t>(entry >> 1);
+        std::copy_n(k.data() + kJ * (entry >> 1) + kU * (entry & 1), kU, kByBody.data() + kU * e);
+    }
 }
 
 float RowOperator::diagonal(int i) const {
@@ -81,7 +88,8 @@ std::string RowOperator::validate(int n) const {
         }
     }
     if (bodyStart.size() != static_cast<std::size_t>(bodies) + 1 || bodyStart.front() != 0 ||
-        bodyEntries.size() != static_cast<std::size_t>(bodyStart.back())) {
+        bodyEntries.size() != static_cast<std::size_t>(bodyStart.back()) ||
+        entryRow.size() != bodyEntries.size() || kByBody.size() != kU * bodyEntries.size()) {
         return "the matrix-free operator's body index is stale (call buildBodyIndex)";
     }
     for (int b = 0; b < bodies; ++b) {
@@ -105,10 +113,9 @@ void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int last
     for (int b = firstBody; b < lastBody; ++b) {
         float acc[kU] = {0, 0, 0, 0, 0, 0};
         for (std::int32_t e = bodyStart[b]; e < bodyStart[b + 1]; ++e) {
-            const auto entry = static_cast<std::size_t>(bodyEntries[static_cast<std::size_t>(e)]);
-            const std::size_t row = entry >> 1;
-            const float* kr = k.data() + kJ * row + kU * (entry & 1);
-            const float xi = x[row];
+            const auto ue = static_cast<std::size_t>(e);
+            const float* kr = kByBody.data() + kU * ue;
+            const float xi = x[entryRow[ue]];
             for (int c = 0; c < kU; ++c) {
                 acc[c] += kr[c] * xi;
             }
@@ -141,8 +148,9 @@ void RowOperator::apply(const float* x, float* u, float* w) const {
 }
 
 std::size_t RowOperator::bytes() const {
-    return body.size() * sizeof(std::int32_t) + (j.size() + k.size()) * sizeof(float) +
-           (bodyStart.size() + bodyEntries.size()) * sizeof(std::int32_t);
+    return body.size() * sizeof(std::int32_t) +
+           (j.size() + k.size() + kByBody.size()) * sizeof(float) +
+           (bodyStart.size() + bodyEntries.size() + entryRow.size()) * sizeof(std::int32_t);
 }
 
 void applyRowOperatorDouble(const RowOperator& op, std::span<const float> x,

@@ -31,12 +31,18 @@ struct RowOperator {
     std::vector<float> k;                   ///< kJacobianFloats per row: K_A = W J_A^T, K_B
     std::vector<std::int32_t> bodyStart;    ///< bodies + 1 offsets into bodyEntries
     std::vector<std::int32_t> bodyEntries;  ///< 2 * row + side (0 = A, 1 = B), rows ascending
+    /// K in bodyEntries order (kBodyFloats per entry: the K block of that row side) and the
+    /// entry's row: what gatherBodies streams, so that its loads are sequential instead of one
+    /// scattered 24-byte K block per entry. Built by buildBodyIndex from k.
+    std::vector<float> kByBody;
+    std::vector<std::int32_t> entryRow;
 
     int rows() const { return static_cast<int>(body.size() / 2); }
     bool empty() const { return body.empty(); }
     /// Sizes body, j and k for `rows` rows of `bodies` slots (contents unspecified).
     void resize(int rows, int bodies);
-    /// Fills bodyStart/bodyEntries from body (call after the rows are written).
+    /// Fills bodyStart, bodyEntries, kByBody and entryRow from body and k (call after the rows
+    /// are written, and again after any of them changes).
     void buildBodyIndex();
     /// A_ii = J_iA . K_iA + J_iB . K_iB + cfm (when both sides name one body, the cross terms
     /// J_iA . K_iB + J_iB . K_iA too).
