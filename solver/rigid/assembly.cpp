@@ -297,7 +297,7 @@ void assembleReference(const std::vector<Body>& bodies, const std::vector<Contac
 }
 
 float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<RowJacobian>& jac,
-                        float cfm, int iterations, PowerScratch& s) {
+                        float cfm, int iterations, PowerScratch& s, const exec::Executor* ex) {
     const std::size_t rows = jac.size();
     if (rows == 0) {
         return 0.0f;
@@ -309,8 +309,31 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
     s.v.resize(rows);
     s.w.resize(rows);
     s.diag.resize(rows);
-    s.lin.resize(bodies);
-    s.ang.resize(bodies);
+    s.lin.resize(static_cast<std::size_t>(bodies));
+    s.ang.resize(static_cast<std::size_t>(bodies));
+    // Rows by body (entries 2 * row + side, rows ascending), so that each body's sums are
+    // gathered by one thread in row order.
+    s.bodyStart.assign(static_cast<std::size_t>(bodies) + 1, 0);
+    for (std::size_t i = 0; i < rows; ++i) {
+        const Contact& c = contacts[i / 3];
+        ++s.bodyStart[static_cast<std::size_t>(c.bodyA) + 1];
+        ++s.bodyStart[static_cast<std::size_t>(c.bodyB) + 1];
+    }
+    for (std::size_t b = 0; b < static_cast<std::size_t>(bodies); ++b) {
+        s.bodyStart[b + 1] += s.bodyStart[b];
+    }
+    s.bodyEntries.resize(static_cast<std::size_t>(s.bodyStart.back()));
+    {
+        std::vector<std::int32_t> fill(s.bodyStart.begin(), s.bodyStart.end() - 1);
+        for (std::size_t i = 0; i < rows; ++i) {
+            const Contact& c = contacts[i / 3];
+            const auto row = static_cast<std::int32_t>(i);
+            s.bodyEntries[static_cast<std::size_t>(fill[static_cast<std::size_t>(c.bodyA)]++)] =
+                2 * row;
+            s.bodyEntries[static_cast<std::size_t>(fill[static_cast<std::size_t>(c.bodyB)]++)] =
+                2 * row + 1;
+        }
+    }
     for (std::size_t i = 0; i < rows; ++i) {
         const RowJacobian& j = jac[i];
         s.diag[i] = dot(j.linA, j.mLinA) + dot(j.angA, j.mAngA) + dot(j.linB, j.mLinB) +
@@ -318,38 +341,76 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
         // A deterministic start with components along every eigenvector in practice.
         s.v[i] = 1.0f + 0.5f * std::sin(static_cast<float>(i));
     }
-    // D-weighted Rayleigh quotients of the power iterates of D^-1 A: each is a lower bound on
-    // lambda_max(D^-1 A) (A symmetric), non-decreasing from one iterate to the next (A
-    // positive semidefinite); see solver/lcp/lcp_omega.h.
-    float lambda = 0.0f;
-    for (int it = 0; it < iterations; ++it) {
-        std::fill(s.lin.begin(), s.lin.end(), Vec3{});
-        std::fill(s.ang.begin(), s.ang.end(), Vec3{});
-        for (std::size_t i = 0; i < rows; ++i) {
-            const Contact& c = contacts[i / 3];
-            const RowJacobian& j = jac[i];
-            s.lin[c.bodyA] += j.mLinA * s.v[i];
-            s.ang[c.bodyA] += j.mAngA * s.v[i];
-            s.lin[c.bodyB] += j.mLinB * s.v[i];
-            s.ang[c.bodyB] += j.mAngB * s.v[i];
+    // Fixed chunks (never cut by the thread count): per body M^-1 J^T v over its rows in
+    // ascending order, then per row J (M^-1 J^T v) with the sums combined in chunk order.
+    constexpr std::ptrdiff_t kBodyChunk = 256;
+    constexpr std::ptrdiff_t kRowChunk = 1024;
+    const auto nRows = static_cast<std::ptrdiff_t>(rows);
+    const std::ptrdiff_t work = 12 * nRows;
+    const auto gather = [&](std::ptrdiff_t chunk) {
+        const std::ptrdiff_t end = std::min<std::ptrdiff_t>((chunk + 1) * kBodyChunk, bodies);
+        for (std::ptrdiff_t b = chunk * kBodyChunk; b < end; ++b) {
+            Vec3 lin{}, ang{};
+            const auto ub = static_cast<std::size_t>(b);
+            for (std::int32_t e = s.bodyStart[ub]; e < s.bodyStart[ub + 1]; ++e) {
+                const std::int32_t entry = s.bodyEntries[static_cast<std::size_t>(e)];
+                const auto row = static_cast<std::size_t>(entry >> 1);
+                const RowJacobian& j = jac[row];
+                const float v = s.v[row];
+                lin += ((entry & 1) == 0 ? j.mLinA : j.mLinB) * v;
+                ang += ((entry & 1) == 0 ? j.mAngA : j.mAngB) * v;
+            }
+            s.lin[ub] = lin;
+            s.ang[ub] = ang;
         }
+    };
+    struct Sums {
         double vav = 0.0, vdv = 0.0, ww = 0.0;
-        for (std::size_t i = 0; i < rows; ++i) {
+    };
+    const auto rowSums = [&](std::ptrdiff_t chunk) {
+        Sums out;
+        const std::ptrdiff_t end = std::min((chunk + 1) * kRowChunk, nRows);
+        for (std::ptrdiff_t r = chunk * kRowChunk; r < end; ++r) {
+            const auto i = static_cast<std::size_t>(r);
             const Contact& c = contacts[i / 3];
             const RowJacobian& j = jac[i];
             const float av = dot(j.linA, s.lin[c.bodyA]) + dot(j.angA, s.ang[c.bodyA]) +
                              dot(j.linB, s.lin[c.bodyB]) + dot(j.angB, s.ang[c.bodyB]) +
                              cfm * s.v[i];
-            vav += double(s.v[i]) * av;
-            vdv += double(s.v[i]) * s.v[i] * s.diag[i];
+            out.vav += double(s.v[i]) * av;
+            out.vdv += double(s.v[i]) * s.v[i] * s.diag[i];
             s.w[i] = s.diag[i] > 0.0f ? av / s.diag[i] : 0.0f;
-            ww += double(s.w[i]) * s.w[i];
+            out.ww += double(s.w[i]) * s.w[i];
         }
-        if (vdv <= 0.0 || ww <= 0.0) {
+        return out;
+    };
+    const auto add = [](Sums a, const Sums& b) {
+        return Sums{a.vav + b.vav, a.vdv + b.vdv, a.ww + b.ww};
+    };
+    // D-weighted Rayleigh quotients of the power iterates of D^-1 A: each is a lower bound on
+    // lambda_max(D^-1 A) (A symmetric), non-decreasing from one iterate to the next (A
+    // positive semidefinite); see solver/lcp/lcp_omega.h.
+    float lambda = 0.0f;
+    const std::ptrdiff_t bodyChunks = exec::chunkCount(bodies, kBodyChunk);
+    const std::ptrdiff_t rowChunks = exec::chunkCount(nRows, kRowChunk);
+    for (int it = 0; it < iterations; ++it) {
+        Sums sums;
+        if (ex != nullptr) {
+            ex->parallelFor(bodyChunks, gather, work);
+            sums = ex->reduce(rowChunks, Sums{}, rowSums, add, work);
+        } else {
+            for (std::ptrdiff_t c = 0; c < bodyChunks; ++c) {
+                gather(c);
+            }
+            for (std::ptrdiff_t c = 0; c < rowChunks; ++c) {
+                sums = add(sums, rowSums(c));
+            }
+        }
+        if (sums.vdv <= 0.0 || sums.ww <= 0.0) {
             return lambda;
         }
-        lambda = std::max(lambda, static_cast<float>(vav / vdv));
-        const auto scale = static_cast<float>(1.0 / std::sqrt(ww));
+        lambda = std::max(lambda, static_cast<float>(sums.vav / sums.vdv));
+        const auto scale = static_cast<float>(1.0 / std::sqrt(sums.ww));
         for (std::size_t i = 0; i < rows; ++i) {
             s.v[i] = s.w[i] * scale;
         }

@@ -17,9 +17,11 @@
 // give linearly dependent rows); it acts as a soft constraint of compliance cfm (s/kg).
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
+#include "solver/exec/executor.h"
 #include "solver/lcp/lcp_solver.h"
 #include "solver/rigid/body.h"
 #include "solver/rigid/contacts.h"
@@ -87,6 +89,7 @@ void assembleReference(const std::vector<Body>& bodies, const std::vector<Contac
 struct PowerScratch {
     std::vector<float> v, w, diag;
     std::vector<Vec3> lin, ang;
+    std::vector<std::int32_t> bodyStart, bodyEntries;  ///< rows by body: 2 * row + side
 };
 
 /// Estimate of lambda_max(D^-1 A) for A = J M^-1 J^T + cfm I over all rows of `contacts`
@@ -94,8 +97,11 @@ struct PowerScratch {
 /// applied through the Jacobians: A v = J (M^-1 J^T v), O(rows) per iteration. Returns the
 /// largest D-weighted Rayleigh quotient (v^T A v) / (v^T D v) of the iterates: never above
 /// lambda_max (up to float rounding), approaching it from below. Returns 0 without contacts.
+/// With an executor the products run on its threads in fixed chunks (per body, rows ascending;
+/// partial sums combined in chunk order): the result does not depend on the thread count.
 float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<RowJacobian>& jac,
-                        float cfm, int iterations, PowerScratch& s);
+                        float cfm, int iterations, PowerScratch& s,
+                        const exec::Executor* ex = nullptr);
 
 /// v += M^-1 J^T x for the contacts `ids` (x in the same row order as assemble()), and
 /// stores x into the contacts' impulses.
