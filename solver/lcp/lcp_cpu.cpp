@@ -287,34 +287,65 @@ RowsResult projectRows(const float* __restrict cur, const float* __restrict aw,
 }
 #endif
 
+// Pairs per chunk of the pair pass: a fixed size, so that which thread runs which chunk never
+// changes a result.
+constexpr std::ptrdiff_t kPairChunk = 512;
+
 // The disc pairs of one Jacobi pass (ws.w = A x^t on entry, rows pinned by pinPairRows):
 //   v = Proj_disc(x_pair - s w_pair), s = omega / max(A_ff, A_gg) (ws.invDiag), and with a
 //   Chebyshev weight != 1, x'_pair = Proj_disc(weight (v - x^{t-1}_pair) + x^{t-1}_pair).
-// Returns the pairs' part of r(x^t), infinite when anything is NaN or infinite, or 0 without
-// wantResidual (a NaN or infinite w or x of a pair row still reaches the rows' probe).
+// Pairs are independent, so they run in chunks on the executor's threads (ex == nullptr: on
+// this one). Returns the pairs' part of r(x^t), infinite when anything is NaN or infinite, or
+// 0 without wantResidual (a NaN or infinite w or x of a pair row still reaches the rows' probe).
 float pairPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws, float weight,
-               bool wantResidual) {
-    for (std::size_t k = 0; k < ws.pairs.size(); ++k) {
-        const FrictionPair& q = ws.pairs[k];
-        const auto f = static_cast<std::size_t>(q.first);
-        const auto g = static_cast<std::size_t>(q.second);
-        const float radius = q.mu * std::max(cur[q.normal], 0.0f);
-        const float wf = ws.w[f] + p.b[f];
-        const float wg = ws.w[g] + p.b[g];
-        float vf = cur[f] - ws.invDiag[f] * wf;
-        float vg = cur[g] - ws.invDiag[g] * wg;
-        projectDisc(vf, vg, radius);
-        if (weight != 1.0f) {
-            const float pf = ws.pairPrev[2 * k];
-            const float pg = ws.pairPrev[2 * k + 1];
-            vf = weight * (vf - pf) + pf;
-            vg = weight * (vg - pg) + pg;
+               bool wantResidual, const exec::Executor* ex) {
+    const auto count = static_cast<std::ptrdiff_t>(ws.pairs.size());
+    const auto chunk = [&](std::ptrdiff_t c) {
+        RowsResult out;
+        const std::ptrdiff_t end = std::min((c + 1) * kPairChunk, count);
+        for (std::ptrdiff_t kk = c * kPairChunk; kk < end; ++kk) {
+            const auto k = static_cast<std::size_t>(kk);
+            const FrictionPair& q = ws.pairs[k];
+            const auto f = static_cast<std::size_t>(q.first);
+            const auto g = static_cast<std::size_t>(q.second);
+            const float radius = q.mu * std::max(cur[q.normal], 0.0f);
+            const float wf = ws.w[f] + p.b[f];
+            const float wg = ws.w[g] + p.b[g];
+            if (wantResidual) {
+                float nf = cur[f] - wf;
+                float ng = cur[g] - wg;
+                projectDisc(nf, ng, radius);
+                out.r = std::max({out.r, std::abs(cur[f] - nf), std::abs(cur[g] - ng)});
+                out.probe += 0.0f * (wf + wg + out.r);
+            }
+            float vf = cur[f] - ws.invDiag[f] * wf;
+            float vg = cur[g] - ws.invDiag[g] * wg;
             projectDisc(vf, vg, radius);
+            if (weight != 1.0f) {
+                const float pf = ws.pairPrev[2 * k];
+                const float pg = ws.pairPrev[2 * k + 1];
+                vf = weight * (vf - pf) + pf;
+                vg = weight * (vg - pg) + pg;
+                projectDisc(vf, vg, radius);
+            }
+            next[f] = vf;
+            next[g] = vg;
         }
-        next[f] = vf;
-        next[g] = vg;
+        return out;
+    };
+    const auto combine = [](RowsResult acc, const RowsResult& q) {
+        return RowsResult{std::max(acc.r, q.r), acc.probe + q.probe};
+    };
+    const std::ptrdiff_t chunks = exec::chunkCount(count, kPairChunk);
+    RowsResult total;
+    if (ex != nullptr) {
+        total = ex->reduce(chunks, RowsResult{}, chunk, combine, 16 * count);
+    } else {
+        for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+            total = combine(total, chunk(c));
+        }
     }
-    return wantResidual ? pairResidual(p, ws, cur, ws.w.data()) : 0.0f;
+    return std::isfinite(total.probe) ? total.r : kInfinity;
 }
 
 // One Jacobi pass as a single parallel loop: each chunk of kMatVecChunkRows rows computes its
@@ -392,7 +423,7 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
     float r = total.r;
     const float probe = total.probe;
     if (!ws.pairs.empty()) {
-        r = std::max(r, pairPass(p, cur, next, ws, weight, wantResidual));
+        r = std::max(r, pairPass(p, cur, next, ws, weight, wantResidual, ex));
     }
     return std::isfinite(probe) ? r : kInfinity;
 }
