@@ -18,6 +18,13 @@ constexpr float kNegligibleVolumeM3 = 2.5e-8f;
 // A body whose lowest point is this far above the highest water level has no submerged
 // sample: 1 mm, far above the float rounding of the bilinear surface (~1e-7 m).
 constexpr float kDryMarginM = 1.0e-3f;
+
+// std::lround for the walk's cell coordinates (|x| < 2^24), inlined: x + 0.5 is exact in double,
+// so this rounds half away from zero exactly as lround does, without the libm call.
+int roundHalfAway(float x) {
+    const double d = static_cast<double>(x);
+    return static_cast<int>(d >= 0.0 ? std::floor(d + 0.5) : -std::floor(0.5 - d));
+}
 }  // namespace
 
 Status SplashParams::validate() const {
@@ -172,8 +179,8 @@ int SplashWorld::outsideFootprint(const WaterGrid& g, int cell, const Vec3& cent
     const float fi = static_cast<float>(i0);
     const float fj = static_cast<float>(j0);
     for (int step = 1; step < 4 * (g.nx + g.ny); ++step) {
-        const int i = static_cast<int>(std::lround(fi + 0.5f * static_cast<float>(step) * dx));
-        const int j = static_cast<int>(std::lround(fj + 0.5f * static_cast<float>(step) * dz));
+        const int i = roundHalfAway(fi + 0.5f * static_cast<float>(step) * dx);
+        const int j = roundHalfAway(fj + 0.5f * static_cast<float>(step) * dz);
         if (i < 0 || j < 0 || i >= g.nx || j >= g.ny) {
             return last;
         }
