@@ -3,6 +3,8 @@
 // bound) measured in the same run, so ratios mean something on any machine.
 #pragma once
 
+#include <time.h>
+
 #include <memory>
 #include <string>
 #include <utility>
@@ -20,7 +22,7 @@ struct Baseline {
 };
 
 struct Record {
-    std::string suite;    ///< ops | lcp | cg | wall | water
+    std::string suite;    ///< ops | lcp | cg | wall | water | splash
     std::string name;     ///< what was measured, e.g. "jacobi-iteration"
     std::string size;     ///< e.g. "1000x1000", "256x256"
     std::string backend;  ///< cpu | gpu | a library name
@@ -46,6 +48,15 @@ class Recorder {
   private:
     std::vector<Record> m_records;
 };
+
+/// CPU time of the whole process (all threads, ms): on a machine shared with other jobs the
+/// wall-clock time of a step includes waiting for a core; the CPU time it consumed does not,
+/// and on an idle 2-core machine the step takes at most that long.
+inline double processCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
 
 /// Median wall-clock milliseconds of `repeats` calls of f after one warm-up call.
 /// f must include its own GPU synchronization when it times GPU work.

@@ -1,8 +1,6 @@
 // The `wall` benchmark suite (see wall_bench.h).
 #include "app/bench/wall_bench.h"
 
-#include <time.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -24,15 +22,6 @@ constexpr int kPaperRows = 400;
 constexpr double kPaperOmegaInItsSign = -0.1;
 
 enum class Scenario { kRest, kCollapse };
-
-/// CPU time of the whole process (all threads, ms): on a machine shared with other jobs the
-/// wall-clock time of a step includes waiting for a core; the CPU time it consumed does not,
-/// and on an idle 2-core machine the step takes at most that long.
-double processCpuMs() {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
-}
 
 struct Trajectory {
     std::vector<double> cpuMs;
@@ -58,9 +47,9 @@ Trajectory run(const std::shared_ptr<const exec::Executor>& ex, Scenario scenari
     }
     double itSum = 0.0;
     for (int s = 0; s < steps; ++s) {
-        const double cpu0 = processCpuMs();
+        const double cpu0 = bench::processCpuMs();
         const StepStats& st = w.step();
-        t.cpuMs.push_back(processCpuMs() - cpu0);
+        t.cpuMs.push_back(bench::processCpuMs() - cpu0);
         t.stepMs.push_back(st.totalMs);
         t.collideMs.push_back(st.collideMs);
         t.assembleMs.push_back(st.assembleMs);

@@ -10,6 +10,7 @@
 
 #include "app/bench/cg_bench.h"
 #include "app/bench/lcp_bench.h"
+#include "app/bench/splash_bench.h"
 #include "app/bench/wall_bench.h"
 #include "app/bench/wave_bench.h"
 #include "app/cli/commands.h"
@@ -73,11 +74,10 @@ int runBench(const BenchValues& v) {
                 v.quick ? " (quick sizes)" : "");
 
     using Suite = std::function<void(const bench::Options&, bench::Recorder&)>;
-    const std::vector<std::pair<std::string, Suite>> suites = {{"ops", lcp::runOpsBench},
-                                                               {"lcp", lcp::runLcpBench},
-                                                               {"cg", cg::runCgBench},
-                                                               {"wall", rigid::runWallBench},
-                                                               {"water", wave::runWaterBench}};
+    const std::vector<std::pair<std::string, Suite>> suites = {
+        {"ops", lcp::runOpsBench},      {"lcp", lcp::runLcpBench},
+        {"cg", cg::runCgBench},         {"wall", rigid::runWallBench},
+        {"water", wave::runWaterBench}, {"splash", splash::runSplashBench}};
     bench::Recorder recorder;
     for (const auto& [name, run] : suites) {
         if (v.suite == "all" || v.suite == name) {
@@ -132,7 +132,7 @@ CommandAction registerBenchCommand(CLI::App& app) {
         "memory bandwidth)");
     auto v = std::make_shared<BenchValues>();
     cmd->add_option("--suite", v->suite, "Which suite")
-        ->check(CLI::IsMember({"ops", "lcp", "cg", "wall", "water", "all"}))
+        ->check(CLI::IsMember({"ops", "lcp", "cg", "wall", "water", "splash", "all"}))
         ->capture_default_str();
     cmd->add_option("--repeat", v->repeat, "Timed repetitions per measurement (median)")
         ->capture_default_str();

@@ -1,6 +1,7 @@
 #include "app/cli/scene_options.h"
 
 #include "app/cli/thread_option.h"
+#include "solver/splash/splash_scenes.h"
 
 #include <cmath>
 #include <cstdio>
@@ -392,8 +393,7 @@ Result<SplashSceneSettings> makeSplashSettings(const SceneOptionValues& v) {
         return rangeError("water-depth", "must be in (0, 100] m");
     }
     const float half = 0.5f * v.brickSize;
-    s.wall.brickHalfExtents = {half, half, half};
-    s.wall.brickMassKg = v.brickDensity * v.brickSize * v.brickSize * v.brickSize;
+    s.wall = splash::cubicBricks(s.wall, v.brickSize, v.brickDensity);
     // The columns keep the wall scene's spacing: standing in water they come into contact and
     // the wall becomes one LCP island (docs/splash.md); a wider gap would only hide that.
     s.brickDensityKgM3 = v.brickDensity;
@@ -430,11 +430,7 @@ Result<SplashSceneSettings> makeSplashSettings(const SceneOptionValues& v) {
     }
     s.wallXM = v.wallX;
     s.wallZM = v.wallZ;
-    // Aim the default shot at the wall's middle, from 8 m in front of it.
-    const float height = static_cast<float>(s.wall.rows) * v.brickSize;
-    s.shot.from = {v.wallX, 0.6f * height, v.wallZ + 8.0f};
-    s.shot.velocity = {0.0f, 1.0f, -25.0f};
-    s.shot.radiusM = 0.8f * half;
+    s.shot = splash::shotAtWall(s.wall, v.wallX, v.wallZ);
     return s;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "solver/core/hash.h"
 #include "solver/core/timer.h"
@@ -14,6 +15,16 @@ using rigid::Vec3;
 namespace {
 // 2.5e-8 m^3: 0.02 mm of height on a 4 cm cell.
 constexpr float kNegligibleVolumeM3 = 2.5e-8f;
+// A body whose lowest point is this far above the highest water level has no submerged
+// sample: 1 mm, far above the float rounding of the bilinear surface (~1e-7 m).
+constexpr float kDryMarginM = 1.0e-3f;
+
+// std::lround for the walk's cell coordinates (|x| < 2^24), inlined: x + 0.5 is exact in double,
+// so this rounds half away from zero exactly as lround does, without the libm call.
+int roundHalfAway(float x) {
+    const double d = static_cast<double>(x);
+    return static_cast<int>(d >= 0.0 ? std::floor(d + 0.5) : -std::floor(0.5 - d));
+}
 }  // namespace
 
 Status SplashParams::validate() const {
@@ -37,6 +48,9 @@ Result<SplashWorld> SplashWorld::create(const SplashParams& params) {
     SplashParams p = params;
     p.column.gravity = length(p.world.gravity);
     p.wave.dtRatio = 0.0f;
+    // The water's own energy is not conserved in the coupled scene (the bodies exchange energy
+    // with it), and computing it is a pass over the grid per step: not tracked.
+    p.wave.trackEnergy = false;
     p.wave.dtSeconds = p.world.dtSeconds;
     if (p.waveSpeed <= 0.0f) {
         p.waveSpeed = std::sqrt(p.column.gravity * p.waterDepthM);
@@ -88,8 +102,11 @@ float SplashWorld::sampleBodies(const WaterGrid& g) {
     m_samples.clear();
     m_sampleStart.assign(1, 0);
     float total = 0.0f;
+    const float dryAbove = g.restLevelM + m_surfaceMaxM + kDryMarginM;
     for (const rigid::Body& b : m_world.bodies()) {
-        if (!b.isStatic()) {
+        // Bodies above the highest water (the upper rows of a standing wall) are skipped
+        // without sampling: none of their lines reaches the surface.
+        if (!b.isStatic() && lowestPointY(b) <= dryAbove) {
             total += submergedSamples(b, g, m_params.column, m_samples);
         }
         m_sampleStart.push_back(static_cast<int>(m_samples.size()));
@@ -162,8 +179,8 @@ int SplashWorld::outsideFootprint(const WaterGrid& g, int cell, const Vec3& cent
     const float fi = static_cast<float>(i0);
     const float fj = static_cast<float>(j0);
     for (int step = 1; step < 4 * (g.nx + g.ny); ++step) {
-        const int i = static_cast<int>(std::lround(fi + 0.5f * static_cast<float>(step) * dx));
-        const int j = static_cast<int>(std::lround(fj + 0.5f * static_cast<float>(step) * dz));
+        const int i = roundHalfAway(fi + 0.5f * static_cast<float>(step) * dx);
+        const int j = roundHalfAway(fj + 0.5f * static_cast<float>(step) * dz);
         if (i < 0 || j < 0 || i >= g.nx || j >= g.ny) {
             return last;
         }
@@ -185,6 +202,14 @@ const SplashStats& SplashWorld::step() {
     const Vec3 up{0.0f, 1.0f, 0.0f};
 
     // 1. water -> bodies, under eta^n.
+    double etaSum = 0.0;
+    float etaMax = -std::numeric_limits<float>::infinity();
+    for (float e : g.eta) {
+        etaSum += static_cast<double>(e);
+        etaMax = std::max(etaMax, e);
+    }
+    // NaN heights make etaSum NaN (the scene's check sees W); sample everything then.
+    m_surfaceMaxM = std::isfinite(etaSum) ? etaMax : std::numeric_limits<float>::infinity();
     m_stats.submergedVolume = sampleBodies(g);
     for (int i = 0; i < m_world.bodyCount(); ++i) {
         const auto first = static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i)]);
@@ -210,10 +235,6 @@ const SplashStats& SplashWorld::step() {
         b.angularVelocity += b.invInertiaWorld * (f.torque - f.dragTorque * (1.0f - angScale)) * dt;
     }
     splatAll(g, m_before, m_touchedBefore);
-    double etaSum = 0.0;
-    for (float e : g.eta) {
-        etaSum += static_cast<double>(e);
-    }
     const double cellArea = static_cast<double>(g.cellM) * g.cellM;
     const double poolArea = cellArea * static_cast<double>(g.eta.size());
     m_stats.waterVolume =

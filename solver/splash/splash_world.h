@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -109,6 +110,8 @@ class SplashWorld {
     std::unique_ptr<wave::WaveModel> m_water;
     SplashStats m_stats;
     double m_volume0 = 0.0;
+    /// The highest eta of this step's surface (+inf: not known, every body is sampled).
+    float m_surfaceMaxM = std::numeric_limits<float>::infinity();
 
     std::vector<SubmergedSample> m_samples;
     std::vector<int> m_sampleStart;        ///< per body, into m_samples (size bodies + 1)

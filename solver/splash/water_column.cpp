@@ -89,6 +89,20 @@ float bodyVolume(const rigid::Body& b) {
     return 0.0f;
 }
 
+float lowestPointY(const rigid::Body& b) {
+    if (b.kind == rigid::BodyKind::kBox) {
+        float reach = 0.0f;
+        for (int a = 0; a < 3; ++a) {
+            reach += std::abs(b.rotation.c[a].y) * b.halfExtents[a];
+        }
+        return b.position.y - reach;
+    }
+    if (b.kind == rigid::BodyKind::kSphere) {
+        return b.position.y - b.radius;
+    }
+    return std::numeric_limits<float>::infinity();
+}
+
 float submergedSamples(const rigid::Body& b, const WaterGrid& w, const ColumnParams& p,
                        std::vector<SubmergedSample>& out) {
     float total = 0.0f;

@@ -84,6 +84,10 @@ struct BodyWater {
 /// Volume of a box or sphere (0 for planes).
 float bodyVolume(const rigid::Body& b);
 
+/// Height of the lowest point of `b` (a box's lowest corner, a sphere's bottom), m; +inf for
+/// planes.
+float lowestPointY(const rigid::Body& b);
+
 /// The submerged samples of `b` under `water` (appended to `out`); returns their volume.
 float submergedSamples(const rigid::Body& b, const WaterGrid& water, const ColumnParams& p,
                        std::vector<SubmergedSample>& out);

@@ -322,7 +322,7 @@ TEST(CliBench, QuickRunWritesEveryRecordWithItsSameRunBaselines) {
             }
         }
     }
-    EXPECT_EQ(suites, (std::set<std::string>{"cg", "lcp", "ops", "wall", "water"}));
+    EXPECT_EQ(suites, (std::set<std::string>{"cg", "lcp", "ops", "splash", "wall", "water"}));
     EXPECT_EQ(jacobiRows, 2);  // the two quick sizes
 }
 

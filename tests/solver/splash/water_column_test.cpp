@@ -1,6 +1,7 @@
 // The submerged volume and buoyancy of water_column.h against closed forms.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -131,6 +132,90 @@ TEST(WaterColumn, SplatKeepsTheVolume) {
     EXPECT_NEAR(sum, total, 1e-5 * total);
     for (int c : touched) {
         EXPECT_EQ(mark[static_cast<std::size_t>(c)], 1);
+    }
+}
+
+// The lowest point of a box at a random orientation against its eight corners, rotated in
+// double from the quaternion (not from the body's float rotation matrix); a sphere's bottom.
+// Tolerance 1e-6 m: the float rounding of the body's rotation matrix and sums (~1e-7 m for
+// metre-sized bodies); a bound that missed a tilt (e.g. the vertical half extent alone) is off
+// by centimetres.
+TEST(WaterColumn, LowestPointIsTheLowestCorner) {
+    const unsigned seed = std::random_device{}();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u01(0.0f, 1.0f);
+    for (int trial = 0; trial < 100; ++trial) {
+        rigid::BodyDesc d;
+        d.halfExtents = {0.05f + 0.5f * u01(rng), 0.05f + 0.5f * u01(rng), 0.05f + 0.5f * u01(rng)};
+        d.position = {4.0f * u01(rng) - 2.0f, 2.0f * u01(rng), 4.0f * u01(rng) - 2.0f};
+        const rigid::Vec3 axis = rigid::normalize(
+            rigid::Vec3{u01(rng) - 0.5f, u01(rng) - 0.5f, u01(rng) - 0.5f + 1e-3f});
+        d.orientation = rigid::axisAngle(axis, 6.283f * u01(rng));
+        const rigid::Body b = rigid::makeBody(d);
+        const double w = b.orientation.w, x = b.orientation.x, y = b.orientation.y,
+                     z = b.orientation.z;
+        const double norm = std::sqrt(w * w + x * x + y * y + z * z);
+        // Row y of the rotation matrix of the unit quaternion (w, x, y, z).
+        const double ry[3] = {2.0 * (x * y + w * z) / (norm * norm),
+                              (w * w - x * x + y * y - z * z) / (norm * norm),
+                              2.0 * (y * z - w * x) / (norm * norm)};
+        double lowest = 1e30;
+        for (int corner = 0; corner < 8; ++corner) {
+            double cy = d.position.y;
+            for (int a = 0; a < 3; ++a) {
+                cy += ((corner >> a) & 1 ? 1.0 : -1.0) * ry[a] * d.halfExtents[a];
+            }
+            lowest = std::min(lowest, cy);
+        }
+        EXPECT_NEAR(lowestPointY(b), lowest, 1e-6) << "trial " << trial;
+    }
+    rigid::BodyDesc sphere;
+    sphere.kind = rigid::BodyKind::kSphere;
+    sphere.radius = 0.3f + 0.5f * u01(rng);
+    sphere.position = {0.2f, 1.5f, -0.4f};
+    EXPECT_FLOAT_EQ(lowestPointY(rigid::makeBody(sphere)), 1.5f - sphere.radius);
+}
+
+// A body whose lowest point is above the highest water has no submerged sample (the coupling
+// skips such bodies without sampling them, splash_world.cpp): random boxes and spheres over a
+// random rough surface (eta uniform in +-5 cm), their lowest point 0.1 mm above the highest
+// cell. Lowered by 30 cm (three times the roughness; the lowest line ends within a sample
+// cell of the lowest corner, a few cm higher on a tilted box), the same bodies are wet, so the
+// surface does reach them.
+TEST(WaterColumn, NothingSubmergedAboveTheHighestWater) {
+    const unsigned seed = std::random_device{}();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u01(0.0f, 1.0f);
+    FlatPool pool(64, 0.1f, 0.6f);
+    float etaMax = -1.0f;
+    for (float& e : pool.eta) {
+        e = 0.1f * u01(rng) - 0.05f;
+        etaMax = std::max(etaMax, e);
+    }
+    for (int trial = 0; trial < 50; ++trial) {
+        rigid::BodyDesc d;
+        if (trial % 5 == 0) {
+            d.kind = rigid::BodyKind::kSphere;
+            d.radius = 0.1f + 0.4f * u01(rng);
+        } else {
+            d.halfExtents = {0.1f + 0.4f * u01(rng), 0.1f + 0.4f * u01(rng),
+                             0.1f + 0.4f * u01(rng)};
+            d.orientation = rigid::axisAngle(
+                rigid::normalize(rigid::Vec3{u01(rng) - 0.5f, u01(rng), u01(rng) - 0.5f}),
+                6.283f * u01(rng));
+        }
+        d.position = {4.0f * u01(rng) - 2.0f, 2.0f, 4.0f * u01(rng) - 2.0f};
+        rigid::Body b = rigid::makeBody(d);
+        b.position.y += pool.grid.restLevelM + etaMax + 1e-4f - lowestPointY(b);
+        std::vector<SubmergedSample> samples;
+        EXPECT_EQ(submergedSamples(b, pool.grid, ColumnParams{}, samples), 0.0f)
+            << "trial " << trial;
+        EXPECT_TRUE(samples.empty());
+        b.position.y -= 0.3f;
+        EXPECT_GT(submergedSamples(b, pool.grid, ColumnParams{}, samples), 0.0f)
+            << "trial " << trial;
     }
 }
 
