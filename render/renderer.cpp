@@ -68,7 +68,7 @@ gpu::ProgramSpec programSpecOf(ProgramId id) {
 }
 
 // The program of `id`; with `cheapShading` its shaders are built with CHEAP_SHADING defined
-// (one shadow tap, water normals per vertex).
+// (RendererOptions::cheapShading says what changes).
 gpu::ProgramSpec programSpec(ProgramId id, bool cheapShading) {
     gpu::ProgramSpec spec = programSpecOf(id);
     if (cheapShading) {

@@ -63,9 +63,11 @@ struct RendererOptions {
     /// afterwards (the demo's panel) stays sharp. Below 1 the offscreen target is single-sampled
     /// (a multisample resolve cannot scale).
     float renderScale = 1.0f;
-    /// Cheaper fragment shading for CPU rasterizers: one shadow-map tap instead of four
-    /// (bodies, ground), and on a water mesh coarser than the grid the normals per vertex
-    /// (central differences over the mesh spacing) instead of per pixel from the heights.
+    /// Cheaper fragment shading for CPU rasterizers (the shaders' CHEAP_SHADING): one
+    /// shadow-map tap instead of four (bodies, ground); on a water mesh coarser than the grid
+    /// the normals per vertex (central differences over the mesh spacing) instead of per pixel
+    /// from the heights; integer powers by multiplication instead of pow in the water and the
+    /// ground's horizon; no specular highlight on the ground.
     bool cheapShading = false;
 };
 

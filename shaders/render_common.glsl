@@ -92,7 +92,7 @@ float shadowLit(sampler2DShadow map, mat4 lightViewProj, vec3 worldPos, vec3 nor
     }
     float ref = p.z - 0.0015;
 #if defined(CHEAP_SHADING)
-    // The low quality level: one bilinear compare tap (2×2 texels), a quarter of the cost.
+    // The low quality level: one bilinear compare tap (2×2 texels) instead of four.
     return texture(map, vec3(p.xy, ref));
 #endif
     float lit = texture(map, vec3(p.xy + vec2(-0.5, -0.5) * texel, ref));
