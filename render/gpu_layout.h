@@ -13,6 +13,7 @@ struct BoxInstance {
     float orientation[4];  ///< quaternion x, y, z, w
     float halfExtents[4];  ///< xyz, w unused
     float color[4];
+    bool operator==(const BoxInstance&) const = default;
 };
 static_assert(sizeof(BoxInstance) == 64);
 static_assert(offsetof(BoxInstance, orientation) == 16);
@@ -22,6 +23,7 @@ static_assert(offsetof(BoxInstance, color) == 48);
 struct SphereInstance {
     float positionRadius[4];  ///< xyz centre, w radius
     float color[4];
+    bool operator==(const SphereInstance&) const = default;
 };
 static_assert(sizeof(SphereInstance) == 32);
 static_assert(offsetof(SphereInstance, color) == 16);

@@ -42,7 +42,7 @@ enum ProgramId {
     kProgramCount
 };
 
-gpu::ProgramSpec programSpec(ProgramId id) {
+gpu::ProgramSpec programSpecOf(ProgramId id) {
     switch (id) {
         case kSky:
             return {{}, "render_sky.vert", "render_sky.frag", {}};
@@ -65,6 +65,16 @@ gpu::ProgramSpec programSpec(ProgramId id) {
         default:
             return {};
     }
+}
+
+// The program of `id`; with `cheapShading` its shaders are built with CHEAP_SHADING defined
+// (RendererOptions::cheapShading says what changes).
+gpu::ProgramSpec programSpec(ProgramId id, bool cheapShading) {
+    gpu::ProgramSpec spec = programSpecOf(id);
+    if (cheapShading) {
+        spec.defines.emplace_back("CHEAP_SHADING", "1");
+    }
+    return spec;
 }
 
 void setVec3(const gpu::Program& p, const char* name, glm::vec3 v) {
@@ -193,6 +203,12 @@ struct Renderer::State {
     std::vector<gpu_layout::SphereInstance> sphereScratch;
     std::vector<gpu_layout::LineInstance> lineScratch;
     std::vector<gpu_layout::PointInstance> pointScratch;
+    // What the shadow map and the instance buffers hold: a frame whose casters and light are
+    // the same (a pool's walls, a wall at rest, a paused scene) neither uploads nor redraws them.
+    std::vector<gpu_layout::BoxInstance> uploadedBoxes;
+    std::vector<gpu_layout::SphereInstance> uploadedSpheres;
+    glm::mat4 shadowLight{0.0f};
+    bool shadowValid = false;
     std::array<gpu::TimerQuery, kTimerSlots> timers;
     std::array<bool, kTimerSlots> timerPending{};
     bool timersEnabled = false;
@@ -272,6 +288,7 @@ RendererOptions rendererOptionsFor(RenderQuality quality, std::string_view glRen
         o.maxWaterMesh = 128;
         o.msaaSamples = 0;
         o.renderScale = kLowRenderScale;
+        o.cheapShading = true;
     } else {
         o.shadowMapSize = 2048;
         o.maxWaterMesh = 512;
@@ -305,7 +322,8 @@ Status Renderer::init(const RendererOptions& options) {
         state->library = std::move(lib).value();
     }
     for (int i = 0; i < kProgramCount; ++i) {
-        auto program = state->library.build(programSpec(static_cast<ProgramId>(i)));
+        auto program = state->library.build(
+            programSpec(static_cast<ProgramId>(i), state->options.cheapShading));
         if (!program) {
             return program.error();
         }
@@ -373,8 +391,9 @@ Status Renderer::reloadShaders() {
         return Error{ErrorKind::kInput, "Renderer::reloadShaders before init"};
     }
     for (int i = 0; i < kProgramCount; ++i) {
-        Status s =
-            m_state->library.rebuild(programSpec(static_cast<ProgramId>(i)), m_state->programs[i]);
+        Status s = m_state->library.rebuild(
+            programSpec(static_cast<ProgramId>(i), m_state->options.cheapShading),
+            m_state->programs[i]);
         if (!s) {
             return s;
         }
@@ -435,7 +454,13 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
     const float aspect = static_cast<float>(viewport.width) / static_cast<float>(viewport.height);
     const SceneView view{camera.projection(aspect) * camera.view(), lightViewProj(casters),
                          camera.eye, 1.0f / static_cast<float>(st.options.shadowMapSize)};
-    st.shadowPass(data, view.light);
+    st.stats.shadowPassSkipped =
+        st.shadowValid && st.shadowLight == view.light && !st.stats.instancesUploaded;
+    if (!st.stats.shadowPassSkipped) {
+        st.shadowPass(data, view.light);
+        st.shadowLight = view.light;
+        st.shadowValid = true;
+    }
     if (Status s = st.bindSceneTarget(viewport); !s) {
         return s;
     }
@@ -517,14 +542,32 @@ Status Renderer::State::uploadInstances(const DrawData& data, const Camera& came
         sphereScratch[i] = gpu_layout::pack(data.spheres[i]);
         addCaster(data.spheres[i].position, data.spheres[i].radius);
     }
-    // One upload each per frame into buffers that only grow.
-    if (Status s = uploadInto(boxBuffer, std::span<const gpu_layout::BoxInstance>(boxScratch), 0,
-                              "box instances");
-        !s) {
-        return s;
+    // One upload each into buffers that only grow, when the instances changed; the buffers are
+    // bound again every frame (the water's heights share binding 0 with the boxes).
+    stats.instancesUploaded = false;
+    if (uploadedBoxes != boxScratch || uploadedSpheres != sphereScratch) {
+        if (Status s = uploadInto(boxBuffer, std::span<const gpu_layout::BoxInstance>(boxScratch),
+                                  0, "box instances");
+            !s) {
+            return s;
+        }
+        if (Status s =
+                uploadInto(sphereBuffer, std::span<const gpu_layout::SphereInstance>(sphereScratch),
+                           1, "sphere instances");
+            !s) {
+            return s;
+        }
+        uploadedBoxes = boxScratch;
+        uploadedSpheres = sphereScratch;
+        stats.instancesUploaded = true;
     }
-    return uploadInto(sphereBuffer, std::span<const gpu_layout::SphereInstance>(sphereScratch), 1,
-                      "sphere instances");
+    if (!boxScratch.empty()) {
+        boxBuffer.bind(0);
+    }
+    if (!sphereScratch.empty()) {
+        sphereBuffer.bind(1);
+    }
+    return {};
 }
 
 void Renderer::State::drawInstanced(int vertices, std::size_t instances) {

@@ -40,7 +40,8 @@ bool isSoftwareRenderer(std::string_view glRenderer);
 
 /// How much the picture may cost: kLow for software rasterizers (1024² shadow map, water
 /// mesh at most 128 vertices a side, no MSAA, the scene drawn at kLowRenderScale of the
-/// viewport per side and upscaled), kHigh otherwise (2048², 512, 4x MSAA, full size).
+/// viewport per side and upscaled, cheapShading), kHigh otherwise (2048², 512, 4x MSAA,
+/// full size, full shading).
 enum class RenderQuality { kAuto, kLow, kHigh };
 const char* toString(RenderQuality q);
 
@@ -62,6 +63,12 @@ struct RendererOptions {
     /// afterwards (the demo's panel) stays sharp. Below 1 the offscreen target is single-sampled
     /// (a multisample resolve cannot scale).
     float renderScale = 1.0f;
+    /// Cheaper fragment shading for CPU rasterizers (the shaders' CHEAP_SHADING): one
+    /// shadow-map tap instead of four (bodies, ground); on a water mesh coarser than the grid
+    /// the normals per vertex (central differences over the mesh spacing) instead of per pixel
+    /// from the heights; integer powers by multiplication instead of pow in the water and the
+    /// ground's horizon; no specular highlight on the ground.
+    bool cheapShading = false;
 };
 
 /// RenderQuality::kLow's renderScale: a quarter of the pixels to shade.
@@ -87,6 +94,10 @@ struct RenderStats {
     bool waterFromSolverBuffer = false;  ///< heights bound from the solver's SSBO (no copy)
     int overlayLines = 0;
     int overlayPoints = 0;
+    /// The shadow map was kept from the previous frame (same casters, same light).
+    bool shadowPassSkipped = false;
+    /// Box and sphere instances were uploaded this frame (false: unchanged since the last).
+    bool instancesUploaded = false;
     int targetWidth = 0;  ///< the offscreen target the scene was drawn into (renderScale)
     int targetHeight = 0;
 };

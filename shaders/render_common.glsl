@@ -44,6 +44,42 @@ vec3 skyColor(vec3 dir) {
     return sky;
 }
 
+// Integer powers by multiplication, for the low quality level (CHEAP_SHADING): software
+// rasterizers evaluate pow(x, y) as exp2(y·log2 x), several times the cost of a multiply.
+float pow5(float x) {
+    float x2 = x * x;
+    return x2 * x2 * x;
+}
+float pow32(float x) {
+    float x2 = x * x;
+    float x4 = x2 * x2;
+    float x8 = x4 * x4;
+    float x16 = x8 * x8;
+    return x16 * x16;
+}
+float pow512(float x) {
+    float x32 = pow32(x);
+    float x64 = x32 * x32;
+    float x128 = x64 * x64;
+    float x256 = x128 * x128;
+    return x256 * x256;
+}
+
+// skyColor with the exponents rounded for multiplication (0.55 → a square root, 12 → 8 + 4,
+// 900 → 1024): the water's reflection on the low quality level looks the same to the eye.
+vec3 skyColorCheap(vec3 dir) {
+    float up = clamp(dir.y, -1.0, 1.0);
+    vec3 horizon = vec3(0.62, 0.72, 0.82);
+    vec3 zenith = vec3(0.16, 0.34, 0.66);
+    vec3 below = vec3(0.32, 0.33, 0.34);
+    vec3 sky = up >= 0.0 ? mix(horizon, zenith, sqrt(up)) : mix(horizon, below, min(-up * 4.0, 1.0));
+    float sun = max(dot(dir, uSunDir), 0.0);
+    float sun4 = (sun * sun) * (sun * sun);
+    float sun1024 = pow512(sun);
+    sky += vec3(1.0, 0.85, 0.6) * (0.35 * sun4 * sun4 * sun4 + 6.0 * sun1024 * sun1024);
+    return sky;
+}
+
 // Percentage-closer filtering over a depth-compare sampler; 1 = lit, 0 = in shadow. Four
 // bilinear compare taps half a texel apart cover a 3×3 texel footprint at a third of the
 // cost of nine taps (it matters on software rasterizers).
@@ -55,6 +91,10 @@ float shadowLit(sampler2DShadow map, mat4 lightViewProj, vec3 worldPos, vec3 nor
         return 1.0;
     }
     float ref = p.z - 0.0015;
+#if defined(CHEAP_SHADING)
+    // The low quality level: one bilinear compare tap (2×2 texels) instead of four.
+    return texture(map, vec3(p.xy, ref));
+#endif
     float lit = texture(map, vec3(p.xy + vec2(-0.5, -0.5) * texel, ref));
     lit += texture(map, vec3(p.xy + vec2(0.5, -0.5) * texel, ref));
     lit += texture(map, vec3(p.xy + vec2(-0.5, 0.5) * texel, ref));
@@ -81,6 +121,13 @@ vec3 shade(vec3 albedo, vec3 n, vec3 worldPos, float lit, float shininess, float
     vec3 ambient = mix(vec3(0.20, 0.19, 0.18), vec3(0.34, 0.40, 0.50), n.y * 0.5 + 0.5);
     vec3 sunColor = vec3(1.0, 0.95, 0.86) * 1.15;
     return albedo * (ambient + sunColor * diffuse) + sunColor * spec;
+}
+
+// shade() without the specular term.
+vec3 shadeDiffuse(vec3 albedo, vec3 n, float lit) {
+    float diffuse = max(dot(n, uSunDir), 0.0) * lit;
+    vec3 ambient = mix(vec3(0.20, 0.19, 0.18), vec3(0.34, 0.40, 0.50), n.y * 0.5 + 0.5);
+    return albedo * (ambient + vec3(1.0, 0.95, 0.86) * 1.15 * diffuse);
 }
 
 // Linear RGB to the 8-bit framebuffer: a soft shoulder, then gamma 2.2.

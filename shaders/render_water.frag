@@ -32,13 +32,21 @@ float grout(vec2 uv) {
 
 void main() {
     // A coarse mesh (grid larger than RendererOptions::maxWaterMesh): normals per pixel
-    // from the full-resolution heights.
+    // from the full-resolution heights, or per vertex with CHEAP_SHADING.
+#if defined(CHEAP_SHADING)
+    vec3 n = normalize(vNormal);
+#else
     vec3 n = (uMeshX == uNx && uMeshY == uNy) ? normalize(vNormal)
                                               : heightNormal(vGrid, vec2(1.0));
+#endif
     vec3 v = normalize(uEye - vWorldPos);
     float cosTheta = clamp(dot(n, v), 0.0, 1.0);
-    float fresnel = 0.02 + 0.98 * pow(1.0 - cosTheta, 5.0);
+    float fresnel = 0.02 + 0.98 * pow5(1.0 - cosTheta);
+#if defined(CHEAP_SHADING)
+    vec3 reflection = skyColorCheap(reflect(-v, n));
+#else
     vec3 reflection = skyColor(reflect(-v, n));
+#endif
     float lit = shadowLitFast(uShadowMap, uLightViewProj, vWorldPos, n);
     // Small ripples tilt the normal by a few degrees, too little to show in a smooth sky;
     // the light under the surface and a broad sheen use the slope exaggerated 4x.
@@ -65,7 +73,15 @@ void main() {
                      kDeepColor * (1.0 - transmittance);
 
     vec3 h = normalize(uSunDir + v);
+#if defined(CHEAP_SHADING)
+    // Powers by repeated squaring (x^512 and x^32 for the exponents 600 and 40): llvmpipe
+    // evaluates pow as exp2(y log2 x), several times the cost of a multiply.
+    float nh = max(dot(n, h), 0.0);
+    float boldH = max(dot(nBold, h), 0.0);
+    float spec = (pow512(nh) * 6.0 + pow32(boldH) * 0.12) * lit;
+#else
     float spec = (pow(max(dot(n, h), 0.0), 600.0) * 6.0 + pow(max(dot(nBold, h), 0.0), 40.0) * 0.12) * lit;
+#endif
     vec3 color = mix(refracted, reflection, fresnel) + vec3(1.0, 0.95, 0.85) * spec;
     fragColor = toDisplay(color);
 }

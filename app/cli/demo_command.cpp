@@ -27,6 +27,8 @@ namespace ww::app {
 
 namespace {
 
+constexpr float kMaxSolveBudgetMs = 86400000.0f;
+
 struct DemoValues {
     std::string scene = "wall";
     std::string backend = "auto";
@@ -57,6 +59,7 @@ struct DemoValues {
     bool syncTimings = false;
     bool noIni = false;
     std::string uiScale = "auto";
+    float solveBudgetMs = WallDemoScene::kDefaultSolveBudgetMs;
     SceneOptionValues sceneValues;
 };
 
@@ -154,6 +157,13 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
             inputError("--steps-per-frame must be in [0.01, 64] and --max-steps-per-frame in "
                        "[1, 64]"));
     }
+    // NaN fails both comparisons; a day is far beyond any step worth waiting for.
+    if (!(v.solveBudgetMs >= 0.0 && v.solveBudgetMs <= kMaxSolveBudgetMs)) {
+        return reportError(
+            inputError("--solve-budget-ms (config key solve-budget-ms) must be in [0, 86400000] ms "
+                       "(0 = no budget), got " +
+                       std::to_string(v.solveBudgetMs)));
+    }
     Result<float> uiScale = demo::parseUiScale(v.uiScale);
     if (!uiScale) {
         return reportError(uiScale.error());
@@ -213,6 +223,7 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     inputs.seed = v.seed;
     inputs.initialDrop = v.initialDrop != "off";
     inputs.events = v.events;
+    inputs.solveBudgetMs = v.solveBudgetMs;
     Result<demo::SceneSet> made = makeDemoScenes(inputs, &*shaders);
     if (!made) {
         return reportError(made.error());
@@ -344,6 +355,11 @@ CommandAction registerDemoCommand(CLI::App& app) {
     cmd->add_option("--config", v->config, "JSON file with option keys (flags override it)");
     cmd->add_flag("--report", v->report,
                   "Print the frame-time split (simulation, rendering, UI, present) at exit");
+    table->add("solve-budget-ms", v->solveBudgetMs,
+               "The wall's per-step solve budget, ms: a step whose iterations (2n or fixed) "
+               "would take longer at the last step's speed runs fewer (at least 10), so the "
+               "window stays responsive; 0 = no budget (iterations do not follow the clock, so "
+               "scripted runs repeat exactly)");
     table->add("ui-scale", v->uiScale,
                "Scale of the panel's text and sizes: auto (the monitor's content scale) or 0.5 "
                "to 4");

@@ -72,6 +72,7 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
     demo::SceneSet set;
     auto wallScene = std::make_unique<WallDemoScene>(std::move(wall).value(), shaders);
     wallScene->setScript(std::move(wallEvents));
+    wallScene->setSolveBudgetMs(in.solveBudgetMs);
     set.scenes.push_back(std::move(wallScene));
     Result<std::unique_ptr<WaterDemoScene>> waterScene =
         WaterDemoScene::create(std::move(water).value(), shaders);
@@ -184,6 +185,7 @@ Result<DemoSceneInputs> readDemoConfig(const std::string& path, const DemoSceneI
     in.values.threads = base.values.threads;
     in.seed = base.seed;
     in.initialDrop = base.initialDrop;
+    in.solveBudgetMs = base.solveBudgetMs;
     CLI::App app;
     OptionTable table(app);
     registerConfigKeys(table, in);

@@ -11,6 +11,7 @@
 
 #include "app/cli/scene_options.h"
 #include "app/demo/saved_settings.h"
+#include "app/scenes/wall_demo_scene.h"
 #include "solver/gpu/shader_library.h"
 
 namespace ww::app {
@@ -23,6 +24,9 @@ struct DemoSceneInputs {
     std::uint64_t seed = 1;
     bool initialDrop = true;
     std::vector<std::string> events;  ///< --event texts, each sent to the scene that has it
+    /// The wall's per-step solve budget, ms (--solve-budget-ms; 0 = none: iterations do not
+    /// follow the clock, so a scripted run repeats exactly).
+    float solveBudgetMs = WallDemoScene::kDefaultSolveBudgetMs;
 };
 
 /// The wall, water and (when its options fit and the backend allows) splash demo scenes, on
@@ -43,7 +47,7 @@ nlohmann::json sceneConfigJson(const SceneOptionValues& v, const std::string& sc
 
 /// Reads a config file over `base` as `wavewall demo --config F` would with no other flags:
 /// scene, backend, seed and the scene options (others are errors naming the key). The thread
-/// count and the initial drop stay as in `base`; events are dropped.
+/// count, the initial drop and the solve budget stay as in `base`; events are dropped.
 Result<DemoSceneInputs> readDemoConfig(const std::string& path, const DemoSceneInputs& base);
 
 /// The hooks for demo::DemoOptions::settings; `base` is what the demo started with, `shaders`

@@ -101,6 +101,8 @@ class WallDemoScene final : public demo::DemoScene {
     /// The iteration cap the budget set for the last step (0: it did not cut the count).
     int budgetCap() const { return m_budgetCap; }
     static constexpr int kMinBudgetIterations = 10;
+    /// 100 ms: the window stays responsive (10 frames a second at worst).
+    static constexpr float kDefaultSolveBudgetMs = 100.0f;
 
     /// Steps kept in the per-step residual plot.
     static constexpr std::size_t kHistorySteps = 300;
@@ -136,8 +138,7 @@ class WallDemoScene final : public demo::DemoScene {
     int m_cols = 10, m_rows = 6;  ///< the wall size being edited
     int m_fixedIterations = 40;   ///< shown when iterations are fixed (not 2n)
     int m_brick[2] = {0, 0};      ///< column, row for the remove / push buttons
-    /// 100 ms: the window stays responsive (10 frames a second at worst).
-    float m_solveBudgetMs = 100.0f;
+    float m_solveBudgetMs = kDefaultSolveBudgetMs;
     double m_msPerIteration = 0.0;  ///< the last step's solve ms over its iterations
     int m_budgetCap = 0;
     bool m_omegaByHand = false;

@@ -592,6 +592,48 @@ TEST(DemoUnderXvfb, ArrowsStepThroughTheHistoryAndAStepReRunsFromThere) {
     }
 }
 
+// The wall's solve budget follows the clock (the last step's ms per iteration), so two runs
+// of one script may cut different steps. --solve-budget-ms 0 turns it off: two runs of the
+// shot wall end in the same state, bit for bit. A budget of a microsecond reaches the scene
+// too: every step after the first is cut to the floor of 10 iterations, another state.
+std::string finalStateHash(const std::string& output) {
+    const auto at = output.find("state hash ");
+    if (at == std::string::npos) {
+        return {};
+    }
+    char hash[32] = {0};
+    return std::sscanf(output.c_str() + at, "state hash %31[0-9a-f]", hash) == 1 ? hash : "";
+}
+
+TEST(DemoUnderXvfb, WithoutTheSolveBudgetTwoScriptedRunsEndAlike) {
+    WW_REQUIRE_XVFB();
+    const std::string common =
+        "--scene wall --backend cpu --panel off --frames 40 --event 0:shoot ";
+    std::vector<std::string> hashes;
+    for (const char* budget : {"0", "0", "0.001"}) {
+        const CommandResult r = runDemoXvfb(common + "--solve-budget-ms " + budget);
+        ASSERT_EQ(r.code, 0) << r.output;
+        hashes.push_back(finalStateHash(r.output));
+        ASSERT_FALSE(hashes.back().empty()) << r.output;
+    }
+    EXPECT_EQ(hashes[0], hashes[1]);
+    EXPECT_NE(hashes[0], hashes[2]);
+}
+
+TEST(DemoCommand, BadSolveBudgetExits2NamingTheFlag) {
+    for (const char* value : {"-1", "nan", "inf", "1e12", "fast"}) {
+        const CommandResult r =
+            runShell(std::string(WW_WAVEWALL_EXE " demo --frames 1 --solve-budget-ms ") + value);
+        EXPECT_EQ(r.code, 2) << value << ": " << r.output;
+        EXPECT_NE(r.output.find("solve-budget-ms"), std::string::npos) << r.output;
+    }
+    const std::string config = outPath("bad_budget.json");
+    std::ofstream(config) << "{\"solve-budget-ms\": -5}\n";
+    const CommandResult r = runShell(WW_WAVEWALL_EXE " demo --frames 1 --config '" + config + "'");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("solve-budget-ms"), std::string::npos) << r.output;
+}
+
 TEST(DemoCommand, BadRecordingOptionsExit2NamingThem) {
     const std::string missing = outPath("no_such_folder/x.mp4");
     for (const std::string& args :

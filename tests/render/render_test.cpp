@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 
@@ -373,8 +374,8 @@ TEST(Renderer, PoolShowsItsFloorThroughTheWaterAndItsWalls) {
     const int x1 = static_cast<int>(std::max(left.x, right.x));
     for (int x = x0 + 3; x < x1 - 3; ++x) {
         const int g = a.at(x, row).g;
-        if (g + 10 < a.at(x - 3, row).g && g + 10 < a.at(x + 3, row).g &&
-            g <= a.at(x - 1, row).g && g < a.at(x + 1, row).g) {
+        if (g + 10 < a.at(x - 3, row).g && g + 10 < a.at(x + 3, row).g && g <= a.at(x - 1, row).g &&
+            g < a.at(x + 1, row).g) {
             ++dips;
         }
     }
@@ -605,6 +606,143 @@ TEST(Renderer, PngRoundTripWritesAFile) {
             .ok());
 }
 
+// cheapShading (the low level): one shadow tap and, on a water mesh coarser than the grid,
+// normals per vertex. Ripples a few mesh cells long (random centre, seed printed) still show
+// on the coarse mesh: the vertex normals follow the heights, not the flat rest plane. The
+// wall with its shadows looks as with full shading (a few levels apart where the one tap's
+// shadow edges are harder) but not identically (the define reached the shaders).
+TEST(Renderer, CheapShadingKeepsWavesAndTheLook) {
+    WW_REQUIRE_GPU();
+    const char* fixed = std::getenv("WW_CHEAP_SHADING_SEED");
+    const unsigned seed =
+        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : std::random_device{}();
+    std::printf("cheap shading seed %u\n", seed);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> centre(-0.8f, 0.8f);
+    auto makeRenderer = [](bool cheap) {
+        auto r = std::make_unique<Renderer>();
+        RendererOptions options;
+        options.shadowMapSize = 1024;
+        options.maxWaterMesh = 64;
+        options.cheapShading = cheap;
+        EXPECT_TRUE(r->init(options).ok());
+        return r;
+    };
+    const std::unique_ptr<Renderer> cheap = makeRenderer(true);
+    const std::unique_ptr<Renderer> full = makeRenderer(false);
+    auto draw = [](Renderer& r, const DrawData& data, const Camera& cam) {
+        auto im = renderToImage(r, data, cam, kW, kH);
+        EXPECT_TRUE(im.ok());
+        return im.ok() ? std::move(im).value() : Image{};
+    };
+
+    // A 200² pool on a 64² mesh (about 3 cells per mesh cell), ripples 8 mesh cells long.
+    Pool pool;
+    pool.nx = 200;
+    pool.ny = 200;
+    pool.h = 0.03f;
+    const float meshCellM = pool.h * static_cast<float>(pool.nx - 1) / 63.0f;
+    const std::vector<float> u =
+        test::ripples(pool.nx, pool.ny, pool.h, centre(rng), centre(rng), 0.03f, 8.0f * meshCellM);
+    const std::vector<float> flat(u.size(), 0.0f);
+    const Camera poolCam = OrbitCamera({0.0f, 0.3f, 0.0f}, 5.0f, 0.3f, 0.7f).camera();
+    const Image waves = draw(*cheap, poolData(pool, u), poolCam);
+    const Image still = draw(*cheap, poolData(pool, flat), poolCam);
+    EXPECT_TRUE(writePng(waves, outPath("cheap_shading_ripples.png")).ok());
+    // Full shading (normals per pixel) is the reference. The ripples change about as much of
+    // the picture with vertex normals as with per-pixel ones, and the two pictures of the
+    // ripples are far closer to each other than to the flat pool (measured: cheap vs flat
+    // ~30000 pixels, full vs flat ~31000, cheap vs full ~6000; with upright normals, geometry
+    // alone, cheap vs flat fell to ~2600 and cheap vs full rose to ~31000).
+    const Image fullWaves = draw(*full, poolData(pool, u), poolCam);
+    const Image fullStill = draw(*full, poolData(pool, flat), poolCam);
+    const int fullVsStill = clearlyDifferentPixels(fullWaves, fullStill);
+    EXPECT_GT(fullVsStill, kW * kH / 50) << "seed " << seed;
+    EXPECT_GT(clearlyDifferentPixels(waves, still), fullVsStill / 2) << "seed " << seed;
+    EXPECT_LT(clearlyDifferentPixels(waves, fullWaves), fullVsStill / 3) << "seed " << seed;
+
+    DrawData wall;
+    wall.boxes = test::makeWall(8, 6, glm::vec3(0.25f, 0.15f, 0.2f));
+    const Camera wallCam = wallCamera(0.2f);
+    const Image cheapWall = draw(*cheap, wall, wallCam);
+    const Image fullWall = draw(*full, wall, wallCam);
+    EXPECT_TRUE(writePng(cheapWall, outPath("cheap_shading_wall.png")).ok());
+    double diff = 0.0;
+    for (std::size_t k = 0; k < fullWall.rgba.size(); ++k) {
+        diff += std::abs(fullWall.rgba[k] - cheapWall.rgba[k]);
+    }
+    diff /= static_cast<double>(fullWall.rgba.size());
+    EXPECT_GT(diff, 0.0);
+    // Only shadow edges differ (one 2x2 tap against four; measured 0.001 levels on average); 8
+    // would be a different picture, as in RenderScaleDrawsAtAFractionAndUpscales.
+    EXPECT_LT(diff, 8.0);
+}
+
+// A frame whose boxes, spheres and light are those of the last frame keeps the shadow map and
+// the instance buffers; any change redraws them. Each frame must equal what a fresh renderer
+// draws of the same data, bit for bit: a stale shadow (a moved brick whose old shadow stayed)
+// or boxes read from the wrong buffer (the water's heights share binding 0) would differ.
+TEST(Renderer, UnchangedCastersKeepTheShadowMapAndChangesRedrawIt) {
+    WW_REQUIRE_GPU();
+    const char* fixed = std::getenv("WW_SHADOW_KEEP_SEED");
+    const unsigned seed =
+        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : std::random_device{}();
+    std::printf("shadow keep seed %u\n", seed);
+    std::mt19937 rng(seed);
+    RendererOptions options;
+    options.shadowMapSize = 1024;
+    Renderer kept;
+    ASSERT_TRUE(kept.init(options).ok());
+    auto fresh = [&](const DrawData& data, const Camera& cam) {
+        Renderer r;
+        EXPECT_TRUE(r.init(options).ok());
+        auto im = renderToImage(r, data, cam, kW, kH);
+        EXPECT_TRUE(im.ok());
+        return im.ok() ? std::move(im).value() : Image{};
+    };
+    auto drawKept = [&](const DrawData& data, const Camera& cam) {
+        auto im = renderToImage(kept, data, cam, kW, kH);
+        EXPECT_TRUE(im.ok());
+        return im.ok() ? std::move(im).value() : Image{};
+    };
+
+    Pool pool;
+    std::uniform_real_distribution<float> centre(-1.5f, 1.5f);
+    const std::vector<float> u0 =
+        test::ripples(pool.nx, pool.ny, pool.h, centre(rng), centre(rng), 0.03f, 0.4f);
+    const std::vector<float> u1 =
+        test::ripples(pool.nx, pool.ny, pool.h, centre(rng), centre(rng), 0.03f, 0.4f);
+    DrawData data = poolData(pool, u0);
+    const std::vector<BoxInstance> wall = test::makeWall(4, 3, glm::vec3(0.25f, 0.15f, 0.2f));
+    for (BoxInstance b : wall) {
+        b.position += glm::vec3(0.0f, pool.base + 0.2f, 0.0f);
+        data.boxes.push_back(b);
+    }
+    const Camera cam = OrbitCamera({0.0f, 0.5f, 0.0f}, 7.0f, 0.4f, 0.5f).camera();
+
+    const Image first = drawKept(data, cam);
+    EXPECT_FALSE(kept.stats().shadowPassSkipped);
+    EXPECT_TRUE(kept.stats().instancesUploaded);
+    EXPECT_EQ(first.rgba, fresh(data, cam).rgba) << "seed " << seed;
+
+    // Same bodies, other heights: shadow map and instances kept, the boxes still bound.
+    data.water.heightsCpu = u1;
+    const Image second = drawKept(data, cam);
+    EXPECT_TRUE(kept.stats().shadowPassSkipped);
+    EXPECT_FALSE(kept.stats().instancesUploaded);
+    EXPECT_EQ(second.rgba, fresh(data, cam).rgba) << "seed " << seed;
+
+    // One brick moved by a random offset: both redrawn.
+    std::uniform_int_distribution<std::size_t> pick(0, data.boxes.size() - 1);
+    std::uniform_real_distribution<float> offset(0.3f, 0.8f);
+    data.boxes[pick(rng)].position += glm::vec3(offset(rng), offset(rng), 0.0f);
+    const Image moved = drawKept(data, cam);
+    EXPECT_FALSE(kept.stats().shadowPassSkipped);
+    EXPECT_TRUE(kept.stats().instancesUploaded);
+    EXPECT_EQ(moved.rgba, fresh(data, cam).rgba) << "seed " << seed;
+    EXPECT_NE(moved.rgba, second.rgba);
+}
+
 TEST(RenderQuality, AutoIsLowOnSoftwareRasterizersOnly) {
     for (const char* software :
          {"llvmpipe (LLVM 15.0.6, 256 bits)", "softpipe", "Mesa swrast", "SwiftShader Device"}) {
@@ -624,6 +762,8 @@ TEST(RenderQuality, AutoIsLowOnSoftwareRasterizersOnly) {
     const RendererOptions high = rendererOptionsFor(RenderQuality::kHigh, "");
     EXPECT_LT(low.shadowMapSize, high.shadowMapSize);
     EXPECT_LT(low.maxWaterMesh, high.maxWaterMesh);
+    EXPECT_TRUE(low.cheapShading);
+    EXPECT_FALSE(high.cheapShading);
 }
 
 }  // namespace
