@@ -330,7 +330,16 @@ IterationTotals expectChebyshevConverges(unsigned seed) {
         const auto rf = solver->solve(p, fast, o);
         const std::string what = std::string(friction ? "friction" : "frictionless") + " seed " +
                                  std::to_string(seed) + " kappa " + std::to_string(k);
-        EXPECT_EQ(rp.status, LcpStatus::kConverged) << what;
+        // Plain projected Jacobi is guaranteed to converge here only without friction: the
+        // disc cone's bounds, taken from the normal rows, couple the rows unsymmetrically. With
+        // friction, fresh seed 1506139077 (kappa 615) did not reach 1e-5 in 100000 plain
+        // iterations in the sanitizer build (the Release build's float code converged), so
+        // there the plain run is only a baseline: its count, or its cap, bounds Chebyshev's.
+        if (friction) {
+            EXPECT_NE(rp.status, LcpStatus::kDiverged) << what;
+        } else {
+            EXPECT_EQ(rp.status, LcpStatus::kConverged) << what;
+        }
         EXPECT_EQ(rf.status, LcpStatus::kConverged) << what;
         EXPECT_LE(rf.iterations, 3 * rp.iterations / 2 + 10) << what;
         // The double residual differs from the float one the solver stopped at by float
