@@ -116,7 +116,8 @@ TEST(SplashWorld, DenseBrickSinksAndRestsOnTheFloor) {
 // A small wall standing in the pool, shot: the water volume W (heights minus displaced volume)
 // stays within 0.1 % of its start over 10 s, measured each step and, independently, from the
 // final state.
-SplashWorld collapse(float brickDensity) {
+// (jitterM > 0: the bricks jittered by up to that much, from `seed`.)
+SplashWorld collapse(float brickDensity, float jitterM = 0.0f, unsigned seed = 0) {
     SplashParams p = pool(128, 10.0f, 0.6f, 0.1f);
     Result<SplashWorld> made = SplashWorld::create(p);
     EXPECT_TRUE(made);
@@ -127,6 +128,10 @@ SplashWorld collapse(float brickDensity) {
     wall.rows = 4;
     wall.brickHalfExtents = {0.25f, 0.25f, 0.25f};
     wall.brickMassKg = brickDensity * 0.125f;
+    if (jitterM > 0.0f) {
+        wall.jitterM = jitterM;
+        wall.seed = seed;
+    }
     rigid::addWall(s.world(), wall);
     s.start();
     return s;
@@ -170,20 +175,8 @@ TEST(SplashWorld, SkippingTheDryBodiesChangesNoVolume) {
     const unsigned seed = std::random_device{}();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
-    SplashParams p = pool(128, 10.0f, 0.6f, 0.1f);
-    Result<SplashWorld> made = SplashWorld::create(p);
-    ASSERT_TRUE(made) << made.error().message;
-    SplashWorld s = std::move(made).value();
-    rigid::addGround(s.world());
-    rigid::WallParams wall;
-    wall.cols = 6;
-    wall.rows = 4;
-    wall.brickHalfExtents = {0.25f, 0.25f, 0.25f};
-    wall.brickMassKg = std::uniform_real_distribution<float>(300.0f, 900.0f)(rng) * 0.125f;
-    wall.jitterM = 0.01f;
-    wall.seed = seed;
-    rigid::addWall(s.world(), wall);
-    s.start();
+    SplashWorld s =
+        collapse(std::uniform_real_distribution<float>(300.0f, 900.0f)(rng), 0.01f, seed);
     int dryBodies = 0;
     for (int k = 0; k < 150; ++k) {
         if (k == 20) {
