@@ -136,7 +136,10 @@ void expectFrictionSolved(LcpMethod method, unsigned seed, FrictionCone cone) {
         // x-dependent bounds make the problem non-monotone, so no omega is guaranteed to
         // converge; 1 / lambda_max(D^-1 A) (half the linear-system limit) is robust over
         // thousands of fresh seeds, where 2 / (lambda_min + lambda_max) cycles on some.
-        o.omega = method == LcpMethod::kJacobi ? static_cast<float>(1.0 / s.maxScaled) : 1.0f;
+        // Gauss-Seidel under-relaxed to 0.9: at 1 it cycled on fresh seed 1661332035 (box cone,
+        // 40 contacts: residual 0.37 after 40000 sweeps; 1 of ~240 seeds tried), which
+        // converges at 0.9, as did 200 further fresh seeds.
+        o.omega = method == LcpMethod::kJacobi ? static_cast<float>(1.0 / s.maxScaled) : 0.9f;
         // Friction couples rows through their bounds; float roundoff stalls the residual
         // higher than for fixed bounds (observed up to 1.2e-5 over hundreds of fresh seeds
         // with |b| <= 2), hence 3e-5.
