@@ -20,8 +20,8 @@
 #include <cmath>
 #include <cstring>
 
-#if defined(__AVX512F__)
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__AVX512F__) || defined(__AVX2__)
+#if defined(__AVX512F__) && defined(__GNUC__) && !defined(__clang__)
 // GCC 12 flags the internal _mm512_undefined of _mm512_reduce_*_ps as uninitialized.
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -45,6 +45,10 @@ struct Workspace {
     std::vector<FrictionPair> pairs;  ///< disc pairs of the problem being solved
     std::vector<int> partner;         ///< per row: the other row of its disc pair, or -1
     std::vector<float> pairPrev;      ///< x^{t-1} of the pairs' rows (accelerated Jacobi)
+    /// Per row, where a Jacobi pass takes its bounds (rowBounds): kFixedBounds (the problem's
+    /// lo, hi), kPinnedRow (a disc pair's row, pinned to its current value for the pair pass),
+    /// or the index of the normal row a friction row's interval scales with.
+    std::vector<std::int32_t> boundOf;
     void reserve(const LcpProblem& p) {
         const auto n = static_cast<std::size_t>(p.n);
         for (auto* v : {&cur, &next, &good, &w, &invDiag, &lo, &hi}) {
@@ -60,7 +64,16 @@ struct Workspace {
             partner[static_cast<std::size_t>(q.second)] = q.first;
         }
         pairPrev.resize(2 * pairs.size());
+        boundOf.resize(p.hasFriction() ? n : 0);
+        for (std::size_t i = 0; i < boundOf.size(); ++i) {
+            const int k = p.frictionNormal[i];
+            boundOf[i] = !partner.empty() && partner[i] >= 0 ? kPinnedRow
+                         : k >= 0                            ? k
+                                                             : kFixedBounds;
+        }
     }
+    static constexpr std::int32_t kFixedBounds = -1;
+    static constexpr std::int32_t kPinnedRow = -2;
 };
 
 // The step scale of row i (omega / A_ii), shared by a disc pair (omega / max(A_ff, A_gg)).
@@ -269,6 +282,61 @@ RowsResult projectRows(const float* __restrict cur, const float* __restrict aw,
     }
     return {_mm512_reduce_max_ps(r), _mm512_reduce_add_ps(probe)};
 }
+#elif defined(__AVX2__) && defined(__FMA__)
+// 8 rows per step, the same operations as the scalar tail (fused multiply-adds included), so
+// that a row's result does not depend on whether it falls in the vector part or the tail.
+RowsResult projectRows(const float* __restrict cur, const float* __restrict aw,
+                       const float* __restrict b, const float* __restrict lo,
+                       const float* __restrict hi, const float* __restrict invD,
+                       float* __restrict next, float weight, std::ptrdiff_t count) {
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 wt = _mm256_set1_ps(weight);
+    __m256 r = zero;
+    __m256 probe = zero;
+    std::ptrdiff_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const __m256 x = _mm256_loadu_ps(cur + i);
+        const __m256 w = _mm256_add_ps(_mm256_loadu_ps(aw + i), _mm256_loadu_ps(b + i));
+        const __m256 l = _mm256_loadu_ps(lo + i);
+        const __m256 h = _mm256_loadu_ps(hi + i);
+        // clamp(v, l, h) as min(h, max(l, v)): a NaN v stays NaN (the second operand wins).
+        const __m256 natural = _mm256_min_ps(h, _mm256_max_ps(l, _mm256_sub_ps(x, w)));
+        r = _mm256_max_ps(r, _mm256_and_ps(absMask, _mm256_sub_ps(x, natural)));
+        __m256 step = _mm256_fnmadd_ps(_mm256_loadu_ps(invD + i), w, x);
+        step = _mm256_min_ps(h, _mm256_max_ps(l, step));
+        if (weight != 1.0f) {
+            const __m256 prev = _mm256_loadu_ps(next + i);
+            step = _mm256_fmadd_ps(wt, _mm256_sub_ps(step, prev), prev);
+            step = _mm256_min_ps(h, _mm256_max_ps(l, step));
+        }
+        _mm256_storeu_ps(next + i, step);
+        probe = _mm256_add_ps(probe, _mm256_mul_ps(zero, _mm256_add_ps(w, x)));
+    }
+    alignas(32) float rl[8], pl[8];
+    _mm256_store_ps(rl, r);
+    _mm256_store_ps(pl, probe);
+    RowsResult out;
+    for (int l = 0; l < 8; ++l) {
+        out.r = std::max(out.r, rl[l]);
+        out.probe += pl[l];
+    }
+    const auto clampNaN = [](float v, float l, float h) {
+        const float m = l > v ? l : v;  // max(l, v) as _mm256_max_ps(l, v): v when NaN
+        return h < m ? h : m;           // min(h, m) as _mm256_min_ps(h, m): m when NaN
+    };
+    for (; i < count; ++i) {
+        const float w = aw[i] + b[i];
+        out.r = std::max(out.r, std::abs(cur[i] - clampNaN(cur[i] - w, lo[i], hi[i])));
+        float step = clampNaN(std::fma(-invD[i], w, cur[i]), lo[i], hi[i]);
+        if (weight != 1.0f) {
+            step = clampNaN(std::fma(weight, step - next[i], next[i]), lo[i], hi[i]);
+        }
+        next[i] = step;
+        out.probe += 0.0f * (w + cur[i]);
+    }
+    return out;
+}
 #else
 RowsResult projectRows(const float* __restrict cur, const float* __restrict aw,
                        const float* __restrict b, const float* __restrict lo,
@@ -284,6 +352,64 @@ RowsResult projectRows(const float* __restrict cur, const float* __restrict aw,
         out.probe += 0.0f * (w + cur[i]);
     }
     return out;
+}
+#endif
+
+// Bounds of rows [first, first + count) at iterate cur (boundOf, mu, lo0, hi0, lo, hi offset to
+// the first row; cur indexed by row): the problem's (kFixedBounds), +-mu max(x_k, 0) of the
+// normal row k, or [x_i, x_i] for a disc pair's row (kPinnedRow, left to pairPass).
+void rowBoundsScalar(const float* cur, const std::int32_t* boundOf, const float* mu,
+                     const float* lo0, const float* hi0, float* lo, float* hi, std::ptrdiff_t first,
+                     std::ptrdiff_t begin, std::ptrdiff_t count) {
+    for (std::ptrdiff_t i = begin; i < count; ++i) {
+        const std::int32_t k = boundOf[i];
+        if (k >= 0) {
+            const float m = cur[k] < 0.0f ? 0.0f : cur[k];  // max(0, x_k), NaN kept
+            lo[i] = -(mu[i] * m);
+            hi[i] = mu[i] * m;
+        } else if (k == Workspace::kPinnedRow) {
+            lo[i] = hi[i] = cur[first + i];
+        } else {
+            lo[i] = lo0[i];
+            hi[i] = hi0[i];
+        }
+    }
+}
+
+#if defined(__AVX2__)
+void rowBounds(const float* cur, const std::int32_t* boundOf, const float* mu, const float* lo0,
+               const float* hi0, float* lo, float* hi, std::ptrdiff_t first, std::ptrdiff_t count) {
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256i pinned = _mm256_set1_epi32(Workspace::kPinnedRow);
+    const __m256i none = _mm256_set1_epi32(-1);
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    std::ptrdiff_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(boundOf + i));
+        const __m256i friction = _mm256_cmpgt_epi32(k, none);
+        const __m256i isPinned = _mm256_cmpeq_epi32(k, pinned);
+        // Rows without a normal gather their own x (any valid index would do).
+        const __m256i self =
+            _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first + i)), lanes);
+        const __m256i index = _mm256_blendv_epi8(self, k, friction);
+        const __m256 xk = _mm256_i32gather_ps(cur, index, 4);
+        // max(0, x_k) as the scalar's: x_k when NaN (the second operand wins).
+        const __m256 bound = _mm256_mul_ps(_mm256_loadu_ps(mu + i), _mm256_max_ps(zero, xk));
+        const __m256 fric = _mm256_castsi256_ps(friction);
+        const __m256 pin = _mm256_castsi256_ps(isPinned);
+        const __m256 x = _mm256_loadu_ps(cur + first + i);
+        const __m256 negBound = _mm256_xor_ps(bound, _mm256_set1_ps(-0.0f));  // -bound exactly
+        __m256 l = _mm256_blendv_ps(_mm256_loadu_ps(lo0 + i), negBound, fric);
+        __m256 h = _mm256_blendv_ps(_mm256_loadu_ps(hi0 + i), bound, fric);
+        _mm256_storeu_ps(lo + i, _mm256_blendv_ps(l, x, pin));
+        _mm256_storeu_ps(hi + i, _mm256_blendv_ps(h, x, pin));
+    }
+    rowBoundsScalar(cur, boundOf, mu, lo0, hi0, lo, hi, first, i, count);
+}
+#else
+void rowBounds(const float* cur, const std::int32_t* boundOf, const float* mu, const float* lo0,
+               const float* hi0, float* lo, float* hi, std::ptrdiff_t first, std::ptrdiff_t count) {
+    rowBoundsScalar(cur, boundOf, mu, lo0, hi0, lo, hi, first, 0, count);
 }
 #endif
 
@@ -380,20 +506,8 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
         const float* hi = p.hi.data();
         if (p.hasFriction()) {
             // Friction rows take their bounds from their normal's current value.
-            for (std::ptrdiff_t i = b; i < e; ++i) {
-                const int k = p.frictionNormal[static_cast<std::size_t>(i)];
-                const float bound =
-                    k >= 0 ? p.mu[static_cast<std::size_t>(i)] * std::max(cur[k], 0.0f) : 0.0f;
-                ws.lo[static_cast<std::size_t>(i)] =
-                    k >= 0 ? -bound : p.lo[static_cast<std::size_t>(i)];
-                ws.hi[static_cast<std::size_t>(i)] =
-                    k >= 0 ? bound : p.hi[static_cast<std::size_t>(i)];
-                if (!ws.partner.empty() && ws.partner[static_cast<std::size_t>(i)] >= 0) {
-                    // A disc pair's row: left to pairPass (see pinPairRows).
-                    ws.lo[static_cast<std::size_t>(i)] = ws.hi[static_cast<std::size_t>(i)] =
-                        cur[i];
-                }
-            }
+            rowBounds(cur, ws.boundOf.data() + b, p.mu.data() + b, p.lo.data() + b, p.hi.data() + b,
+                      ws.lo.data() + b, ws.hi.data() + b, b, e - b);
             lo = ws.lo.data();
             hi = ws.hi.data();
         }
