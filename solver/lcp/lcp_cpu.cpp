@@ -45,6 +45,9 @@ struct Workspace {
     std::vector<FrictionPair> pairs;  ///< disc pairs of the problem being solved
     std::vector<int> partner;         ///< per row: the other row of its disc pair, or -1
     std::vector<float> pairPrev;      ///< x^{t-1} of the pairs' rows (accelerated Jacobi)
+    /// The pairs' fields as arrays (first row, second row, normal row, mu), for the vector pass.
+    std::vector<std::int32_t> pairFirst, pairSecond, pairNormal;
+    std::vector<float> pairMu;
     /// Per row, where a Jacobi pass takes its bounds (rowBounds): kFixedBounds (the problem's
     /// lo, hi), kPinnedRow (a disc pair's row, pinned to its current value for the pair pass),
     /// or the index of the normal row a friction row's interval scales with.
@@ -64,6 +67,16 @@ struct Workspace {
             partner[static_cast<std::size_t>(q.second)] = q.first;
         }
         pairPrev.resize(2 * pairs.size());
+        pairFirst.resize(pairs.size());
+        pairSecond.resize(pairs.size());
+        pairNormal.resize(pairs.size());
+        pairMu.resize(pairs.size());
+        for (std::size_t k = 0; k < pairs.size(); ++k) {
+            pairFirst[k] = pairs[k].first;
+            pairSecond[k] = pairs[k].second;
+            pairNormal[k] = pairs[k].normal;
+            pairMu[k] = pairs[k].mu;
+        }
         boundOf.resize(p.hasFriction() ? n : 0);
         for (std::size_t i = 0; i < boundOf.size(); ++i) {
             const int k = p.frictionNormal[i];
@@ -417,6 +430,82 @@ void rowBounds(const float* cur, const std::int32_t* boundOf, const float* mu, c
 // changes a result.
 constexpr std::ptrdiff_t kPairChunk = 512;
 
+#if defined(__AVX2__) && defined(__FMA__)
+// projectDisc on 8 pairs at once, with the scalar's operations (lcp_common.h).
+inline void projectDisc8(__m256& x1, __m256& x2, __m256 r) {
+    const __m256 len = _mm256_sqrt_ps(_mm256_fmadd_ps(x1, x1, _mm256_mul_ps(x2, x2)));
+    const __m256 outside = _mm256_cmp_ps(len, r, _CMP_GT_OQ);
+    const __m256 s = _mm256_div_ps(r, len);
+    x1 = _mm256_blendv_ps(x1, _mm256_mul_ps(x1, s), outside);
+    x2 = _mm256_blendv_ps(x2, _mm256_mul_ps(x2, s), outside);
+}
+
+// pairPass's update of pairs [begin, end) 8 at a time, the same operations as its scalar
+// loop, so that a pair's result does not depend on where it falls; returns where the scalar
+// loop continues (the last end - begin mod 8 pairs).
+std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, const Workspace& ws,
+                            float weight, bool wantResidual, std::ptrdiff_t begin,
+                            std::ptrdiff_t end, RowsResult& out) {
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 wt = _mm256_set1_ps(weight);
+    const __m256i evens = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+    __m256 r = zero;
+    __m256 probe = zero;
+    std::ptrdiff_t k = begin;
+    alignas(32) float outF[8], outG[8];
+    for (; k + 8 <= end; k += 8) {
+        const auto load = [&](const std::vector<std::int32_t>& v) {
+            return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v.data() + k));
+        };
+        const __m256i f = load(ws.pairFirst);
+        const __m256i g = load(ws.pairSecond);
+        const __m256i n = load(ws.pairNormal);
+        const __m256 radius = _mm256_mul_ps(_mm256_loadu_ps(ws.pairMu.data() + k),
+                                            _mm256_max_ps(zero, _mm256_i32gather_ps(cur, n, 4)));
+        const __m256 xf = _mm256_i32gather_ps(cur, f, 4);
+        const __m256 xg = _mm256_i32gather_ps(cur, g, 4);
+        const __m256 wf = _mm256_add_ps(_mm256_i32gather_ps(ws.w.data(), f, 4),
+                                        _mm256_i32gather_ps(p.b.data(), f, 4));
+        const __m256 wg = _mm256_add_ps(_mm256_i32gather_ps(ws.w.data(), g, 4),
+                                        _mm256_i32gather_ps(p.b.data(), g, 4));
+        if (wantResidual) {
+            __m256 nf = _mm256_sub_ps(xf, wf);
+            __m256 ng = _mm256_sub_ps(xg, wg);
+            projectDisc8(nf, ng, radius);
+            r = _mm256_max_ps(r, _mm256_and_ps(absMask, _mm256_sub_ps(xf, nf)));
+            r = _mm256_max_ps(r, _mm256_and_ps(absMask, _mm256_sub_ps(xg, ng)));
+            probe = _mm256_add_ps(probe, _mm256_mul_ps(zero, _mm256_add_ps(wf, wg)));
+        }
+        __m256 vf = _mm256_fnmadd_ps(_mm256_i32gather_ps(ws.invDiag.data(), f, 4), wf, xf);
+        __m256 vg = _mm256_fnmadd_ps(_mm256_i32gather_ps(ws.invDiag.data(), g, 4), wg, xg);
+        projectDisc8(vf, vg, radius);
+        if (weight != 1.0f) {
+            const float* prev = ws.pairPrev.data() + 2 * k;
+            const __m256 pf = _mm256_i32gather_ps(prev, evens, 4);
+            const __m256 pg = _mm256_i32gather_ps(prev + 1, evens, 4);
+            vf = _mm256_fmadd_ps(wt, _mm256_sub_ps(vf, pf), pf);
+            vg = _mm256_fmadd_ps(wt, _mm256_sub_ps(vg, pg), pg);
+            projectDisc8(vf, vg, radius);
+        }
+        _mm256_store_ps(outF, vf);
+        _mm256_store_ps(outG, vg);
+        for (int l = 0; l < 8; ++l) {
+            next[ws.pairFirst[static_cast<std::size_t>(k + l)]] = outF[l];
+            next[ws.pairSecond[static_cast<std::size_t>(k + l)]] = outG[l];
+        }
+    }
+    alignas(32) float rl[8], pl[8];
+    _mm256_store_ps(rl, r);
+    _mm256_store_ps(pl, probe);
+    for (int l = 0; l < 8; ++l) {
+        out.r = std::max(out.r, rl[l]);
+        out.probe += pl[l];
+    }
+    return k;
+}
+#endif
+
 // The disc pairs of one Jacobi pass (ws.w = A x^t on entry, rows pinned by pinPairRows):
 //   v = Proj_disc(x_pair - s w_pair), s = omega / max(A_ff, A_gg) (ws.invDiag), and with a
 //   Chebyshev weight != 1, x'_pair = Proj_disc(weight (v - x^{t-1}_pair) + x^{t-1}_pair).
@@ -426,36 +515,43 @@ constexpr std::ptrdiff_t kPairChunk = 512;
 float pairPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws, float weight,
                bool wantResidual, const exec::Executor* ex) {
     const auto count = static_cast<std::ptrdiff_t>(ws.pairs.size());
+    // Pair k's update from x^t (the residual part when asked for); returns nothing, adds to out.
+    const auto onePair = [&](std::size_t k, RowsResult& out) {
+        const FrictionPair& q = ws.pairs[k];
+        const auto f = static_cast<std::size_t>(q.first);
+        const auto g = static_cast<std::size_t>(q.second);
+        const float radius = q.mu * std::max(cur[q.normal], 0.0f);
+        const float wf = ws.w[f] + p.b[f];
+        const float wg = ws.w[g] + p.b[g];
+        if (wantResidual) {
+            float nf = cur[f] - wf;
+            float ng = cur[g] - wg;
+            projectDisc(nf, ng, radius);
+            out.r = std::max({out.r, std::abs(cur[f] - nf), std::abs(cur[g] - ng)});
+            out.probe += 0.0f * (wf + wg + out.r);
+        }
+        float vf = cur[f] - ws.invDiag[f] * wf;
+        float vg = cur[g] - ws.invDiag[g] * wg;
+        projectDisc(vf, vg, radius);
+        if (weight != 1.0f) {
+            const float pf = ws.pairPrev[2 * k];
+            const float pg = ws.pairPrev[2 * k + 1];
+            vf = weight * (vf - pf) + pf;
+            vg = weight * (vg - pg) + pg;
+            projectDisc(vf, vg, radius);
+        }
+        next[f] = vf;
+        next[g] = vg;
+    };
     const auto chunk = [&](std::ptrdiff_t c) {
         RowsResult out;
         const std::ptrdiff_t end = std::min((c + 1) * kPairChunk, count);
-        for (std::ptrdiff_t kk = c * kPairChunk; kk < end; ++kk) {
-            const auto k = static_cast<std::size_t>(kk);
-            const FrictionPair& q = ws.pairs[k];
-            const auto f = static_cast<std::size_t>(q.first);
-            const auto g = static_cast<std::size_t>(q.second);
-            const float radius = q.mu * std::max(cur[q.normal], 0.0f);
-            const float wf = ws.w[f] + p.b[f];
-            const float wg = ws.w[g] + p.b[g];
-            if (wantResidual) {
-                float nf = cur[f] - wf;
-                float ng = cur[g] - wg;
-                projectDisc(nf, ng, radius);
-                out.r = std::max({out.r, std::abs(cur[f] - nf), std::abs(cur[g] - ng)});
-                out.probe += 0.0f * (wf + wg + out.r);
-            }
-            float vf = cur[f] - ws.invDiag[f] * wf;
-            float vg = cur[g] - ws.invDiag[g] * wg;
-            projectDisc(vf, vg, radius);
-            if (weight != 1.0f) {
-                const float pf = ws.pairPrev[2 * k];
-                const float pg = ws.pairPrev[2 * k + 1];
-                vf = weight * (vf - pf) + pf;
-                vg = weight * (vg - pg) + pg;
-                projectDisc(vf, vg, radius);
-            }
-            next[f] = vf;
-            next[g] = vg;
+        std::ptrdiff_t kk = c * kPairChunk;
+#if defined(__AVX2__) && defined(__FMA__)
+        kk = pairPassAvx2(p, cur, next, ws, weight, wantResidual, kk, end, out);
+#endif
+        for (; kk < end; ++kk) {
+            onePair(static_cast<std::size_t>(kk), out);
         }
         return out;
     };
