@@ -3,6 +3,10 @@
 
 #include <algorithm>
 
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#endif
+
 namespace ww::lcp {
 
 namespace {
@@ -110,6 +114,20 @@ std::string RowOperator::validate(int n) const {
 }
 
 void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int lastBody) const {
+#if defined(__AVX2__) && defined(__FMA__)
+    // One body's six sums in lanes 0-5 of a vector: per entry one masked load of its K block,
+    // one broadcast and one fused multiply-add, the scalar loop's operations lane by lane.
+    const __m256i six = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
+    for (int b = firstBody; b < lastBody; ++b) {
+        __m256 acc = _mm256_setzero_ps();
+        for (std::int32_t e = bodyStart[b]; e < bodyStart[b + 1]; ++e) {
+            const auto ue = static_cast<std::size_t>(e);
+            const __m256 kr = _mm256_maskload_ps(kByBody.data() + kU * ue, six);
+            acc = _mm256_fmadd_ps(kr, _mm256_set1_ps(x[entryRow[ue]]), acc);
+        }
+        _mm256_maskstore_ps(u + static_cast<std::size_t>(kU) * b, six, acc);
+    }
+#else
     for (int b = firstBody; b < lastBody; ++b) {
         float acc[kU] = {0, 0, 0, 0, 0, 0};
         for (std::int32_t e = bodyStart[b]; e < bodyStart[b + 1]; ++e) {
@@ -122,6 +140,7 @@ void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int last
         }
         std::copy_n(acc, kU, u + static_cast<std::size_t>(kU) * b);
     }
+#endif
 }
 
 void RowOperator::applyRows(const float* x, const float* u, float* w, int firstRow,
