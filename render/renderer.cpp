@@ -283,9 +283,9 @@ RendererOptions rendererOptionsFor(RenderQuality quality, std::string_view glRen
     RendererOptions o;
     if (resolveQuality(quality, glRenderer) == RenderQuality::kLow) {
         // On a CPU rasterizer the water's triangles and the shadow pass's texels dominate the
-        // frame; a 128-vertex mesh samples a 256^2 surface bilinearly (every other cell).
-        o.shadowMapSize = 1024;
-        o.maxWaterMesh = 128;
+        // frame; a 64-vertex mesh samples a 256^2 surface bilinearly (every fourth cell).
+        o.shadowMapSize = kLowShadowMapSize;
+        o.maxWaterMesh = kLowWaterMesh;
         o.msaaSamples = 0;
         o.renderScale = kLowRenderScale;
         o.cheapShading = true;
