@@ -80,6 +80,11 @@ inline constexpr int kLowWaterMesh = 64;
 /// RenderQuality::kLow's shadow map, texels a side.
 inline constexpr int kLowShadowMapSize = 512;
 
+/// The shadow map is redrawn when a caster (or the casters' bounds, which place the light) has
+/// moved by more than this many shadow-map texels since it was drawn: a wall at rest, whose
+/// bricks shift by micrometres each step, keeps its shadow map.
+inline constexpr float kShadowKeepTexels = 0.25f;
+
 /// Where a frame goes: a rectangle (GL convention, origin bottom-left) of a framebuffer.
 struct Viewport {
     int x = 0;
@@ -100,7 +105,8 @@ struct RenderStats {
     bool waterFromSolverBuffer = false;  ///< heights bound from the solver's SSBO (no copy)
     int overlayLines = 0;
     int overlayPoints = 0;
-    /// The shadow map was kept from the previous frame (same casters, same light).
+    /// The shadow map was kept from an earlier frame: no caster moved by more than
+    /// kShadowKeepTexels of its texels since it was drawn.
     bool shadowPassSkipped = false;
     /// Box and sphere instances were uploaded this frame (false: unchanged since the last).
     bool instancesUploaded = false;

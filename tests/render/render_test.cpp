@@ -756,6 +756,54 @@ TEST(Renderer, UnchangedCastersKeepTheShadowMapAndChangesRedrawIt) {
     EXPECT_NE(moved.rgba, second.rgba);
 }
 
+// A wall at rest moves by micrometres each step: its shadow map is kept while every brick stays
+// within kShadowKeepTexels texels of where the map drew it (the bodies themselves are drawn
+// where they are), and redrawn once one moves farther. A random brick, random directions.
+TEST(Renderer, ShadowMapKeptForSubTexelMovesOnly) {
+    WW_REQUIRE_GPU();
+    const char* fixed = std::getenv("WW_SHADOW_JITTER_SEED");
+    const unsigned seed =
+        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : std::random_device{}();
+    std::printf("shadow jitter seed %u\n", seed);
+    std::mt19937 rng(seed);
+    RendererOptions options;
+    options.shadowMapSize = 512;
+    Renderer r;
+    ASSERT_TRUE(r.init(options).ok());
+    DrawData data;
+    data.boxes = test::makeWall(6, 4, glm::vec3(0.25f, 0.15f, 0.2f));
+    const Camera cam = wallCamera(0.2f);
+    ASSERT_TRUE(renderToImage(r, data, cam, kW, kH).ok());
+    EXPECT_FALSE(r.stats().shadowPassSkipped);
+
+    // The light's square view spans the wall's bounding sphere (and 5 %), over 512 texels.
+    glm::vec3 lo(1e30f);
+    glm::vec3 hi(-1e30f);
+    for (const BoxInstance& b : data.boxes) {
+        const float reach = glm::length(b.halfExtents);
+        lo = glm::min(lo, b.position - glm::vec3(reach));
+        hi = glm::max(hi, b.position + glm::vec3(reach));
+    }
+    const float texelM = 1.05f * glm::length(hi - lo) / 512.0f;
+    std::uniform_int_distribution<std::size_t> pick(0, data.boxes.size() - 1);
+    std::uniform_real_distribution<float> coord(-1.0f, 1.0f);
+    auto randomDirection = [&] {
+        glm::vec3 d(coord(rng), coord(rng), coord(rng));
+        return glm::length(d) > 1e-3f ? glm::normalize(d) : glm::vec3(1.0f, 0.0f, 0.0f);
+    };
+    const std::size_t brick = pick(rng);
+    const glm::vec3 rest = data.boxes[brick].position;
+    // A tenth of a texel: kept. The jitter of a resting wall is far smaller.
+    data.boxes[brick].position = rest + randomDirection() * (0.1f * texelM);
+    ASSERT_TRUE(renderToImage(r, data, cam, kW, kH).ok());
+    EXPECT_TRUE(r.stats().shadowPassSkipped) << "seed " << seed;
+    EXPECT_TRUE(r.stats().instancesUploaded);
+    // Two texels: redrawn.
+    data.boxes[brick].position = rest + randomDirection() * (2.0f * texelM);
+    ASSERT_TRUE(renderToImage(r, data, cam, kW, kH).ok());
+    EXPECT_FALSE(r.stats().shadowPassSkipped) << "seed " << seed;
+}
+
 TEST(RenderQuality, AutoIsLowOnSoftwareRasterizersOnly) {
     for (const char* software :
          {"llvmpipe (LLVM 15.0.6, 256 bits)", "softpipe", "Mesa swrast", "SwiftShader Device"}) {
