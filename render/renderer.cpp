@@ -7,6 +7,7 @@
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -125,16 +126,18 @@ struct Bounds {
     bool empty() const { return lo.x > hi.x; }
 };
 
+// Half the side (m) of the light's square view: the casters' bounding sphere and a margin.
+float lightRadiusM(const Bounds& casters) {
+    const float radius =
+        casters.empty() ? 1.0f : std::max(0.5f * glm::length(casters.hi - casters.lo), 0.5f);
+    return radius * 1.05f;
+}
+
 // An orthographic light covering the bounding sphere of the shadow casters across, and in
 // depth everything from the casters down to the ground, where their shadows land.
 glm::mat4 lightViewProj(const Bounds& casters) {
-    glm::vec3 center(0.0f);
-    float radius = 1.0f;
-    if (!casters.empty()) {
-        center = 0.5f * (casters.lo + casters.hi);
-        radius = std::max(0.5f * glm::length(casters.hi - casters.lo), 0.5f);
-    }
-    radius *= 1.05f;
+    const glm::vec3 center = casters.empty() ? glm::vec3(0.0f) : 0.5f * (casters.lo + casters.hi);
+    const float radius = lightRadiusM(casters);
     const glm::vec3 eye = center + kSunDir * (2.0f * radius);
     const glm::vec3 worldUp(0.0f, 1.0f, 0.0f);
     const glm::mat4 view = glm::lookAt(eye, center, worldUp);
@@ -172,6 +175,38 @@ void rebuildWaterIndices(GLuint buffer, int mx, int my, GLsizei& count) {
     count = static_cast<GLsizei>(indices.size());
 }
 
+// How far (m) any point of a caster may have moved from where the shadow map drew it: the
+// centre's shift plus the rotation's, |R(q)v − R(q')v| <= 2 |q − q'| |v| for unit quaternions
+// (a caster added or removed: infinity).
+float castersMovedM(std::span<const gpu_layout::BoxInstance> boxes,
+                    std::span<const gpu_layout::BoxInstance> drawnBoxes,
+                    std::span<const gpu_layout::SphereInstance> spheres,
+                    std::span<const gpu_layout::SphereInstance> drawnSpheres) {
+    if (boxes.size() != drawnBoxes.size() || spheres.size() != drawnSpheres.size()) {
+        return 1e30f;
+    }
+    auto vec = [](const float* v) { return glm::vec3(v[0], v[1], v[2]); };
+    float moved = 0.0f;
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+        const gpu_layout::BoxInstance& a = boxes[i];
+        const gpu_layout::BoxInstance& b = drawnBoxes[i];
+        const glm::vec4 dq(a.orientation[0] - b.orientation[0], a.orientation[1] - b.orientation[1],
+                           a.orientation[2] - b.orientation[2],
+                           a.orientation[3] - b.orientation[3]);
+        const float reach =
+            std::max(glm::length(vec(a.halfExtents)), glm::length(vec(b.halfExtents)));
+        moved = std::max(moved, glm::length(vec(a.position) - vec(b.position)) +
+                                    glm::length(vec(a.halfExtents) - vec(b.halfExtents)) +
+                                    2.0f * glm::length(dq) * reach);
+    }
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+        const float* a = spheres[i].positionRadius;
+        const float* b = drawnSpheres[i].positionRadius;
+        moved = std::max(moved, glm::length(vec(a) - vec(b)) + std::abs(a[3] - b[3]));
+    }
+    return moved;
+}
+
 // The uniforms every pass into the offscreen target shares.
 struct SceneView {
     glm::mat4 viewProj{1.0f};
@@ -203,10 +238,15 @@ struct Renderer::State {
     std::vector<gpu_layout::SphereInstance> sphereScratch;
     std::vector<gpu_layout::LineInstance> lineScratch;
     std::vector<gpu_layout::PointInstance> pointScratch;
-    // What the shadow map and the instance buffers hold: a frame whose casters and light are
-    // the same (a pool's walls, a wall at rest, a paused scene) neither uploads nor redraws them.
+    // What the instance buffers hold: a frame whose casters are the same (a pool's walls, a
+    // paused scene) does not upload them.
     std::vector<gpu_layout::BoxInstance> uploadedBoxes;
     std::vector<gpu_layout::SphereInstance> uploadedSpheres;
+    // What the shadow map was drawn from: it is kept while no caster moved by more than
+    // kShadowKeepTexels of its texels (a wall at rest, whose bricks shift by micrometres).
+    std::vector<gpu_layout::BoxInstance> shadowBoxes;
+    std::vector<gpu_layout::SphereInstance> shadowSpheres;
+    Bounds shadowCasters;
     glm::mat4 shadowLight{0.0f};
     bool shadowValid = false;
     std::array<gpu::TimerQuery, kTimerSlots> timers;
@@ -214,6 +254,10 @@ struct Renderer::State {
     bool timersEnabled = false;
     int frameIndex = 0;
     RenderStats stats;
+
+    /// True when the shadow map drawn earlier still stands for `casters`: every caster (and the
+    /// casters' bounds, which place the light) within kShadowKeepTexels texels of where it was.
+    bool shadowStillHolds(const Bounds& casters) const;
 
     // The passes of render(), in order.
     Status uploadInstances(const DrawData& data, const Camera& camera, Bounds& casters);
@@ -283,9 +327,9 @@ RendererOptions rendererOptionsFor(RenderQuality quality, std::string_view glRen
     RendererOptions o;
     if (resolveQuality(quality, glRenderer) == RenderQuality::kLow) {
         // On a CPU rasterizer the water's triangles and the shadow pass's texels dominate the
-        // frame; a 128-vertex mesh samples a 256^2 surface bilinearly (every other cell).
-        o.shadowMapSize = 1024;
-        o.maxWaterMesh = 128;
+        // frame; a 64-vertex mesh samples a 256^2 surface bilinearly (every fourth cell).
+        o.shadowMapSize = kLowShadowMapSize;
+        o.maxWaterMesh = kLowWaterMesh;
         o.msaaSamples = 0;
         o.renderScale = kLowRenderScale;
         o.cheapShading = true;
@@ -451,16 +495,19 @@ Status Renderer::render(const DrawData& data, const Camera& camera, const Viewpo
         return s;
     }
     glBindVertexArray(st.vao);
-    const float aspect = static_cast<float>(viewport.width) / static_cast<float>(viewport.height);
-    const SceneView view{camera.projection(aspect) * camera.view(), lightViewProj(casters),
-                         camera.eye, 1.0f / static_cast<float>(st.options.shadowMapSize)};
-    st.stats.shadowPassSkipped =
-        st.shadowValid && st.shadowLight == view.light && !st.stats.instancesUploaded;
+    st.stats.shadowPassSkipped = st.shadowStillHolds(casters);
     if (!st.stats.shadowPassSkipped) {
-        st.shadowPass(data, view.light);
-        st.shadowLight = view.light;
+        st.shadowLight = lightViewProj(casters);
+        st.shadowPass(data, st.shadowLight);
+        st.shadowBoxes = st.boxScratch;
+        st.shadowSpheres = st.sphereScratch;
+        st.shadowCasters = casters;
         st.shadowValid = true;
     }
+    const float aspect = static_cast<float>(viewport.width) / static_cast<float>(viewport.height);
+    // A kept shadow map is looked up with the light it was drawn with.
+    const SceneView view{camera.projection(aspect) * camera.view(), st.shadowLight, camera.eye,
+                         1.0f / static_cast<float>(st.options.shadowMapSize)};
     if (Status s = st.bindSceneTarget(viewport); !s) {
         return s;
     }
@@ -568,6 +615,20 @@ Status Renderer::State::uploadInstances(const DrawData& data, const Camera& came
         sphereBuffer.bind(1);
     }
     return {};
+}
+
+bool Renderer::State::shadowStillHolds(const Bounds& casters) const {
+    if (!shadowValid || casters.empty() != shadowCasters.empty()) {
+        return false;
+    }
+    const float toleranceM = kShadowKeepTexels * 2.0f * lightRadiusM(shadowCasters) /
+                             static_cast<float>(options.shadowMapSize);
+    const float boundsMovedM = casters.empty()
+                                   ? 0.0f
+                                   : std::max(glm::length(casters.lo - shadowCasters.lo),
+                                              glm::length(casters.hi - shadowCasters.hi));
+    return boundsMovedM <= toleranceM &&
+           castersMovedM(boxScratch, shadowBoxes, sphereScratch, shadowSpheres) <= toleranceM;
 }
 
 void Renderer::State::drawInstanced(int vertices, std::size_t instances) {

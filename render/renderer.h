@@ -38,10 +38,10 @@ std::array<BoxInstance, 4> poolWalls(const WaterSurface& water);
 /// SwiftShader), from the GL_RENDERER string.
 bool isSoftwareRenderer(std::string_view glRenderer);
 
-/// How much the picture may cost: kLow for software rasterizers (1024² shadow map, water
-/// mesh at most 128 vertices a side, no MSAA, the scene drawn at kLowRenderScale of the
-/// viewport per side and upscaled, cheapShading), kHigh otherwise (2048², 512, 4x MSAA,
-/// full size, full shading).
+/// How much the picture may cost: kLow for software rasterizers (kLowShadowMapSize² shadow
+/// map, water mesh at most kLowWaterMesh vertices a side, no MSAA, the scene drawn at
+/// kLowRenderScale of the viewport per side and upscaled, cheapShading), kHigh otherwise
+/// (2048², 512, 4x MSAA, full size, full shading).
 enum class RenderQuality { kAuto, kLow, kHigh };
 const char* toString(RenderQuality q);
 
@@ -65,14 +65,25 @@ struct RendererOptions {
     float renderScale = 1.0f;
     /// Cheaper fragment shading for CPU rasterizers (the shaders' CHEAP_SHADING): one
     /// shadow-map tap instead of four (bodies, ground); on a water mesh coarser than the grid
-    /// the normals per vertex (central differences over the mesh spacing) instead of per pixel
-    /// from the heights; integer powers by multiplication instead of pow in the water and the
-    /// ground's horizon; no specular highlight on the ground.
+    /// the normals per pixel from the nearest grid sample's central differences (four height
+    /// fetches) instead of bilinear ones (sixteen); integer powers by multiplication instead of
+    /// pow in the water and the ground's horizon; no specular highlight on the ground.
     bool cheapShading = false;
 };
 
 /// RenderQuality::kLow's renderScale: a quarter of the pixels to shade.
 inline constexpr float kLowRenderScale = 0.5f;
+/// RenderQuality::kLow's water mesh, vertices a side at most: llvmpipe shades every triangle
+/// in whole 4×4 pixel blocks, so a mesh of one- or two-pixel triangles costs several times its
+/// pixels; the normals stay per pixel (cheapShading), so waves shorter than a mesh cell show.
+inline constexpr int kLowWaterMesh = 64;
+/// RenderQuality::kLow's shadow map, texels a side.
+inline constexpr int kLowShadowMapSize = 512;
+
+/// The shadow map is redrawn when a caster (or the casters' bounds, which place the light) has
+/// moved by more than this many shadow-map texels since it was drawn: a wall at rest, whose
+/// bricks shift by micrometres each step, keeps its shadow map.
+inline constexpr float kShadowKeepTexels = 0.25f;
 
 /// Where a frame goes: a rectangle (GL convention, origin bottom-left) of a framebuffer.
 struct Viewport {
@@ -94,7 +105,8 @@ struct RenderStats {
     bool waterFromSolverBuffer = false;  ///< heights bound from the solver's SSBO (no copy)
     int overlayLines = 0;
     int overlayPoints = 0;
-    /// The shadow map was kept from the previous frame (same casters, same light).
+    /// The shadow map was kept from an earlier frame: no caster moved by more than
+    /// kShadowKeepTexels of its texels since it was drawn.
     bool shadowPassSkipped = false;
     /// Box and sphere instances were uploaded this frame (false: unchanged since the last).
     bool instancesUploaded = false;

@@ -31,3 +31,12 @@ vec3 heightNormal(vec2 g, vec2 stride) {
                  (2.0 * stride.y * uCellM);
     return normalize(vec3(-dudx, 1.0, -dudz));
 }
+
+// The normal at the grid sample nearest to g, central differences over one cell:
+// ∂u/∂x ≈ (u[i+1,j] − u[i−1,j]) / 2h. Four fetches instead of heightNormal's sixteen.
+vec3 nearestNormal(vec2 g) {
+    ivec2 k = ivec2(floor(g + 0.5));
+    float dudx = (u(k.x + 1, k.y) - u(k.x - 1, k.y)) / (2.0 * uCellM);
+    float dudz = (u(k.x, k.y + 1) - u(k.x, k.y - 1)) / (2.0 * uCellM);
+    return normalize(vec3(-dudx, 1.0, -dudz));
+}

@@ -32,9 +32,12 @@ float grout(vec2 uv) {
 
 void main() {
     // A coarse mesh (grid larger than RendererOptions::maxWaterMesh): normals per pixel
-    // from the full-resolution heights, or per vertex with CHEAP_SHADING.
+    // from the full-resolution heights, bilinear (sixteen fetches), or with CHEAP_SHADING at
+    // the nearest grid sample (four fetches; a cell is about a pixel at the low level's
+    // render scale, so the steps show only close up).
 #if defined(CHEAP_SHADING)
-    vec3 n = normalize(vNormal);
+    vec3 n = (uMeshX == uNx && uMeshY == uNy) ? normalize(vNormal)
+                                              : nearestNormal(vGrid);
 #else
     vec3 n = (uMeshX == uNx && uMeshY == uNy) ? normalize(vNormal)
                                               : heightNormal(vGrid, vec2(1.0));

@@ -4,7 +4,7 @@
 // grid sample, normals come from central differences here,
 // ∂u/∂x ≈ (u[i+1] − u[i−1]) / 2h (indices clamped at the border); when the mesh is coarser
 // than the grid, heights are sampled bilinearly and the fragment shader computes the
-// normals per pixel so small waves stay sharp (with CHEAP_SHADING: per vertex here).
+// normals per pixel so small waves stay sharp.
 #include "render_common.glsl"
 #include "render_heightfield.glsl"
 
@@ -29,13 +29,7 @@ void main() {
     } else {
         g = vec2(m) * vec2(uNx - 1, uNy - 1) / vec2(uMeshX - 1, uMeshY - 1);
         h = uBilinear(g);
-#if defined(CHEAP_SHADING)
-        // Normals per vertex over the mesh spacing: no height fetches per pixel (the low
-        // quality level; waves shorter than a few mesh cells are smoothed out).
-        vNormal = heightNormal(g, vec2(uNx - 1, uNy - 1) / vec2(uMeshX - 1, uMeshY - 1));
-#else
         vNormal = vec3(0.0, 1.0, 0.0);  // per pixel in the fragment shader
-#endif
     }
     vec2 xz = (g - 0.5 * vec2(uNx - 1, uNy - 1)) * uCellM;
     vWorldPos = vec3(xz.x, uBaseM + h, xz.y);
