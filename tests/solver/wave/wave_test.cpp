@@ -693,7 +693,8 @@ TEST(WaveModel, FailedBackendSwitchChangesNothing) {
 // ends within float/CG precision of a pure CPU run. Per GPU step the two backends differ by
 // CG's tolerance (relative residual 1e-6 of heights <= 0.1 m) plus float rounding in another
 // summation order; over 12 GPU steps of this stable scheme that stays below 1e-6 m, so 1e-5 m
-// (1e-4 of the drop) is a wide margin that a lost or stale level (errors ~0.01 m) breaks.
+// (1e-4 of the drop) is a wide margin that a stale level breaks (u^n-1 left unset on the GPU:
+// 0.09 m off).
 TEST(WaveModelGpu, SwitchCpuGpuCpuMidRunKeepsState) {
     WW_REQUIRE_GPU();
     const std::uint64_t seed = freshSeed();
