@@ -47,62 +47,56 @@ Result<CgReport> settle(CgReport report) {
                      "check A's symmetry and diagonal, or scale the system"};
 }
 
-class CpuBackend final : public CgSolver {
+// The four host-memory overloads of CgSolver, each forwarded to Derived::solveHost<Op>.
+template <typename Derived, typename Base>
+class HostOverloads : public Base {
+  public:
+    using Base::solve;
+    Result<CgReport> solve(const StencilOperator& a, std::span<const float> b, std::span<float> x,
+                           const CgOptions& o) override {
+        return self().solveHost(a, b, x, o);
+    }
+    Result<CgReport> solve(const BandedOperator& a, std::span<const float> b, std::span<float> x,
+                           const CgOptions& o) override {
+        return self().solveHost(a, b, x, o);
+    }
+    Result<CgReport> solve(const CsrMatrix& a, std::span<const float> b, std::span<float> x,
+                           const CgOptions& o) override {
+        return self().solveHost(a, b, x, o);
+    }
+    Result<CgReport> solve(const DenseOperator& a, std::span<const float> b, std::span<float> x,
+                           const CgOptions& o) override {
+        return self().solveHost(a, b, x, o);
+    }
+
+  private:
+    Derived& self() { return static_cast<Derived&>(*this); }
+};
+
+class CpuBackend final : public HostOverloads<CpuBackend, CgSolver> {
   public:
     explicit CpuBackend(std::shared_ptr<const exec::Executor> executor)
         : m_engine(std::move(executor)) {}
     Backend backend() const override { return Backend::kCpu; }
 
-    Result<CgReport> solve(const StencilOperator& a, std::span<const float> b, std::span<float> x,
-                           const CgOptions& o) override {
-        return run(a, b, x, o);
-    }
-    Result<CgReport> solve(const BandedOperator& a, std::span<const float> b, std::span<float> x,
-                           const CgOptions& o) override {
-        return run(a, b, x, o);
-    }
-    Result<CgReport> solve(const CsrMatrix& a, std::span<const float> b, std::span<float> x,
-                           const CgOptions& o) override {
-        return run(a, b, x, o);
-    }
-    Result<CgReport> solve(const DenseOperator& a, std::span<const float> b, std::span<float> x,
-                           const CgOptions& o) override {
-        return run(a, b, x, o);
-    }
-
-  private:
     template <typename Op>
-    Result<CgReport> run(const Op& a, std::span<const float> b, std::span<float> x,
-                         const CgOptions& o) {
+    Result<CgReport> solveHost(const Op& a, std::span<const float> b, std::span<float> x,
+                               const CgOptions& o) {
         if (Status st = checkCgInput(a.size(), b.size(), x.size(), o); !st) {
             return st.error();
         }
         return settle(m_engine.solve(a, b, x, o));
     }
+
+  private:
     CpuCgSolver m_engine;
 };
 
-class GpuBackend final : public GpuCgBackend {
+class GpuBackend final : public HostOverloads<GpuBackend, GpuCgBackend> {
   public:
     explicit GpuBackend(const gpu::ShaderLibrary& shaders) : m_shaders(&shaders) {}
     Backend backend() const override { return Backend::kGpu; }
-
-    Result<CgReport> solve(const StencilOperator& a, std::span<const float> b, std::span<float> x,
-                           const CgOptions& o) override {
-        return solveHost(a, b, x, o);
-    }
-    Result<CgReport> solve(const BandedOperator& a, std::span<const float> b, std::span<float> x,
-                           const CgOptions& o) override {
-        return solveHost(a, b, x, o);
-    }
-    Result<CgReport> solve(const CsrMatrix& a, std::span<const float> b, std::span<float> x,
-                           const CgOptions& o) override {
-        return solveHost(a, b, x, o);
-    }
-    Result<CgReport> solve(const DenseOperator& a, std::span<const float> b, std::span<float> x,
-                           const CgOptions& o) override {
-        return solveHost(a, b, x, o);
-    }
+    using HostOverloads::solve;
 
     Result<CgReport> solve(const GpuOperator& op, const gpu::Buffer& b, gpu::Buffer& x,
                            const CgOptions& o) override {
@@ -136,6 +130,7 @@ class GpuBackend final : public GpuCgBackend {
     }
 
   private:
+    friend class HostOverloads<GpuBackend, GpuCgBackend>;
     static GpuOperator toGpu(const StencilOperator& a) { return GpuOperator::fromStencil(a); }
     template <typename Op>
     static Result<GpuOperator> toGpu(const Op& a) {

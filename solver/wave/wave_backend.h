@@ -27,6 +27,21 @@ namespace ww::wave {
 /// Disturbances per step (the GPU's impulse buffer holds this many).
 inline constexpr std::size_t kMaxImpulsesPerStep = 256;
 
+/// Which of a backend's three height buffers holds u^n, u^n-1, and receives u^n+1.
+struct HeightRing {
+    int current = 0;
+    std::size_t now() const { return static_cast<std::size_t>(current); }
+    std::size_t previous() const { return static_cast<std::size_t>((current + 2) % 3); }
+    std::size_t next() const { return static_cast<std::size_t>((current + 1) % 3); }
+    void rotate() { current = (current + 1) % 3; }
+};
+
+/// Whether a retime to CN keeps the mean velocity (u^n - u^n-1) / dt instead of solving:
+/// heavy damping (gamma dt >= 1) makes the CN relation's system ill-conditioned or indefinite.
+inline bool retimeKeepsMeanVelocity(const Retime& r) {
+    return r.toCn && r.to.g >= 0.5f;
+}
+
 /// What one step reads besides the state: the parameters, their grid coefficients, the CN
 /// system (I - alpha L) and this step's disturbances.
 struct StepInput {
@@ -79,7 +94,8 @@ Result<std::unique_ptr<WaveBackend>> makeGpuWaveBackend(const WaveParams& params
 /// Adds a displacement at rest to (u, uPrev) (both backends' addAtRest).
 void addAtRestTo(std::span<float> u, std::span<float> uPrev, std::span<const int> cells,
                  std::span<const float> deltaM, float uniformM);
-/// Records a failed CG solve of a step in `stats` (status kBreakdown, the reason).
-void noteFailedSolve(StepStats& stats, const Error& error);
+/// Copies a step's CG outcome into `stats`: the report, or for an error status kBreakdown
+/// and the reason. Returns whether u^n+1 is usable (the ring may rotate).
+bool recordSolve(StepStats& stats, const Result<cg::CgReport>& solve);
 
 }  // namespace ww::wave

@@ -9,37 +9,7 @@
 
 namespace ww::wave {
 
-void addAtRestTo(std::span<float> u, std::span<float> uPrev, std::span<const int> cells,
-                 std::span<const float> deltaM, float uniformM) {
-    for (std::size_t k = 0; k < cells.size() && k < deltaM.size(); ++k) {
-        const auto c = static_cast<std::size_t>(cells[k]);
-        u[c] += deltaM[k];
-        uPrev[c] += deltaM[k];
-    }
-    if (uniformM != 0.0f) {
-        for (std::size_t c = 0; c < u.size(); ++c) {
-            u[c] += uniformM;
-            uPrev[c] += uniformM;
-        }
-    }
-}
-
-void noteFailedSolve(StepStats& stats, const Error& error) {
-    // A failed solve leaves u^n+1 unusable (possibly Inf/NaN): the backend keeps (u^n, u^n-1).
-    stats.cgStatus = cg::CgStatus::kBreakdown;
-    stats.message = error.message + "; kept the previous heights";
-}
-
 namespace {
-
-void fillCgStats(StepStats& stats, const cg::CgReport& r) {
-    stats.solveMs = r.solveMs;
-    stats.cgIterations = r.iterations;
-    stats.cgResidual = r.residual;
-    stats.cgTrueResidual = r.trueResidual;
-    stats.cgStatus = r.status;
-    stats.cgHistory = r.history;
-}
 
 class CpuWaveBackend final : public WaveBackend {
   public:
@@ -66,14 +36,9 @@ class CpuWaveBackend final : public WaveBackend {
         if (in.params.scheme == Scheme::kCrankNicolson) {
             cnRhs(*m_ex, k, u, uPrev, m_rhs.data(), uNext, in.params.warmStart);
             stats.rhsMs = clock.elapsedMs();
-            auto r = m_cg->solve(in.system, std::span<const float>(m_rhs),
-                                 std::span<float>(uNext, m_rhs.size()), in.params.cg);
-            if (r) {
-                fillCgStats(stats, r.value());
-            } else {
-                noteFailedSolve(stats, r.error());
-                solved = false;
-            }
+            solved = recordSolve(stats,
+                                 m_cg->solve(in.system, std::span<const float>(m_rhs),
+                                             std::span<float>(uNext, m_rhs.size()), in.params.cg));
         } else {
             stats.rhsMs = clock.elapsedMs();
             clock.restart();
@@ -81,15 +46,13 @@ class CpuWaveBackend final : public WaveBackend {
             stats.solveMs = clock.elapsedMs();
         }
         if (solved) {
-            m_current = (m_current + 1) % 3;
+            m_ring.rotate();
         }
         return stats;
     }
 
     void retime(const Retime& r, const WaveParams& params) override {
-        // Heavy damping (gamma dt >= 1) makes the CN relation's system ill-conditioned or
-        // indefinite: keep the mean velocity (u^n - u^n-1) / dt instead.
-        const bool keepMeanVelocity = r.toCn && r.to.g >= 0.5f;
+        const bool keepMeanVelocity = retimeKeepsMeanVelocity(r);
         const float* u = current().data();
         const float* uPrev = previous().data();
         float* out = spare().data();
@@ -118,7 +81,7 @@ class CpuWaveBackend final : public WaveBackend {
     }
     std::vector<float> heights() const override { return current(); }
     void upload(std::span<const float> u, std::span<const float> uPrev) override {
-        m_current = 0;
+        m_ring = {};
         m_u[0].assign(u.begin(), u.end());
         m_u[2].assign(uPrev.begin(), uPrev.end());
     }
@@ -130,19 +93,16 @@ class CpuWaveBackend final : public WaveBackend {
     std::span<const float> hostPreviousHeights() const override { return previous(); }
 
   private:
-    // The ring: index m_current holds u^n, (m_current + 2) % 3 u^n-1, the third u^n+1.
-    std::vector<float>& current() { return m_u[static_cast<std::size_t>(m_current)]; }
-    std::vector<float>& previous() { return m_u[static_cast<std::size_t>((m_current + 2) % 3)]; }
-    std::vector<float>& spare() { return m_u[static_cast<std::size_t>((m_current + 1) % 3)]; }
-    const std::vector<float>& current() const { return m_u[static_cast<std::size_t>(m_current)]; }
-    const std::vector<float>& previous() const {
-        return m_u[static_cast<std::size_t>((m_current + 2) % 3)];
-    }
+    std::vector<float>& current() { return m_u[m_ring.now()]; }
+    std::vector<float>& previous() { return m_u[m_ring.previous()]; }
+    std::vector<float>& spare() { return m_u[m_ring.next()]; }
+    const std::vector<float>& current() const { return m_u[m_ring.now()]; }
+    const std::vector<float>& previous() const { return m_u[m_ring.previous()]; }
 
     std::shared_ptr<const exec::Executor> m_ex;
     std::unique_ptr<cg::CgSolver> m_cg;
     std::array<std::vector<float>, 3> m_u;
-    int m_current = 0;
+    HeightRing m_ring;
     std::vector<float> m_rhs;
 };
 

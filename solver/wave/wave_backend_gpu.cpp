@@ -96,19 +96,8 @@ class GpuWaveBackend final : public WaveBackend {
             gpu::barrier();
             m_timer.end();
             stats.rhsMs = m_timer.elapsedMs();
-            auto r =
-                m_cg->solve(cg::GpuOperator::fromStencil(in.system), m_rhs, uNext, in.params.cg);
-            if (r) {
-                stats.solveMs = r->solveMs;
-                stats.cgIterations = r->iterations;
-                stats.cgResidual = r->residual;
-                stats.cgTrueResidual = r->trueResidual;
-                stats.cgStatus = r->status;
-                stats.cgHistory = r->history;
-            } else {
-                noteFailedSolve(stats, r.error());
-                solved = false;
-            }
+            solved = recordSolve(stats, m_cg->solve(cg::GpuOperator::fromStencil(in.system), m_rhs,
+                                                    uNext, in.params.cg));
         } else {
             m_timer.end();
             stats.rhsMs = in.impulses.empty() ? 0.0 : m_timer.elapsedMs();
@@ -123,14 +112,13 @@ class GpuWaveBackend final : public WaveBackend {
             stats.solveMs = clock.elapsedMs();
         }
         if (solved) {
-            m_current = (m_current + 1) % 3;
+            m_ring.rotate();
         }
         return stats;
     }
 
     void retime(const Retime& r, const WaveParams& params) override {
-        // As the CPU's: heavy damping keeps the mean velocity instead (see wave_backend_cpu).
-        const bool keepMeanVelocity = r.toCn && r.to.g >= 0.5f;
+        const bool keepMeanVelocity = retimeKeepsMeanVelocity(r);
         const cg::StencilOperator op(params.nx, params.ny, retimeAlpha(r), params.boundary);
         current().bind(0);
         previous().bind(1);
@@ -167,7 +155,7 @@ class GpuWaveBackend final : public WaveBackend {
     }
     std::vector<float> heights() const override { return current().download<float>(m_cells); }
     void upload(std::span<const float> u, std::span<const float> uPrev) override {
-        m_current = 0;
+        m_ring = {};
         m_u[0].upload(u);
         m_u[2].upload(uPrev);
         gpu::barrier();
@@ -193,14 +181,11 @@ class GpuWaveBackend final : public WaveBackend {
         p.set("uA", k.a);
         p.set("uG", k.g);
     }
-    // The ring: index m_current holds u^n, (m_current + 2) % 3 u^n-1, the third u^n+1.
-    gpu::Buffer& current() { return m_u[static_cast<std::size_t>(m_current)]; }
-    gpu::Buffer& previous() { return m_u[static_cast<std::size_t>((m_current + 2) % 3)]; }
-    gpu::Buffer& spare() { return m_u[static_cast<std::size_t>((m_current + 1) % 3)]; }
-    const gpu::Buffer& current() const { return m_u[static_cast<std::size_t>(m_current)]; }
-    const gpu::Buffer& previous() const {
-        return m_u[static_cast<std::size_t>((m_current + 2) % 3)];
-    }
+    gpu::Buffer& current() { return m_u[m_ring.now()]; }
+    gpu::Buffer& previous() { return m_u[m_ring.previous()]; }
+    gpu::Buffer& spare() { return m_u[m_ring.next()]; }
+    const gpu::Buffer& current() const { return m_u[m_ring.now()]; }
+    const gpu::Buffer& previous() const { return m_u[m_ring.previous()]; }
 
     std::size_t m_cells = 0;
     std::unique_ptr<cg::GpuCgBackend> m_cg;
@@ -209,7 +194,7 @@ class GpuWaveBackend final : public WaveBackend {
     gpu::Program m_disturb;
     gpu::Program m_retime;
     std::array<gpu::Buffer, 3> m_u;
-    int m_current = 0;
+    HeightRing m_ring;
     gpu::Buffer m_rhs;
     gpu::Buffer m_impulses;
     gpu::TimerQuery m_timer;

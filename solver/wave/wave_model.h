@@ -8,7 +8,6 @@
 // pending disturbances, the rain generator and the wake. Parameters: WaveParams.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
