@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "app/bench/vector_ops.h"
 #include "solver/cg/cg_cpu.h"
 #include "solver/cg/cg_gpu.h"
+#include "solver/cg/cg_solver.h"
 #include "solver/cg/vector_kernels.h"
 #include "solver/gpu/gpu_context.h"
 
@@ -106,7 +108,7 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
     const std::size_t n = g.n();
     const std::vector<float> b = pseudoRandom(n, 7u);
     std::vector<float> x(n, 0.0f);
-    CpuCgSolver solver(opts.executor, n);
+    const std::unique_ptr<CgSolver> solver = makeCpuCgSolver(opts.executor);
     CgOptions o;
     o.tolerance = 0.0f;
     o.maxIterations = kTimedIterations;
@@ -114,8 +116,8 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
     const double cpuMs = bench::medianMs(repeats,
                                          [&] {
                                              std::fill(x.begin(), x.end(), 0.0f);
-                                             iterations =
-                                                 std::max(1, solver.solve(op, b, x, o).iterations);
+                                             auto r = solver->solve(op, b, x, o);
+                                             iterations = r ? std::max(1, r->iterations) : 1;
                                          }) /
                          iterations;
 
@@ -157,7 +159,7 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
     double gpuMs = 0.0;
     if (opts.gpu) {
         const GpuOperator gop = GpuOperator::fromStencil(op);
-        auto gsolver = GpuCgSolver::create(library, gop);
+        auto gsolver = makeGpuCgSolver(library);
         auto gb = gpu::Buffer::fromSpan(std::span<const float>(b), "bench b");
         auto gx = gpu::Buffer::create(n * sizeof(float), nullptr, "bench x");
         if (gsolver && gb && gx) {
@@ -167,7 +169,8 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
             gpuMs = bench::medianMs(std::min(repeats, 3),
                                     [&] {
                                         gx->clear();
-                                        auto r = gsolver->solve(gop, gb.value(), gx.value(), go);
+                                        auto r =
+                                            gsolver.value()->solve(gop, gb.value(), gx.value(), go);
                                         syncGpu();
                                         gIts = r ? std::max(1, r->iterations) : 1;
                                     }) /
@@ -571,13 +574,13 @@ void poissonTable(const bench::Options& opts, const gpu::ShaderLibrary& library,
         int iterations = 0;
     };
     std::vector<CgCell> cpuCg, gpuCg;
-    CpuCgSolver cpuSolver(opts.executor, n);
+    const std::unique_ptr<CgSolver> cpuSolver = makeCpuCgSolver(opts.executor);
     std::optional<GpuOperator> gop;
-    std::optional<GpuCgSolver> gsolver;
+    std::unique_ptr<GpuCgBackend> gsolver;
     if (opts.gpu) {
         if (auto up = GpuOperator::upload(a)) {
             gop = std::move(up).value();
-            if (auto s = GpuCgSolver::create(library, *gop)) {
+            if (auto s = makeGpuCgSolver(library); s && s.value()->prepare(*gop)) {
                 gsolver = std::move(s).value();
             }
         }
@@ -589,19 +592,24 @@ void poissonTable(const bench::Options& opts, const gpu::ShaderLibrary& library,
         CgCell c;
         c.ms = bench::medianMs(std::min(opts.repeats, 3), [&] {
             std::fill(x.begin(), x.end(), 0.0f);
-            c.iterations = cpuSolver.solve(a, b, x, o).iterations;
+            auto r = cpuSolver->solve(a, b, x, o);
+            c.iterations = r ? r->iterations : 0;
         });
         cpuCg.push_back(c);
         CgCell g;
-        if (gsolver) {
+        auto gb = gpu::Buffer::fromSpan(std::span<const float>(b), "poisson b");
+        auto gx = gpu::Buffer::create(n * sizeof(float), nullptr, "poisson x");
+        if (gsolver && gb && gx) {
+            // With transfers: b and x up, the solve, x down (the matrix stays on the GPU).
             g.ms = bench::medianMs(std::min(opts.repeats, 3), [&] {
                 std::fill(x.begin(), x.end(), 0.0f);
-                auto r = gsolver->solve(*gop, b, x, o);
+                gb->upload(std::span<const float>(b));
+                gx->upload(std::span<const float>(x));
+                auto r = gsolver->solve(*gop, gb.value(), gx.value(), o);
+                gx->download(x.data(), x.size() * sizeof(float));
                 g.iterations = r ? r->iterations : 0;
             });
-            auto gb = gpu::Buffer::fromSpan(std::span<const float>(b), "poisson b");
-            auto gx = gpu::Buffer::create(n * sizeof(float), nullptr, "poisson x");
-            if (gb && gx) {
+            {
                 g.computeMs = bench::medianMs(std::min(opts.repeats, 3), [&] {
                     gx->clear();
                     (void)gsolver->solve(*gop, gb.value(), gx.value(), o);
@@ -687,7 +695,7 @@ void readbackPeriodTable(const bench::Options& opts, const gpu::ShaderLibrary& l
         const GridSize g = opts.quick ? GridSize{128, 128} : GridSize{256, 256};
         const StencilOperator op = cnSystem(g);
         const GpuOperator gop = GpuOperator::fromStencil(op);
-        auto gsolver = GpuCgSolver::create(library, gop);
+        auto gsolver = makeGpuCgSolver(library);
         const std::vector<float> b = pseudoRandom(g.n(), 11u);
         auto gb = gpu::Buffer::fromSpan(std::span<const float>(b), "bench b");
         auto gx = gpu::Buffer::create(g.n() * sizeof(float), nullptr, "bench x");
@@ -700,7 +708,7 @@ void readbackPeriodTable(const bench::Options& opts, const gpu::ShaderLibrary& l
                 int its = 0;
                 const double ms = bench::medianMs(std::min(repeats, 3), [&] {
                     gx->clear();
-                    auto r = gsolver->solve(gop, gb.value(), gx.value(), o);
+                    auto r = gsolver.value()->solve(gop, gb.value(), gx.value(), o);
                     its = r ? r->iterations : 0;
                 });
                 std::printf("%-6d %10.3f %6d\n", k, ms, its);

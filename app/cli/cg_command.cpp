@@ -10,7 +10,7 @@
 #include "app/cli/gpu_session.h"
 #include "app/cli/solve_outputs.h"
 #include "app/cli/thread_option.h"
-#include "solver/cg/cg_solve.h"
+#include "solver/cg/cg_solver.h"
 #include "solver/io/matrix_market.h"
 
 namespace ww::app {
@@ -111,13 +111,22 @@ int runCg(const CgValues& v) {
     if (!backend) {
         return reportError(backend.error());
     }
-    Result<cg::SolveOutcome> outcome =
-        cg::solveOnBackend(*csr, bf, x, o, *backend, &gpu.shaders, *executor);
-    if (!outcome) {
-        return reportError(outcome.error());
+    std::unique_ptr<cg::CgSolver> solver;
+    if (*backend == Backend::kGpu) {
+        auto made = cg::makeGpuCgSolver(gpu.shaders);
+        if (!made) {
+            return reportError(made.error());
+        }
+        solver = std::move(made).value();
+    } else {
+        solver = cg::makeCpuCgSolver(*executor);
     }
-    const cg::CgReport& r = outcome->report;
-    const double uploadMs = outcome->uploadMs;
+    Result<cg::CgReport> solved = solver->solve(*csr, bf, x, o);
+    if (!solved) {
+        return reportError(solved.error());
+    }
+    const cg::CgReport& r = solved.value();
+    const double uploadMs = r.uploadMs;
     const double residual = trueResidual(*a, *b, x);
     const bool converged = r.status == cg::CgStatus::kConverged;
     const std::string renderer =

@@ -16,7 +16,7 @@ namespace ww::cg {
 enum class CgStatus {
     kConverged,       ///< relative residual <= tolerance
     kIterationLimit,  ///< maxIterations reached first
-    kBreakdown,       ///< p.Ap <= 0 or not finite: the operator is not SPD (or overflow)
+    kBreakdown,  ///< p.Ap <= 0 or not finite (not SPD, or overflow); CgSolver: a kNumerical error
     kInaccurate,      ///< recursive residual <= tolerance, true residual > slack x tolerance
 };
 
@@ -77,6 +77,7 @@ struct CgReport {
     CgStatus status = CgStatus::kIterationLimit;
     std::vector<float> history;  ///< residual before iteration 1, then after each iteration
     double solveMs = 0.0;        ///< wall-clock solve time (GPU: synchronized)
+    double uploadMs = 0.0;  ///< GPU host solves: operator and vector upload, kernel build
 
     bool converged() const { return status == CgStatus::kConverged; }
 };

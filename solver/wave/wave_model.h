@@ -8,18 +8,17 @@
 // pending disturbances, the rain generator and the wake. Parameters: WaveParams.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "solver/cg/cg_cpu.h"
 #include "solver/cg/operators.h"
 #include "solver/core/backend.h"
 #include "solver/core/result.h"
 #include "solver/gpu/shader_library.h"
+#include "solver/wave/wave_backend.h"
 #include "solver/wave/wave_kernels.h"
 #include "solver/wave/wave_params.h"
 
@@ -108,8 +107,10 @@ class WaveModel {
     /// Sizes must match the grid (an input error otherwise, and nothing changes).
     Status restoreState(const State& state);
 
-    Backend backend() const { return m_backend; }
-    /// Moves the state to the other backend (kGpu needs a current context and `library`).
+    Backend backend() const { return m_impl->kind(); }
+    /// Moves the state to the other backend (kGpu needs a current context and `library`,
+    /// which must outlive the model): the heights are read from the current backend and
+    /// written to a new one. On failure nothing changes.
     Status setBackend(Backend backend, const gpu::ShaderLibrary* library);
 
     long steps() const { return m_steps; }
@@ -120,27 +121,15 @@ class WaveModel {
   private:
     WaveModel() = default;
     GridCoeffs coeffs() const;
+    std::size_t cells() const {
+        return static_cast<std::size_t>(m_params.nx) * static_cast<std::size_t>(m_params.ny);
+    }
     void collectImpulses(float dt);
-    StepStats stepCpu();
-    StepStats stepGpu();
-    /// Keeps u^n and the velocity v^n across a change of dt, damping or scheme (r.from: old
-    /// coefficients, r.to: new ones): writes the matching u^n-1 (see wave_kernels.h).
-    void retimeState(Retime r);
-    /// Rotates the height ring, except after a CG breakdown (then says so in stats).
-    void advanceUnlessBrokenDown(StepStats& stats);
 
-    struct Gpu;
     WaveParams m_params;
-    Backend m_backend = Backend::kCpu;
     std::shared_ptr<const exec::Executor> m_ex;
-    cg::StencilOperator m_op{4, 4, 0.0f, cg::Boundary::kNeumann};
-
-    // CPU state: ring of heights, current index = u^n, (index + 2) % 3 = u^n-1.
-    std::array<std::vector<float>, 3> m_u;
-    int m_current = 0;
-    std::vector<float> m_rhs;
-    cg::CpuCgSolver m_cpuCg;
-    std::unique_ptr<Gpu> m_gpu;
+    cg::StencilOperator m_op{4, 4, 0.0f, cg::Boundary::kNeumann};  ///< the CN system
+    std::unique_ptr<WaveBackend> m_impl;  ///< the heights and the kernels that step them
 
     std::vector<Impulse> m_pending;   ///< drops queued by addDrop
     std::vector<Impulse> m_impulses;  ///< this step's impulses

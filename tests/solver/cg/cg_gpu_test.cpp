@@ -7,7 +7,7 @@
 #include "dense_reference.h"
 #include "solver/cg/cg_cpu.h"
 #include "solver/cg/cg_gpu.h"
-#include "solver/cg/cg_solve.h"
+#include "solver/cg/cg_solver.h"
 #include "support/executor.h"
 #include "support/gpu_fixture.h"
 
@@ -192,7 +192,7 @@ TEST(CgGpu, SizeMismatchIsAnInputError) {
         solver->solve(GpuOperator::fromStencil(other), b64, std::span<float>(x64), {}).ok());
 }
 
-TEST(CgSolveOnBackend, CsrOnBothBackendsAgreeAndSizesAreChecked) {
+TEST(CgSolverBackends, CsrOnBothBackendsAgreeAndSizesAreChecked) {
     WW_REQUIRE_GPU();
     const std::uint64_t seed = freshSeed();
     auto a = CsrMatrix::fromTriplets(300, test::randomSparseSpd(300, 6, 1.0f, seed));
@@ -201,26 +201,22 @@ TEST(CgSolveOnBackend, CsrOnBothBackendsAgreeAndSizesAreChecked) {
     std::vector<float> xc(300, 0.0f), xg(300, 0.0f);
     CgOptions o;
     o.tolerance = 1e-6f;
-    auto c = solveOnBackend(a.value(), b, std::span<float>(xc), o, Backend::kCpu, nullptr,
-                            ww::test::executor());
-    auto g = solveOnBackend(a.value(), b, std::span<float>(xg), o, Backend::kGpu, &library(),
-                            ww::test::executor());
+    const auto cpu = makeCpuCgSolver(ww::test::executor());
+    auto gpuSolver = makeGpuCgSolver(library());
+    ASSERT_TRUE(gpuSolver.ok()) << gpuSolver.error().message;
+    auto c = cpu->solve(a.value(), b, std::span<float>(xc), o);
+    auto g = gpuSolver.value()->solve(a.value(), b, std::span<float>(xg), o);
     ASSERT_TRUE(c.ok());
     ASSERT_TRUE(g.ok()) << g.error().message;
-    EXPECT_TRUE(c->report.converged());
-    EXPECT_TRUE(g->report.converged());
+    EXPECT_TRUE(c->converged());
+    EXPECT_TRUE(g->converged());
     EXPECT_GT(g->uploadMs, 0.0);
     // Both at relative residual 1e-6 with cond <= 13 (see cg_cpu_test.cpp): 5e-5 apart at most.
     EXPECT_LT(relativeError(xg, xc), 5e-5) << "seed " << seed;
     std::vector<float> wrong(299, 0.0f);
-    EXPECT_FALSE(solveOnBackend(a.value(), b, std::span<float>(wrong), o, Backend::kCpu, nullptr,
-                                ww::test::executor())
-                     .ok());
-    EXPECT_EQ(solveOnBackend(a.value(), b, std::span<float>(xc), o, Backend::kGpu, nullptr,
-                             ww::test::executor())
-                  .error()
-                  .kind,
-              ErrorKind::kGpuUnavailable);
+    EXPECT_EQ(cpu->solve(a.value(), b, std::span<float>(wrong), o).error().kind, ErrorKind::kInput);
+    EXPECT_EQ(gpuSolver.value()->solve(a.value(), b, std::span<float>(wrong), o).error().kind,
+              ErrorKind::kInput);
 }
 
 TEST(JacobiGpu, MatchesCpuSweeps) {

@@ -660,5 +660,95 @@ TEST(WaveModelGpu, MatchesCpuAndSwitchingKeepsState) {
     }
 }
 
+// A failed switch (no GL context or library) changes nothing: the model stays on the CPU
+// with the same state and keeps stepping exactly as one that was never asked to switch.
+TEST(WaveModel, FailedBackendSwitchChangesNothing) {
+    const std::uint64_t seed = freshSeed();
+    WaveParams p = smallParams(40, 3.0f);
+    p.trackEnergy = false;
+    auto asked = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
+    auto untouched = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
+    ASSERT_TRUE(asked.ok() && untouched.ok());
+    for (WaveModel* m : {&asked.value(), &untouched.value()}) {
+        m->addDrop(0.4f, 0.3f, 0.1f, 0.3f);
+        m->setRain(true, 30.0f, seed);
+    }
+    for (int s = 0; s < 5; ++s) {
+        (void)asked->step();
+        (void)untouched->step();
+    }
+    const Status st = asked->setBackend(Backend::kGpu, nullptr);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().kind, ErrorKind::kGpuUnavailable);
+    EXPECT_EQ(asked->backend(), Backend::kCpu);
+    EXPECT_EQ(asked->stateHash(), untouched->stateHash()) << "seed " << seed;
+    for (int s = 0; s < 5; ++s) {
+        (void)asked->step();
+        (void)untouched->step();
+    }
+    EXPECT_EQ(asked->stateHash(), untouched->stateHash()) << "seed " << seed;
+}
+
+// CPU -> GPU -> CPU mid-run: each switch carries (u^n, u^n-1) over bit for bit, and the run
+// ends within float/CG precision of a pure CPU run. Per GPU step the two backends differ by
+// CG's tolerance (relative residual 1e-6 of heights <= 0.1 m) plus float rounding in another
+// summation order; over 12 GPU steps of this stable scheme that stays below 1e-6 m, so 1e-5 m
+// (1e-4 of the drop) is a wide margin that a stale level breaks (u^n-1 left unset on the GPU:
+// 0.09 m off).
+TEST(WaveModelGpu, SwitchCpuGpuCpuMidRunKeepsState) {
+    WW_REQUIRE_GPU();
+    const std::uint64_t seed = freshSeed();
+    WaveParams p = smallParams(48, 3.0f);
+    p.ny = 36;
+    p.trackEnergy = false;
+    auto pure = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
+    auto mixed = WaveModel::create(p, Backend::kCpu, nullptr, test::executor());
+    ASSERT_TRUE(pure.ok() && mixed.ok());
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> where(0.2f, 0.8f);
+    const float x = where(rng);
+    const float y = where(rng);
+    for (WaveModel* m : {&pure.value(), &mixed.value()}) {
+        m->addDrop(x, y, 0.1f, 0.3f);
+        m->setRain(true, 30.0f, seed);
+    }
+    const auto expectSameState = [](const WaveModel& a, const WaveModel& b, const char* when) {
+        std::vector<float> ua, pa, ub, pb;
+        a.heightsPair(ua, pa);
+        b.heightsPair(ub, pb);
+        EXPECT_EQ(ua, ub) << when;
+        EXPECT_EQ(pa, pb) << when;
+    };
+    for (int s = 0; s < 36; ++s) {
+        if (s == 12) {
+            ASSERT_TRUE(mixed->setBackend(Backend::kGpu, &library()).ok());
+            EXPECT_EQ(mixed->backend(), Backend::kGpu);
+            expectSameState(*mixed, *pure, "after CPU -> GPU");
+        }
+        if (s == 24) {
+            std::vector<float> u, uPrev;
+            mixed->heightsPair(u, uPrev);
+            ASSERT_TRUE(mixed->setBackend(Backend::kCpu, nullptr).ok());
+            EXPECT_EQ(mixed->backend(), Backend::kCpu);
+            EXPECT_EQ(std::vector<float>(mixed->cpuHeights().begin(), mixed->cpuHeights().end()),
+                      u);
+            EXPECT_EQ(std::vector<float>(mixed->cpuPreviousHeights().begin(),
+                                         mixed->cpuPreviousHeights().end()),
+                      uPrev);
+        }
+        const StepStats a = pure->step();
+        const StepStats b = mixed->step();
+        EXPECT_EQ(a.drops, b.drops);
+        EXPECT_EQ(b.cgStatus, cg::CgStatus::kConverged) << "step " << s;
+    }
+    EXPECT_EQ(mixed->steps(), pure->steps());
+    const auto hp = pure->heights();
+    const auto hm = mixed->heights();
+    ASSERT_EQ(hp.size(), hm.size());
+    for (std::size_t c = 0; c < hp.size(); ++c) {
+        ASSERT_NEAR(hm[c], hp[c], 1e-5f) << c << " seed " << seed;
+    }
+}
+
 }  // namespace
 }  // namespace ww::wave
