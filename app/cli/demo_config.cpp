@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/scenes/splash_demo_scene.h"
-#include "app/scenes/wall_demo_scene.h"
-#include "app/scenes/water_demo_scene.h"
+#include "app/demo/splash_demo_scene.h"
+#include "app/demo/wall_demo_scene.h"
+#include "app/demo/water_demo_scene.h"
 
 namespace ww::app {
 

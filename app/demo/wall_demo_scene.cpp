@@ -1,4 +1,4 @@
-#include "app/scenes/wall_demo_scene.h"
+#include "app/demo/wall_demo_scene.h"
 
 #include <imgui.h>
 
@@ -8,8 +8,8 @@
 #include <limits>
 
 #include "app/demo/demo_panel.h"
-#include "app/scenes/adapter_state.h"
-#include "app/scenes/contact_overlay.h"
+#include "app/demo/adapter_state.h"
+#include "app/demo/contact_overlay.h"
 
 namespace ww::app {
 

@@ -1,4 +1,4 @@
-#include "app/scenes/water_demo_scene.h"
+#include "app/demo/water_demo_scene.h"
 
 #include <imgui.h>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "app/demo/demo_panel.h"
-#include "app/scenes/adapter_state.h"
+#include "app/demo/adapter_state.h"
 
 namespace ww::app {
 

@@ -1,4 +1,4 @@
-#include "app/scenes/splash_demo_scene.h"
+#include "app/demo/splash_demo_scene.h"
 
 #include <imgui.h>
 
