@@ -74,18 +74,11 @@ bool haveDisplay() {
 }
 
 // The events of the fallback run: something happens in each scene within its first steps.
-std::vector<SceneEvent> fallbackEvents(const std::string& scene) {
-    std::vector<std::string> texts;
-    if (scene == "wall") {
-        texts = {"20:shoot"};
-    } else {
-        texts = {"0:drop:0.3,0.6", "40:drop:0.7,0.35"};
-    }
-    std::vector<SceneEvent> events;
-    for (const std::string& t : texts) {
-        events.push_back(*parseEvent(t));  // fixed, well-formed texts
-    }
-    return events;
+EventScript fallbackEvents(const std::string& scene) {
+    const std::vector<std::string> texts =
+        scene == "wall" ? std::vector<std::string>{"20:shoot"}
+                        : std::vector<std::string>{"0:drop:0.3,0.6", "40:drop:0.7,0.35"};
+    return *EventScript::parse(texts);  // fixed, well-formed texts
 }
 
 // No window: both scenes headless (CPU unless the GPU was asked for), their summaries, and the

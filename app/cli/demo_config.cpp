@@ -42,7 +42,7 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
     wall->world.lcp.recordHistory = true;
     water->wave.cg.recordHistory = true;
     // Each event goes to the scene that knows its action (shoot/remove/push: wall;
-    // drop/rain/wake: water); one that neither knows is an error naming it.
+    // drop/rain/wake: water; reset: both); one that neither knows is an error naming it.
     std::vector<SceneEvent> wallEvents, waterEvents;
     {
         WallScene wallCheck(*wall);
@@ -51,8 +51,9 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
             if (!e) {
                 return e.error();
             }
+            const bool isReset = e->action == EventScript::kReset;
             const bool isWater = e->action == "drop" || e->action == "rain" || e->action == "wake";
-            Status ok = isWater ? Status{} : wallCheck.validateEvent(*e);
+            Status ok = isWater ? Status{} : EventScript::validate(wallCheck, *e);
             if (ok && isWater) {
                 Result<std::unique_ptr<WaterScene>> tiny = WaterScene::create(*water);
                 ok = tiny ? (*tiny)->validateEvent(*e) : Status{tiny.error()};
@@ -60,18 +61,18 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
             if (!ok) {
                 return ok.error();
             }
-            (isWater ? waterEvents : wallEvents).push_back(*e);
+            if (isReset || !isWater) {
+                wallEvents.push_back(*e);
+            }
+            if (isReset || isWater) {
+                waterEvents.push_back(*e);
+            }
         }
-        const auto byStep = [](const SceneEvent& a, const SceneEvent& b) {
-            return a.step < b.step;
-        };
-        std::stable_sort(wallEvents.begin(), wallEvents.end(), byStep);
-        std::stable_sort(waterEvents.begin(), waterEvents.end(), byStep);
     }
 
     demo::SceneSet set;
     auto wallScene = std::make_unique<WallDemoScene>(std::move(wall).value(), shaders);
-    wallScene->setScript(std::move(wallEvents));
+    wallScene->setScript(EventScript(std::move(wallEvents)));
     wallScene->setSolveBudgetMs(in.solveBudgetMs);
     set.scenes.push_back(std::move(wallScene));
     Result<std::unique_ptr<WaterDemoScene>> waterScene =
@@ -79,7 +80,7 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
     if (!waterScene) {
         return waterScene.error();
     }
-    (*waterScene)->setScript(std::move(waterEvents));
+    (*waterScene)->setScript(EventScript(std::move(waterEvents)));
     set.scenes.push_back(std::move(waterScene).value());
     // The splash scene (key 3) when its options fit (its pool must hold the wall) and the CPU
     // may run it (it has no GPU backend yet); asked for with --scene splash, an error otherwise.

@@ -71,16 +71,10 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     if (v.warmUpSteps < 0 || v.warmUpSteps > 100000000) {
         return reportError(inputError("--warm-up-steps must be in [0, 100000000]"));
     }
-    std::vector<SceneEvent> events;
-    for (const std::string& text : v.events) {
-        Result<SceneEvent> e = parseEvent(text);
-        if (!e) {
-            return reportError(e.error());
-        }
-        events.push_back(*e);
+    Result<EventScript> script = EventScript::parse(v.events);
+    if (!script) {
+        return reportError(script.error());
     }
-    std::stable_sort(events.begin(), events.end(),
-                     [](const SceneEvent& a, const SceneEvent& b) { return a.step < b.step; });
     const std::pair<const std::string*, const char*> outputs[] = {
         {&v.summaryJson, "--summary-json"},
         {&v.snapshot, "--snapshot"},
@@ -99,16 +93,8 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         return reportError(made.error());
     }
     SimScene& scene = **made;
-    for (const SceneEvent& e : events) {
-        if (e.action == "reset") {
-            if (!e.args.empty()) {
-                return reportError(inputError("--event " + e.text + ": reset takes no arguments"));
-            }
-            continue;
-        }
-        if (Status s = scene.validateEvent(e); !s) {
-            return reportError(s.error());
-        }
+    if (Status s = script->validate(scene); !s) {
+        return reportError(s.error());
     }
 
     // The screenshot renders through GL even when the simulation runs on the CPU.
@@ -152,19 +138,13 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     std::vector<std::vector<double>> phaseMs;
     std::vector<std::string> phaseNames;
     std::vector<std::string> violations;
-    std::size_t nextEvent = 0;
     int stepsRun = 0;
     StepRecord rec;
     MemoryWatch memory(v.warmUpSteps, v.steps);
     Stopwatch runClock;
     for (int step = 0; step < v.steps && !g_interrupted; ++step) {
-        while (nextEvent < events.size() && events[nextEvent].step <= step) {
-            if (events[nextEvent].action == "reset") {
-                scene.reset();  // any scene: rebuild from its settings, keep the backend
-            } else if (Status s = scene.applyEvent(events[nextEvent]); !s) {
-                violations.push_back("step " + std::to_string(step) + ": " + s.error().message);
-            }
-            ++nextEvent;
+        for (const std::string& error : script->apply(scene, step)) {
+            violations.push_back("step " + std::to_string(step) + ": " + error);
         }
         const double startUs = runClock.elapsedMs() * 1000.0;
         scene.step(rec);

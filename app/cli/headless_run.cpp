@@ -23,18 +23,13 @@ Status renderSceneToPng(const SimScene& scene, const std::string& shaderDir, int
     return render::renderToPng(renderer, data, camera.camera(), width, height, path);
 }
 
-SceneRunStats runSceneSteps(SimScene& scene, int steps, const std::vector<SceneEvent>& events,
-                            bool stopAtViolation) {
+SceneRunStats runSceneSteps(SimScene& scene, int steps, EventScript script, bool stopAtViolation) {
     SceneRunStats run;
     run.stepMs.reserve(static_cast<std::size_t>(std::max(steps, 0)));
-    std::size_t nextEvent = 0;
     StepRecord rec;
     for (int step = 0; step < steps; ++step) {
-        while (nextEvent < events.size() && events[nextEvent].step <= step) {
-            if (Status s = scene.applyEvent(events[nextEvent]); !s) {
-                run.violations.push_back("step " + std::to_string(step) + ": " + s.error().message);
-            }
-            ++nextEvent;
+        for (const std::string& error : script.apply(scene, step)) {
+            run.violations.push_back("step " + std::to_string(step) + ": " + error);
         }
         scene.step(rec);
         ++run.steps;

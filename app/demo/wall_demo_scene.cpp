@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <limits>
 
-#include "app/demo/demo_panel.h"
 #include "app/demo/adapter_state.h"
 #include "app/demo/contact_overlay.h"
+#include "app/demo/demo_panel.h"
 
 namespace ww::app {
 
@@ -79,17 +79,18 @@ void WallDemoScene::setMethod(lcp::LcpMethod method) {
     keepSettings();
 }
 
-void WallDemoScene::setScript(std::vector<SceneEvent> events) {
-    m_script = std::move(events);
-    m_nextEvent = 0;
+void WallDemoScene::setScript(EventScript script) {
+    m_script = std::move(script);
 }
 
 void WallDemoScene::step() {
-    for (; m_nextEvent < m_script.size() && m_script[m_nextEvent].step <= m_stepIndex;
-         ++m_nextEvent) {
-        if (Status s = m_scene.applyEvent(m_script[m_nextEvent]); !s) {
-            m_note = s.error().message;
-        }
+    // A scripted reset rebuilds the simulation as everywhere else (the panel's live settings
+    // kept, as the Reset button keeps them); the script's step count runs on.
+    ScriptHooks hooks;
+    hooks.beforeReset = [this] { keepSettings(); };
+    hooks.afterReset = [this] { clearRun(); };
+    for (std::string& error : m_script.apply(m_scene, m_stepIndex, hooks)) {
+        m_note = std::move(error);
     }
     ++m_stepIndex;
     // The budget lowers the cap for this step only: the user's settings stay as they are.
@@ -142,13 +143,17 @@ void WallDemoScene::fillDrawData(render::DrawData& out) {
 }
 
 void WallDemoScene::reset() {
-    m_grab.reset();
     m_stepIndex = 0;
-    m_nextEvent = 0;
-    m_budgetCap = 0;
-    m_alarm.clear();
+    m_script.rewind();
     keepSettings();
     m_scene.reset();
+    clearRun();
+}
+
+void WallDemoScene::clearRun() {
+    m_grab.reset();
+    m_budgetCap = 0;
+    m_alarm.clear();
     m_last = {};
     m_residuals.clear();
 }
@@ -610,7 +615,7 @@ std::unique_ptr<demo::SavedState> WallDemoScene::saveState() {
         return nullptr;
     }
     s->stepIndex = m_stepIndex;
-    s->nextEvent = m_nextEvent;
+    s->scriptPosition = m_script.position();
     return s;
 }
 
@@ -625,7 +630,7 @@ bool WallDemoScene::restoreState(const demo::SavedState& state, std::string* why
         return false;
     }
     m_stepIndex = s->stepIndex;
-    m_nextEvent = s->nextEvent;
+    m_script.seek(s->scriptPosition);
     return true;
 }
 

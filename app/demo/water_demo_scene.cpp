@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/demo/demo_panel.h"
 #include "app/demo/adapter_state.h"
+#include "app/demo/demo_panel.h"
 
 namespace ww::app {
 
@@ -44,20 +44,22 @@ WaterDemoScene::WaterDemoScene(std::unique_ptr<WaterScene> scene, const gpu::Sha
     m_poolM = m_scene->settings().wave.poolSizeM;
 }
 
-void WaterDemoScene::setScript(std::vector<SceneEvent> events) {
-    m_script = std::move(events);
-    m_nextEvent = 0;
+void WaterDemoScene::setScript(EventScript script) {
+    m_script = std::move(script);
 }
 
 void WaterDemoScene::step() {
-    for (; m_nextEvent < m_script.size() && m_script[m_nextEvent].step <= m_stepIndex;
-         ++m_nextEvent) {
-        const SceneEvent& e = m_script[m_nextEvent];
-        if (Status s = m_scene->applyEvent(e); !s) {
-            m_note = s.error().message;
-        } else if (e.action == "rain" || e.action == "wake") {
+    // A scripted reset rebuilds the simulation as everywhere else; the panel's rain and wake
+    // toggles survive it as they survive the Reset button. The script's step count runs on.
+    ScriptHooks hooks;
+    hooks.afterReset = [this] { clearRun(); };
+    hooks.applied = [this](const SceneEvent& e) {
+        if (e.action == "rain" || e.action == "wake") {
             (e.action == "rain" ? m_rain : m_wake) = e.args[0] == "on";  // the panel's toggles
         }
+    };
+    for (std::string& error : m_script.apply(*m_scene, m_stepIndex, hooks)) {
+        m_note = std::move(error);
     }
     ++m_stepIndex;
     m_scene->step(m_last);
@@ -83,9 +85,13 @@ void WaterDemoScene::step() {
 
 void WaterDemoScene::reset() {
     m_stepIndex = 0;
-    m_nextEvent = 0;
-    m_alarm.clear();
+    m_script.rewind();
     m_scene->reset();
+    clearRun();
+}
+
+void WaterDemoScene::clearRun() {
+    m_alarm.clear();
     // The panel's rain and wake toggles are settings: they survive a reset.
     if (m_rain) {
         (void)m_scene->applyEvent({0, "rain", {"on"}, "rain"});
@@ -114,7 +120,7 @@ void WaterDemoScene::rebuild() {
     m_scene = std::move(next);
     m_alarm.clear();
     m_stepIndex = 0;
-    m_nextEvent = 0;
+    m_script.rewind();
     m_rain = m_wake = false;
     m_last = {};
     m_residuals.clear();
@@ -350,7 +356,7 @@ std::unique_ptr<demo::SavedState> WaterDemoScene::saveState() {
         return nullptr;
     }
     s->stepIndex = m_stepIndex;
-    s->nextEvent = m_nextEvent;
+    s->scriptPosition = m_script.position();
     return s;
 }
 
@@ -366,7 +372,7 @@ bool WaterDemoScene::restoreState(const demo::SavedState& state, std::string* wh
         return false;
     }
     m_stepIndex = s->stepIndex;
-    m_nextEvent = s->nextEvent;
+    m_script.seek(s->scriptPosition);
     return true;
 }
 

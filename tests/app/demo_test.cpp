@@ -1028,7 +1028,7 @@ TEST(WaterDemoScene, ResetRestartsTheCounterAndKeepsRain) {
     auto made = WaterDemoScene::create(settings, nullptr);
     ASSERT_TRUE(made.ok()) << made.error().message;
     WaterDemoScene& scene = **made;
-    scene.setScript({*parseEvent("0:rain:on,30")});
+    scene.setScript(EventScript({*parseEvent("0:rain:on,30")}));
     for (int s = 0; s < 10; ++s) {
         scene.step();
     }
