@@ -13,7 +13,7 @@
 #include "app/cli/gpu_session.h"
 #include "app/cli/headless_run.h"
 #include "app/cli/memory_probe.h"
-#include "app/cli/scene_factory.h"
+#include "app/cli/scene_registry.h"
 #include "app/cli/state_file.h"
 #include "app/cli/thread_option.h"
 #include "app/cli/trace_recorder.h"
@@ -280,7 +280,7 @@ CommandAction registerHeadlessCommand(CLI::App& app) {
                            "checks, summary, traces and an offscreen screenshot");
     auto v = std::make_shared<HeadlessValues>();
     auto table = std::make_shared<OptionTable>(*cmd);
-    table->add("scene", v->scene, "Scene to run", {"wall", "water", "splash"});
+    table->add("scene", v->scene, "Scene to run", sceneNames());
     table->add("backend", v->backend, "Solver backend (auto: GPU when available)",
                {"cpu", "gpu", "auto"});
     table->add("steps", v->steps, "Number of fixed time steps");

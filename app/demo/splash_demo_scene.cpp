@@ -7,12 +7,16 @@
 namespace ww::app {
 
 Result<std::unique_ptr<SplashDemoScene>> SplashDemoScene::create(SplashSceneSettings settings) {
-    const float density = settings.brickDensityKgM3;
     Result<std::unique_ptr<SplashScene>> scene = SplashScene::create(std::move(settings));
     if (!scene) {
         return scene.error();
     }
-    std::unique_ptr<SplashDemoScene> out(new SplashDemoScene(std::move(scene).value()));
+    return adopt(std::move(scene).value());
+}
+
+std::unique_ptr<SplashDemoScene> SplashDemoScene::adopt(std::unique_ptr<SplashScene> scene) {
+    const float density = scene->settings().brickDensityKgM3;
+    std::unique_ptr<SplashDemoScene> out(new SplashDemoScene(std::move(scene)));
     out->m_density = density;
     return out;
 }

@@ -34,7 +34,12 @@ Result<std::unique_ptr<WaterDemoScene>> WaterDemoScene::create(WaterSceneSetting
     if (!scene) {
         return scene.error();
     }
-    return std::unique_ptr<WaterDemoScene>(new WaterDemoScene(std::move(scene).value(), shaders));
+    return adopt(std::move(scene).value(), shaders);
+}
+
+std::unique_ptr<WaterDemoScene> WaterDemoScene::adopt(std::unique_ptr<WaterScene> scene,
+                                                      const gpu::ShaderLibrary* shaders) {
+    return std::unique_ptr<WaterDemoScene>(new WaterDemoScene(std::move(scene), shaders));
 }
 
 WaterDemoScene::WaterDemoScene(std::unique_ptr<WaterScene> scene, const gpu::ShaderLibrary* shaders)

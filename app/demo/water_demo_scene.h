@@ -34,6 +34,9 @@ class WaterDemoScene final : public demo::DemoScene {
     /// used when the GPU backend is chosen; it must outlive the scene.
     static Result<std::unique_ptr<WaterDemoScene>> create(WaterSceneSettings settings,
                                                           const gpu::ShaderLibrary* shaders);
+    /// Wraps a built scene (the demo's scene registry).
+    static std::unique_ptr<WaterDemoScene> adopt(std::unique_ptr<WaterScene> scene,
+                                                 const gpu::ShaderLibrary* shaders);
 
     const char* name() const override { return "water"; }
     void step() override;

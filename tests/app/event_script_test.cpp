@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "app/cli/headless_run.h"
-#include "app/cli/scene_factory.h"
+#include "app/cli/scene_registry.h"
 #include "app/scenes/event_script.h"
 
 namespace ww::app {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "app/cli/scene_factory.h"
+#include "app/cli/scene_registry.h"
 
 namespace ww {
 namespace {
