@@ -151,9 +151,7 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         const auto at = static_cast<std::size_t>(stepsRun);
         stepMs[at] = rec.stepMs;
         if (phaseNames.empty()) {
-            for (const auto& p : rec.phasesMs) {
-                phaseNames.push_back(p.first);
-            }
+            forEachPhase(rec.phases, [&](const char* name, double) { phaseNames.push_back(name); });
             phaseMs.assign(phaseNames.size(), std::vector<double>(stepMs.size()));
         }
         StepTrace st;
@@ -161,12 +159,18 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         st.startUs = startUs;
         st.stepMs = rec.stepMs;
         double t = startUs;
-        for (std::size_t i = 0; i < rec.phasesMs.size() && i < phaseMs.size(); ++i) {
-            phaseMs[i][at] = rec.phasesMs[i].second;
-            st.phases.push_back({rec.phasesMs[i].first, t, rec.phasesMs[i].second * 1000.0});
-            t += rec.phasesMs[i].second * 1000.0;
-        }
-        st.values = rec.values;
+        std::size_t i = 0;
+        forEachPhase(rec.phases, [&](const char* name, double ms) {
+            if (i < phaseMs.size()) {
+                phaseMs[i][at] = ms;
+            }
+            ++i;
+            st.phases.push_back({name, t, ms * 1000.0});
+            t += ms * 1000.0;
+        });
+        forEachStat(rec.stats, [&](const StatDescriptor& d, double value) {
+            st.values.emplace_back(d.name, value);
+        });
         trace->record(std::move(st));
         ++stepsRun;
         memory.afterStep(stepsRun);

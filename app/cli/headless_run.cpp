@@ -35,14 +35,16 @@ SceneRunStats runSceneSteps(SimScene& scene, int steps, EventScript script, bool
         ++run.steps;
         run.stepMs.push_back(rec.stepMs);
         if (run.phaseNames.empty()) {
-            for (const auto& p : rec.phasesMs) {
-                run.phaseNames.push_back(p.first);
-            }
+            forEachPhase(rec.phases,
+                         [&](const char* name, double) { run.phaseNames.push_back(name); });
             run.phaseMs.resize(run.phaseNames.size());
         }
-        for (std::size_t i = 0; i < rec.phasesMs.size() && i < run.phaseMs.size(); ++i) {
-            run.phaseMs[i].push_back(rec.phasesMs[i].second);
-        }
+        std::size_t i = 0;
+        forEachPhase(rec.phases, [&](const char*, double ms) {
+            if (i < run.phaseMs.size()) {
+                run.phaseMs[i++].push_back(ms);
+            }
+        });
         const std::size_t before = run.violations.size();
         scene.checkInvariants(rec, run.violations);
         if (stopAtViolation && run.violations.size() > before) {

@@ -58,12 +58,11 @@ void SplashDemoScene::drawControls() {
 }
 
 void SplashDemoScene::drawStats() {
-    for (const auto& [name, ms] : m_last.phasesMs) {
-        ImGui::Text("%-12s %7.3f ms", name.c_str(), ms);
-    }
-    for (const auto& [name, value] : m_last.values) {
-        ImGui::Text("%-18s %g", name.c_str(), value);
-    }
+    forEachPhase(m_last.phases,
+                 [](const char* name, double ms) { ImGui::Text("%-12s %7.3f ms", name, ms); });
+    forEachStat(m_last.stats, [](const StatDescriptor& d, double value) {
+        ImGui::Text("%-18s %g %s", d.name, value, d.unit);
+    });
 }
 
 bool SplashDemoScene::setBackend(Backend backend, std::string* why) {

@@ -36,8 +36,7 @@ class SplashDemoScene final : public demo::DemoScene {
     std::string alarm() const override { return m_alarm; }
     void traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                      std::vector<std::pair<std::string, double>>& values) const override {
-        phasesMs = m_last.phasesMs;
-        values = m_last.values;
+        namedStepValues(m_last, phasesMs, values);
     }
 
     SplashScene& scene() { return *m_scene; }

@@ -127,7 +127,7 @@ void WallDemoScene::step() {
                       ". Reset restores the wall.";
         }
     }
-    if (const double r = value("residual"); std::isfinite(r)) {
+    if (const double r = m_last.stats.residual.value_or(0.0); std::isfinite(r)) {
         m_residuals.push_back(static_cast<float>(r));
     }
     if (m_residuals.size() > kHistorySteps) {
@@ -156,15 +156,6 @@ void WallDemoScene::clearRun() {
     m_alarm.clear();
     m_last = {};
     m_residuals.clear();
-}
-
-double WallDemoScene::value(const char* key) const {
-    for (const auto& [name, v] : m_last.values) {
-        if (name == key) {
-            return v;
-        }
-    }
-    return 0.0;
 }
 
 void WallDemoScene::keepSettings() {
@@ -389,8 +380,7 @@ demo::CameraHome WallDemoScene::cameraHome() const {
 
 void WallDemoScene::traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                                 std::vector<std::pair<std::string, double>>& values) const {
-    phasesMs = m_last.phasesMs;
-    values = m_last.values;
+    namedStepValues(m_last, phasesMs, values);
 }
 
 void WallDemoScene::drawControls() {

@@ -125,7 +125,6 @@ class WallDemoScene final : public demo::DemoScene {
     void keepSettings();
     /// Forgets what the last run showed (plots, alarm, grab) after the simulation restarted.
     void clearRun();
-    double value(const char* key) const;
 
     WallScene m_scene;
     const gpu::ShaderLibrary* m_shaders;

@@ -79,12 +79,11 @@ void WaterDemoScene::step() {
                       " Reset restores a calm pool.";
         }
     }
-    for (const auto& [name, v] : m_last.values) {
-        if (name == "residual") {
-            pushCapped(m_residuals, static_cast<float>(v), kHistorySteps);
-        } else if (name == "energy") {
-            pushCapped(m_energy, static_cast<float>(v), kHistorySteps);
-        }
+    if (m_last.stats.residual) {
+        pushCapped(m_residuals, static_cast<float>(*m_last.stats.residual), kHistorySteps);
+    }
+    if (m_last.stats.energy) {
+        pushCapped(m_energy, static_cast<float>(*m_last.stats.energy), kHistorySteps);
     }
 }
 
@@ -206,8 +205,7 @@ demo::CameraHome WaterDemoScene::cameraHome() const {
 
 void WaterDemoScene::traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                                  std::vector<std::pair<std::string, double>>& values) const {
-    phasesMs = m_last.phasesMs;
-    values = m_last.values;
+    namedStepValues(m_last, phasesMs, values);
 }
 
 void WaterDemoScene::applyParams(const wave::WaveParams& p) {
@@ -311,19 +309,11 @@ void WaterDemoScene::drawControls() {
 
 void WaterDemoScene::drawStats() {
     const wave::WaveParams& p = m_scene->model().params();
-    double rhsMs = 0.0, solveMs = 0.0, iterations = 0.0, residual = 0.0, energy = 0.0;
-    for (const auto& [name, v] : m_last.phasesMs) {
-        (name == "rhs" ? rhsMs : solveMs) = v;
-    }
-    for (const auto& [name, v] : m_last.values) {
-        if (name == "iterations") {
-            iterations = v;
-        } else if (name == "residual") {
-            residual = v;
-        } else if (name == "energy") {
-            energy = v;
-        }
-    }
+    const double rhsMs = m_last.phases.rhs.value_or(0.0);
+    const double solveMs = m_last.phases.solve.value_or(0.0);
+    const double iterations = m_last.stats.iterations.value_or(0.0);
+    const double residual = m_last.stats.residual.value_or(0.0);
+    const double energy = m_last.stats.energy.value_or(0.0);
     ImGui::Text("step %ld, grid %dx%d (n %d), h %.3f m, %s on the %s", m_stepIndex, p.nx, p.ny,
                 p.nx * p.ny, static_cast<double>(p.cellSize()), wave::schemeName(p.scheme),
                 backendName(backend()));
