@@ -8,6 +8,7 @@
 #include "app/cli/demo_config.h"
 #include "app/cli/scene_registry.h"
 #include "app/demo/demo_scene_registry.h"
+#include "app/demo/wall_demo_scene.h"
 
 namespace ww::app {
 namespace {
@@ -61,6 +62,25 @@ TEST(SceneRegistry, TheDemoListsTheRegisteredScenesInOrder) {
         }
         EXPECT_EQ(set->scenes[static_cast<std::size_t>(set->current)]->name(), shown);
     }
+}
+
+// The demo's wall adapter applies a scripted reset through the same EventScript: after a shot
+// and a reset at step 10, ten more steps leave the state of a fresh wall run ten steps.
+TEST(SceneRegistry, TheWallAdapterAppliesAScriptedReset) {
+    Result<WallSceneSettings> settings = makeWallSettings(smallScenes());
+    ASSERT_TRUE(settings.ok()) << settings.error().message;
+    WallDemoScene scripted(*settings, nullptr);
+    scripted.setSolveBudgetMs(0.0f);  // iterations must not follow the clock
+    scripted.setScript(*EventScript::parse({"3:shoot", "10:reset"}));
+    WallDemoScene fresh(*settings, nullptr);
+    fresh.setSolveBudgetMs(0.0f);
+    for (int i = 0; i < 20; ++i) {
+        scripted.step();
+    }
+    for (int i = 0; i < 10; ++i) {
+        fresh.step();
+    }
+    EXPECT_EQ(scripted.stateHash(), fresh.stateHash());
 }
 
 }  // namespace
