@@ -15,7 +15,7 @@
 #include "app/cli/demo_config.h"
 #include "app/cli/gpu_session.h"
 #include "app/cli/headless_run.h"
-#include "app/cli/scene_factory.h"
+#include "app/cli/scene_registry.h"
 #include "app/cli/thread_option.h"
 #include "app/demo/demo.h"
 #include "app/demo/ui_settings.h"
@@ -73,21 +73,6 @@ bool haveDisplay() {
     return false;
 }
 
-// The events of the fallback run: something happens in each scene within its first steps.
-std::vector<SceneEvent> fallbackEvents(const std::string& scene) {
-    std::vector<std::string> texts;
-    if (scene == "wall") {
-        texts = {"20:shoot"};
-    } else {
-        texts = {"0:drop:0.3,0.6", "40:drop:0.7,0.35"};
-    }
-    std::vector<SceneEvent> events;
-    for (const std::string& t : texts) {
-        events.push_back(*parseEvent(t));  // fixed, well-formed texts
-    }
-    return events;
-}
-
 // No window: both scenes headless (CPU unless the GPU was asked for), their summaries, and the
 // --screenshot, if one was asked for, rendered offscreen as `wavewall headless` does.
 int runWithoutDisplay(const DemoValues& v) {
@@ -109,7 +94,11 @@ int runWithoutDisplay(const DemoValues& v) {
     const std::string renderer =
         gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";
     bool clean = true;
-    for (const std::string name : {"wall", "water"}) {
+    for (const SceneEntry& entry : sceneRegistry()) {
+        if (entry.previewEvents.empty()) {
+            continue;
+        }
+        const std::string name = entry.name;
         Result<std::unique_ptr<SimScene>> made = makeScene(name, v.sceneValues, v.seed);
         if (!made) {
             return reportError(made.error());
@@ -118,7 +107,8 @@ int runWithoutDisplay(const DemoValues& v) {
         if (Status s = scene.setBackend(*backend, &gpu.shaders); !s) {
             return reportError(s.error());
         }
-        const SceneRunStats run = runSceneSteps(scene, v.fallbackSteps, fallbackEvents(name));
+        const SceneRunStats run =
+            runSceneSteps(scene, v.fallbackSteps, *EventScript::parse(entry.previewEvents));
         printSceneRun("wavewall demo (headless)", scene, run, renderer, v.seed);
         clean = clean && run.violations.empty();
         if (name == v.scene && !v.screenshot.empty()) {
@@ -299,7 +289,7 @@ CommandAction registerDemoCommand(CLI::App& app) {
     auto v = std::make_shared<DemoValues>();
     auto table = std::make_shared<OptionTable>(*cmd);
     table->add("scene", v->scene, "Scene shown first (switch with the keys 1, 2 and 3)",
-               {"wall", "water", "splash"});
+               sceneNames());
     table->add("backend", v->backend,
                "Solver backend (auto: GPU when available, the CPU when the only GL is a "
                "software rasterizer)",

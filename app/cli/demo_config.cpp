@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/scenes/splash_demo_scene.h"
-#include "app/scenes/wall_demo_scene.h"
-#include "app/scenes/water_demo_scene.h"
+#include "app/cli/scene_registry.h"
+#include "app/demo/demo_scene_registry.h"
+#include "app/demo/splash_demo_scene.h"
+#include "app/demo/wall_demo_scene.h"
+#include "app/demo/water_demo_scene.h"
 
 namespace ww::app {
 
@@ -19,7 +21,7 @@ std::string formatSeconds(float s) {
 
 // The keys of a demo config: the scene shown, backend, seed and every scene option.
 void registerConfigKeys(OptionTable& t, DemoSceneInputs& in) {
-    t.add("scene", in.scene, "Scene shown first", {"wall", "water", "splash"});
+    t.add("scene", in.scene, "Scene shown first", sceneNames());
     t.add("backend", in.backend, "Solver backend", {"cpu", "gpu", "auto"});
     t.add("seed", in.seed, "Random seed (rain)");
     registerSceneOptions(t, in.values);
@@ -29,74 +31,71 @@ void registerConfigKeys(OptionTable& t, DemoSceneInputs& in) {
 
 Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
                                       const gpu::ShaderLibrary* shaders) {
-    Result<WallSceneSettings> wall = makeWallSettings(in.values);
-    if (!wall) {
-        return wall.error();
-    }
-    Result<WaterSceneSettings> water = makeWaterSettings(in.values, in.seed);
-    if (!water) {
-        return water.error();
-    }
-    water->initialDrop = in.initialDrop;
-    // The panel plots the residual per iteration of the last solve.
-    wall->world.lcp.recordHistory = true;
-    water->wave.cg.recordHistory = true;
-    // Each event goes to the scene that knows its action (shoot/remove/push: wall;
-    // drop/rain/wake: water); one that neither knows is an error naming it.
-    std::vector<SceneEvent> wallEvents, waterEvents;
-    {
-        WallScene wallCheck(*wall);
-        for (const std::string& text : in.events) {
-            Result<SceneEvent> e = parseEvent(text);
-            if (!e) {
-                return e.error();
-            }
-            const bool isWater = e->action == "drop" || e->action == "rain" || e->action == "wake";
-            Status ok = isWater ? Status{} : wallCheck.validateEvent(*e);
-            if (ok && isWater) {
-                Result<std::unique_ptr<WaterScene>> tiny = WaterScene::create(*water);
-                ok = tiny ? (*tiny)->validateEvent(*e) : Status{tiny.error()};
-            }
-            if (!ok) {
-                return ok.error();
-            }
-            (isWater ? waterEvents : wallEvents).push_back(*e);
+    SceneBuild build;
+    build.values = in.values;
+    build.seed = in.seed;
+    build.initialDrop = in.initialDrop;
+    build.recordHistory = true;  // the panel plots the residual per iteration of the last solve
+    // Every scene of the registry that has an adapter; an optional one (splash) is left out
+    // when its options do not fit or the backend cannot run it, unless it is the one asked for.
+    std::vector<std::pair<const DemoSceneEntry*, std::unique_ptr<SimScene>>> built;
+    for (const SceneEntry& entry : sceneRegistry()) {
+        const DemoSceneEntry* adapter = findDemoScene(entry.name);
+        if (adapter == nullptr) {
+            continue;
         }
-        const auto byStep = [](const SceneEvent& a, const SceneEvent& b) {
-            return a.step < b.step;
-        };
-        std::stable_sort(wallEvents.begin(), wallEvents.end(), byStep);
-        std::stable_sort(waterEvents.begin(), waterEvents.end(), byStep);
+        Result<std::unique_ptr<SimScene>> scene =
+            in.backend == "gpu" && entry.cpuOnly != nullptr
+                ? Result<std::unique_ptr<SimScene>>(
+                      inputError(std::string("--backend gpu: ") + entry.cpuOnly))
+                : entry.make(build);
+        if (scene) {
+            built.emplace_back(adapter, std::move(scene).value());
+        } else if (!entry.optionalInDemo || in.scene == entry.name) {
+            return scene.error();
+        }
     }
-
+    // Each event goes to every scene whose adapter runs a script and that accepts it (reset:
+    // all of them); one that none accepts is an error naming it and what each scene said.
+    std::vector<std::vector<SceneEvent>> scripts(built.size());
+    for (const std::string& text : in.events) {
+        Result<SceneEvent> e = parseEvent(text);
+        if (!e) {
+            return e.error();
+        }
+        std::string why;
+        bool taken = false;
+        for (std::size_t i = 0; i < built.size(); ++i) {
+            if (!built[i].first->takesEvents) {
+                continue;
+            }
+            if (Status s = EventScript::validate(*built[i].second, *e); s) {
+                scripts[i].push_back(*e);
+                taken = true;
+            } else {
+                why += (why.empty() ? "" : "; ") + s.error().message;
+            }
+        }
+        if (!taken) {
+            return inputError(why);
+        }
+    }
     demo::SceneSet set;
-    auto wallScene = std::make_unique<WallDemoScene>(std::move(wall).value(), shaders);
-    wallScene->setScript(std::move(wallEvents));
-    wallScene->setSolveBudgetMs(in.solveBudgetMs);
-    set.scenes.push_back(std::move(wallScene));
-    Result<std::unique_ptr<WaterDemoScene>> waterScene =
-        WaterDemoScene::create(std::move(water).value(), shaders);
-    if (!waterScene) {
-        return waterScene.error();
+    for (std::size_t i = 0; i < built.size(); ++i) {
+        if (built[i].first->name == in.scene) {
+            set.current = static_cast<int>(i);
+        }
+        DemoAdapterInputs adapterInputs;
+        adapterInputs.shaders = shaders;
+        adapterInputs.script = EventScript(std::move(scripts[i]));
+        adapterInputs.solveBudgetMs = in.solveBudgetMs;
+        Result<std::unique_ptr<demo::DemoScene>> adapter =
+            built[i].first->wrap(std::move(built[i].second), std::move(adapterInputs));
+        if (!adapter) {
+            return adapter.error();
+        }
+        set.scenes.push_back(std::move(adapter).value());
     }
-    (*waterScene)->setScript(std::move(waterEvents));
-    set.scenes.push_back(std::move(waterScene).value());
-    // The splash scene (key 3) when its options fit (its pool must hold the wall) and the CPU
-    // may run it (it has no GPU backend yet); asked for with --scene splash, an error otherwise.
-    Result<SplashSceneSettings> splashSettings =
-        in.backend == "gpu" ? Result<SplashSceneSettings>(inputError(
-                                  "--backend gpu: the splash scene runs on the CPU only for now "
-                                  "(docs/splash.md); use --backend cpu or auto"))
-                            : makeSplashSettings(in.values);
-    Result<std::unique_ptr<SplashDemoScene>> splashScene =
-        splashSettings ? SplashDemoScene::create(std::move(splashSettings).value())
-                       : Result<std::unique_ptr<SplashDemoScene>>(splashSettings.error());
-    if (splashScene) {
-        set.scenes.push_back(std::move(splashScene).value());
-    } else if (in.scene == "splash") {
-        return splashScene.error();
-    }
-    set.current = in.scene == "water" ? 1 : (in.scene == "splash" ? 2 : 0);
     return set;
 }
 

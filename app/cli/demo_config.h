@@ -11,7 +11,7 @@
 
 #include "app/cli/scene_options.h"
 #include "app/demo/saved_settings.h"
-#include "app/scenes/wall_demo_scene.h"
+#include "app/demo/wall_demo_scene.h"
 #include "solver/gpu/shader_library.h"
 
 namespace ww::app {

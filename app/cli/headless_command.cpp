@@ -13,7 +13,7 @@
 #include "app/cli/gpu_session.h"
 #include "app/cli/headless_run.h"
 #include "app/cli/memory_probe.h"
-#include "app/cli/scene_factory.h"
+#include "app/cli/scene_registry.h"
 #include "app/cli/state_file.h"
 #include "app/cli/thread_option.h"
 #include "app/cli/trace_recorder.h"
@@ -71,16 +71,10 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     if (v.warmUpSteps < 0 || v.warmUpSteps > 100000000) {
         return reportError(inputError("--warm-up-steps must be in [0, 100000000]"));
     }
-    std::vector<SceneEvent> events;
-    for (const std::string& text : v.events) {
-        Result<SceneEvent> e = parseEvent(text);
-        if (!e) {
-            return reportError(e.error());
-        }
-        events.push_back(*e);
+    Result<EventScript> script = EventScript::parse(v.events);
+    if (!script) {
+        return reportError(script.error());
     }
-    std::stable_sort(events.begin(), events.end(),
-                     [](const SceneEvent& a, const SceneEvent& b) { return a.step < b.step; });
     const std::pair<const std::string*, const char*> outputs[] = {
         {&v.summaryJson, "--summary-json"},
         {&v.snapshot, "--snapshot"},
@@ -99,16 +93,8 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         return reportError(made.error());
     }
     SimScene& scene = **made;
-    for (const SceneEvent& e : events) {
-        if (e.action == "reset") {
-            if (!e.args.empty()) {
-                return reportError(inputError("--event " + e.text + ": reset takes no arguments"));
-            }
-            continue;
-        }
-        if (Status s = scene.validateEvent(e); !s) {
-            return reportError(s.error());
-        }
+    if (Status s = script->validate(scene); !s) {
+        return reportError(s.error());
     }
 
     // The screenshot renders through GL even when the simulation runs on the CPU.
@@ -152,28 +138,20 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     std::vector<std::vector<double>> phaseMs;
     std::vector<std::string> phaseNames;
     std::vector<std::string> violations;
-    std::size_t nextEvent = 0;
     int stepsRun = 0;
     StepRecord rec;
     MemoryWatch memory(v.warmUpSteps, v.steps);
     Stopwatch runClock;
     for (int step = 0; step < v.steps && !g_interrupted; ++step) {
-        while (nextEvent < events.size() && events[nextEvent].step <= step) {
-            if (events[nextEvent].action == "reset") {
-                scene.reset();  // any scene: rebuild from its settings, keep the backend
-            } else if (Status s = scene.applyEvent(events[nextEvent]); !s) {
-                violations.push_back("step " + std::to_string(step) + ": " + s.error().message);
-            }
-            ++nextEvent;
+        for (const std::string& error : script->apply(scene, step)) {
+            violations.push_back("step " + std::to_string(step) + ": " + error);
         }
         const double startUs = runClock.elapsedMs() * 1000.0;
         scene.step(rec);
         const auto at = static_cast<std::size_t>(stepsRun);
         stepMs[at] = rec.stepMs;
         if (phaseNames.empty()) {
-            for (const auto& p : rec.phasesMs) {
-                phaseNames.push_back(p.first);
-            }
+            forEachPhase(rec.phases, [&](const char* name, double) { phaseNames.push_back(name); });
             phaseMs.assign(phaseNames.size(), std::vector<double>(stepMs.size()));
         }
         StepTrace st;
@@ -181,12 +159,18 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         st.startUs = startUs;
         st.stepMs = rec.stepMs;
         double t = startUs;
-        for (std::size_t i = 0; i < rec.phasesMs.size() && i < phaseMs.size(); ++i) {
-            phaseMs[i][at] = rec.phasesMs[i].second;
-            st.phases.push_back({rec.phasesMs[i].first, t, rec.phasesMs[i].second * 1000.0});
-            t += rec.phasesMs[i].second * 1000.0;
-        }
-        st.values = rec.values;
+        std::size_t i = 0;
+        forEachPhase(rec.phases, [&](const char* name, double ms) {
+            if (i < phaseMs.size()) {
+                phaseMs[i][at] = ms;
+            }
+            ++i;
+            st.phases.push_back({name, t, ms * 1000.0});
+            t += ms * 1000.0;
+        });
+        forEachStat(rec.stats, [&](const StatDescriptor& d, double value) {
+            st.values.emplace_back(d.name, value);
+        });
         trace->record(std::move(st));
         ++stepsRun;
         memory.afterStep(stepsRun);
@@ -300,7 +284,7 @@ CommandAction registerHeadlessCommand(CLI::App& app) {
                            "checks, summary, traces and an offscreen screenshot");
     auto v = std::make_shared<HeadlessValues>();
     auto table = std::make_shared<OptionTable>(*cmd);
-    table->add("scene", v->scene, "Scene to run", {"wall", "water", "splash"});
+    table->add("scene", v->scene, "Scene to run", sceneNames());
     table->add("backend", v->backend, "Solver backend (auto: GPU when available)",
                {"cpu", "gpu", "auto"});
     table->add("steps", v->steps, "Number of fixed time steps");

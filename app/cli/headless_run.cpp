@@ -23,31 +23,28 @@ Status renderSceneToPng(const SimScene& scene, const std::string& shaderDir, int
     return render::renderToPng(renderer, data, camera.camera(), width, height, path);
 }
 
-SceneRunStats runSceneSteps(SimScene& scene, int steps, const std::vector<SceneEvent>& events,
-                            bool stopAtViolation) {
+SceneRunStats runSceneSteps(SimScene& scene, int steps, EventScript script, bool stopAtViolation) {
     SceneRunStats run;
     run.stepMs.reserve(static_cast<std::size_t>(std::max(steps, 0)));
-    std::size_t nextEvent = 0;
     StepRecord rec;
     for (int step = 0; step < steps; ++step) {
-        while (nextEvent < events.size() && events[nextEvent].step <= step) {
-            if (Status s = scene.applyEvent(events[nextEvent]); !s) {
-                run.violations.push_back("step " + std::to_string(step) + ": " + s.error().message);
-            }
-            ++nextEvent;
+        for (const std::string& error : script.apply(scene, step)) {
+            run.violations.push_back("step " + std::to_string(step) + ": " + error);
         }
         scene.step(rec);
         ++run.steps;
         run.stepMs.push_back(rec.stepMs);
         if (run.phaseNames.empty()) {
-            for (const auto& p : rec.phasesMs) {
-                run.phaseNames.push_back(p.first);
-            }
+            forEachPhase(rec.phases,
+                         [&](const char* name, double) { run.phaseNames.push_back(name); });
             run.phaseMs.resize(run.phaseNames.size());
         }
-        for (std::size_t i = 0; i < rec.phasesMs.size() && i < run.phaseMs.size(); ++i) {
-            run.phaseMs[i].push_back(rec.phasesMs[i].second);
-        }
+        std::size_t i = 0;
+        forEachPhase(rec.phases, [&](const char*, double ms) {
+            if (i < run.phaseMs.size()) {
+                run.phaseMs[i++].push_back(ms);
+            }
+        });
         const std::size_t before = run.violations.size();
         scene.checkInvariants(rec, run.violations);
         if (stopAtViolation && run.violations.size() > before) {

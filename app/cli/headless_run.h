@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/bench/stats.h"
-#include "app/scenes/scene_event.h"
+#include "app/scenes/event_script.h"
 #include "app/scenes/sim_scene.h"
 
 namespace ww::app {
@@ -25,10 +25,10 @@ struct SceneRunStats {
 /// Linear-interpolated quantile q in [0, 1] of `v` (0 when empty).
 using bench::quantile;
 
-/// Steps `scene` `steps` times; each event is applied before the step it names (`events`
-/// sorted by step). Invariants are checked after every step; with `stopAtViolation` the run
-/// ends at the first one.
-SceneRunStats runSceneSteps(SimScene& scene, int steps, const std::vector<SceneEvent>& events,
+/// Steps `scene` `steps` times; each event of `script` is applied before the step it names
+/// (reset included, as `wavewall headless` does). Invariants are checked after every step;
+/// with `stopAtViolation` the run ends at the first one.
+SceneRunStats runSceneSteps(SimScene& scene, int steps, EventScript script,
                             bool stopAtViolation = false);
 
 /// Prints the run as `wavewall headless` does: scene, backend, step-time quantiles, per-phase

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/scenes/scene_event.h"
+#include "app/scenes/step_record.h"
 #include "render/draw_data.h"
 #include "solver/core/backend.h"
 #include "solver/core/result.h"
@@ -19,15 +20,6 @@ class ShaderLibrary;
 }
 
 namespace ww::app {
-
-/// What one step did: per-phase times and the solver statistics, in the order they are shown.
-/// The panel, the trace recorder, --check and the summary all read this one record.
-struct StepRecord {
-    double stepMs = 0;
-    std::vector<std::pair<std::string, double>> phasesMs;  ///< e.g. collide, assemble, solve
-    std::vector<std::pair<std::string, double>> values;    ///< e.g. n, contacts, iterations
-    std::vector<float> residualHistory;  ///< last solve's residual per iteration, if recorded
-};
 
 /// A scene's simulation state at one step, opaque: the demo's history keeps these. Only the
 /// scene that saved one can restore it.

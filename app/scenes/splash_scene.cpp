@@ -40,23 +40,28 @@ void SplashScene::step(StepRecord& out) {
     const rigid::StepStats& r = s.rigid;
     const wave::StepStats& w = s.water;
     out.stepMs = s.totalMs;
-    out.phasesMs = {{"collide", r.collideMs},   {"assemble", r.assembleMs},
-                    {"solve", r.solveMs},       {"integrate", r.integrateMs},
-                    {"coupling", s.couplingMs}, {"water_rhs", w.rhsMs},
-                    {"water_solve", w.solveMs}};
+    out.phases = {};
+    out.phases.collide = r.collideMs;
+    out.phases.assemble = r.assembleMs;
+    out.phases.solve = r.solveMs;
+    out.phases.integrate = r.integrateMs;
+    out.phases.coupling = s.couplingMs;
+    out.phases.waterRhs = w.rhsMs;
+    out.phases.waterSolve = w.solveMs;
     out.residualHistory = r.residualHistory;
-    out.values = {{"n", r.lcpN},
-                  {"contacts", r.contacts},
-                  {"islands", r.islands},
-                  {"lcp_iterations", r.iterationsMean},
-                  {"lcp_residual", r.residualMax},
-                  {"cg_iterations", w.cgIterations},
-                  {"cg_residual", w.cgResidual},
-                  {"penetration", r.maxPenetration},
-                  {"max_speed", r.maxSpeed},
-                  {"submerged_m3", s.submergedVolume},
-                  {"volume_drift_rel", s.volumeDriftRel},
-                  {"level_correction_m", s.levelCorrectionM}};
+    out.stats = {};
+    out.stats.n = r.lcpN;
+    out.stats.contacts = r.contacts;
+    out.stats.islands = r.islands;
+    out.stats.lcpIterations = r.iterationsMean;
+    out.stats.lcpResidual = r.residualMax;
+    out.stats.cgIterations = w.cgIterations;
+    out.stats.cgResidual = w.cgResidual;
+    out.stats.penetration = r.maxPenetration;
+    out.stats.maxSpeed = r.maxSpeed;
+    out.stats.submergedM3 = s.submergedVolume;
+    out.stats.volumeDriftRel = s.volumeDriftRel;
+    out.stats.levelCorrectionM = s.levelCorrectionM;
     ++m_steps;
     m_nMax = std::max(m_nMax, r.lcpN);
     m_contactsMax = std::max(m_contactsMax, r.contacts);

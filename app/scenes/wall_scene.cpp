@@ -127,22 +127,24 @@ void WallScene::step(StepRecord& out) {
     m_prevMaxSpeed = m_world.lastStats().maxSpeed;
     const rigid::StepStats& s = m_world.step();
     out.stepMs = s.totalMs;
-    out.phasesMs = {{"collide", s.collideMs},
-                    {"assemble", s.assembleMs},
-                    {"solve", s.solveMs},
-                    {"integrate", s.integrateMs}};
+    out.phases = {};
+    out.phases.collide = s.collideMs;
+    out.phases.assemble = s.assembleMs;
+    out.phases.solve = s.solveMs;
+    out.phases.integrate = s.integrateMs;
     out.residualHistory = s.residualHistory;
     const float drift = maxDrift();
     const float speed = maxBrickSpeed();
-    out.values = {{"n", s.lcpN},
-                  {"n_block_max", s.lcpNMax},
-                  {"contacts", s.contacts},
-                  {"islands", s.islands},
-                  {"iterations", s.iterationsMean},
-                  {"residual", s.residualMax},
-                  {"penetration", s.maxPenetration},
-                  {"max_speed", speed},
-                  {"max_drift", drift}};
+    out.stats = {};
+    out.stats.n = s.lcpN;
+    out.stats.nBlockMax = s.lcpNMax;
+    out.stats.contacts = s.contacts;
+    out.stats.islands = s.islands;
+    out.stats.iterations = s.iterationsMean;
+    out.stats.residual = s.residualMax;
+    out.stats.penetration = s.maxPenetration;
+    out.stats.maxSpeed = speed;
+    out.stats.maxDrift = drift;
     ++m_steps;
     m_nMax = std::max(m_nMax, s.lcpN);
     m_contactsMax = std::max(m_contactsMax, s.contacts);

@@ -62,13 +62,16 @@ void WaterScene::step(StepRecord& out) {
     m_quietStep = !m_disturbed && m_last.drops == 0 && !m_wakeOn && !m_rainOn;
     m_disturbed = false;
     out.stepMs = m_last.totalMs;
-    out.phasesMs = {{"rhs", m_last.rhsMs}, {"solve", m_last.solveMs}};
+    out.phases = {};
+    out.phases.rhs = m_last.rhsMs;
+    out.phases.solve = m_last.solveMs;
     out.residualHistory = m_last.cgHistory;
-    out.values = {{"iterations", m_last.cgIterations},
-                  {"residual", m_last.cgResidual},
-                  {"true_residual", m_last.cgTrueResidual},
-                  {"energy", m_last.energy},
-                  {"drops", m_last.drops}};
+    out.stats = {};
+    out.stats.iterations = m_last.cgIterations;
+    out.stats.residual = m_last.cgResidual;
+    out.stats.trueResidual = m_last.cgTrueResidual;
+    out.stats.energy = m_last.energy;
+    out.stats.drops = m_last.drops;
     ++m_steps;
     m_iterationsSum += m_last.cgIterations;
     m_iterationsMax = std::max(m_iterationsMax, m_last.cgIterations);

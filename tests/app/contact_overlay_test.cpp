@@ -1,4 +1,4 @@
-// The contact overlay's geometry (app/scenes/contact_overlay.h) against closed forms: a box
+// The contact overlay's geometry (app/demo/contact_overlay.h) against closed forms: a box
 // resting on the ground shows its four bottom corners, normals along +y whose impulses sum to
 // the weight over one step m g dt and whose lengths are s lambda_n; a box sliding on the
 // ground shows friction against its velocity, of magnitude mu sum lambda_n (Coulomb, sliding);
@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "app/scenes/contact_overlay.h"
+#include "app/demo/contact_overlay.h"
 #include "solver/rigid/scenes.h"
 #include "support/executor.h"
 

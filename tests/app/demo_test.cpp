@@ -22,8 +22,8 @@
 
 #include "app/cli/option_table.h"
 #include "app/cli/scene_options.h"
-#include "app/scenes/wall_demo_scene.h"
-#include "app/scenes/water_demo_scene.h"
+#include "app/demo/wall_demo_scene.h"
+#include "app/demo/water_demo_scene.h"
 #include "render/capture.h"
 #include "support/gpu_fixture.h"
 #include "support/run_command.h"
@@ -686,7 +686,7 @@ TEST(DemoUnderXvfb, ContactOverlayKeysShowPointsAndNormals) {
         for (int y = 0; y < im.height; ++y) {
             for (int x = 0; x < im.width; ++x) {
                 const glm::u8vec4 p = im.at(x, y);
-                // Points: (255, 235, 25); normals: (38, 255, 89) (app/scenes/contact_overlay.h).
+                // Points: (255, 235, 25); normals: (38, 255, 89) (app/demo/contact_overlay.h).
                 n += green ? (p.g > 220 && p.r < 90 && p.b < 140 ? 1 : 0)
                            : (p.r > 230 && p.g > 200 && p.b < 80 ? 1 : 0);
             }
@@ -1028,7 +1028,7 @@ TEST(WaterDemoScene, ResetRestartsTheCounterAndKeepsRain) {
     auto made = WaterDemoScene::create(settings, nullptr);
     ASSERT_TRUE(made.ok()) << made.error().message;
     WaterDemoScene& scene = **made;
-    scene.setScript({*parseEvent("0:rain:on,30")});
+    scene.setScript(EventScript({*parseEvent("0:rain:on,30")}));
     for (int s = 0; s < 10; ++s) {
         scene.step();
     }

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/cli/memory_probe.h"
-#include "app/cli/scene_factory.h"
+#include "app/cli/scene_registry.h"
 #include "solver/gpu/gl_objects.h"
 #include "solver/gpu/shader_library.h"
 #include "support/gpu_fixture.h"

@@ -10,7 +10,7 @@
 #include <random>
 #include <string>
 
-#include "app/cli/scene_factory.h"
+#include "app/cli/scene_registry.h"
 #include "app/scenes/scene_event.h"
 #include "support/run_command.h"
 

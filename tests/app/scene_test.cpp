@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "app/cli/scene_factory.h"
+#include "app/cli/scene_registry.h"
 
 namespace ww {
 namespace {
@@ -18,13 +18,13 @@ TEST(SceneRecords, WaterCarriesTheLastCgHistory) {
     ASSERT_TRUE(scene.ok()) << scene.error().message;
     app::StepRecord rec;
     (*scene)->step(rec);
-    const double iterations = rec.values[0].second;
-    ASSERT_EQ(rec.values[0].first, "iterations");
+    ASSERT_TRUE(rec.stats.iterations.has_value());
+    const double iterations = *rec.stats.iterations;
     ASSERT_GT(iterations, 0);
     // CG's history: the residual before the first iteration, then one per iteration; the
     // last entry is the residual the step reports.
     ASSERT_EQ(rec.residualHistory.size(), static_cast<std::size_t>(iterations) + 1);
-    EXPECT_FLOAT_EQ(rec.residualHistory.back(), static_cast<float>(rec.values[1].second));
+    EXPECT_FLOAT_EQ(rec.residualHistory.back(), static_cast<float>(rec.stats.residual.value()));
     EXPECT_LT(rec.residualHistory.back(), rec.residualHistory.front());
 }
 
@@ -51,6 +51,40 @@ TEST(SceneRecords, WallCarriesTheLargestBlocksLcpHistoryOnlyWhenAsked) {
     }
     // Projected Jacobi from the cold start converges: the last residual is below the first.
     EXPECT_LT(rec.residualHistory.back(), rec.residualHistory.front());
+}
+
+}  // namespace
+}  // namespace ww
+
+namespace ww {
+namespace {
+
+// The typed record lists its statistics by name in the order the CSV columns, the trace's args
+// and the summary have always had (docs/cli.md); each scene reports exactly these.
+TEST(SceneRecords, TypedStatisticsKeepTheirNamesAndOrder) {
+    app::SceneOptionValues v;
+    v.wall = "4x3";
+    v.grid = "32x32";
+    const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
+        {"wall",
+         {"collide", "assemble", "solve", "integrate", "n", "n_block_max", "contacts", "islands",
+          "iterations", "residual", "penetration", "max_speed", "max_drift"}},
+        {"water", {"rhs", "solve", "iterations", "residual", "true_residual", "energy", "drops"}},
+        {"splash",
+         {"collide", "assemble", "solve", "integrate", "coupling", "water_rhs", "water_solve", "n",
+          "contacts", "islands", "lcp_iterations", "lcp_residual", "cg_iterations", "cg_residual",
+          "penetration", "max_speed", "submerged_m3", "volume_drift_rel", "level_correction_m"}}};
+    for (const auto& [name, names] : expected) {
+        auto scene = app::makeScene(name, v, 2);
+        ASSERT_TRUE(scene.ok()) << scene.error().message;
+        app::StepRecord rec;
+        (*scene)->step(rec);
+        std::vector<std::string> got;
+        app::forEachPhase(rec.phases, [&](const char* n, double) { got.push_back(n); });
+        app::forEachStat(rec.stats,
+                         [&](const app::StatDescriptor& d, double) { got.push_back(d.name); });
+        EXPECT_EQ(got, names) << name;
+    }
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // libFuzzer target: a config file goes through what `wavewall headless --config` does before a
 // run — JSON parsing, key lookup and type checks of the option table (the scene options and
 // the command's own), then the range validation of both scenes' settings (makeWallSettings,
-// makeWaterSettings, as scene_factory calls them) — and must end in valid settings or an
+// makeWaterSettings, as scene_registry calls them) — and must end in valid settings or an
 // Error: no crash, no undefined behaviour. Settings that pass are checked against the ranges
 // docs/cli.md promises; a value let through out of range aborts (a finding).
 #include <unistd.h>

@@ -21,6 +21,7 @@
 
 #include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
+#include "app/scenes/event_script.h"
 #include "app/scenes/wall_scene.h"
 
 namespace ww::app {
@@ -88,9 +89,10 @@ class WallDemoScene final : public demo::DemoScene {
     /// Index of the body the ray hits first (boxes that can move), or -1.
     int pickBody(const render::Ray& ray);
 
-    /// Scripted events (`--event`, sorted by step), applied before the step they name,
-    /// counted from the start and again after every reset. Validate them with the scene first.
-    void setScript(std::vector<SceneEvent> events);
+    /// Scripted events (`--event`), applied before the step they name, counted from the start
+    /// and again after every Reset (a scripted reset restarts the simulation, not the script).
+    /// Validate them with the scene first.
+    void setScript(EventScript script);
 
     /// Per-step solve budget, ms (0 = none): when the iteration count asked for (2n or a
     /// fixed count) would take longer at the last step's measured ms per iteration, this
@@ -121,7 +123,8 @@ class WallDemoScene final : public demo::DemoScene {
     void applyGrab(float dtSeconds);
     /// Copies the live world parameters into the settings a rebuild starts from.
     void keepSettings();
-    double value(const char* key) const;
+    /// Forgets what the last run showed (plots, alarm, grab) after the simulation restarted.
+    void clearRun();
 
     WallScene m_scene;
     const gpu::ShaderLibrary* m_shaders;
@@ -129,8 +132,7 @@ class WallDemoScene final : public demo::DemoScene {
     demo::CameraHome m_home;
     std::deque<float> m_residuals;  ///< final residual of each recent step
     std::vector<float> m_plot;      ///< m_residuals made contiguous for the plot
-    std::vector<SceneEvent> m_script;
-    std::size_t m_nextEvent = 0;
+    EventScript m_script;
     long m_stepIndex = 0;         ///< steps since the start or the last reset
     demo::StatusNote m_note;      ///< last pick / button outcome, one line in the panel
     std::string m_alarm;          ///< last pick / button outcome, shown in the panel

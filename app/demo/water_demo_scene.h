@@ -23,6 +23,7 @@
 
 #include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
+#include "app/scenes/event_script.h"
 #include "app/scenes/water_scene.h"
 
 namespace ww::app {
@@ -33,6 +34,9 @@ class WaterDemoScene final : public demo::DemoScene {
     /// used when the GPU backend is chosen; it must outlive the scene.
     static Result<std::unique_ptr<WaterDemoScene>> create(WaterSceneSettings settings,
                                                           const gpu::ShaderLibrary* shaders);
+    /// Wraps a built scene (the demo's scene registry).
+    static std::unique_ptr<WaterDemoScene> adopt(std::unique_ptr<WaterScene> scene,
+                                                 const gpu::ShaderLibrary* shaders);
 
     const char* name() const override { return "water"; }
     void step() override;
@@ -62,15 +66,19 @@ class WaterDemoScene final : public demo::DemoScene {
     /// Normalized pool coordinates (in [0, 1]^2) where `ray` meets the rest plane, or nullopt.
     std::optional<glm::vec2> poolHit(const render::Ray& ray) const;
 
-    /// Scripted events (`--event`, sorted by step), applied before the step they name,
-    /// counted from the start and again after every reset. Validate them with the scene first.
-    void setScript(std::vector<SceneEvent> events);
+    /// Scripted events (`--event`), applied before the step they name, counted from the start
+    /// and again after every Reset (a scripted reset restarts the simulation, not the script).
+    /// Validate them with the scene first.
+    void setScript(EventScript script);
 
     /// Steps kept in the per-step plots.
     static constexpr std::size_t kHistorySteps = 300;
 
   private:
     WaterDemoScene(std::unique_ptr<WaterScene> scene, const gpu::ShaderLibrary* shaders);
+    /// After the simulation restarted: forgets the plots and alarm, re-applies the panel's
+    /// rain and wake toggles.
+    void clearRun();
     /// Applies edited parameters that need no rebuild (everything but the grid and pool size).
     void applyParams(const wave::WaveParams& p);
     /// Builds a new scene from the settings (grid or pool size changed), keeping the backend.
@@ -82,8 +90,7 @@ class WaterDemoScene final : public demo::DemoScene {
     std::deque<float> m_residuals;  ///< CG residual of each recent step
     std::deque<float> m_energy;     ///< discrete energy after each recent step
     std::vector<float> m_plot;
-    std::vector<SceneEvent> m_script;
-    std::size_t m_nextEvent = 0;
+    EventScript m_script;
     long m_stepIndex = 0;     ///< steps since the start or the last reset
     demo::StatusNote m_note;  ///< last pick / button outcome, one line in the panel
     std::string m_alarm;

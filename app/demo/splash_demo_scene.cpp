@@ -1,4 +1,4 @@
-#include "app/scenes/splash_demo_scene.h"
+#include "app/demo/splash_demo_scene.h"
 
 #include <imgui.h>
 
@@ -7,12 +7,16 @@
 namespace ww::app {
 
 Result<std::unique_ptr<SplashDemoScene>> SplashDemoScene::create(SplashSceneSettings settings) {
-    const float density = settings.brickDensityKgM3;
     Result<std::unique_ptr<SplashScene>> scene = SplashScene::create(std::move(settings));
     if (!scene) {
         return scene.error();
     }
-    std::unique_ptr<SplashDemoScene> out(new SplashDemoScene(std::move(scene).value()));
+    return adopt(std::move(scene).value());
+}
+
+std::unique_ptr<SplashDemoScene> SplashDemoScene::adopt(std::unique_ptr<SplashScene> scene) {
+    const float density = scene->settings().brickDensityKgM3;
+    std::unique_ptr<SplashDemoScene> out(new SplashDemoScene(std::move(scene)));
     out->m_density = density;
     return out;
 }
@@ -54,12 +58,11 @@ void SplashDemoScene::drawControls() {
 }
 
 void SplashDemoScene::drawStats() {
-    for (const auto& [name, ms] : m_last.phasesMs) {
-        ImGui::Text("%-12s %7.3f ms", name.c_str(), ms);
-    }
-    for (const auto& [name, value] : m_last.values) {
-        ImGui::Text("%-18s %g", name.c_str(), value);
-    }
+    forEachPhase(m_last.phases,
+                 [](const char* name, double ms) { ImGui::Text("%-12s %7.3f ms", name, ms); });
+    forEachStat(m_last.stats, [](const StatDescriptor& d, double value) {
+        ImGui::Text("%-18s %g %s", d.name, value, d.unit);
+    });
 }
 
 bool SplashDemoScene::setBackend(Backend backend, std::string* why) {

@@ -19,6 +19,8 @@ class SplashDemoScene final : public demo::DemoScene {
   public:
     /// Fails with a message naming the option when the settings are invalid.
     static Result<std::unique_ptr<SplashDemoScene>> create(SplashSceneSettings settings);
+    /// Wraps a built scene (the demo's scene registry).
+    static std::unique_ptr<SplashDemoScene> adopt(std::unique_ptr<SplashScene> scene);
 
     const char* name() const override { return "splash"; }
     void step() override;
@@ -34,8 +36,7 @@ class SplashDemoScene final : public demo::DemoScene {
     std::string alarm() const override { return m_alarm; }
     void traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                      std::vector<std::pair<std::string, double>>& values) const override {
-        phasesMs = m_last.phasesMs;
-        values = m_last.values;
+        namedStepValues(m_last, phasesMs, values);
     }
 
     SplashScene& scene() { return *m_scene; }

@@ -1,12 +1,12 @@
-#include "app/scenes/water_demo_scene.h"
+#include "app/demo/water_demo_scene.h"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "app/demo/adapter_state.h"
 #include "app/demo/demo_panel.h"
-#include "app/scenes/adapter_state.h"
 
 namespace ww::app {
 
@@ -34,7 +34,12 @@ Result<std::unique_ptr<WaterDemoScene>> WaterDemoScene::create(WaterSceneSetting
     if (!scene) {
         return scene.error();
     }
-    return std::unique_ptr<WaterDemoScene>(new WaterDemoScene(std::move(scene).value(), shaders));
+    return adopt(std::move(scene).value(), shaders);
+}
+
+std::unique_ptr<WaterDemoScene> WaterDemoScene::adopt(std::unique_ptr<WaterScene> scene,
+                                                      const gpu::ShaderLibrary* shaders) {
+    return std::unique_ptr<WaterDemoScene>(new WaterDemoScene(std::move(scene), shaders));
 }
 
 WaterDemoScene::WaterDemoScene(std::unique_ptr<WaterScene> scene, const gpu::ShaderLibrary* shaders)
@@ -44,20 +49,22 @@ WaterDemoScene::WaterDemoScene(std::unique_ptr<WaterScene> scene, const gpu::Sha
     m_poolM = m_scene->settings().wave.poolSizeM;
 }
 
-void WaterDemoScene::setScript(std::vector<SceneEvent> events) {
-    m_script = std::move(events);
-    m_nextEvent = 0;
+void WaterDemoScene::setScript(EventScript script) {
+    m_script = std::move(script);
 }
 
 void WaterDemoScene::step() {
-    for (; m_nextEvent < m_script.size() && m_script[m_nextEvent].step <= m_stepIndex;
-         ++m_nextEvent) {
-        const SceneEvent& e = m_script[m_nextEvent];
-        if (Status s = m_scene->applyEvent(e); !s) {
-            m_note = s.error().message;
-        } else if (e.action == "rain" || e.action == "wake") {
+    // A scripted reset rebuilds the simulation as everywhere else; the panel's rain and wake
+    // toggles survive it as they survive the Reset button. The script's step count runs on.
+    ScriptHooks hooks;
+    hooks.afterReset = [this] { clearRun(); };
+    hooks.applied = [this](const SceneEvent& e) {
+        if (e.action == "rain" || e.action == "wake") {
             (e.action == "rain" ? m_rain : m_wake) = e.args[0] == "on";  // the panel's toggles
         }
+    };
+    for (std::string& error : m_script.apply(*m_scene, m_stepIndex, hooks)) {
+        m_note = std::move(error);
     }
     ++m_stepIndex;
     m_scene->step(m_last);
@@ -72,20 +79,23 @@ void WaterDemoScene::step() {
                       " Reset restores a calm pool.";
         }
     }
-    for (const auto& [name, v] : m_last.values) {
-        if (name == "residual") {
-            pushCapped(m_residuals, static_cast<float>(v), kHistorySteps);
-        } else if (name == "energy") {
-            pushCapped(m_energy, static_cast<float>(v), kHistorySteps);
-        }
+    if (m_last.stats.residual) {
+        pushCapped(m_residuals, static_cast<float>(*m_last.stats.residual), kHistorySteps);
+    }
+    if (m_last.stats.energy) {
+        pushCapped(m_energy, static_cast<float>(*m_last.stats.energy), kHistorySteps);
     }
 }
 
 void WaterDemoScene::reset() {
     m_stepIndex = 0;
-    m_nextEvent = 0;
-    m_alarm.clear();
+    m_script.rewind();
     m_scene->reset();
+    clearRun();
+}
+
+void WaterDemoScene::clearRun() {
+    m_alarm.clear();
     // The panel's rain and wake toggles are settings: they survive a reset.
     if (m_rain) {
         (void)m_scene->applyEvent({0, "rain", {"on"}, "rain"});
@@ -114,7 +124,7 @@ void WaterDemoScene::rebuild() {
     m_scene = std::move(next);
     m_alarm.clear();
     m_stepIndex = 0;
-    m_nextEvent = 0;
+    m_script.rewind();
     m_rain = m_wake = false;
     m_last = {};
     m_residuals.clear();
@@ -195,8 +205,7 @@ demo::CameraHome WaterDemoScene::cameraHome() const {
 
 void WaterDemoScene::traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                                  std::vector<std::pair<std::string, double>>& values) const {
-    phasesMs = m_last.phasesMs;
-    values = m_last.values;
+    namedStepValues(m_last, phasesMs, values);
 }
 
 void WaterDemoScene::applyParams(const wave::WaveParams& p) {
@@ -300,19 +309,11 @@ void WaterDemoScene::drawControls() {
 
 void WaterDemoScene::drawStats() {
     const wave::WaveParams& p = m_scene->model().params();
-    double rhsMs = 0.0, solveMs = 0.0, iterations = 0.0, residual = 0.0, energy = 0.0;
-    for (const auto& [name, v] : m_last.phasesMs) {
-        (name == "rhs" ? rhsMs : solveMs) = v;
-    }
-    for (const auto& [name, v] : m_last.values) {
-        if (name == "iterations") {
-            iterations = v;
-        } else if (name == "residual") {
-            residual = v;
-        } else if (name == "energy") {
-            energy = v;
-        }
-    }
+    const double rhsMs = m_last.phases.rhs.value_or(0.0);
+    const double solveMs = m_last.phases.solve.value_or(0.0);
+    const double iterations = m_last.stats.iterations.value_or(0.0);
+    const double residual = m_last.stats.residual.value_or(0.0);
+    const double energy = m_last.stats.energy.value_or(0.0);
     ImGui::Text("step %ld, grid %dx%d (n %d), h %.3f m, %s on the %s", m_stepIndex, p.nx, p.ny,
                 p.nx * p.ny, static_cast<double>(p.cellSize()), wave::schemeName(p.scheme),
                 backendName(backend()));
@@ -350,7 +351,7 @@ std::unique_ptr<demo::SavedState> WaterDemoScene::saveState() {
         return nullptr;
     }
     s->stepIndex = m_stepIndex;
-    s->nextEvent = m_nextEvent;
+    s->scriptPosition = m_script.position();
     return s;
 }
 
@@ -366,7 +367,7 @@ bool WaterDemoScene::restoreState(const demo::SavedState& state, std::string* wh
         return false;
     }
     m_stepIndex = s->stepIndex;
-    m_nextEvent = s->nextEvent;
+    m_script.seek(s->scriptPosition);
     return true;
 }
 

@@ -1,4 +1,4 @@
-#include "app/scenes/contact_overlay.h"
+#include "app/demo/contact_overlay.h"
 
 #include <cmath>
 

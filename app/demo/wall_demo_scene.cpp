@@ -1,4 +1,4 @@
-#include "app/scenes/wall_demo_scene.h"
+#include "app/demo/wall_demo_scene.h"
 
 #include <imgui.h>
 
@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <limits>
 
+#include "app/demo/adapter_state.h"
+#include "app/demo/contact_overlay.h"
 #include "app/demo/demo_panel.h"
-#include "app/scenes/adapter_state.h"
-#include "app/scenes/contact_overlay.h"
 
 namespace ww::app {
 
@@ -79,17 +79,18 @@ void WallDemoScene::setMethod(lcp::LcpMethod method) {
     keepSettings();
 }
 
-void WallDemoScene::setScript(std::vector<SceneEvent> events) {
-    m_script = std::move(events);
-    m_nextEvent = 0;
+void WallDemoScene::setScript(EventScript script) {
+    m_script = std::move(script);
 }
 
 void WallDemoScene::step() {
-    for (; m_nextEvent < m_script.size() && m_script[m_nextEvent].step <= m_stepIndex;
-         ++m_nextEvent) {
-        if (Status s = m_scene.applyEvent(m_script[m_nextEvent]); !s) {
-            m_note = s.error().message;
-        }
+    // A scripted reset rebuilds the simulation as everywhere else (the panel's live settings
+    // kept, as the Reset button keeps them); the script's step count runs on.
+    ScriptHooks hooks;
+    hooks.beforeReset = [this] { keepSettings(); };
+    hooks.afterReset = [this] { clearRun(); };
+    for (std::string& error : m_script.apply(m_scene, m_stepIndex, hooks)) {
+        m_note = std::move(error);
     }
     ++m_stepIndex;
     // The budget lowers the cap for this step only: the user's settings stay as they are.
@@ -126,7 +127,7 @@ void WallDemoScene::step() {
                       ". Reset restores the wall.";
         }
     }
-    if (const double r = value("residual"); std::isfinite(r)) {
+    if (const double r = m_last.stats.residual.value_or(0.0); std::isfinite(r)) {
         m_residuals.push_back(static_cast<float>(r));
     }
     if (m_residuals.size() > kHistorySteps) {
@@ -142,24 +143,19 @@ void WallDemoScene::fillDrawData(render::DrawData& out) {
 }
 
 void WallDemoScene::reset() {
-    m_grab.reset();
     m_stepIndex = 0;
-    m_nextEvent = 0;
-    m_budgetCap = 0;
-    m_alarm.clear();
+    m_script.rewind();
     keepSettings();
     m_scene.reset();
-    m_last = {};
-    m_residuals.clear();
+    clearRun();
 }
 
-double WallDemoScene::value(const char* key) const {
-    for (const auto& [name, v] : m_last.values) {
-        if (name == key) {
-            return v;
-        }
-    }
-    return 0.0;
+void WallDemoScene::clearRun() {
+    m_grab.reset();
+    m_budgetCap = 0;
+    m_alarm.clear();
+    m_last = {};
+    m_residuals.clear();
 }
 
 void WallDemoScene::keepSettings() {
@@ -384,8 +380,7 @@ demo::CameraHome WallDemoScene::cameraHome() const {
 
 void WallDemoScene::traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                                 std::vector<std::pair<std::string, double>>& values) const {
-    phasesMs = m_last.phasesMs;
-    values = m_last.values;
+    namedStepValues(m_last, phasesMs, values);
 }
 
 void WallDemoScene::drawControls() {
@@ -610,7 +605,7 @@ std::unique_ptr<demo::SavedState> WallDemoScene::saveState() {
         return nullptr;
     }
     s->stepIndex = m_stepIndex;
-    s->nextEvent = m_nextEvent;
+    s->scriptPosition = m_script.position();
     return s;
 }
 
@@ -625,7 +620,7 @@ bool WallDemoScene::restoreState(const demo::SavedState& state, std::string* why
         return false;
     }
     m_stepIndex = s->stepIndex;
-    m_nextEvent = s->nextEvent;
+    m_script.seek(s->scriptPosition);
     return true;
 }
 

@@ -14,7 +14,7 @@ namespace ww::app {
 struct AdapterState final : demo::SavedState {
     std::unique_ptr<SceneState> scene;
     long stepIndex = 0;
-    std::size_t nextEvent = 0;
+    std::size_t scriptPosition = 0;  ///< EventScript::position()
     std::size_t bytes() const override { return sizeof(*this) + (scene ? scene->bytes() : 0); }
 };
 

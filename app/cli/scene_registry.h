@@ -1,0 +1,55 @@
+// The scenes wavewall knows, in one table: name, description, the options they read, and how
+// to build each from validated option values. `wavewall headless`, the demo (its scene list,
+// its no-display run) and the tests all go through it; the demo's panel adapters are a second
+// table keyed by the same names (app/demo/demo_scene_registry.h), so that this layer knows no
+// window code.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/cli/scene_options.h"
+#include "app/scenes/sim_scene.h"
+
+namespace ww::app {
+
+/// What a scene is built from.
+struct SceneBuild {
+    SceneOptionValues values;
+    std::uint64_t seed = 1;
+    bool recordHistory = false;  ///< keep each solve's residual per iteration (the panel's plot)
+    bool initialDrop = true;     ///< water: a drop in the middle at the start
+};
+
+struct SceneEntry {
+    const char* name;         ///< --scene value
+    const char* description;  ///< one line, for help texts
+    const char* options;      ///< which scene options it reads (docs/cli.md's groups)
+    Result<std::unique_ptr<SimScene>> (*make)(const SceneBuild& build);
+    /// Events of the demo's short no-display run (something happens within its first steps);
+    /// empty: that run leaves the scene out.
+    std::vector<std::string> previewEvents;
+    /// Why the scene cannot run on the GPU, or null when it can.
+    const char* cpuOnly = nullptr;
+    /// The demo leaves the scene out (instead of failing) when its options do not fit, unless
+    /// it is the scene asked for.
+    bool optionalInDemo = false;
+};
+
+/// Every scene, in the demo's order (keys 1, 2, 3, ...).
+std::span<const SceneEntry> sceneRegistry();
+/// The entry named `name`, or null.
+const SceneEntry* findScene(std::string_view name);
+/// The names, in order (for --scene's accepted values).
+std::vector<std::string> sceneNames();
+
+/// Builds the scene `name`; an input error naming the scenes when there is none of that name.
+Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneBuild& build);
+Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneOptionValues& v,
+                                            std::uint64_t seed);
+
+}  // namespace ww::app
