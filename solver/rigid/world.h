@@ -94,9 +94,10 @@ struct WorldParams {
     /// Real-time budget: the iteration cap is lowered so that iterations * sum_k c_k stays
     /// below this, c_k the multiply-adds of one product with block k's A (n_k^2 dense,
     /// 24 n_k matrix-free: LcpProblem::productMacs); at least 10 iterations are kept. With
-    /// matrix-free islands only a dense scene (the paper's setting) of over ~700 rows reaches
-    /// it. 0 = no budget; never applied to a 2n count.
-    double iterationBudgetMacs = 5.0e7;
+    /// matrix-free islands a 20 x 20 touching wall (18 k rows) keeps its 200 and a 40 x 25 one
+    /// (46 k rows) gets 90: at 5e7 it got 46 and slumped 9 cm in 10 s, then fell; at 1e8 it
+    /// stands 30 s within 5.3 mm (docs/rigid.md). 0 = no budget; never applied to a 2n count.
+    double iterationBudgetMacs = 1.0e8;
     float omegaSafety = 0.85f;  ///< see adaptiveOmega
     /// Sleeping (off by default): when every body of an island has moved slower than
     /// sleepLinearSpeed and sleepAngularSpeed for sleepSeconds, the island goes to sleep: its
