@@ -15,7 +15,7 @@ constexpr KeyBinding kKeys[] = {
     {GLFW_KEY_RIGHT, GLFW_KEY_RIGHT, "right", "forward in the history",
      KeyCommand::kHistoryForward},
     {GLFW_KEY_R, GLFW_KEY_R, "R", "reset the scene", KeyCommand::kReset},
-    {GLFW_KEY_1, GLFW_KEY_9, "1 ... 9", "switch scene (1 wall, 2 water, 3 splash)",
+    {GLFW_KEY_1, GLFW_KEY_9, "1 ... 9", "switch scene (the panel's list, in order)",
      KeyCommand::kScene},
     {GLFW_KEY_G, GLFW_KEY_G, "G", "solver backend CPU / GPU (all scenes)", KeyCommand::kBackend},
     {GLFW_KEY_F12, GLFW_KEY_F12, "F12", "screenshot (PNG)", KeyCommand::kScreenshot},
