@@ -5,8 +5,10 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 #include "app/demo/history.h"
+#include "app/scenes/event_script.h"
 #include "app/scenes/sim_scene.h"
 
 namespace ww::app {
@@ -17,5 +19,25 @@ struct AdapterState final : demo::SavedState {
     std::size_t scriptPosition = 0;  ///< EventScript::position()
     std::size_t bytes() const override { return sizeof(*this) + (scene ? scene->bytes() : 0); }
 };
+
+/// Restores an AdapterState into `scene` and the adapter's step index and script position;
+/// false, with the reason in *why (if given), when `state` is not one this scene saved.
+inline bool restoreAdapterState(const demo::SavedState& state, const char* sceneName,
+                                SimScene& scene, long& stepIndex, EventScript& script,
+                                std::string* why) {
+    const auto* s = dynamic_cast<const AdapterState*>(&state);
+    Status ok = s != nullptr && s->scene
+                    ? scene.restoreState(*s->scene)
+                    : Status{inputError(std::string(sceneName) + ": not a state this scene saved")};
+    if (!ok) {
+        if (why != nullptr) {
+            *why = ok.error().message;
+        }
+        return false;
+    }
+    stepIndex = s->stepIndex;
+    script.seek(s->scriptPosition);
+    return true;
+}
 
 }  // namespace ww::app

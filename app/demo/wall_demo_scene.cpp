@@ -610,18 +610,7 @@ std::unique_ptr<demo::SavedState> WallDemoScene::saveState() {
 }
 
 bool WallDemoScene::restoreState(const demo::SavedState& state, std::string* why) {
-    const auto* s = dynamic_cast<const AdapterState*>(&state);
-    Status ok = s != nullptr && s->scene ? m_scene.restoreState(*s->scene)
-                                         : Status{inputError("wall: not a state this scene saved")};
-    if (!ok) {
-        if (why != nullptr) {
-            *why = ok.error().message;
-        }
-        return false;
-    }
-    m_stepIndex = s->stepIndex;
-    m_script.seek(s->scriptPosition);
-    return true;
+    return restoreAdapterState(state, "wall", m_scene, m_stepIndex, m_script, why);
 }
 
 }  // namespace ww::app

@@ -356,19 +356,7 @@ std::unique_ptr<demo::SavedState> WaterDemoScene::saveState() {
 }
 
 bool WaterDemoScene::restoreState(const demo::SavedState& state, std::string* why) {
-    const auto* s = dynamic_cast<const AdapterState*>(&state);
-    Status ok = s != nullptr && s->scene
-                    ? m_scene->restoreState(*s->scene)
-                    : Status{inputError("water: not a state this scene saved")};
-    if (!ok) {
-        if (why != nullptr) {
-            *why = ok.error().message;
-        }
-        return false;
-    }
-    m_stepIndex = s->stepIndex;
-    m_script.seek(s->scriptPosition);
-    return true;
+    return restoreAdapterState(state, "water", *m_scene, m_stepIndex, m_script, why);
 }
 
 }  // namespace ww::app
