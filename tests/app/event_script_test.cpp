@@ -12,17 +12,12 @@
 #include "app/cli/headless_run.h"
 #include "app/cli/scene_registry.h"
 #include "app/scenes/event_script.h"
+#include "app/small_scenes.h"
 
 namespace ww::app {
 namespace {
 
-// The wall is small so that a run takes well under a second; the water grid likewise.
-SceneOptionValues smallScenes() {
-    SceneOptionValues v;
-    v.wall = "4x3";
-    v.grid = "32x32";
-    return v;
-}
+using test::smallScenes;
 
 std::unique_ptr<SimScene> make(const std::string& name) {
     Result<std::unique_ptr<SimScene>> made = makeScene(name, smallScenes(), 7);

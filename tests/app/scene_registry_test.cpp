@@ -9,16 +9,12 @@
 #include "app/cli/scene_registry.h"
 #include "app/demo/demo_scene_registry.h"
 #include "app/demo/wall_demo_scene.h"
+#include "app/small_scenes.h"
 
 namespace ww::app {
 namespace {
 
-SceneOptionValues smallScenes() {
-    SceneOptionValues v;
-    v.wall = "4x3";
-    v.grid = "32x32";
-    return v;
-}
+using test::smallScenes;
 
 TEST(SceneRegistry, EveryEntryBuildsTheSceneItNamesAndHasADemoAdapter) {
     std::set<std::string> names;
