@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <span>
@@ -636,13 +637,43 @@ TEST(MatrixFree, JacobiIteratesMatchTheDensePath) {
     }
 }
 
+// Where a float iteration stops moving: row i's step omega w_i / A_ii rounds away once it is
+// below half an ulp of x_i, so the residual of a row with x_i > 0 can stay at up to
+// (A_ii / omega) ulp(x_i) / 2. Random contacts far from small bodies give A_ii of 1e3 and
+// more, which puts this above 1e-5 (seed 1876257479: Jacobi stalls at 2.5e-5 under a floor of
+// 5.2e-5, and the residual scales with 1/omega as the argument predicts).
+double stallFloor(const lcp::LcpProblem& p, std::span<const float> x, float omega) {
+    double floor = 0.0;
+    for (int i = 0; i < p.n; ++i) {
+        const float xi = std::fabs(x[static_cast<std::size_t>(i)]);
+        const double ulp = std::nextafter(xi, std::numeric_limits<float>::infinity()) - xi;
+        floor = std::max(floor, p.diagonal(i) / omega * ulp);
+    }
+    return floor;
+}
+
+// max_i sum_j |A_ij x_j| + |b_i|, in double, from the dense matrix.
+double rowMagnitude(const lcp::LcpProblem& p, std::span<const float> x) {
+    double scale = 0.0;
+    for (int i = 0; i < p.n; ++i) {
+        double row = std::fabs(p.b[static_cast<std::size_t>(i)]);
+        for (int j = 0; j < p.n; ++j) {
+            row += std::fabs(static_cast<double>(p.a[static_cast<std::size_t>(i) * p.n + j]) *
+                             x[static_cast<std::size_t>(j)]);
+        }
+        scale = std::max(scale, row);
+    }
+    return scale;
+}
+
 // Converged matrix-free solutions are solutions: the double-precision natural-map residual of
 // the matrix-free problem and of the dense one (the reference product) stays at the tolerance
 // (float rounding of the stopping test allows 2x), for Jacobi and Gauss-Seidel. Random contact
 // frames with friction need not converge under Jacobi (a friction LCP is not monotone); this
-// one is frictionless.
+// one is frictionless. Badly scaled rows can stall the float iteration above the tolerance
+// (stallFloor): then the residual must be at that floor, which a wrong operator misses by far.
 TEST(MatrixFree, ConvergedSolutionsSolveTheDenseProblem) {
-    for (unsigned seed : {23u, static_cast<unsigned>(std::random_device{}())}) {
+    for (unsigned seed : {23u, 1876257479u, static_cast<unsigned>(std::random_device{}())}) {
         RandomScene s = makeRandomScene(seed, 10, 24);
         AssemblyParams p;
         p.cfm = 1e-3f;      // a positive definite A ...
@@ -658,10 +689,18 @@ TEST(MatrixFree, ConvergedSolutionsSolveTheDenseProblem) {
             auto solver = lcp::makeCpuLcpSolver(test::executor());
             std::vector<float> x = q.guess;
             const lcp::LcpReport r = solver->solve(q.matrixFree, x, o);
-            ASSERT_EQ(r.status, lcp::LcpStatus::kConverged)
-                << "seed " << seed << " " << lcp::toString(m) << " residual " << r.residual;
-            EXPECT_LE(lcp::naturalResidual(q.matrixFree, x), 2e-5) << "seed " << seed;
-            EXPECT_LE(lcp::naturalResidual(q.dense, x), 2e-5) << "seed " << seed;
+            const double floor = std::max(static_cast<double>(o.tolerance),
+                                          stallFloor(q.dense, x, o.omega));
+            ASSERT_TRUE(r.status == lcp::LcpStatus::kConverged || r.residual <= floor)
+                << "seed " << seed << " " << lcp::toString(m) << " residual " << r.residual
+                << " float floor " << floor;
+            EXPECT_LE(lcp::naturalResidual(q.matrixFree, x), 2 * floor) << "seed " << seed;
+            // The dense A is J M^-1 J^T rounded to float entry by entry; the matrix-free product
+            // rounds other partial sums, so the two w differ by a few float ulps of the row
+            // magnitudes sum_j |A_ij x_j| + |b_i|.
+            EXPECT_LE(lcp::naturalResidual(q.dense, x),
+                      2 * floor + 2 * std::numeric_limits<float>::epsilon() * rowMagnitude(q.dense, x))
+                << "seed " << seed;
         }
     }
 }
