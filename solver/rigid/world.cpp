@@ -367,7 +367,8 @@ void World::assembleAndSolve(float h) {
         for (int k = 0; k < blocks; ++k) {
             rho = std::max(rho, static_cast<float>(lcp::gershgorinBound(m_blocks[k])));
         }
-        const float lambda = std::min(rho, 1.1f * estimateLambdaMax(m_contacts, m_jac, m_params.cfm,
+        const float lambda =
+            std::min(rho, kLambdaEstimateMargin * estimateLambdaMax(m_contacts, m_jac, m_params.cfm,
                                                                     20, m_power, m_ex.get()));
         m_stats.lambdaMax = std::max(m_stats.lambdaMax, lambda);
         if (lambda > 0.0f) {

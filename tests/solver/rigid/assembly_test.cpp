@@ -15,7 +15,9 @@
 #include "solver/lcp/lcp_omega.h"
 #include "solver/rigid/assembly.h"
 #include "solver/rigid/islands.h"
+#include "solver/rigid/world.h"
 #include "support/executor.h"
+#include "support/lcp_stall.h"
 
 namespace ww::rigid {
 namespace {
@@ -68,11 +70,22 @@ RandomScene makeRandomScene(unsigned seed, int nBodies, int nContacts, float spe
     return s;
 }
 
-// A holds sums of a few products of O(1..10) float terms: float rounding gives relative
-// errors ~1e-6 of the largest term; 1e-4 absolute + 1e-5 relative leaves a wide margin while
-// any wrong sign, lever arm or inertia entry is off by O(1).
+// A holds sums of products of float terms: float rounding gives relative errors ~1e-6 of the
+// largest term, and the terms of A_ij can be far larger than A_ij itself (lever arms of metres
+// times the inverse inertia of a 0.2 m box, cancelling: seed 1789030995 has A_ij = -2.4 off by
+// 1.4e-4). By Cauchy-Schwarz in the M^-1 inner product the terms of A_ij are bounded by
+// sqrt(A_ii A_jj), so each entry is compared within 1e-4 + 1e-5 sqrt(A_ii A_jj), while any wrong
+// sign, lever arm or inertia entry is off by O(1). (MatchesAHandWrittenJacobianAndMassMatrix
+// below checks A against an independent reference with each term's magnitude.)
+double entryTolerance(const std::vector<double>& a, int n, std::size_t k) {
+    const auto row = k / static_cast<std::size_t>(n);
+    const auto col = k % static_cast<std::size_t>(n);
+    const auto un = static_cast<std::size_t>(n);
+    return 1e-4 + 1e-5 * std::sqrt(std::fabs(a[row * un + row] * a[col * un + col]));
+}
+
 TEST(Assembly, DenseMatrixAndRhsMatchDoubleReference) {
-    for (unsigned seed : {7u, static_cast<unsigned>(std::random_device{}())}) {
+    for (unsigned seed : {7u, 1789030995u, static_cast<unsigned>(std::random_device{}())}) {
         const RandomScene s = makeRandomScene(seed, 12, 30);
         std::vector<RowJacobian> jac;
         computeJacobians(s.bodies, s.contacts, jac);
@@ -90,7 +103,7 @@ TEST(Assembly, DenseMatrixAndRhsMatchDoubleReference) {
         ASSERT_EQ(prob.n, static_cast<int>(3 * ids.size()));
         EXPECT_TRUE(prob.validate().empty()) << prob.validate();
         for (std::size_t i = 0; i < aRef.size(); ++i) {
-            ASSERT_NEAR(prob.a[i], aRef[i], 1e-4 + 1e-5 * std::fabs(aRef[i]))
+            ASSERT_NEAR(prob.a[i], aRef[i], entryTolerance(aRef, prob.n, i))
                 << "seed " << seed << " entry " << i;
         }
         for (int i = 0; i < prob.n; ++i) {
@@ -108,7 +121,7 @@ TEST(Assembly, DenseMatrixAndRhsMatchDoubleReference) {
                            std::span<float>(guess).first(3 * sub.size()));
         assembleReference(s.bodies, s.contacts, sub, p, aRef, bRef);
         for (std::size_t i = 0; i < aRef.size(); ++i) {
-            ASSERT_NEAR(prob.a[i], aRef[i], 1e-4 + 1e-5 * std::fabs(aRef[i]))
+            ASSERT_NEAR(prob.a[i], aRef[i], entryTolerance(aRef, prob.n, i))
                 << "seed " << seed << " sub-block entry " << i;
         }
     }
@@ -296,10 +309,13 @@ TEST(Assembly, MatchesAHandWrittenJacobianAndMassMatrix) {
 // largest eigenvalue of D^-1/2 A D^-1/2 from Eigen's dense symmetric solver (double). The
 // estimate is a D-weighted Rayleigh quotient: below the true value at every iteration count
 // (up to float rounding of the O(rows) products: 1e-4 relative) and non-decreasing in it; after
-// 200 iterations within 2 %, after the 20 the world uses within 10 % (the world multiplies it
-// by 1.1 and keeps a 0.85 safety factor on 2 / lambda, so omega * lambda_max < 2 holds).
+// 200 iterations within 2 %. After the 20 the world uses, what matters is that its omega is
+// safe: it takes lambda = 1.1 x the estimate and omega = omegaSafety (0.85) x 2 / lambda, so
+// omega * lambda_max < 2 needs the estimate above 0.85 / 1.1 = 0.773 of the true value. Random
+// scenes with close top eigenvalues converge slowly: over seeds 1000-5999 the 20-iteration
+// estimate fell to 0.795 of the true value (3 % of scenes below 0.9).
 TEST(Assembly, LambdaMaxEstimateMatchesDenseEigenvalue) {
-    for (unsigned seed : {11u, static_cast<unsigned>(std::random_device{}())}) {
+    for (unsigned seed : {11u, 3926u, static_cast<unsigned>(std::random_device{}())}) {
         const RandomScene s = makeRandomScene(seed, 10, 25);
         std::vector<RowJacobian> jac;
         computeJacobians(s.bodies, s.contacts, jac);
@@ -328,7 +344,9 @@ TEST(Assembly, LambdaMaxEstimateMatchesDenseEigenvalue) {
         const float many = estimateLambdaMax(s.contacts, jac, 0.0f, 200, scratch);
         const float few = estimateLambdaMax(s.contacts, jac, 0.0f, 20, scratch);
         EXPECT_NEAR(many, exact, 0.02 * exact) << "seed " << seed;
-        EXPECT_GT(few, 0.9 * exact) << "seed " << seed;
+        const float omega = WorldParams{}.omegaSafety * 2.0f / (kLambdaEstimateMargin * few);
+        EXPECT_LT(omega * exact, 2.0)
+            << "seed " << seed << ": 20 iterations give " << few << " of " << exact;
     }
 }
 
@@ -637,21 +655,6 @@ TEST(MatrixFree, JacobiIteratesMatchTheDensePath) {
     }
 }
 
-// Where a float iteration stops moving: row i's step omega w_i / A_ii rounds away once it is
-// below half an ulp of x_i, so the residual of a row with x_i > 0 can stay at up to
-// (A_ii / omega) ulp(x_i) / 2. Random contacts far from small bodies give A_ii of 1e3 and
-// more, which puts this above 1e-5 (seed 1876257479: Jacobi stalls at 2.5e-5 under a floor of
-// 5.2e-5, and the residual scales with 1/omega as the argument predicts).
-double stallFloor(const lcp::LcpProblem& p, std::span<const float> x, float omega) {
-    double floor = 0.0;
-    for (int i = 0; i < p.n; ++i) {
-        const float xi = std::fabs(x[static_cast<std::size_t>(i)]);
-        const double ulp = std::nextafter(xi, std::numeric_limits<float>::infinity()) - xi;
-        floor = std::max(floor, p.diagonal(i) / omega * ulp);
-    }
-    return floor;
-}
-
 // max_i sum_j |A_ij x_j| + |b_i|, in double, from the dense matrix.
 double rowMagnitude(const lcp::LcpProblem& p, std::span<const float> x) {
     double scale = 0.0;
@@ -671,7 +674,7 @@ double rowMagnitude(const lcp::LcpProblem& p, std::span<const float> x) {
 // (float rounding of the stopping test allows 2x), for Jacobi and Gauss-Seidel. Random contact
 // frames with friction need not converge under Jacobi (a friction LCP is not monotone); this
 // one is frictionless. Badly scaled rows can stall the float iteration above the tolerance
-// (stallFloor): then the residual must be at that floor, which a wrong operator misses by far.
+// (test::stallFloor): then the residual must be at that floor.
 TEST(MatrixFree, ConvergedSolutionsSolveTheDenseProblem) {
     for (unsigned seed : {23u, 1876257479u, static_cast<unsigned>(std::random_device{}())}) {
         RandomScene s = makeRandomScene(seed, 10, 24);
@@ -689,8 +692,8 @@ TEST(MatrixFree, ConvergedSolutionsSolveTheDenseProblem) {
             auto solver = lcp::makeCpuLcpSolver(test::executor());
             std::vector<float> x = q.guess;
             const lcp::LcpReport r = solver->solve(q.matrixFree, x, o);
-            const double floor = std::max(static_cast<double>(o.tolerance),
-                                          stallFloor(q.dense, x, o.omega));
+            const double floor =
+                std::max(static_cast<double>(o.tolerance), test::stallFloor(q.dense, x, o.omega));
             ASSERT_TRUE(r.status == lcp::LcpStatus::kConverged || r.residual <= floor)
                 << "seed " << seed << " " << lcp::toString(m) << " residual " << r.residual
                 << " float floor " << floor;
@@ -698,8 +701,9 @@ TEST(MatrixFree, ConvergedSolutionsSolveTheDenseProblem) {
             // The dense A is J M^-1 J^T rounded to float entry by entry; the matrix-free product
             // rounds other partial sums, so the two w differ by a few float ulps of the row
             // magnitudes sum_j |A_ij x_j| + |b_i|.
-            EXPECT_LE(lcp::naturalResidual(q.dense, x),
-                      2 * floor + 2 * std::numeric_limits<float>::epsilon() * rowMagnitude(q.dense, x))
+            EXPECT_LE(
+                lcp::naturalResidual(q.dense, x),
+                2 * floor + 2 * std::numeric_limits<float>::epsilon() * rowMagnitude(q.dense, x))
                 << "seed " << seed;
         }
     }
