@@ -12,10 +12,15 @@
 // the active set settles, a rounding-level change can move a friction bound and the residual
 // histories of two float runs part by up to ~2e-3 relative before they meet again (seed
 // 2951598716, contacts 40, under the sanitizer build's different CPU code). So the bound is
-// max(1e-4 (1 + max|x|), 8 s) where s is the CPU solver's own gap when each A_ij moves by up to
-// 2^-21 relative (a few ulps, the size of the summation-order difference): the GPU must agree
-// with the CPU as closely as the CPU agrees with itself under rounding. Most cases never leave
-// the 1e-4 floor; a wrong coefficient or a skipped projection moves iterates by O(1).
+// max(1e-4 (1 + max|x|), 8 s) where s is the CPU solver's own gap to two rounding twins: the
+// dense solve with each A_ij moved by up to 2^-21 relative (a few ulps), and the CPU's
+// matrix-free solve (the GPU's summation order, whose intermediate sums K x can be far larger
+// than A x: seed 3172986836, one contact, residuals of 10.7 differ by 2.5e-3 where the dense
+// twin moved 1.5e-5). The GPU must agree with the CPU as closely as the CPU agrees with itself
+// under rounding. Most cases never leave the 1e-4 floor; a wrong coefficient or a skipped
+// projection moves iterates by O(1). Chebyshev's restart rule is a threshold on residuals, so
+// rounding may restart one run and not the other: histories are compared up to there
+// (sharedScheduleEnd).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -165,28 +170,46 @@ TEST_F(LcpGpuMatrixFree, IteratesMatchCpuDense) {
                 const std::string what =
                     "contacts " + std::to_string(contacts) + " variant " + std::to_string(variant) +
                     (accelerate ? " chebyshev" : "") + " seed " + std::to_string(seed);
-                std::vector<float> xc(static_cast<std::size_t>(p.n), 0.1f), xg = xc, xp = xc;
+                std::vector<float> xc(static_cast<std::size_t>(p.n), 0.1f), xg = xc, xp = xc,
+                                                                            xm = xc;
                 const auto rc = m_cpu->solve(dense, xc, o);
                 const auto rp = m_cpu->solve(perturbed, xp, o);
+                const auto rm = m_cpu->solve(p, xm, o);  // the GPU's summation order on the CPU
                 const auto rg = m_gpu->solve(p, xg, o);
                 ASSERT_TRUE(rg.error.empty()) << rg.error;
                 EXPECT_EQ(rg.iterations, rc.iterations) << what;
                 EXPECT_EQ(rg.status, rc.status) << what;
-                ASSERT_EQ(rg.history.size(), rc.history.size()) << what;
-                ASSERT_EQ(rp.history.size(), rc.history.size()) << what;
-                // After a rounding tie in the restart rule the schedules may differ: compare
-                // the shared part of the histories only, and x when there is no tie.
-                const std::size_t shared = restartTieEnd(rc.history);
-                const auto head = [&](const std::vector<float>& h) {
-                    return std::span<const float>(h).first(shared);
+                for (const LcpReport* r : {&rg, &rp, &rm}) {
+                    ASSERT_EQ(r->history.size(), rc.history.size()) << what;
+                }
+                // Where rounding decides the restart rule differently the schedules part:
+                // compare the histories up to there, and x when they never part.
+                const std::size_t shared = sharedScheduleEnd(rc.history, rg.history);
+                const auto head = [](const std::vector<float>& h, std::size_t count) {
+                    return std::span<const float>(h).first(count);
                 };
-                const float historySensitivity = maxGap(head(rc.history), head(rp.history));
-                expectClose(head(rc.history), head(rg.history), what + " history",
+                // The CPU's own rounding sensitivity: its gap to its two rounding twins (A
+                // perturbed, the matrix-free product), each measured where the twin still
+                // shares the CPU's schedule; x's gap only from twins that never part.
+                float historySensitivity = 0.0f, xSensitivity = 0.0f;
+                bool xKnown = false;
+                for (const auto& [twin, twinX] : {std::pair{&rp, &xp}, std::pair{&rm, &xm}}) {
+                    const std::size_t common =
+                        std::min(shared, sharedScheduleEnd(rc.history, twin->history));
+                    historySensitivity =
+                        std::max(historySensitivity,
+                                 maxGap(head(rc.history, common), head(twin->history, common)));
+                    if (common == rc.history.size()) {
+                        xSensitivity = std::max(xSensitivity, maxGap(xc, *twinX));
+                        xKnown = true;
+                    }
+                }
+                expectClose(head(rc.history, shared), head(rg.history, shared), what + " history",
                             historySensitivity);
                 if (shared < rc.history.size()) {
                     continue;
                 }
-                expectClose(xc, xg, what, maxGap(xc, xp));
+                expectClose(xc, xg, what, xKnown ? xSensitivity : historySensitivity);
                 EXPECT_NEAR(rg.residual, rc.residual,
                             std::max(1e-4f * (1.0f + rc.residual), 8.0f * historySensitivity))
                     << what;

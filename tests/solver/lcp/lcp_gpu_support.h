@@ -20,21 +20,24 @@
 
 namespace ww::lcp {
 
-/// How much of a Chebyshev residual history two float backends must share. Pass t restarts the
-/// weight schedule when r_{t-1} > kChebyshevRestartRise r_{t-2} (chebyshevStart); when the two
-/// sides of that test are within 2e-4 relative (backends' histories differ by ~3e-5 relative),
-/// rounding decides the restart, and from pass t + 1 on the backends may follow different
-/// schedules. Returns t + 1 for the first such tie (histories agree on [0, t]), else the size.
-/// Seed 3767509001 in the matrix-free test: r_54 / r_53 = 1.010021 on the CPU, just above the
-/// threshold 1.01, and just below it on llvmpipe.
-inline std::size_t restartTieEnd(std::span<const float> history) {
-    for (std::size_t t = 2; t < history.size(); ++t) {
-        const double rise = kChebyshevRestartRise * static_cast<double>(history[t - 2]);
-        if (std::abs(history[t - 1] - rise) <= 2e-4 * rise) {
+/// How much of two Chebyshev residual histories of the same solve (two backends) must agree.
+/// Pass t restarts the weight schedule when r_{t-1} > kChebyshevRestartRise r_{t-2}
+/// (chebyshevStart). Where the two sides of that test are closer than the backends' rounding,
+/// one backend restarts and the other does not, and from pass t + 1 on they follow different
+/// schedules. Returns t + 1 for the first pass whose restart decision, taken from each
+/// history, differs (the histories must agree on [0, t]), else the length. (Seed 3767509001 of
+/// the matrix-free test: r_54 / r_53 = 1.010021 on the CPU, just above 1.01, and just below it
+/// on llvmpipe.) A backend that ignored the rule would still be caught: its history would leave
+/// the other's after a restart that both histories call for.
+inline std::size_t sharedScheduleEnd(std::span<const float> a, std::span<const float> b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    for (std::size_t t = 2; t < n; ++t) {
+        if (chebyshevStart(static_cast<int>(t), 0, a[t - 1], a[t - 2]) !=
+            chebyshevStart(static_cast<int>(t), 0, b[t - 1], b[t - 2])) {
             return t + 1;
         }
     }
-    return history.size();
+    return n;
 }
 
 inline std::unique_ptr<LcpSolver> gpuSolver() {
