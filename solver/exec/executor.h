@@ -26,6 +26,26 @@ namespace ww::exec {
 /// on one core. The same on every machine; callers pass their loop's work to parallelFor.
 inline constexpr std::ptrdiff_t kMinParallelWork = std::ptrdiff_t{1} << 15;
 
+/// Which thread ran which chunks of a loop that runs again and again over the same data (the
+/// passes of an iterative solver), so that the next run gives each thread the same chunks and
+/// it finds their data still in its own cache (oneTBB's affinity_partitioner: a hint, idle
+/// threads still steal). Results never depend on it. One per loop site, owned by the caller
+/// (a solver's workspace); not shared by loops that run at the same time.
+class LoopAffinity {
+  public:
+    LoopAffinity();
+    ~LoopAffinity();
+    LoopAffinity(const LoopAffinity&) = delete;
+    LoopAffinity& operator=(const LoopAffinity&) = delete;
+    LoopAffinity(LoopAffinity&&) noexcept;
+    LoopAffinity& operator=(LoopAffinity&&) noexcept;
+
+  private:
+    friend class Executor;
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
 class Executor {
   public:
     /// N threads including the caller; N <= 0 means hardwareThreads(). N may exceed the
@@ -44,10 +64,11 @@ class Executor {
     /// the thread (for per-thread scratch) and is the only thing that differs between runs.
     /// Runs on the caller alone when threads() == 1, nChunks == 1 or work < kMinParallelWork
     /// (work: the whole loop's work, in the units of kMinParallelWork). Nested calls are
-    /// allowed. Returns when every chunk is done.
+    /// allowed. Returns when every chunk is done. With an affinity, the chunks go where that
+    /// loop's chunks went last time (LoopAffinity).
     template <typename F>
-    void forEachChunk(std::ptrdiff_t nChunks, F&& fn,
-                      std::ptrdiff_t work = kMinParallelWork) const {
+    void forEachChunk(std::ptrdiff_t nChunks, F&& fn, std::ptrdiff_t work = kMinParallelWork,
+                      LoopAffinity* affinity = nullptr) const {
         if (nChunks <= 0) {
             return;
         }
@@ -65,21 +86,22 @@ class Executor {
                     (*static_cast<Fn*>(ctx))(c, worker);
                 }
             },
-            const_cast<void*>(static_cast<const void*>(&fn)));
+            const_cast<void*>(static_cast<const void*>(&fn)), affinity);
     }
 
     /// Runs fn(chunk) for chunk in [0, nChunks) (see forEachChunk).
     template <typename F>
-    void parallelFor(std::ptrdiff_t nChunks, F&& fn, std::ptrdiff_t work = kMinParallelWork) const {
+    void parallelFor(std::ptrdiff_t nChunks, F&& fn, std::ptrdiff_t work = kMinParallelWork,
+                     LoopAffinity* affinity = nullptr) const {
         forEachChunk(
-            nChunks, [&](std::ptrdiff_t c, int) { fn(c); }, work);
+            nChunks, [&](std::ptrdiff_t c, int) { fn(c); }, work, affinity);
     }
 
     /// Deterministic reduction: partial[c] = chunkFn(c) for every chunk (in parallel), then
     /// init combined with partial[0], partial[1], ... in chunk order on the caller.
     template <typename T, typename ChunkFn, typename Combine>
     T reduce(std::ptrdiff_t nChunks, T init, ChunkFn&& chunkFn, Combine&& combine,
-             std::ptrdiff_t work = kMinParallelWork) const {
+             std::ptrdiff_t work = kMinParallelWork, LoopAffinity* affinity = nullptr) const {
         thread_local std::vector<T> partial;
         // A nested reduce on this thread must not reuse the outer one's partials.
         std::vector<T> own;
@@ -87,8 +109,8 @@ class Executor {
         ++m_depth();
         out.resize(static_cast<std::size_t>(std::max<std::ptrdiff_t>(nChunks, 0)));
         parallelFor(
-            nChunks, [&](std::ptrdiff_t c) { out[static_cast<std::size_t>(c)] = chunkFn(c); },
-            work);
+            nChunks, [&](std::ptrdiff_t c) { out[static_cast<std::size_t>(c)] = chunkFn(c); }, work,
+            affinity);
         --m_depth();
         T acc = std::move(init);
         for (std::ptrdiff_t c = 0; c < nChunks; ++c) {
@@ -99,7 +121,7 @@ class Executor {
 
   private:
     using RangeFn = void (*)(void* ctx, std::ptrdiff_t begin, std::ptrdiff_t end, int worker);
-    void run(std::ptrdiff_t nChunks, RangeFn fn, void* ctx) const;
+    void run(std::ptrdiff_t nChunks, RangeFn fn, void* ctx, LoopAffinity* affinity) const;
     static int& m_depth() {
         thread_local int depth = 0;
         return depth;

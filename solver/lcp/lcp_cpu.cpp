@@ -52,6 +52,8 @@ struct Workspace {
     /// lo, hi), kPinnedRow (a disc pair's row, pinned to its current value for the pair pass),
     /// or the index of the normal row a friction row's interval scales with.
     std::vector<std::int32_t> boundOf;
+    /// Where the Jacobi pass's row chunks ran last pass: A's rows stay in that core's cache.
+    exec::LoopAffinity passAffinity;
     void reserve(const LcpProblem& p) {
         const auto n = static_cast<std::size_t>(p.n);
         for (auto* v : {&cur, &next, &good, &w, &invDiag, &lo, &hi}) {
@@ -626,7 +628,7 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
             [&](std::ptrdiff_t c) {
                 return rows(c * kRows, std::min<std::ptrdiff_t>(c * kRows + kRows, n));
             },
-            combine, static_cast<std::ptrdiff_t>(p.productMacs()));
+            combine, static_cast<std::ptrdiff_t>(p.productMacs()), &ws.passAffinity);
     } else {
         total = rows(0, n);
     }

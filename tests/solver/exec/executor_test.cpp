@@ -81,11 +81,31 @@ TEST(Executor, ReduceEqualsTheSerialChunkOrderFoldAtAnyThreadCount) {
     }
     for (int threads : kThreadCounts) {
         const Executor ex(threads);
+        LoopAffinity affinity;  // replays where the chunks ran: still the same bits
         for (int round = 0; round < 20; ++round) {
             const float r = ex.reduce(
                 chunks, 0.0f, chunkSum, [](float acc, float x) { return acc + x; },
-                static_cast<std::ptrdiff_t>(v.size()));
+                static_cast<std::ptrdiff_t>(v.size()), round % 2 == 1 ? &affinity : nullptr);
             ASSERT_EQ(r, serial) << threads << " threads, round " << round << ", seed " << seed;
+        }
+    }
+}
+
+// A loop with an affinity still runs every chunk exactly once, round after round, also when
+// the chunk count changes between rounds (the affinity is a hint, not a schedule).
+TEST(Executor, AffinityLoopsRunEveryChunkOnce) {
+    for (int threads : kThreadCounts) {
+        const Executor ex(threads);
+        LoopAffinity affinity;
+        for (std::ptrdiff_t chunks : {64, 64, 64, 7, 200, 64}) {
+            std::vector<std::atomic<int>> runs(static_cast<std::size_t>(chunks));
+            ex.parallelFor(
+                chunks, [&](std::ptrdiff_t c) { runs[static_cast<std::size_t>(c)].fetch_add(1); },
+                kMinParallelWork, &affinity);
+            for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+                ASSERT_EQ(runs[static_cast<std::size_t>(c)].load(), 1)
+                    << threads << " threads, " << chunks << " chunks";
+            }
         }
     }
 }
