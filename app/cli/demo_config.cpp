@@ -122,6 +122,7 @@ SceneOptionValues optionValuesOf(SceneOptionValues v, const WallSceneSettings* w
         v.lcpSolver = w.lcp.method == lcp::LcpMethod::kJacobi ? "jacobi" : "gauss-seidel";
         v.erp = w.erp;
         v.substeps = w.substeps;
+        v.iterationBudget = w.iterationBudgetMacs;
         v.dt = w.dtSeconds == defaults.dtSeconds ? 0.0f : w.dtSeconds;
     }
     if (water != nullptr) {

@@ -70,6 +70,7 @@ SceneOptionValues::SceneOptionValues() {
     lcpSolver = w.lcp.method == lcp::LcpMethod::kJacobi ? "jacobi" : "gauss-seidel";
     erp = w.erp;
     substeps = w.substeps;
+    iterationBudget = w.iterationBudgetMacs;
 
     const wave::WaveParams p;
     grid = std::to_string(p.nx) + "x" + std::to_string(p.ny);
@@ -135,6 +136,10 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
           {"jacobi", "gauss-seidel"});
     t.add("erp", v.erp, "Baumgarte position-error reduction per step (0..1)");
     t.add("substeps", v.substeps, "Sub-steps per time step (wall scene)");
+    t.add("iteration-budget", v.iterationBudget,
+          "LCP multiply-adds per step: a numeric --iterations is capped at max(10, budget / "
+          "work of one iteration), so big piles run fewer iterations (0 = no cap; never "
+          "applied to 2n; docs/rigid.md)");
     t.add("grid", v.grid, "Water grid NXxNY (water scene)");
     t.add("pool-size", v.poolSize, "Side of the square pool, metres (cell size = side / grid)");
     t.add("wave-speed", v.waveSpeed, "Wave speed c, m/s");
@@ -302,6 +307,11 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
         return rangeError("substeps", "must be in [1, 64]");
     }
     w.substeps = v.substeps;
+    if (!(v.iterationBudget >= 0.0 && v.iterationBudget <= 1e12)) {
+        return rangeError("iteration-budget",
+                          "must be in [0, 1e12] multiply-adds per step (0 turns the cap off)");
+    }
+    w.iterationBudgetMacs = v.iterationBudget;
     if (v.dt != 0.0f) {
         if (!(v.dt > 0.0f) || v.dt > 1.0f) {
             return rangeError("dt", "must be in (0, 1] seconds");

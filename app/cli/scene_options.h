@@ -36,6 +36,7 @@ struct SceneOptionValues {
     float columnGap = 0;  ///< m between neighbouring columns of the wall (0: touching)
     float erp = 0;
     int substeps = 1;
+    double iterationBudget = 0;  ///< LCP multiply-adds per step (WorldParams::iterationBudgetMacs)
 
     // Water / CG.
     std::string grid;

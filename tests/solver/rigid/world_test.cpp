@@ -54,6 +54,47 @@ TEST(World, GappedWallIsOneDenseIslandPerColumn) {
     EXPECT_EQ(w.lastStats().warmStarted, 240);
 }
 
+// WorldParams::iterationBudgetMacs (--iteration-budget): a warm step's iteration cap is
+// min(maxIterations, max(10, budget / multiply-adds of one product)); 0 turns the cap off; a
+// cold step (the first, most contacts new) may run coldStartIterations instead.
+TEST(World, IterationBudgetCapsTheWarmSteps) {
+    const WorldParams defaults;
+    ASSERT_GT(defaults.lcp.maxIterations, 10);
+    double macs = 0.0;  // one product with the 10 x 6 wall's A, from a first step
+    {
+        World w = makeWallWorld(test::executor(), WallParams{});
+        macs = w.step().lcpMacs;
+    }
+    ASSERT_GT(macs, 0.0);
+    std::vector<int> lastCaps;
+    for (double budget : {0.0, 1.0, 25.5 * macs, 1e12}) {
+        WorldParams p;
+        p.iterationBudgetMacs = budget;
+        World w = makeWallWorld(test::executor(), WallParams{}, p);
+        int warmSteps = 0;
+        for (int s = 0; s < 30; ++s) {
+            const StepStats& st = w.step();
+            ASSERT_LE(st.iterationsMax, st.iterationCap) << "budget " << budget;
+            const int budgetCap =
+                budget == 0.0 ? defaults.lcp.maxIterations
+                              : std::min(defaults.lcp.maxIterations,
+                                         std::max(10, static_cast<int>(budget / st.lcpMacs)));
+            const bool cold = 2 * st.warmStarted < st.contacts;
+            warmSteps += cold ? 0 : 1;
+            EXPECT_EQ(st.iterationCap,
+                      cold ? std::max(budgetCap, defaults.coldStartIterations) : budgetCap)
+                << "step " << s << (cold ? " (cold)" : "") << ", budget " << budget;
+        }
+        EXPECT_GE(warmSteps, 25) << "budget " << budget;
+        lastCaps.push_back(w.lastStats().iterationCap);
+    }
+    // The four budgets give the full count, the floor of 10, about 25, and the full count.
+    EXPECT_EQ(lastCaps[0], defaults.lcp.maxIterations);
+    EXPECT_EQ(lastCaps[1], 10);
+    EXPECT_NEAR(lastCaps[2], 25, 2);
+    EXPECT_EQ(lastCaps[3], defaults.lcp.maxIterations);
+}
+
 TEST(World, GaussSeidelAlsoKeepsTheWallStanding) {
     WorldParams p;
     p.lcp.method = lcp::LcpMethod::kGaussSeidel;
