@@ -182,6 +182,27 @@ double streamMs(const exec::Executor& ex, const std::vector<float>& a, int repea
     return ms / reps;
 }
 
+// Microseconds of one empty pass of the dense Jacobi loop's shape: as many chunks as the pass
+// has (kMatVecChunkRows rows each), the same reduce, the same affinity hint and work, but no
+// rows: what the executor's hand-off to the other threads and back costs per iteration.
+double handOffUs(const exec::Executor& ex, int n, int calls) {
+    exec::LoopAffinity affinity;
+    const std::ptrdiff_t chunks = exec::chunkCount(n, linalg::kMatVecChunkRows);
+    const auto work = static_cast<std::ptrdiff_t>(n) * n;
+    float sink = 0.0f;
+    const double ms = bench::medianMs(1, [&] {
+        for (int k = 0; k < calls; ++k) {
+            sink += ex.reduce(
+                chunks, 0.0f, [&](std::ptrdiff_t c) { return static_cast<float>(c); },
+                [](float acc, float v) { return std::max(acc, v); }, work, &affinity);
+        }
+    });
+    if (sink == 12345.0f) {
+        std::printf(" ");
+    }
+    return 1000.0 * ms / calls;
+}
+
 bench::Record record(const char* suite, std::string name, std::string size, std::string backend,
                      double ms, int repeats) {
     bench::Record r;
@@ -493,20 +514,23 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
                                         reps);
         // GPU: the solver uploads A on every call; its report separates that (uploadMs) from
         // the iterations and the read back of x (solveMs), which is what this row times.
-        double gpuReadMs = 0.0;
+        // The device time of its dispatches (gpuMs, a GL timer query) is the no-readback column.
+        double gpuReadMs = 0.0, gpuNoReadMs = 0.0;
         if (opts.gpu) {
             auto gpuSolver = makeGpuLcpSolver(shaders);
             if (gpuSolver) {
                 o.gpuSingleDispatch = false;  // many workgroups: the whole device
-                std::vector<double> solveMs;
+                std::vector<double> solveMs, deviceMs;
                 for (int r = 0; r <= reps; ++r) {
                     std::fill(xs.begin(), xs.end(), 0.0f);
                     const LcpReport rep = (*gpuSolver)->solve(p, xs, o);
                     if (r > 0) {
                         solveMs.push_back(rep.solveMs);
+                        deviceMs.push_back(rep.gpuMs);
                     }
                 }
                 gpuReadMs = bench::median(std::move(solveMs));
+                gpuNoReadMs = bench::median(std::move(deviceMs));
             }
         }
         std::vector<float> simpleX(static_cast<std::size_t>(n));
@@ -517,12 +541,13 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
         (void)un;
         char name[64];
         std::snprintf(name, sizeof name, "proj. Jacobi (%d it.)", iterations);
-        printRow(name, gpuReadMs, 0.0, cpuMs, simpleMs, eigenMs, blasMs);
+        printRow(name, gpuReadMs, gpuNoReadMs, cpuMs, simpleMs, eigenMs, blasMs);
         auto rec = record("ops", "projected-jacobi", size, "cpu", cpuMs, reps);
         rec.baselines.push_back({"eigen", eigenMs});
         rec.baselines.push_back({"openblas-" + std::to_string(cpuEx.threads()) + "t", blasMs});
         rec.baselines.push_back({"simple-c", simpleMs});
         if (opts.gpu) {
+            rec.baselines.push_back({"gpu", gpuNoReadMs});
             rec.baselines.push_back({"gpu-readback", gpuReadMs});
         }
         rec.metrics.push_back({"iterations", iterations});
@@ -530,6 +555,7 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
     }
     std::printf(
         "  (GPU: %s; GPU rows of CG and projected Jacobi: A resident, upload not timed; "
+        "projected Jacobi's GPU column: its dispatches' device time (timer query); "
         "CPU: this library, SIMD + %d threads; simple C: scalar loops, not vectorized, one "
         "thread; OpenBLAS: %d threads)\n",
         opts.gpu && gpu::GpuContext::current() ? gpu::GpuContext::current()->info().renderer.c_str()
@@ -574,7 +600,7 @@ void jacobiIterationRow(const exec::Executor& ex, int n, int reps, LcpSolver& cp
         });
     };
     // kBlas2 and kStream2: at the executor's thread count.
-    enum { kCpu, kEigen, kStream1, kStream2, kBlas1, kBlas2, kContenders };
+    enum { kCpu, kEigen, kStream1, kStream2, kBlas1, kBlas2, kHandOff, kContenders };
     const exec::Executor one(1);
     std::vector<double> samples[kContenders];
     for (int round = 0; round < reps; ++round) {
@@ -595,6 +621,7 @@ void jacobiIterationRow(const exec::Executor& ex, int n, int reps, LcpSolver& cp
         samples[kStream2].push_back(1000.0 * streamMs(ex, p.a, 1));
         samples[kBlas1].push_back(blasUs(1));
         samples[kBlas2].push_back(blasUs(ex.threads()));
+        samples[kHandOff].push_back(handOffUs(ex, n, iterations + 1));
     }
     const double cpuUs = bench::median(samples[kCpu]);
     const double eigenUs = bench::median(samples[kEigen]);
@@ -602,6 +629,7 @@ void jacobiIterationRow(const exec::Executor& ex, int n, int reps, LcpSolver& cp
     const double blas2Us = bench::median(samples[kBlas2]);
     const double stream1Us = bench::median(samples[kStream1]);
     const double stream2Us = bench::median(samples[kStream2]);
+    const double handOff = bench::median(samples[kHandOff]);
     double gpuUs = 0.0;
     if (gpuSolver) {
         std::vector<double> perIteration;
@@ -623,9 +651,9 @@ void jacobiIterationRow(const exec::Executor& ex, int n, int reps, LcpSolver& cp
     }
     const double bestStream = std::min(stream1Us, stream2Us);
     const double gbps = 4.0 * n * n / (cpuUs * 1e3);
-    std::printf("  %6d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %7.2f %7.2f %7.1f\n", n, cpuUs,
-                eigenUs, blas1Us, blas2Us, stream1Us, stream2Us, gpuUs, cpuUs / bestLib,
-                cpuUs / bestStream, gbps);
+    std::printf("  %6d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.2f %7.2f %7.2f %7.1f\n", n,
+                cpuUs, eigenUs, blas1Us, blas2Us, stream1Us, stream2Us, gpuUs, handOff,
+                cpuUs / bestLib, cpuUs / bestStream, gbps);
     auto r = record("lcp", "jacobi-iteration", size, "cpu", cpuUs / 1000.0, reps);
     r.baselines = {{"eigen", eigenUs / 1000.0},
                    {"openblas-1t", blas1Us / 1000.0},
@@ -637,7 +665,8 @@ void jacobiIterationRow(const exec::Executor& ex, int n, int reps, LcpSolver& cp
     }
     r.metrics = {{"GB/s", gbps},
                  {"ratio-vs-best-library", cpuUs / bestLib},
-                 {"ratio-vs-stream", cpuUs / bestStream}};
+                 {"ratio-vs-stream", cpuUs / bestStream},
+                 {"hand-off-us", handOff}};
     recorder.add(r);
     if (gpuSolver) {
         auto g = record("lcp", "jacobi-iteration", size, "gpu", gpuUs / 1000.0, reps);
@@ -653,12 +682,13 @@ void jacobiIterationTable(const exec::Executor& ex, const std::vector<int>& size
                           LcpSolver& cpu, LcpSolver* gpuSolver, bench::Recorder& recorder) {
     std::printf(
         "\nProjected Jacobi, microseconds per iteration (median of %d); ratio = CPU / "
-        "best library loop, stream = CPU / time to read A once\n",
+        "best library loop, stream = CPU / time to read A once; hand-off = the executor's "
+        "empty pass (same chunks, no rows)\n",
         reps);
     const std::string nt = std::to_string(ex.threads()) + "t";
-    std::printf("  %6s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s\n", "n", "CPU", "Eigen", "BLAS-1t",
-                ("BLAS-" + nt).c_str(), "stream1t", ("stream" + nt).c_str(), "GPU", "ratio",
-                "stream", "GB/s");
+    std::printf("  %6s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s\n", "n", "CPU", "Eigen",
+                "BLAS-1t", ("BLAS-" + nt).c_str(), "stream1t", ("stream" + nt).c_str(), "GPU",
+                "hand-off", "ratio", "stream", "GB/s");
     for (int n : sizes) {
         jacobiIterationRow(ex, n, reps, cpu, gpuSolver, recorder);
     }

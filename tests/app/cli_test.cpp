@@ -320,6 +320,9 @@ TEST(CliBench, QuickRunWritesEveryRecordWithItsSameRunBaselines) {
                 const double v = rec["metrics"][m].get<double>();
                 EXPECT_TRUE(std::isfinite(v) && v > 0.0) << what << " " << m << " " << v;
             }
+            // The executor's empty pass: a few nanoseconds when the quick sizes run serially.
+            const double handOff = rec["metrics"]["hand-off-us"].get<double>();
+            EXPECT_TRUE(std::isfinite(handOff) && handOff >= 0.0) << what << " " << handOff;
         }
     }
     EXPECT_EQ(suites, (std::set<std::string>{"cg", "lcp", "ops", "splash", "wall", "water"}));
