@@ -484,6 +484,17 @@ void WallDemoScene::drawControls() {
             "Solve time a step may take: fewer iterations are run when the count asked for "
             "would take longer (0 = no budget; the window may then freeze)");
     }
+    double budgetM = p.iterationBudgetMacs / 1.0e6;
+    if (ImGui::InputDouble("work budget M", &budgetM, 0.0, 0.0, "%.0f")) {
+        p.iterationBudgetMacs = std::clamp(budgetM, 0.0, 1.0e6) * 1.0e6;
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Millions of LCP multiply-adds a warm step may spend (--iteration-budget): the "
+            "iteration count is capped at budget / (one product with every block's A), at "
+            "least 10; 0 = no cap. Unlike the step budget it does not depend on this "
+            "machine's speed, so runs stay reproducible.");
+    }
     ImGui::InputFloat("tolerance", &p.lcp.tolerance, 0.0f, 0.0f, "%.1e");
     p.lcp.tolerance = std::max(0.0f, p.lcp.tolerance);
     if (ImGui::IsItemHovered()) {
@@ -573,6 +584,19 @@ void WallDemoScene::drawStats() {
             ImGui::SetTooltip(
                 "The iterations asked for would take longer than the step budget at the last "
                 "step's speed; raise the budget (Scene settings) or use fewer iterations");
+        }
+    }
+    // The step budget (above) lowers the cap itself; this line is for the work budget alone.
+    const rigid::WorldParams& p0 = m_scene.world().params();
+    if (m_budgetCap == 0 && p0.lcp.maxIterations > 0 && s.iterationCap > 0 &&
+        s.iterationCap < p0.lcp.maxIterations) {
+        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f),
+                           "work-budget cap: %d of %d iterations (%.3g M multiply-adds each)",
+                           s.iterationCap, p0.lcp.maxIterations, s.lcpMacs / 1.0e6);
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip(
+                "The multiply-add budget (Scene settings, work budget M) allowed fewer "
+                "iterations than asked for; raise it for a lower residual at a higher cost");
         }
     }
     if (s.divergedBlocks > 0) {
