@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -44,15 +45,26 @@ double processCpuMs() {
     return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
 }
 
-/// Resident memory high-water mark of the process, MiB (Linux; 0 where /proc is missing).
-double peakRssMb() {
+/// A "Vm...:" line of /proc/self/status, MiB (Linux; 0 where /proc is missing).
+double statusMb(const char* key) {
     std::ifstream status("/proc/self/status");
+    const std::size_t len = std::strlen(key);
     for (std::string line; std::getline(status, line);) {
-        if (line.rfind("VmHWM:", 0) == 0) {
-            return std::atof(line.c_str() + 6) / 1024.0;  // kB
+        if (line.compare(0, len, key) == 0) {
+            return std::atof(line.c_str() + len) / 1024.0;  // kB
         }
     }
     return 0.0;
+}
+
+/// Resident memory high-water mark of the process, MiB.
+double peakRssMb() {
+    return statusMb("VmHWM:");
+}
+
+/// Resident memory of the process now, MiB.
+double rssMb() {
+    return statusMb("VmRSS:");
 }
 
 /// Returns freed heap to the system and lowers the high-water mark to the current resident
@@ -166,6 +178,9 @@ struct Run {
     bool capped = false;
     double maxDriftM = 0.0;  ///< m; infinity if a brick's position became non-finite
     double peakRssMb = 0.0;  ///< MiB, the process's, during the run (the engine built and stepped)
+    /// MiB resident before the run: what earlier suites of the same process left (GL driver,
+    /// allocator caches); peakRssMb - startRssMb is what this run added.
+    double startRssMb = 0.0;
 };
 
 Run run(PeerWall& wall, Scene scene, int steps, double capSeconds, const PeerShot& shot) {
@@ -228,7 +243,8 @@ Record toRecord(const Engine& e, const WallSize& size, Scene scene, const Run& r
                    {"capped", r.capped ? 1.0 : 0.0},
                    {"simulated_s", static_cast<double>(r.stepMs.size()) * dtSeconds},
                    {"threads", e.threads},
-                   {"peak_rss_mib", r.peakRssMb}};
+                   {"peak_rss_mib", r.peakRssMb},
+                   {"rss_growth_mib", r.peakRssMb - r.startRssMb}};
     return rec;
 }
 
@@ -250,15 +266,19 @@ void printHeader(const std::vector<Engine>& list, bool quick, double capSeconds)
 #if !WW_HAVE_ODE
     std::printf("peers skipped: ODE not found (install libode-dev)\n");
 #endif
-    std::printf("%-13s %-6s %-9s %7s %9s %9s %9s %11s %8s  %s\n", "engine", "wall", "scene",
-                "steps", "p50 ms", "p95 ms", "max ms", "max drift m", "peak MiB", "verdict");
+    std::printf(
+        "(peak MiB: the process's resident high-water mark during the run; +MiB: its rise over "
+        "the resident size before the run)\n");
+    std::printf("%-13s %-6s %-9s %7s %9s %9s %9s %11s %8s %6s  %s\n", "engine", "wall", "scene",
+                "steps", "p50 ms", "p95 ms", "max ms", "max drift m", "peak MiB", "+MiB",
+                "verdict");
 }
 
 void printRow(const Record& rec, Scene scene, const Run& r) {
-    std::printf("%-13s %-6s %-9s %7zu %9.3f %9.3f %9.3f %11.4f %8.0f  %s\n", rec.backend.c_str(),
-                rec.size.c_str(), scene == Scene::kRest ? "rest" : "collapse", r.stepMs.size(),
-                rec.medianMs, quantile(r.stepMs, 0.95), quantile(r.stepMs, 1.0), r.maxDriftM,
-                r.peakRssMb, verdict(r).c_str());
+    std::printf("%-13s %-6s %-9s %7zu %9.3f %9.3f %9.3f %11.4f %8.0f %6.0f  %s\n",
+                rec.backend.c_str(), rec.size.c_str(), scene == Scene::kRest ? "rest" : "collapse",
+                r.stepMs.size(), rec.medianMs, quantile(r.stepMs, 0.95), quantile(r.stepMs, 1.0),
+                r.maxDriftM, r.peakRssMb, r.peakRssMb - r.startRssMb, verdict(r).c_str());
     std::fflush(stdout);
 }
 
@@ -282,9 +302,11 @@ void runWallPeers(const Options& opts, Recorder& recorder) {
             std::vector<Record> group;
             for (const Engine& e : list) {
                 resetPeakRss();
+                const double startRss = rssMb();
                 std::unique_ptr<PeerWall> wall = e.make(opts, size, setup);
                 Run r = run(*wall, scene, steps, capSeconds, shot);
                 r.peakRssMb = peakRssMb();
+                r.startRssMb = startRss;
                 group.push_back(toRecord(e, size, scene, r, setup.dtSeconds));
                 printRow(group.back(), scene, r);
             }

@@ -80,8 +80,9 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
             ASSERT_NE(it, records.end()) << out;
             const nlohmann::json& r = it->second;
             const nlohmann::json& m = r["metrics"];
-            for (const char* key : {"p95_ms", "max_ms", "cpu_time_p50_ms", "max_drift_m", "steps",
-                                    "steps_planned", "simulated_s", "peak_rss_mib"}) {
+            for (const char* key :
+                 {"p95_ms", "max_ms", "cpu_time_p50_ms", "max_drift_m", "steps", "steps_planned",
+                  "simulated_s", "peak_rss_mib", "rss_growth_mib"}) {
                 ASSERT_TRUE(m.contains(key)) << key << " in " << r.dump();
                 ASSERT_TRUE(m[key].is_number()) << key << " in " << r.dump();  // NaN/inf: null
                 EXPECT_TRUE(std::isfinite(m[key].get<double>())) << key;
