@@ -126,6 +126,44 @@ Result<lcp::LcpProblem> readProblem(const LcpValues& v) {
     }
 }
 
+// Non-empty when omega is outside the range in which the method converges for this A: Jacobi
+// needs omega lambda_max(D^-1 A) < 2, and lambda_max is at least the Rayleigh quotient of a few
+// power iterates (lcp_omega.h), so omega * rayleigh >= 2 proves the unprojected iteration
+// diverges along its top eigenvector; Gauss-Seidel needs 0 < omega < 2 on SPD A. The bounds
+// can keep such an iteration finite (it then cycles instead of diverging) and can even remove
+// the offending mode, so this is a warning, and the exit code depends on whether the solve
+// met a tolerance. `given`: omega is a number from the user (not auto or the default).
+std::string outsideConvergentRange(const lcp::LcpProblem& p, const lcp::LcpOptions& o, bool given) {
+    if (!given || p.n == 0) {
+        return {};
+    }
+    char buf[400];
+    if (o.method == lcp::LcpMethod::kGaussSeidel) {
+        if (o.omega < 2.0f) {
+            return {};
+        }
+        std::snprintf(buf, sizeof buf,
+                      "--omega %g: projected Gauss-Seidel converges for 0 < omega < 2 (SPD A); "
+                      "over-relaxation beyond that cycles or diverges",
+                      static_cast<double>(o.omega));
+        return buf;
+    }
+    const lcp::OmegaEstimate e = lcp::autoOmega(p, o.method);
+    const double lambda = e.symmetric ? e.rayleigh : 0.0;  // a proven lower bound only if symmetric
+    if (!(lambda > 0.0) || static_cast<double>(o.omega) * lambda < 2.0) {
+        return {};
+    }
+    std::snprintf(buf, sizeof buf,
+                  "--omega %g is outside projected Jacobi's convergent range for this matrix: "
+                  "omega * lambda_max(D^-1 A) >= %g * %.4g = %.3g >= 2 (lambda_max from below: "
+                  "Rayleigh quotient of %d power iterates), so the iteration cycles or diverges; "
+                  "--omega auto would use %.4g",
+                  static_cast<double>(o.omega), static_cast<double>(o.omega), lambda,
+                  static_cast<double>(o.omega) * lambda, e.iterations,
+                  static_cast<double>(e.omega));
+    return buf;
+}
+
 int runLcp(const LcpValues& v) {
     Result<std::shared_ptr<const exec::Executor>> executor = executorFor(v.io.threads);
     if (!executor) {
@@ -193,6 +231,11 @@ int runLcp(const LcpValues& v) {
         }
     } else if (v.omega == "default") {
         o.omega = lcp::defaultOmega(o.method);
+    }
+    const std::string outside =
+        outsideConvergentRange(*problem, o, v.omega != "auto" && v.omega != "default");
+    if (!outside.empty()) {
+        std::fprintf(stderr, "wavewall: warning: %s\n", outside.c_str());
     }
     std::vector<float> x(n, 0.0f);
     if (!v.guess.empty()) {
@@ -273,6 +316,14 @@ int runLcp(const LcpValues& v) {
     if (r.status == lcp::LcpStatus::kDiverged) {
         std::fprintf(stderr, "wavewall: the solve diverged (omega %g too large for this matrix?)\n",
                      o.omega);
+        return kExitCheckFailed;
+    }
+    if (!outside.empty() && !converged) {
+        std::fprintf(stderr,
+                     "wavewall: residual %.3e after %d iterations at an omega outside the "
+                     "convergent range: the result is not a solution (set --tolerance to check "
+                     "one, or use --omega auto)\n",
+                     residual, r.iterations);
         return kExitCheckFailed;
     }
     if (o.tolerance > 0.0f && !converged) {

@@ -175,6 +175,43 @@ TEST(CliLcp, TooLargeOmegaIsReportedAsDivergence) {
     EXPECT_NE(r.output.find("diverged"), std::string::npos) << r.output;
 }
 
+// A diagonal A with b < 0 has the interior solution x* = -b / a, and projected Jacobi at
+// omega > 2 maps 0 to omega x* and omega x* to (2 - omega) omega x* < 0, clamped to 0: it
+// cycles between the two for ever, never diverging (the bound keeps it finite) and never
+// converging. Such an omega must not pass silently: a warning names the range, and the run
+// exits 1 unless a tolerance was met. The same problem at omega 1 converges and exits 0.
+TEST(CliLcp, OmegaOutsideTheConvergentRangeIsNotSilent) {
+    SolveFiles f(2, freshSeed());  // for its scratch folder
+    std::mt19937 rng(freshSeed());
+    std::uniform_real_distribution<double> diag(0.5, 20.0), rhs(-5.0, -0.1), omega(2.2, 9.0);
+    const int n = 6;
+    std::ofstream a(f.path("D.mtx")), b(f.path("d.mtx"));
+    a << "%%MatrixMarket matrix coordinate real general\n" << n << " " << n << " " << n << "\n";
+    b << "%%MatrixMarket matrix array real general\n" << n << " 1\n";
+    for (int i = 0; i < n; ++i) {
+        a << i + 1 << " " << i + 1 << " " << diag(rng) << "\n";
+        b << rhs(rng) << "\n";
+    }
+    a.close();
+    b.close();
+    const std::string files = "lcp --matrix " + f.path("D.mtx") + " --rhs " + f.path("d.mtx");
+    char w[32];
+    std::snprintf(w, sizeof w, "%.3f", omega(rng));
+    CommandResult r = run(files + " --omega " + w + " --iterations 200");
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find("outside projected Jacobi's convergent range"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("not a solution"), std::string::npos) << r.output;
+    // Gauss-Seidel's range is 0 < omega < 2.
+    r = run(files + " --solver gauss-seidel --omega " + w + " --iterations 200");
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find("0 < omega < 2"), std::string::npos) << r.output;
+    // In range: no warning, and the exact solution is reached (omega 1 on a diagonal A).
+    r = run(files + " --omega 1 --iterations 200 --tolerance 1e-6");
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_EQ(r.output.find("warning"), std::string::npos) << r.output;
+}
+
 TEST(CliLcp, BadInputsExit2NamingTheFile) {
     SolveFiles f(5, 7);
     std::ofstream(f.path("bad.mtx"))
