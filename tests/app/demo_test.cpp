@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -535,6 +536,117 @@ TEST(DemoUnderXvfb, F10RecordsAVideoAndF12NeverOverwrites) {
     ASSERT_EQ(probe.code, 0) << probe.output;
     // Two seconds of real-time pacing: well over a few frames even on a slow machine.
     EXPECT_GT(std::atoi(probe.output.c_str()), 5) << probe.output << r.output;
+}
+
+struct SignalCase {
+    const char* name;
+    bool jobControl;   ///< bash job control: the demo leads its own process group
+    const char* kill;  ///< the shell command that signals it
+    bool png;          ///< --ffmpeg none
+    const char* says;  ///< the signal's name in the demo's message
+};
+
+// Runs the demo recording under Xvfb, signals it once its window is up for two seconds and
+// checks the orderly close.
+void expectSignalClosesLikeTheWindow(const SignalCase& c) {
+    const std::string video = outPath(std::string("demo_signal_") + c.name + ".mp4");
+    const std::string frames = outPath(std::string("demo_signal_") + c.name + "_frames");
+    const std::string trace = outPath(std::string("demo_signal_") + c.name + ".json");
+    for (const std::string& f : {video, frames, trace}) {
+        std::filesystem::remove_all(f);
+    }
+    const std::string script = outPath("demo_signal.sh");
+    std::ofstream(script)
+        << "#!/bin/bash\n"
+        << (c.jobControl ? "set -m\n" : "")
+        << demoCommand("--scene wall --backend cpu --panel off --event 0:shoot --trace '" + trace +
+                       "' --record '" + video + "'" + (c.png ? " --ffmpeg none" : ""))
+        << " &\n"
+        << "demo=$!\n"
+        << "timeout 60 xdotool search --sync --name '^wavewall$' > /dev/null\n"
+        << "sleep 2\n"
+        << c.kill
+        << "\n"
+        // A demo that does not stop is killed after 30 s (exit 137, not a hang).
+        << "( sleep 30; kill -KILL $demo ) > /dev/null 2>&1 &\n"
+        << "dog=$!\n"
+        << "wait $demo\n"
+        << "code=$?\n"
+        << "kill $dog 2> /dev/null\n"
+        << "exit $code\n";
+    const CommandResult r = runShell(kXvfbRun + "bash '" + script + "'");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find(c.says), std::string::npos) << r.output;
+    const auto at = r.output.find("recorded ");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    const int recorded = std::atoi(r.output.c_str() + at + 9);
+    EXPECT_GT(recorded, 0) << r.output;
+    if (c.png) {
+        ASSERT_TRUE(std::filesystem::is_directory(frames)) << r.output;
+        int decoded = 0, pngs = 0;
+        for (const auto& e : std::filesystem::directory_iterator(frames)) {
+            ++pngs;
+            int w = 0, h = 0, channels = 0;
+            decoded +=
+                stbi_info(e.path().string().c_str(), &w, &h, &channels) == 1 && w == kW && h == kH
+                    ? 1
+                    : 0;
+        }
+        EXPECT_EQ(pngs, recorded) << r.output;
+        EXPECT_EQ(decoded, pngs) << r.output;
+    } else {
+        const CommandResult probe = runShell(
+            "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+            "stream=nb_read_frames -of csv=p=0 '" +
+            video + "'");
+        ASSERT_EQ(probe.code, 0) << probe.output;
+        EXPECT_EQ(std::atoi(probe.output.c_str()), recorded) << probe.output << r.output;
+    }
+    std::ifstream in(trace);
+    ASSERT_TRUE(in) << "no trace written: " << r.output;
+    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << "the trace is not JSON: " << r.output;
+    int frameEvents = 0;
+    for (const auto& e : doc.value("traceEvents", nlohmann::json::array())) {
+        frameEvents += e.value("ph", "") == "X" ? 1 : 0;
+    }
+    EXPECT_GT(frameEvents, 0) << r.output;
+}
+
+// Ctrl-C and SIGTERM close the demo as its close button does (docs/demo.md): while `--record`
+// runs in real time, a signal after two seconds of frames ends the run with exit 0 within 30 s,
+// the video complete (ffprobe reads as many frames as the demo says it recorded; the PNG
+// sequence: every frame decodes) and the trace written (a Chrome trace with frame events).
+// Three ways in:
+// - Ctrl-C at a terminal: SIGINT to the whole process group (bash job control gives the
+//   demo its own), ffmpeg included: ffmpeg must not quit on it before the demo closes the pipe;
+// - SIGINT to the demo alone from a shell without job control, which starts background jobs
+//   with SIGINT ignored: the demo's handler replaces that;
+// - SIGTERM to the demo alone, recording PNG frames (--ffmpeg none).
+// Without the handler the first dies by SIGINT, the second runs on until the watchdog's
+// SIGKILL, the third dies by SIGTERM, and none writes its trace.
+TEST(DemoUnderXvfb, CtrlCAndSigtermFinishTheRecordingAndExitAsAClose) {
+    WW_REQUIRE_XVFB();
+    if (runShell("command -v xdotool").code != 0 || runShell("command -v bash").code != 0) {
+        if (::ww::test::runningInCi()) {
+            FAIL() << "CI=true but xdotool or bash is missing (scripts/install-deps.sh)";
+        }
+        GTEST_SKIP() << "xdotool or bash not installed";
+    }
+    // Without ffprobe (ffmpeg) the demo falls back to PNG frames, which are checked instead.
+    const bool haveFfmpeg = runShell("command -v ffmpeg && command -v ffprobe").code == 0;
+    if (!haveFfmpeg && ::ww::test::runningInCi()) {
+        FAIL() << "CI=true but ffmpeg is missing (scripts/install-deps.sh installs it)";
+    }
+    const SignalCase cases[] = {
+        {"ctrl_c", true, "kill -INT -- -$demo", !haveFfmpeg, "SIGINT"},
+        {"sigint_ignored", false, "kill -INT $demo", !haveFfmpeg, "SIGINT"},
+        {"sigterm", false, "kill -TERM $demo", true, "SIGTERM"},
+    };
+    for (const SignalCase& c : cases) {
+        SCOPED_TRACE(c.name);
+        expectSignalClosesLikeTheWindow(c);
+    }
 }
 
 // The history as a user drives it, in the real window: after 3 s of the wall collapsing,
