@@ -42,9 +42,10 @@ extern "C" void onStopSignal(int signal) {
 // down in order (a recording finished, traces written). sigaction also replaces an inherited
 // SIG_IGN (a job a non-interactive shell started in the background ignores SIGINT). The
 // handler serves once per signal (SA_RESETHAND): the same signal again while shutting down
-// has the default action and ends the process at once. SA_RESTART: a frame being written to ffmpeg when the
-// signal arrives is written whole, not cut by EINTR. The previous handlers come back when
-// the window is gone, so the run without a display that may follow is interrupted as usual.
+// has the default action and ends the process at once. SA_RESTART: a frame being written to
+// ffmpeg when the signal arrives is written whole, not cut by EINTR. The previous handlers
+// come back when the window is gone, so the run without a display that may follow is
+// interrupted as usual.
 class StopSignals {
   public:
     StopSignals() {
