@@ -116,10 +116,9 @@ struct DemoReport {
 };
 
 /// Runs the window until it is closed, `options.frames` frames were shown or
-/// `options.stopSignal` is set. Returns the
-/// process exit code: 0 success, 2 bad options or a screenshot that could not be written,
-/// 3 no display or no GL 4.3 context (the message says how to get one, or to use
-/// `wavewall headless`).
+/// `options.stopSignal` is set (which ends it as a close does). Returns the process exit
+/// code: 0 success, 2 bad options or a screenshot that could not be written, 3 no display or
+/// no GL 4.3 context (the message says how to get one, or to use `wavewall headless`).
 int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> scenes,
             DemoReport* report = nullptr);
 
