@@ -3,9 +3,11 @@
 // no display it says so and how to get one, then runs a short headless simulation of both
 // scenes on the CPU and prints their summaries, so the first command a user types always shows
 // something (docs/demo.md).
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -28,6 +30,44 @@ namespace ww::app {
 namespace {
 
 constexpr float kMaxSolveBudgetMs = 86400000.0f;
+
+volatile std::sig_atomic_t g_stopSignal = 0;
+
+extern "C" void onStopSignal(int signal) {
+    g_stopSignal = signal;
+}
+
+// SIGINT (Ctrl-C) and SIGTERM close the window as its close button does: the handler only
+// records the signal, the demo's loop reads it each frame (DemoOptions::stopSignal) and shuts
+// down in order (a recording finished, traces written). sigaction also replaces an inherited
+// SIG_IGN (a job a non-interactive shell started in the background ignores SIGINT). The
+// handler serves once per signal (SA_RESETHAND): the same signal again while shutting down
+// has the default action and ends the process at once. SA_RESTART: a frame being written to
+// ffmpeg when the signal arrives is written whole, not cut by EINTR. The previous handlers
+// come back when the window is gone, so the run without a display that may follow is
+// interrupted as usual.
+class StopSignals {
+  public:
+    StopSignals() {
+        g_stopSignal = 0;
+        struct sigaction action = {};
+        action.sa_handler = onStopSignal;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND | SA_RESTART;
+        ::sigaction(SIGINT, &action, &m_previousInt);
+        ::sigaction(SIGTERM, &action, &m_previousTerm);
+    }
+    ~StopSignals() {
+        ::sigaction(SIGINT, &m_previousInt, nullptr);
+        ::sigaction(SIGTERM, &m_previousTerm, nullptr);
+    }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+  private:
+    struct sigaction m_previousInt = {};
+    struct sigaction m_previousTerm = {};
+};
 
 struct DemoValues {
     std::string scene = "wall";
@@ -269,8 +309,13 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     o.settings = demoSettingsHooks(inputs, &*shaders);
     o.layoutIni = v.noIni ? std::string() : demo::layoutIniPath();
     o.uiScale = *uiScale;
+    o.stopSignal = &g_stopSignal;
     demo::DemoReport report;
-    const int code = demo::runDemo(o, std::move(made->scenes), &report);
+    int code = 0;
+    {
+        const StopSignals stopSignals;
+        code = demo::runDemo(o, std::move(made->scenes), &report);
+    }
     if (code == kExitNoGpu && report.renderer.empty() && !o.backendExplicit) {
         // No window could be had (GLFW could not reach the display, or no GL 4.3 window):
         // runDemo said why; still show the simulations.

@@ -1,6 +1,6 @@
-// What the demo's history keeps of a scene adapter (WallDemoScene, WaterDemoScene): the
-// simulation's state and where the adapter's event script stood, so that stepping back
-// before a scripted event replays it.
+// What the demo's history keeps of a scene adapter (WallDemoScene, WaterDemoScene,
+// SplashDemoScene): the simulation's state and where the adapter's event script stood (if it
+// runs one), so that stepping back before a scripted event replays it.
 #pragma once
 
 #include <cstddef>
@@ -20,11 +20,11 @@ struct AdapterState final : demo::SavedState {
     std::size_t bytes() const override { return sizeof(*this) + (scene ? scene->bytes() : 0); }
 };
 
-/// Restores an AdapterState into `scene` and the adapter's step index and script position;
-/// false, with the reason in *why (if given), when `state` is not one this scene saved.
-inline bool restoreAdapterState(const demo::SavedState& state, const char* sceneName,
-                                SimScene& scene, long& stepIndex, EventScript& script,
-                                std::string* why) {
+/// Restores the simulation part of an AdapterState into `scene` (for an adapter that runs no
+/// event script: the splash). Returns the state, or null with the reason in *why (if given)
+/// when `state` is not one this scene saved.
+inline const AdapterState* restoreAdapterScene(const demo::SavedState& state, const char* sceneName,
+                                               SimScene& scene, std::string* why) {
     const auto* s = dynamic_cast<const AdapterState*>(&state);
     Status ok = s != nullptr && s->scene
                     ? scene.restoreState(*s->scene)
@@ -33,6 +33,18 @@ inline bool restoreAdapterState(const demo::SavedState& state, const char* scene
         if (why != nullptr) {
             *why = ok.error().message;
         }
+        return nullptr;
+    }
+    return s;
+}
+
+/// Restores an AdapterState into `scene` and the adapter's step index and script position;
+/// false, with the reason in *why (if given), when `state` is not one this scene saved.
+inline bool restoreAdapterState(const demo::SavedState& state, const char* sceneName,
+                                SimScene& scene, long& stepIndex, EventScript& script,
+                                std::string* why) {
+    const AdapterState* s = restoreAdapterScene(state, sceneName, scene, why);
+    if (s == nullptr) {
         return false;
     }
     stepIndex = s->stepIndex;

@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -774,7 +775,9 @@ int Demo::run() {
     int frame = 0;
     bool lastFrameMinimized = false;
     double frameStartMs = runClock.elapsedMs();
-    while (!glfwWindowShouldClose(window) && (options.frames <= 0 || frame < options.frames)) {
+    const auto stopSignal = [&] { return options.stopSignal != nullptr ? *options.stopSignal : 0; };
+    while (!glfwWindowShouldClose(window) && (options.frames <= 0 || frame < options.frames) &&
+           stopSignal() == 0) {
         FrameTiming t;
         if (frame == options.minimizeAtFrame) {
             glfwIconifyWindow(window);
@@ -903,6 +906,14 @@ int Demo::run() {
         frameStartMs = now;
         timings.push(t);
         ++frame;
+    }
+    if (const int signal = stopSignal(); signal != 0) {
+        std::fprintf(stderr,
+                     "wavewall demo: %s: closing as if the window were closed (recording "
+                     "finished, traces written); a second one quits at once\n",
+                     signal == SIGINT    ? "SIGINT (Ctrl-C)"
+                     : signal == SIGTERM ? "SIGTERM"
+                                         : "signal");
     }
     if (trace.recording()) {
         toggleRecording();

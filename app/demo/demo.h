@@ -6,6 +6,7 @@
 // table (key_bindings.h) that the handler and the F1 help overlay both read.
 #pragma once
 
+#include <csignal>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,6 +64,10 @@ struct DemoOptions {
     /// UI scale (fonts and sizes); 0: from the monitor's content scale, followed when the
     /// window moves to a monitor with another scale.
     float uiScale = 0.0f;
+    /// Set by a signal handler (the demo command's SIGINT / SIGTERM) to the signal's number:
+    /// read once a frame, and when non-zero the loop ends as if the window were closed
+    /// (recordings finished, traces written, the report printed). Null: not watched.
+    const volatile std::sig_atomic_t* stopSignal = nullptr;
 };
 
 /// What a run measured, for the caller (the CLI prints it; tests check it).
@@ -110,10 +115,10 @@ struct DemoReport {
     std::string layoutNote;  ///< where the layout was kept, or why it was not
 };
 
-/// Runs the window until it is closed or `options.frames` frames were shown. Returns the
-/// process exit code: 0 success, 2 bad options or a screenshot that could not be written,
-/// 3 no display or no GL 4.3 context (the message says how to get one, or to use
-/// `wavewall headless`).
+/// Runs the window until it is closed, `options.frames` frames were shown or
+/// `options.stopSignal` is set (which ends it as a close does). Returns the process exit
+/// code: 0 success, 2 bad options or a screenshot that could not be written, 3 no display or
+/// no GL 4.3 context (the message says how to get one, or to use `wavewall headless`).
 int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> scenes,
             DemoReport* report = nullptr);
 

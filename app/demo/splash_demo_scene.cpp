@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "app/demo/adapter_state.h"
+
 namespace ww::app {
 
 Result<std::unique_ptr<SplashDemoScene>> SplashDemoScene::create(SplashSceneSettings settings) {
@@ -88,6 +90,16 @@ void SplashDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
         {std::to_string(from.x), std::to_string(from.y), std::to_string(from.z),
          std::to_string(speed * d.x), std::to_string(speed * d.y), std::to_string(speed * d.z)},
         "shoot"});
+}
+
+std::unique_ptr<demo::SavedState> SplashDemoScene::saveState() {
+    auto s = std::make_unique<AdapterState>();
+    s->scene = m_scene->saveState();
+    return s;
+}
+
+bool SplashDemoScene::restoreState(const demo::SavedState& state, std::string* why) {
+    return restoreAdapterScene(state, "splash", *m_scene, why) != nullptr;
 }
 
 demo::CameraHome SplashDemoScene::cameraHome() const {

@@ -34,6 +34,10 @@ class SplashDemoScene final : public demo::DemoScene {
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     demo::CameraHome cameraHome() const override;
     std::string alarm() const override { return m_alarm; }
+    /// The coupled simulation's state (SplashScene::saveState) for the history.
+    std::unique_ptr<demo::SavedState> saveState() override;
+    bool restoreState(const demo::SavedState& state, std::string* why) override;
+    std::string stateHash() const override { return m_scene->stateHash(); }
     void traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                      std::vector<std::pair<std::string, double>>& values) const override {
         namedStepValues(m_last, phasesMs, values);

@@ -175,8 +175,16 @@ Result<std::unique_ptr<VideoRecorder>> VideoRecorder::open(const VideoRecorderOp
     posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
     posix_spawn_file_actions_addclose(&actions, fds[0]);
     posix_spawn_file_actions_addclose(&actions, fds[1]);
+    // ffmpeg gets a process group of its own: Ctrl-C at a terminal signals the whole
+    // foreground group, and ffmpeg would quit on it mid-recording; the demo closes its pipe
+    // instead (docs/demo.md), and ffmpeg then finishes the file.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
     pid_t child = -1;
-    const int rc = posix_spawn(&child, ffmpeg.c_str(), &actions, nullptr, argv.data(), environ);
+    const int rc = posix_spawn(&child, ffmpeg.c_str(), &actions, &attributes, argv.data(), environ);
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     ::close(fds[0]);
     if (rc != 0) {

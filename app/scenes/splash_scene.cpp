@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/scenes/solver_state_bytes.h"
 #include "solver/splash/splash_scenes.h"
 
 namespace ww::app {
@@ -166,6 +167,59 @@ void SplashScene::checkInvariants(const StepRecord&, std::vector<std::string>& o
         out.push_back(at + "the water volume changed by " + std::to_string(s.volumeDriftRel) +
                       " (relative), more than " + std::to_string(m_settings.maxVolumeDrift));
     }
+}
+
+namespace {
+struct SplashState final : SceneState {
+    rigid::World::State world;
+    wave::WaveModel::State water;
+    float prevMaxSpeed = 0.0f;
+    std::size_t bytes() const override { return sizeof(*this) + world.bytes() + water.bytes(); }
+    std::string serialize() const override {
+        ByteWriter w;
+        putWorldState(w, world);
+        putWaveState(w, water);
+        w.put(prevMaxSpeed);
+        return w.take();
+    }
+};
+}  // namespace
+
+std::unique_ptr<SceneState> SplashScene::saveState() const {
+    auto s = std::make_unique<SplashState>();
+    s->world = m_world.world().saveState();
+    s->water = m_world.water().saveState();
+    s->prevMaxSpeed = m_prevMaxSpeed;
+    return s;
+}
+
+Result<std::unique_ptr<SceneState>> SplashScene::readState(std::string_view bytes) const {
+    auto s = std::make_unique<SplashState>();
+    ByteReader r(bytes);
+    const WorldBytes world = getWorldState(r, s->world);
+    if (world == WorldBytes::kUnknownBody) {
+        return inputError("splash: the saved state's contacts name bodies it does not have");
+    }
+    if (world != WorldBytes::kOk || !getWaveState(r, s->water) || !r.get(s->prevMaxSpeed) ||
+        !r.atEnd()) {
+        return inputError("splash: the saved state is truncated or not a splash scene's");
+    }
+    return std::unique_ptr<SceneState>(std::move(s));
+}
+
+Status SplashScene::restoreState(const SceneState& state) {
+    const auto* s = dynamic_cast<const SplashState*>(&state);
+    if (s == nullptr) {
+        return inputError("splash: the state to restore was not saved by a splash scene");
+    }
+    // The water first: it is the part that can refuse (another grid), and then nothing changed.
+    if (Status ok = m_world.water().restoreState(s->water); !ok) {
+        return Error{ok.error().kind, "splash: " + ok.error().message +
+                                          " (the pool's grid changed since the state was saved)"};
+    }
+    m_world.world().restoreState(s->world);
+    m_prevMaxSpeed = s->prevMaxSpeed;
+    return {};
 }
 
 nlohmann::json SplashScene::snapshot() const {

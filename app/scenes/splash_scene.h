@@ -3,7 +3,9 @@
 // with the wall's events (shoot, push, remove) and the statistics of both solvers.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/scenes/sim_scene.h"
@@ -39,6 +41,13 @@ class SplashScene final : public SimScene {
     Backend backend() const override { return Backend::kCpu; }
     void checkInvariants(const StepRecord& step, std::vector<std::string>& out) const override;
     std::string stateHash() const override { return m_world.stateHash(); }
+    /// The rigid world's state (bodies, warm-start cache) and the water's (u^n, u^n-1, ...):
+    /// all a coupled step reads besides the settings (the water volume W0 is fixed when the
+    /// scene is built).
+    std::unique_ptr<SceneState> saveState() const override;
+    /// Fails, changing nothing, on another scene's state or a pool of another grid.
+    Status restoreState(const SceneState& state) override;
+    Result<std::unique_ptr<SceneState>> readState(std::string_view bytes) const override;
     nlohmann::json snapshot() const override;
     nlohmann::json summary() const override;
     void fillDrawData(render::DrawData& out) const override;

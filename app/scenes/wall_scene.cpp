@@ -4,9 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <tuple>
-#include <type_traits>
 
-#include "app/scenes/state_bytes.h"
+#include "app/scenes/solver_state_bytes.h"
 #include "solver/io/matrix_market.h"
 
 namespace ww::app {
@@ -312,14 +311,11 @@ struct WallState final : SceneState {
     std::size_t bytes() const override { return sizeof(*this) + world.bytes(); }
     std::string serialize() const override {
         ByteWriter w;
-        w.putVector(world.bodies);
-        w.putVector(world.cache.entries());
-        w.put(static_cast<std::int64_t>(world.steps));
+        putWorldState(w, world);
         w.put(prevMaxSpeed);
         return w.take();
     }
 };
-static_assert(std::is_trivially_copyable_v<rigid::Body>);
 }  // namespace
 
 std::unique_ptr<SceneState> WallScene::saveState() const {
@@ -332,20 +328,13 @@ std::unique_ptr<SceneState> WallScene::saveState() const {
 Result<std::unique_ptr<SceneState>> WallScene::readState(std::string_view bytes) const {
     auto s = std::make_unique<WallState>();
     ByteReader r(bytes);
-    std::vector<rigid::ContactCache::Entry> cache;
-    std::int64_t steps = 0;
-    if (!r.getVector(s->world.bodies) || !r.getVector(cache) || !r.get(steps) ||
-        !r.get(s->prevMaxSpeed) || !r.atEnd()) {
+    const WorldBytes world = getWorldState(r, s->world);
+    if (world == WorldBytes::kUnknownBody) {
+        return inputError("wall: the saved state's contacts name bodies it does not have");
+    }
+    if (world != WorldBytes::kOk || !r.get(s->prevMaxSpeed) || !r.atEnd()) {
         return inputError("wall: the saved state is truncated or not a wall's");
     }
-    for (const auto& e : cache) {
-        const int n = static_cast<int>(s->world.bodies.size());
-        if (e.bodyA < 0 || e.bodyA >= n || e.bodyB < 0 || e.bodyB >= n) {
-            return inputError("wall: the saved state's contacts name bodies it does not have");
-        }
-    }
-    s->world.cache.setEntries(std::move(cache));
-    s->world.steps = static_cast<long>(steps);
     return std::unique_ptr<SceneState>(std::move(s));
 }
 

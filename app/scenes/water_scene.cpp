@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/scenes/state_bytes.h"
+#include "app/scenes/solver_state_bytes.h"
 
 namespace ww::app {
 
@@ -196,21 +196,7 @@ struct WaterState final : SceneState {
     std::size_t bytes() const override { return sizeof(*this) + model.bytes(); }
     std::string serialize() const override {
         ByteWriter w;
-        w.putVector(model.u);
-        w.putVector(model.uPrev);
-        w.putVector(model.pending);
-        w.put(static_cast<std::uint8_t>(model.rainOn));
-        w.put(model.rainRate);
-        w.put(model.rainAmplitude);
-        w.put(model.rainRadius);
-        w.put(model.rng);
-        w.putVector(model.wakePath);
-        w.put(model.wakeSpeed);
-        w.put(model.wakeDepthRate);
-        w.put(model.wakeRadius);
-        w.put(model.wakeDistance);
-        w.put(static_cast<std::int64_t>(model.steps));
-        w.put(model.time);
+        putWaveState(w, model);
         for (bool b : {disturbed, quietStep, wakeOn, rainOn}) {
             w.put(static_cast<std::uint8_t>(b));
         }
@@ -233,15 +219,9 @@ std::unique_ptr<SceneState> WaterScene::saveState() const {
 
 Result<std::unique_ptr<SceneState>> WaterScene::readState(std::string_view bytes) const {
     auto s = std::make_unique<WaterState>();
-    wave::WaveModel::State& m = s->model;
     ByteReader r(bytes);
-    std::uint8_t rain = 0;
-    std::int64_t steps = 0;
     std::uint8_t flags[4] = {0, 0, 0, 0};
-    bool ok = r.getVector(m.u) && r.getVector(m.uPrev) && r.getVector(m.pending) && r.get(rain) &&
-              r.get(m.rainRate) && r.get(m.rainAmplitude) && r.get(m.rainRadius) && r.get(m.rng) &&
-              r.getVector(m.wakePath) && r.get(m.wakeSpeed) && r.get(m.wakeDepthRate) &&
-              r.get(m.wakeRadius) && r.get(m.wakeDistance) && r.get(steps) && r.get(m.time);
+    bool ok = getWaveState(r, s->model);
     for (std::uint8_t& f : flags) {
         ok = ok && r.get(f);
     }
@@ -249,8 +229,6 @@ Result<std::unique_ptr<SceneState>> WaterScene::readState(std::string_view bytes
     if (!ok) {
         return inputError("water: the saved state is truncated or not a water surface's");
     }
-    m.rainOn = rain != 0;
-    m.steps = static_cast<long>(steps);
     s->disturbed = flags[0] != 0;
     s->quietStep = flags[1] != 0;
     s->wakeOn = flags[2] != 0;

@@ -16,12 +16,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "app/cli/option_table.h"
 #include "app/cli/scene_options.h"
+#include "app/demo/splash_demo_scene.h"
 #include "app/demo/wall_demo_scene.h"
 #include "app/demo/water_demo_scene.h"
 #include "render/capture.h"
@@ -537,11 +539,123 @@ TEST(DemoUnderXvfb, F10RecordsAVideoAndF12NeverOverwrites) {
     EXPECT_GT(std::atoi(probe.output.c_str()), 5) << probe.output << r.output;
 }
 
-// The history as a user drives it, in the real window: after 3 s of the wall collapsing,
-// space pauses and ten presses of the left arrow show the state ten frames back (the report
-// says 10 back (fewer if fewer frames were drawn), and its hash differs from the newest state's:
-// the wall moved meanwhile); then
-// "." steps from there, which drops the ten newer states and re-runs (0 back, 1 re-run).
+struct SignalCase {
+    const char* name;
+    bool jobControl;   ///< bash job control: the demo leads its own process group
+    const char* kill;  ///< the shell command that signals it
+    bool png;          ///< --ffmpeg none
+    const char* says;  ///< the signal's name in the demo's message
+};
+
+// Runs the demo recording under Xvfb, signals it once its window is up for two seconds and
+// checks the orderly close.
+void expectSignalClosesLikeTheWindow(const SignalCase& c) {
+    const std::string video = outPath(std::string("demo_signal_") + c.name + ".mp4");
+    const std::string frames = outPath(std::string("demo_signal_") + c.name + "_frames");
+    const std::string trace = outPath(std::string("demo_signal_") + c.name + ".json");
+    for (const std::string& f : {video, frames, trace}) {
+        std::filesystem::remove_all(f);
+    }
+    const std::string script = outPath("demo_signal.sh");
+    std::ofstream(script)
+        << "#!/bin/bash\n"
+        << (c.jobControl ? "set -m\n" : "")
+        << demoCommand("--scene wall --backend cpu --panel off --event 0:shoot --trace '" + trace +
+                       "' --record '" + video + "'" + (c.png ? " --ffmpeg none" : ""))
+        << " &\n"
+        << "demo=$!\n"
+        << "timeout 60 xdotool search --sync --name '^wavewall$' > /dev/null\n"
+        << "sleep 2\n"
+        << c.kill
+        << "\n"
+        // A demo that does not stop is killed after 30 s (exit 137, not a hang).
+        << "( sleep 30; kill -KILL $demo ) > /dev/null 2>&1 &\n"
+        << "dog=$!\n"
+        << "wait $demo\n"
+        << "code=$?\n"
+        << "kill $dog 2> /dev/null\n"
+        << "exit $code\n";
+    const CommandResult r = runShell(kXvfbRun + "bash '" + script + "'");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find(c.says), std::string::npos) << r.output;
+    const auto at = r.output.find("recorded ");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    const int recorded = std::atoi(r.output.c_str() + at + 9);
+    EXPECT_GT(recorded, 0) << r.output;
+    if (c.png) {
+        ASSERT_TRUE(std::filesystem::is_directory(frames)) << r.output;
+        int decoded = 0, pngs = 0;
+        for (const auto& e : std::filesystem::directory_iterator(frames)) {
+            ++pngs;
+            int w = 0, h = 0, channels = 0;
+            decoded +=
+                stbi_info(e.path().string().c_str(), &w, &h, &channels) == 1 && w == kW && h == kH
+                    ? 1
+                    : 0;
+        }
+        EXPECT_EQ(pngs, recorded) << r.output;
+        EXPECT_EQ(decoded, pngs) << r.output;
+    } else {
+        const CommandResult probe = runShell(
+            "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+            "stream=nb_read_frames -of csv=p=0 '" +
+            video + "'");
+        ASSERT_EQ(probe.code, 0) << probe.output;
+        EXPECT_EQ(std::atoi(probe.output.c_str()), recorded) << probe.output << r.output;
+    }
+    std::ifstream in(trace);
+    ASSERT_TRUE(in) << "no trace written: " << r.output;
+    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << "the trace is not JSON: " << r.output;
+    int frameEvents = 0;
+    for (const auto& e : doc.value("traceEvents", nlohmann::json::array())) {
+        frameEvents += e.value("ph", "") == "X" ? 1 : 0;
+    }
+    EXPECT_GT(frameEvents, 0) << r.output;
+}
+
+// Ctrl-C and SIGTERM close the demo as its close button does (docs/demo.md): while `--record`
+// runs in real time, a signal after two seconds of frames ends the run with exit 0 within 30 s,
+// the video complete (ffprobe reads as many frames as the demo says it recorded; the PNG
+// sequence: every frame decodes) and the trace written (a Chrome trace with frame events).
+// Three ways in:
+// - Ctrl-C at a terminal: SIGINT to the whole process group (bash job control gives the
+//   demo its own), ffmpeg included: ffmpeg must not quit on it before the demo closes the pipe;
+// - SIGINT to the demo alone from a shell without job control, which starts background jobs
+//   with SIGINT ignored: the demo's handler replaces that;
+// - SIGTERM to the demo alone, recording PNG frames (--ffmpeg none).
+// Without the handler the first dies by SIGINT, the second runs on until the watchdog's
+// SIGKILL, the third dies by SIGTERM, and none writes its trace.
+TEST(DemoUnderXvfb, CtrlCAndSigtermFinishTheRecordingAndExitAsAClose) {
+    WW_REQUIRE_XVFB();
+    if (runShell("command -v xdotool").code != 0 || runShell("command -v bash").code != 0) {
+        if (::ww::test::runningInCi()) {
+            FAIL() << "CI=true but xdotool or bash is missing (scripts/install-deps.sh)";
+        }
+        GTEST_SKIP() << "xdotool or bash not installed";
+    }
+    // Without ffprobe (ffmpeg) the demo falls back to PNG frames, which are checked instead.
+    const bool haveFfmpeg = runShell("command -v ffmpeg && command -v ffprobe").code == 0;
+    if (!haveFfmpeg && ::ww::test::runningInCi()) {
+        FAIL() << "CI=true but ffmpeg is missing (scripts/install-deps.sh installs it)";
+    }
+    const SignalCase cases[] = {
+        {"ctrl_c", true, "kill -INT -- -$demo", !haveFfmpeg, "SIGINT"},
+        {"sigint_ignored", false, "kill -INT $demo", !haveFfmpeg, "SIGINT"},
+        {"sigterm", false, "kill -TERM $demo", true, "SIGTERM"},
+    };
+    for (const SignalCase& c : cases) {
+        SCOPED_TRACE(c.name);
+        expectSignalClosesLikeTheWindow(c);
+    }
+}
+
+// The history as a user drives it, in the real window, in the wall and the splash scenes:
+// after 3 s of the wall collapsing (or settling in the pool), space pauses and ten presses of
+// the left arrow show the state ten frames back (the report says 10 back (fewer if fewer
+// frames were drawn), and its hash differs from the newest state's: the scene moved
+// meanwhile); then "." steps from there, which drops the ten newer states and re-runs (0 back,
+// 1 re-run).
 TEST(DemoUnderXvfb, ArrowsStepThroughTheHistoryAndAStepReRunsFromThere) {
     WW_REQUIRE_XVFB();
     if (runShell("command -v xdotool").code != 0) {
@@ -550,44 +664,48 @@ TEST(DemoUnderXvfb, ArrowsStepThroughTheHistoryAndAStepReRunsFromThere) {
         }
         GTEST_SKIP() << "xdotool not installed";
     }
-    for (const bool stepAfter : {false, true}) {
-        const std::string script = outPath("demo_history.sh");
-        std::ofstream(script)
-            << "#!/bin/sh\n"
-            << demoCommand("--scene wall --backend cpu --event 0:shoot") << " &\n"
-            << "demo=$!\n"
-            << "w=$(timeout 60 xdotool search --sync --name '^wavewall$' | head -1)\n"
-            << "sleep 3\n"
-            << "xdotool windowfocus --sync $w key space\n"
-            << "sleep 0.5\n"
-            << "for i in 1 2 3 4 5 6 7 8 9 10; do\n"
-            << "  xdotool key Left; sleep 0.1\n"
-            << "done\n"
-            << "sleep 0.5\n"
-            << (stepAfter ? "xdotool key period\nsleep 0.5\n" : "") << "xdotool key Escape\n"
-            << "wait $demo\n";
-        const CommandResult r = runShell(kXvfbRun + "sh '" + script + "'");
-        ASSERT_EQ(r.code, 0) << r.output;
-        const auto at = r.output.find("demo: history ");
-        ASSERT_NE(at, std::string::npos) << r.output;
-        int states = 0, back = 0, reruns = 0;
-        char hash[32] = {0}, newest[32] = {0};
-        ASSERT_EQ(std::sscanf(r.output.c_str() + at,
-                              "demo: history %d states (%*f s, %*f MB), %d back, %d re-runs; "
-                              "state hash %31s (newest %31[0-9a-f])",
-                              &states, &back, &reruns, hash, newest),
-                  5)
-            << r.output;
-        // A slow machine (a sanitizer build) may have drawn fewer than 11 frames in 3 s: the
-        // arrows then stop at the oldest state.
-        ASSERT_GE(states, 2) << r.output;
-        if (stepAfter) {
-            EXPECT_EQ(back, 0) << r.output;
-            EXPECT_EQ(reruns, 1) << r.output;
-        } else {
-            EXPECT_EQ(back, std::min(10, states - 1)) << r.output;
-            EXPECT_EQ(reruns, 0) << r.output;
-            EXPECT_NE(std::string(hash), std::string(newest)) << r.output;
+    // The splash runs no event script: its bricks settle in the water and the waves move.
+    for (const std::string scene : {"wall --event 0:shoot", "splash"}) {
+        for (const bool stepAfter : {false, true}) {
+            SCOPED_TRACE(scene + (stepAfter ? ", then a step" : ""));
+            const std::string script = outPath("demo_history.sh");
+            std::ofstream(script)
+                << "#!/bin/sh\n"
+                << demoCommand("--backend cpu --scene " + scene) << " &\n"
+                << "demo=$!\n"
+                << "w=$(timeout 60 xdotool search --sync --name '^wavewall$' | head -1)\n"
+                << "sleep 3\n"
+                << "xdotool windowfocus --sync $w key space\n"
+                << "sleep 0.5\n"
+                << "for i in 1 2 3 4 5 6 7 8 9 10; do\n"
+                << "  xdotool key Left; sleep 0.1\n"
+                << "done\n"
+                << "sleep 0.5\n"
+                << (stepAfter ? "xdotool key period\nsleep 0.5\n" : "") << "xdotool key Escape\n"
+                << "wait $demo\n";
+            const CommandResult r = runShell(kXvfbRun + "sh '" + script + "'");
+            ASSERT_EQ(r.code, 0) << r.output;
+            const auto at = r.output.find("demo: history ");
+            ASSERT_NE(at, std::string::npos) << r.output;
+            int states = 0, back = 0, reruns = 0;
+            char hash[32] = {0}, newest[32] = {0};
+            ASSERT_EQ(std::sscanf(r.output.c_str() + at,
+                                  "demo: history %d states (%*f s, %*f MB), %d back, %d re-runs; "
+                                  "state hash %31s (newest %31[0-9a-f])",
+                                  &states, &back, &reruns, hash, newest),
+                      5)
+                << r.output;
+            // A slow machine (a sanitizer build) may have drawn fewer than 11 frames in 3 s: the
+            // arrows then stop at the oldest state.
+            ASSERT_GE(states, 2) << r.output;
+            if (stepAfter) {
+                EXPECT_EQ(back, 0) << r.output;
+                EXPECT_EQ(reruns, 1) << r.output;
+            } else {
+                EXPECT_EQ(back, std::min(10, states - 1)) << r.output;
+                EXPECT_EQ(reruns, 0) << r.output;
+                EXPECT_NE(std::string(hash), std::string(newest)) << r.output;
+            }
         }
     }
 }
@@ -1164,6 +1282,66 @@ CommandResult runDemoWithKeys(const std::string& name, const std::string& args,
                           << "xdotool key Escape\n"
                           << "wait $demo\n";
     return runShell(kXvfbRun + "sh '" + script + "'");
+}
+
+// The splash in the demo's history as the demo drives it: each step's state joins a History
+// ring; after a shot and a fresh random number of steps, moving back K states and restoring
+// gives exactly the state hash seen when that state was the newest, and stepping K times from
+// there reaches the newest hash again (bit for bit: the same coupled steps); the oldest state
+// is still there and restores its own hash.
+TEST(SplashDemoScene, HistoryStepsBackToASavedStateAndReRunsBitForBit) {
+    const unsigned seed = std::random_device{}();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    SceneOptionValues v;
+    v.wall = "4x3";
+    v.poolSize = 6.0f;
+    v.grid = "48x48";
+    auto settings = makeSplashSettings(v);
+    ASSERT_TRUE(settings.ok()) << settings.error().message;
+    auto made = SplashDemoScene::create(std::move(settings).value());
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    SplashDemoScene& scene = **made;
+    EXPECT_FALSE(scene.stateHash().empty());
+    // A shot from in front of the wall, straight at it.
+    scene.onPick(render::Ray{{0.0f, 1.0f, 8.0f}, {0.0f, 0.0f, -1.0f}}, demo::PickAction::kShoot);
+
+    demo::History history;
+    std::vector<std::string> hashes;  // hashes[i]: the state of history entry i
+    const int steps = std::uniform_int_distribution<int>(20, 60)(rng);
+    for (int i = 0; i < steps; ++i) {
+        scene.step();
+        std::unique_ptr<demo::SavedState> state = scene.saveState();
+        ASSERT_NE(state, nullptr) << "the splash keeps no history";
+        history.push(std::move(state), (i + 1) * scene.dtSeconds());
+        hashes.push_back(scene.stateHash());
+    }
+    ASSERT_EQ(history.size(), steps);
+    const int back = std::uniform_int_distribution<int>(2, steps - 1)(rng);
+    ASSERT_NE(hashes[static_cast<std::size_t>(steps - 1 - back)], hashes.back())
+        << "the run must move for the check to mean anything";
+    const demo::SavedState* shown = history.move(-back);
+    ASSERT_NE(shown, nullptr);
+    std::string why;
+    ASSERT_TRUE(scene.restoreState(*shown, &why)) << why;
+    EXPECT_EQ(scene.stateHash(), hashes[static_cast<std::size_t>(steps - 1 - back)])
+        << back << " back of " << steps;
+    for (int i = 0; i < back; ++i) {
+        scene.step();
+    }
+    EXPECT_EQ(scene.stateHash(), hashes.back()) << "re-run " << back << " steps";
+
+    // Forward to the newest again, then back to the oldest: each is its own step's state.
+    ASSERT_NE(history.moveTo(steps - 1), nullptr);
+    ASSERT_TRUE(scene.restoreState(*history.moveTo(0), &why)) << why;
+    EXPECT_EQ(scene.stateHash(), hashes.front());
+
+    // A state the splash did not save is refused with a reason.
+    struct Foreign final : demo::SavedState {
+        std::size_t bytes() const override { return 1; }
+    } foreign;
+    EXPECT_FALSE(scene.restoreState(foreign, &why));
+    EXPECT_NE(why.find("splash"), std::string::npos) << why;
 }
 
 std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir, const char* ext) {

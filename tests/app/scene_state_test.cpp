@@ -1,8 +1,9 @@
 // Saved scene states (the demo's history): restoring a state and stepping repeats the saved
 // run bit for bit (equal state hashes after the same steps), for the collapsing wall (a shot,
-// a removed brick, friction, sleeping) and the water (rain, whose random state is part of the
-// state, and drops), at fresh random points of fresh runs; a state of one scene is refused
-// by the other, and a water state by a pool of another grid.
+// a removed brick, friction, sleeping), the water (rain, whose random state is part of the
+// state, and drops) and the splash (the shot wall falling into the pool: bodies, warm-start
+// cache and waves together), at fresh random points of fresh runs; a state of one scene is
+// refused by another, and a water or splash state by a pool of another grid.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -87,6 +88,32 @@ TEST(SceneState, WaterRepeatsBitForBitIncludingTheRain) {
                            std::uniform_int_distribution<int>(10, 30)(rng));
 }
 
+// The splash: a small wall in a small pool, shot after a fresh random number of steps, so the
+// state saved holds bodies in flight, bricks falling into the water and the waves they raise.
+Result<std::unique_ptr<SplashScene>> smallSplash(const std::string& grid) {
+    SceneOptionValues v;
+    v.wall = "4x3";
+    v.poolSize = 6.0f;
+    v.grid = grid;
+    auto settings = makeSplashSettings(v);
+    if (!settings) {
+        return settings.error();
+    }
+    return SplashScene::create(std::move(settings).value());
+}
+
+TEST(SceneState, SplashRepeatsBitForBitWithTheBodiesAndTheWater) {
+    const unsigned seed = std::random_device{}();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    auto scene = smallSplash("48x48");
+    ASSERT_TRUE(scene.ok()) << scene.error().message;
+    run(**scene, std::uniform_int_distribution<int>(0, 10)(rng));
+    ASSERT_TRUE((*scene)->applyEvent(event(0, "shoot")));
+    expectRepeatsBitForBit(**scene, std::uniform_int_distribution<int>(10, 40)(rng),
+                           std::uniform_int_distribution<int>(10, 30)(rng));
+}
+
 TEST(SceneState, AStateIsRestoredOnlyWhereItFits) {
     SceneOptionValues v;
     v.wall = "3x2";
@@ -112,6 +139,26 @@ TEST(SceneState, AStateIsRestoredOnlyWhereItFits) {
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.error().message.find("grid"), std::string::npos) << s.error().message;
     EXPECT_EQ((*other)->stateHash(), before) << "a refused state changes nothing";
+
+    auto splash = smallSplash("32x32");
+    ASSERT_TRUE(splash.ok()) << splash.error().message;
+    const Status wallIntoSplash = (*splash)->restoreState(*wallState);
+    ASSERT_FALSE(wallIntoSplash.ok());
+    EXPECT_NE(wallIntoSplash.error().message.find("not saved by a splash scene"), std::string::npos)
+        << wallIntoSplash.error().message;
+    const auto splashState = (*splash)->saveState();
+    ASSERT_TRUE(splashState);
+    EXPECT_FALSE(wall.restoreState(*splashState).ok());
+    auto otherPool = smallSplash("40x32");
+    ASSERT_TRUE(otherPool.ok()) << otherPool.error().message;
+    ASSERT_TRUE((*otherPool)->applyEvent(event(0, "shoot")));
+    run(**otherPool, 5);
+    const std::string poolBefore = (*otherPool)->stateHash();
+    const Status intoOtherPool = (*otherPool)->restoreState(*splashState);
+    ASSERT_FALSE(intoOtherPool.ok());
+    EXPECT_NE(intoOtherPool.error().message.find("grid"), std::string::npos)
+        << intoOtherPool.error().message;
+    EXPECT_EQ((*otherPool)->stateHash(), poolBefore) << "a refused state changes nothing";
 }
 
 // The last "hash" line of a headless run's output.
@@ -122,19 +169,21 @@ std::string hashOf(const std::string& output) {
 
 // `headless --snapshot-save` after N steps, then `--snapshot-load` and M steps, ends on the
 // same state hash as N + M steps in one run (the events of the first part are in the file:
-// the shot, the rain and its random state), for both scenes, at fresh random N and M.
+// the shot, the rain and its random state), for every scene, at fresh random N and M.
 TEST(StateFile, SaveThenLoadContinuesTheRunBitForBit) {
     const unsigned seed = std::random_device{}();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     const std::string exe = WW_WAVEWALL_EXE;
-    for (const std::string scene : {"wall", "water"}) {
+    for (const std::string scene : {"wall", "water", "splash"}) {
         const int n = std::uniform_int_distribution<int>(5, 50)(rng);
         const int m = std::uniform_int_distribution<int>(5, 40)(rng);
         const std::string common = exe + " headless --backend cpu --scene " + scene +
-                                   (scene == "wall" ? " --wall 5x4" : " --grid 48x48");
+                                   (scene == "wall"    ? " --wall 5x4"
+                                    : scene == "water" ? " --grid 48x48"
+                                                       : " --wall 4x3 --pool-size 6 --grid 48x48");
         const std::string events =
-            scene == "wall" ? " --event 0:shoot" : " --event 0:rain:on,30 --event 2:drop:0.3,0.7";
+            scene == "water" ? " --event 0:rain:on,30 --event 2:drop:0.3,0.7" : " --event 0:shoot";
         const std::string file =
             (std::filesystem::path(testing::TempDir()) / ("state_" + scene + ".bin")).string();
         const auto first = test::runShell(common + events + " --steps " + std::to_string(n) +
