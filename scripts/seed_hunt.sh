@@ -26,6 +26,8 @@ fast=$(awk -v max="$maxSeconds" 'NF == 3 && $3 < max + 0 {print $1}' "$cost")
 # threshold after freeing a large mapped block), so from the second repetition on the heap
 # grows by 16 MiB and the resident set by nothing.
 unrepeatable='^MemoryProbe\.'
+# As ctest does (tests/CMakeLists.txt): tests that load shipped files find them here.
+export WAVEWALL_SOURCE_DIR="$PWD"
 failed=0
 for bin in "$build"/tests/solver/*/ww_*_tests "$build"/tests/render/ww_render_tests \
     "$build"/tests/app/ww_*_tests "$build"/tests/app/bench/ww_*_tests; do
