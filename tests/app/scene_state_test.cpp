@@ -6,6 +6,8 @@
 // refused by another, and a water or splash state by a pool of another grid.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -184,8 +186,10 @@ TEST(StateFile, SaveThenLoadContinuesTheRunBitForBit) {
                                                        : " --wall 4x3 --pool-size 6 --grid 48x48");
         const std::string events =
             scene == "water" ? " --event 0:rain:on,30 --event 2:drop:0.3,0.7" : " --event 0:shoot";
-        const std::string file =
-            (std::filesystem::path(testing::TempDir()) / ("state_" + scene + ".bin")).string();
+        // Named per process: /tmp is shared with any other run of this test at the same time.
+        const std::string file = (std::filesystem::path(testing::TempDir()) /
+                                  ("state_" + scene + "_" + std::to_string(::getpid()) + ".bin"))
+                                     .string();
         const auto first = test::runShell(common + events + " --steps " + std::to_string(n) +
                                           " --snapshot-save " + file);
         ASSERT_EQ(first.code, 0) << first.output;
@@ -198,13 +202,16 @@ TEST(StateFile, SaveThenLoadContinuesTheRunBitForBit) {
         EXPECT_NE(hashOf(first.output), hashOf(straight.output)) << "the run must move";
         EXPECT_EQ(hashOf(second.output), hashOf(straight.output))
             << scene << ": " << n << " + " << m << " steps";
+        std::filesystem::remove(file);
     }
 }
 
 // A state file that does not fit exits 2 with a message naming --snapshot-load and why.
 TEST(StateFile, FilesThatDoNotFitExit2SayingWhy) {
     const std::string exe = WW_WAVEWALL_EXE;
-    const std::filesystem::path dir = testing::TempDir();
+    const std::filesystem::path dir =
+        std::filesystem::path(testing::TempDir()) / ("ww_fit_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
     const std::string wall = (dir / "fit_wall.bin").string();
     const std::string water = (dir / "fit_water.bin").string();
     ASSERT_EQ(
@@ -240,6 +247,7 @@ TEST(StateFile, FilesThatDoNotFitExit2SayingWhy) {
         EXPECT_NE(r.output.find("--snapshot-load"), std::string::npos) << r.output;
         EXPECT_NE(r.output.find(c.says), std::string::npos) << c.args << "\n" << r.output;
     }
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace
