@@ -20,9 +20,8 @@ struct AdapterState final : demo::SavedState {
     std::size_t bytes() const override { return sizeof(*this) + (scene ? scene->bytes() : 0); }
 };
 
-/// Restores the simulation part of an AdapterState into `scene` (for an adapter that runs no
-/// event script: the splash). Returns the state, or null with the reason in *why (if given)
-/// when `state` is not one this scene saved.
+/// Restores the simulation part of an AdapterState into `scene`. Returns the state, or null
+/// with the reason in *why (if given) when `state` is not one this scene saved.
 inline const AdapterState* restoreAdapterScene(const demo::SavedState& state, const char* sceneName,
                                                SimScene& scene, std::string* why) {
     const auto* s = dynamic_cast<const AdapterState*>(&state);

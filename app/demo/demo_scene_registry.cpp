@@ -32,18 +32,20 @@ Result<std::unique_ptr<demo::DemoScene>> wrapWater(std::unique_ptr<SimScene> sce
 }
 
 Result<std::unique_ptr<demo::DemoScene>> wrapSplash(std::unique_ptr<SimScene> scene,
-                                                    DemoAdapterInputs) {
+                                                    DemoAdapterInputs in) {
     if (dynamic_cast<SplashScene*>(scene.get()) == nullptr) {
         return inputError("demo: the splash adapter needs a splash scene");
     }
-    return std::unique_ptr<demo::DemoScene>(SplashDemoScene::adopt(
-        std::unique_ptr<SplashScene>(static_cast<SplashScene*>(scene.release()))));
+    std::unique_ptr<SplashDemoScene> out = SplashDemoScene::adopt(
+        std::unique_ptr<SplashScene>(static_cast<SplashScene*>(scene.release())));
+    out->setScript(std::move(in.script));
+    return std::unique_ptr<demo::DemoScene>(std::move(out));
 }
 
 constexpr DemoSceneEntry kEntries[] = {
     {"wall", wrapWall, true},
     {"water", wrapWater, true},
-    {"splash", wrapSplash, false},
+    {"splash", wrapSplash, true},
 };
 
 }  // namespace

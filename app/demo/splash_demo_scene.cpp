@@ -24,6 +24,15 @@ std::unique_ptr<SplashDemoScene> SplashDemoScene::adopt(std::unique_ptr<SplashSc
 }
 
 void SplashDemoScene::step() {
+    ScriptHooks hooks;
+    hooks.afterReset = [this] {
+        m_alarm.clear();
+        m_last = {};
+    };
+    for (std::string& error : m_script.apply(*m_scene, m_stepIndex, hooks)) {
+        m_note = std::move(error);
+    }
+    ++m_stepIndex;
     m_scene->step(m_last);
     if (m_alarm.empty()) {
         std::vector<std::string> violations;
@@ -35,6 +44,8 @@ void SplashDemoScene::step() {
 }
 
 void SplashDemoScene::reset() {
+    m_stepIndex = 0;
+    m_script.rewind();
     m_scene->reset();
     m_alarm.clear();
     m_last = {};
@@ -52,10 +63,15 @@ void SplashDemoScene::drawControls() {
         if (rebuilt) {
             m_scene = std::move(rebuilt).value();
             m_alarm.clear();
+            m_stepIndex = 0;
+            m_script.rewind();
         }
     }
     if (ImGui::Button("shoot")) {
         (void)m_scene->applyEvent(SceneEvent{0, "shoot", {}, "shoot"});
+    }
+    if (!m_note.empty()) {
+        ImGui::TextWrapped("%s", m_note.c_str());
     }
 }
 
@@ -95,11 +111,16 @@ void SplashDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
 std::unique_ptr<demo::SavedState> SplashDemoScene::saveState() {
     auto s = std::make_unique<AdapterState>();
     s->scene = m_scene->saveState();
+    if (!s->scene) {
+        return nullptr;
+    }
+    s->stepIndex = m_stepIndex;
+    s->scriptPosition = m_script.position();
     return s;
 }
 
 bool SplashDemoScene::restoreState(const demo::SavedState& state, std::string* why) {
-    return restoreAdapterScene(state, "splash", *m_scene, why) != nullptr;
+    return restoreAdapterState(state, "splash", *m_scene, m_stepIndex, m_script, why);
 }
 
 demo::CameraHome SplashDemoScene::cameraHome() const {

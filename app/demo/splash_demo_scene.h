@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/demo/demo_scene.h"
+#include "app/scenes/event_script.h"
 #include "app/scenes/splash_scene.h"
 
 namespace ww::app {
@@ -44,6 +45,8 @@ class SplashDemoScene final : public demo::DemoScene {
     }
 
     SplashScene& scene() { return *m_scene; }
+    /// Scripted events (--event), applied by step number as in headless.
+    void setScript(EventScript script) { m_script = std::move(script); }
 
   private:
     explicit SplashDemoScene(std::unique_ptr<SplashScene> scene) : m_scene(std::move(scene)) {}
@@ -51,7 +54,10 @@ class SplashDemoScene final : public demo::DemoScene {
     std::unique_ptr<SplashScene> m_scene;
     StepRecord m_last;
     std::string m_alarm;
+    std::string m_note;  ///< a scripted event that failed, shown under the controls
     float m_density = 500.0f;
+    EventScript m_script;
+    long m_stepIndex = 0;
 };
 
 }  // namespace ww::app

@@ -664,7 +664,7 @@ TEST(DemoUnderXvfb, ArrowsStepThroughTheHistoryAndAStepReRunsFromThere) {
         }
         GTEST_SKIP() << "xdotool not installed";
     }
-    // The splash runs no event script: its bricks settle in the water and the waves move.
+    // The splash without events: its bricks settle in the water and the waves move.
     for (const std::string scene : {"wall --event 0:shoot", "splash"}) {
         for (const bool stepAfter : {false, true}) {
             SCOPED_TRACE(scene + (stepAfter ? ", then a step" : ""));
@@ -1342,6 +1342,59 @@ TEST(SplashDemoScene, HistoryStepsBackToASavedStateAndReRunsBitForBit) {
     } foreign;
     EXPECT_FALSE(scene.restoreState(foreign, &why));
     EXPECT_NE(why.find("splash"), std::string::npos) << why;
+}
+
+// The splash runs --event scripts like the wall and water adapters (one EventScript): a shot
+// scripted at a fresh random step K appears at step K and ends on the hash of the same run
+// with the shot made by hand at step K; a history state saved before K, restored, replays the
+// shot on the way forward (the script's position is part of the state). Fails when the
+// splash adapter drops its script (the run then equals the unshot one).
+TEST(SplashDemoScene, RunsItsEventScriptAndReplaysItFromHistory) {
+    const unsigned seed = std::random_device{}();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    SceneOptionValues v;
+    v.wall = "4x3";
+    v.poolSize = 6.0f;
+    v.grid = "48x48";
+    const auto make = [&] {
+        auto settings = makeSplashSettings(v);
+        EXPECT_TRUE(settings.ok()) << settings.error().message;
+        auto made = SplashDemoScene::create(std::move(settings).value());
+        EXPECT_TRUE(made.ok()) << made.error().message;
+        return std::move(made).value();
+    };
+    const int k = std::uniform_int_distribution<int>(2, 12)(rng);
+    const int steps = k + 20;
+    auto scripted = make();
+    scripted->setScript(EventScript({*parseEvent(std::to_string(k) + ":shoot")}));
+    auto byHand = make();
+    auto unshot = make();
+    std::unique_ptr<demo::SavedState> beforeShot;
+    std::string hashBefore;
+    for (int i = 0; i < steps; ++i) {
+        if (i == k) {
+            ASSERT_TRUE(byHand->scene().applyEvent(SceneEvent{0, "shoot", {}, "shoot"}).ok());
+        }
+        if (i == k - 1) {
+            beforeShot = scripted->saveState();
+            hashBefore = scripted->stateHash();
+        }
+        scripted->step();
+        byHand->step();
+        unshot->step();
+    }
+    EXPECT_EQ(scripted->stateHash(), byHand->stateHash()) << "shot at step " << k;
+    EXPECT_NE(scripted->stateHash(), unshot->stateHash()) << "the scripted shot did not happen";
+    const std::string end = scripted->stateHash();
+    ASSERT_NE(beforeShot, nullptr);
+    std::string why;
+    ASSERT_TRUE(scripted->restoreState(*beforeShot, &why)) << why;
+    EXPECT_EQ(scripted->stateHash(), hashBefore);
+    for (int i = k - 1; i < steps; ++i) {
+        scripted->step();
+    }
+    EXPECT_EQ(scripted->stateHash(), end) << "the shot was not replayed after the restore";
 }
 
 std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir, const char* ext) {
