@@ -514,7 +514,7 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
                                         reps);
         // GPU: the solver uploads A on every call; its report separates that (uploadMs) from
         // the iterations and the read back of x (solveMs), which is what this row times.
-        // The device time of its dispatches (gpuMs, a GL timer query) is the no-readback column.
+        // Its time to the dispatches' completion (gpuMs, glFinish) is the no-readback column.
         double gpuReadMs = 0.0, gpuNoReadMs = 0.0;
         if (opts.gpu) {
             auto gpuSolver = makeGpuLcpSolver(shaders);
@@ -555,7 +555,7 @@ void runOpsBench(const bench::Options& opts, bench::Recorder& recorder) {
     }
     std::printf(
         "  (GPU: %s; GPU rows of CG and projected Jacobi: A resident, upload not timed; "
-        "projected Jacobi's GPU column: its dispatches' device time (timer query); "
+        "projected Jacobi's GPU column: to its dispatches' completion (glFinish); "
         "CPU: this library, SIMD + %d threads; simple C: scalar loops, not vectorized, one "
         "thread; OpenBLAS: %d threads)\n",
         opts.gpu && gpu::GpuContext::current() ? gpu::GpuContext::current()->info().renderer.c_str()

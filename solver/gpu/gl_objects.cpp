@@ -178,6 +178,10 @@ void barrier() {
                     GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT);
 }
 
+void finish() {
+    glFinish();
+}
+
 // ---- TimerQuery ------------------------------------------------------------------------
 
 TimerQuery::TimerQuery() {

@@ -130,6 +130,8 @@ inline std::uint32_t groupsFor(std::size_t count, int local) {
 /// Makes SSBO writes of earlier dispatches visible to later shader reads and to buffer
 /// reads/copies (glMemoryBarrier with the storage, buffer-update and vertex-attribute bits).
 void barrier();
+/// Waits until every command issued so far has completed (glFinish).
+void finish();
 
 /// Measures GPU time of the commands between begin() and end() (GL_TIME_ELAPSED).
 class TimerQuery {

@@ -381,13 +381,14 @@ class GpuLcpSolver final : public LcpSolver {
         m_blocks.bind(3);
         m_history.bind(4);
         m_results.bind(5);
-        m_timer.begin();
         s = gpu::dispatch(program, static_cast<std::uint32_t>(blocks.size()));
-        m_timer.end();
         if (!s) {
             return std::vector<LcpReport>(blocks.size(), failed(s));
         }
         gpu::barrier();
+        // The solve's device work is done here; the downloads below would wait for it anyway.
+        gpu::finish();
+        const double gpuMs = solveClock.elapsedMs();
         const auto results = m_results.download<gl::BlockResult>(blocks.size());
         m_x.download(m_xPadded.data(), m_xPadded.size() * 4);
         std::vector<float> hist;
@@ -395,7 +396,6 @@ class GpuLcpSolver final : public LcpSolver {
             hist = m_history.download<float>(history);
         }
         const double solveMs = solveClock.elapsedMs();
-        const double gpuMs = m_timer.elapsedMs();  // ready: the downloads waited for it
 
         std::vector<LcpReport> reports(blocks.size());
         xOff = 0;
@@ -477,20 +477,19 @@ class GpuLcpSolver final : public LcpSolver {
             return failed(s);
         }
         m_weightBuffer.bind(7);
-        m_timer.begin();
         for (int t = 0; t <= maxIt; ++t) {
             // Ping-pong: dispatch t reads x^t from buffer t % 2.
             (t % 2 == 0 ? m_x : m_x2).bind(2);
             (t % 2 == 0 ? m_x2 : m_x).bind(3);
             m_step.set("uT", static_cast<unsigned>(t));
             if (s = gpu::dispatch(m_step, groups); !s) {
-                m_timer.end();
                 return failed(s);
             }
             gpu::barrier();
             ++rep.dispatches;
         }
-        m_timer.end();
+        gpu::finish();  // the readbacks below would wait for the same completion
+        rep.gpuMs = solveClock.elapsedMs();
         gl::Control done{};
         m_control.download(&done, sizeof done);
         const bool stopped = done.stopAt != gl::kNone;
@@ -532,12 +531,10 @@ class GpuLcpSolver final : public LcpSolver {
             std::memcpy(rep.history.data(), residuals.data(), residuals.size() * 4);
         }
         rep.solveMs = solveClock.elapsedMs();
-        rep.gpuMs = m_timer.elapsedMs();  // ready: the downloads waited for it
         return rep;
     }
 
     gpu::Program m_blockSmall, m_block, m_step;
-    gpu::TimerQuery m_timer;  ///< the dispatches' device time (LcpReport::gpuMs)
     GpuMatrixFreeBatch m_matrixFree;
     gpu::Buffer m_matrix, m_rowBuffer, m_x, m_x2, m_good, m_blocks, m_history, m_results,
         m_weightBuffer, m_residual, m_control;

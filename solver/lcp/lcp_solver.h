@@ -136,8 +136,8 @@ struct LcpReport {
     /// .. iterations, so it has iterations + 1 entries.
     std::vector<float> history;
     double solveMs = 0, uploadMs = 0;
-    /// GPU dense path: device time of the solve's dispatches (GL_TIME_ELAPSED), without the
-    /// uploads and readbacks that solveMs includes; 0 on the CPU and the matrix-free path.
+    /// GPU dense path: solveMs up to the completion of the dispatches (glFinish), without the
+    /// readbacks after it (nor the uploads); 0 on the CPU and the matrix-free path.
     double gpuMs = 0;
     int dispatches = 0;  ///< GPU compute dispatches this solve issued (0 on the CPU)
     int readbacks = 0;   ///< GPU-to-host transfers this solve issued (0 on the CPU)

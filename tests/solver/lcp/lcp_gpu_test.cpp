@@ -61,7 +61,7 @@ TEST_F(LcpGpu, SingleDispatchMatchesCpu) {
             EXPECT_EQ(rg.dispatches, 1) << what;
             EXPECT_LE(rg.readbacks, 3) << what;
             EXPECT_GT(rg.gpuMs, 0.0) << what;
-            EXPECT_LE(rg.gpuMs, rg.solveMs + 0.05) << what;
+            EXPECT_LE(rg.gpuMs, rg.solveMs) << what;
             EXPECT_EQ(rg.iterations, rc.iterations) << what;
             EXPECT_EQ(rg.status, rc.status) << what;
             ASSERT_EQ(rg.history.size(), rc.history.size()) << what;
@@ -240,10 +240,10 @@ TEST_F(LcpGpu, LargeProblemOneDispatchPerIterationNoReadbackInLoop) {
     ASSERT_TRUE(rg.error.empty()) << rg.error;
     EXPECT_EQ(rg.dispatches, o.maxIterations + 1);  // + the final residual
     EXPECT_LE(rg.readbacks, 4);
-    // The dispatches' device time: positive, and within the solve's wall time, which also
-    // waits for the readbacks (timer resolution: 0.05 ms of slack).
+    // The time to the dispatches' completion: positive, and part of the solve's time, which
+    // goes on to the readbacks.
     EXPECT_GT(rg.gpuMs, 0.0);
-    EXPECT_LE(rg.gpuMs, rg.solveMs + 0.05);
+    EXPECT_LE(rg.gpuMs, rg.solveMs);
     EXPECT_EQ(rc.gpuMs, 0.0);
     EXPECT_EQ(rg.iterations, rc.iterations);
     EXPECT_EQ(rg.status, rc.status);
