@@ -20,6 +20,19 @@ struct AdapterState final : demo::SavedState {
     std::size_t bytes() const override { return sizeof(*this) + (scene ? scene->bytes() : 0); }
 };
 
+/// An adapter's state: `scene`'s and where its script stands; null when the scene keeps none.
+inline std::unique_ptr<demo::SavedState> saveAdapterState(const SimScene& scene, long stepIndex,
+                                                          const EventScript& script) {
+    auto s = std::make_unique<AdapterState>();
+    s->scene = scene.saveState();
+    if (!s->scene) {
+        return nullptr;
+    }
+    s->stepIndex = stepIndex;
+    s->scriptPosition = script.position();
+    return s;
+}
+
 /// Restores the simulation part of an AdapterState into `scene`. Returns the state, or null
 /// with the reason in *why (if given) when `state` is not one this scene saved.
 inline const AdapterState* restoreAdapterScene(const demo::SavedState& state, const char* sceneName,

@@ -109,14 +109,7 @@ void SplashDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
 }
 
 std::unique_ptr<demo::SavedState> SplashDemoScene::saveState() {
-    auto s = std::make_unique<AdapterState>();
-    s->scene = m_scene->saveState();
-    if (!s->scene) {
-        return nullptr;
-    }
-    s->stepIndex = m_stepIndex;
-    s->scriptPosition = m_script.position();
-    return s;
+    return saveAdapterState(*m_scene, m_stepIndex, m_script);
 }
 
 bool SplashDemoScene::restoreState(const demo::SavedState& state, std::string* why) {

@@ -623,14 +623,7 @@ void WallDemoScene::drawStats() {
 }
 
 std::unique_ptr<demo::SavedState> WallDemoScene::saveState() {
-    auto s = std::make_unique<AdapterState>();
-    s->scene = m_scene.saveState();
-    if (!s->scene) {
-        return nullptr;
-    }
-    s->stepIndex = m_stepIndex;
-    s->scriptPosition = m_script.position();
-    return s;
+    return saveAdapterState(m_scene, m_stepIndex, m_script);
 }
 
 bool WallDemoScene::restoreState(const demo::SavedState& state, std::string* why) {
