@@ -490,9 +490,9 @@ void WallDemoScene::drawControls() {
     }
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(
-            "Millions of LCP multiply-adds a warm step may spend (--iteration-budget): the "
-            "iteration count is capped at budget / (one product with every block's A), at "
-            "least 10; 0 = no cap. Unlike the step budget it does not depend on this "
+            "Millions of LCP multiply-adds a warm step may spend (--iteration-budget):\n"
+            "the iteration count is capped at budget / (one product with every block's A),\n"
+            "at least 10; 0 = no cap. Unlike the step budget it does not depend on this\n"
             "machine's speed, so runs stay reproducible.");
     }
     ImGui::InputFloat("tolerance", &p.lcp.tolerance, 0.0f, 0.0f, "%.1e");
