@@ -56,8 +56,8 @@ const std::vector<SceneEntry>& entries() {
          "wall, LCP and water options, and the splash options",
          makeSplash,
          {},
-         "the splash scene runs on the CPU only for now (docs/splash.md); use --backend cpu "
-         "or auto",
+         "the demo runs the splash scene on the CPU only for now (headless runs it on the GPU); "
+         "use --backend cpu or auto",
          true},
     };
     return table;

@@ -26,7 +26,10 @@ SplashScene::SplashScene(SplashSceneSettings settings, splash::SplashWorld world
 void SplashScene::reset() {
     Result<splash::SplashWorld> w = build(m_settings);
     if (w) {  // it was built once from these settings
+        const Backend backend = m_world.backend();
         m_world = std::move(w).value();
+        // It ran on this backend with these settings before.
+        (void)m_world.setBackend(backend, m_shaders);
     }
     m_steps = m_nMax = m_contactsMax = 0;
     m_lcpIterationsSum = m_cgIterationsSum = 0;
@@ -131,13 +134,12 @@ Status SplashScene::applyEvent(const SceneEvent& e) {
     return {};
 }
 
-Status SplashScene::setBackend(Backend backend, const gpu::ShaderLibrary*) {
-    if (backend == Backend::kCpu) {
-        return {};
+Status SplashScene::setBackend(Backend backend, const gpu::ShaderLibrary* shaders) {
+    if (Status s = m_world.setBackend(backend, shaders); !s) {
+        return Error{s.error().kind, "--backend gpu: the splash scene: " + s.error().message};
     }
-    return inputError(
-        "--scene splash runs on the CPU only for now (its coupling reads the water heights on "
-        "the CPU): use --backend cpu or auto");
+    m_shaders = shaders;
+    return {};
 }
 
 void SplashScene::checkInvariants(const StepRecord&, std::vector<std::string>& out) const {

@@ -36,9 +36,10 @@ class SplashScene final : public SimScene {
     void reset() override;
     Status validateEvent(const SceneEvent& e) const override;
     Status applyEvent(const SceneEvent& e) override;
-    /// CPU only for now: kGpu is an input error (docs/splash.md).
+    /// kGpu: the water, the LCP and the coupling on the GPU (docs/splash.md, "GPU path");
+    /// reset() keeps the backend.
     Status setBackend(Backend backend, const gpu::ShaderLibrary* shaders) override;
-    Backend backend() const override { return Backend::kCpu; }
+    Backend backend() const override { return m_world.backend(); }
     void checkInvariants(const StepRecord& step, std::vector<std::string>& out) const override;
     std::string stateHash() const override { return m_world.stateHash(); }
     /// The rigid world's state (bodies, warm-start cache) and the water's (u^n, u^n-1, ...):
@@ -63,6 +64,7 @@ class SplashScene final : public SimScene {
     SplashSceneSettings m_settings;
     splash::SplashWorld m_world;
     mutable std::vector<float> m_heightsForDrawing;
+    const gpu::ShaderLibrary* m_shaders = nullptr;  ///< for reset() on the GPU
     float m_prevMaxSpeed = 0;
 
     // Accumulated for summary().

@@ -79,6 +79,10 @@ void Buffer::copyFrom(const Buffer& src, std::size_t bytes, std::size_t srcOffse
                              static_cast<GLintptr>(dstOffset), static_cast<GLsizeiptr>(bytes));
 }
 
+void bindStorage(unsigned binding, unsigned bufferName) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, bufferName);
+}
+
 void Buffer::bind(unsigned binding) const {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, m_name);
 }

@@ -123,6 +123,9 @@ class Program {
 /// checking them against the context's limits. Returns kGpuLimit if they exceed them.
 Status dispatch(const Program& program, std::uint32_t groupsX, std::uint32_t groupsY = 1,
                 std::uint32_t groupsZ = 1);
+/// Binds a GL buffer that another object owns (by its name, e.g. WaveModel's heights) to an
+/// indexed GL_SHADER_STORAGE_BUFFER binding point.
+void bindStorage(unsigned binding, unsigned bufferName);
 /// Number of workgroups of size `local` needed to cover `count` items.
 inline std::uint32_t groupsFor(std::size_t count, int local) {
     return static_cast<std::uint32_t>((count + local - 1) / local);

@@ -7,6 +7,7 @@
 
 #include "solver/core/hash.h"
 #include "solver/core/timer.h"
+#include "solver/splash/splash_gpu.h"
 
 namespace ww::splash {
 
@@ -88,8 +89,14 @@ WaterGrid SplashWorld::grid() const {
     g.ny = m_params.wave.ny;
     g.cellM = m_params.wave.cellSize();
     g.restLevelM = m_params.waterDepthM;
-    g.eta = m_water->cpuHeights();
-    g.etaPrev = m_water->cpuPreviousHeights();
+    if (m_water->backend() == Backend::kGpu) {
+        m_water->heightsPair(m_hostEta, m_hostEtaPrev);
+        g.eta = m_hostEta;
+        g.etaPrev = m_hostEtaPrev;
+    } else {
+        g.eta = m_water->cpuHeights();
+        g.etaPrev = m_water->cpuPreviousHeights();
+    }
     g.dtSeconds = m_params.wave.dt();
     return g;
 }
@@ -194,12 +201,14 @@ int SplashWorld::outsideFootprint(const WaterGrid& g, int cell, const Vec3& cent
 }
 
 const SplashStats& SplashWorld::step() {
+    if (m_gpu) {
+        return stepGpu();
+    }
     Stopwatch total;
     m_stats = SplashStats{};
     Stopwatch sw;
     const WaterGrid g = grid();
     const float dt = m_params.world.dtSeconds;
-    const Vec3 up{0.0f, 1.0f, 0.0f};
 
     // 1. water -> bodies, under eta^n.
     double etaSum = 0.0;
@@ -211,6 +220,7 @@ const SplashStats& SplashWorld::step() {
     // NaN heights make etaSum NaN (the scene's check sees W); sample everything then.
     m_surfaceMaxM = std::isfinite(etaSum) ? etaMax : std::numeric_limits<float>::infinity();
     m_stats.submergedVolume = sampleBodies(g);
+    m_forces.assign(static_cast<std::size_t>(m_world.bodyCount()), BodyWater{});
     for (int i = 0; i < m_world.bodyCount(); ++i) {
         const auto first = static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i)]);
         const auto last = static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i) + 1]);
@@ -220,19 +230,10 @@ const SplashStats& SplashWorld::step() {
         const std::span<const SubmergedSample> mine(m_samples.data() + first, last - first);
         const rigid::Body& seen = m_world.bodies()[static_cast<std::size_t>(i)];
         const BodyWater f = waterForces(seen, g, m_params.column, mine);
-        rigid::Body& b = m_world.body(i);  // wakes it: the water moves it
-        // Drag may slow a body to the water's speed within a step, not reverse it (explicit
-        // drag of a light body at speed would otherwise overshoot).
+        m_forces[static_cast<std::size_t>(i)] = f;
         float etaRate = 0.0f;
-        (void)g.etaAt(b.position.x, b.position.z, &etaRate);
-        const float relSpeed = length(b.linearVelocity - up * etaRate);
-        const float dragDv = length(f.dragForce) * b.invMass * dt;
-        const float linScale = dragDv > relSpeed ? relSpeed / dragDv : 1.0f;
-        const Vec3 dragDw = b.invInertiaWorld * f.dragTorque * dt;
-        const float spin = length(b.angularVelocity);
-        const float angScale = length(dragDw) > spin ? spin / length(dragDw) : 1.0f;
-        b.linearVelocity += (f.buoyancyForce + f.dragForce * linScale) * (b.invMass * dt);
-        b.angularVelocity += b.invInertiaWorld * (f.torque - f.dragTorque * (1.0f - angScale)) * dt;
+        (void)g.etaAt(seen.position.x, seen.position.z, &etaRate);
+        applyWaterForces(m_world.body(i), f, etaRate, dt);  // body(i) wakes it: the water moves it
     }
     splatAll(g, m_before, m_touchedBefore);
     const double cellArea = static_cast<double>(g.cellM) * g.cellM;

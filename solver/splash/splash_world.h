@@ -21,15 +21,23 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "solver/core/backend.h"
 #include "solver/core/result.h"
 #include "solver/rigid/world.h"
 #include "solver/splash/water_column.h"
 #include "solver/wave/wave_model.h"
 
+namespace ww::gpu {
+class ShaderLibrary;
+}
+
 namespace ww::splash {
+
+class SplashGpu;
 
 /// Parameters of the coupled scene; the world's dt is the water's dt.
 struct SplashParams {
@@ -61,7 +69,7 @@ struct SplashStats {
     double waterVolume = 0.0;       ///< W^n, m^3
     double volumeDriftRel = 0.0;    ///< (W^n - W0) / W0
     double levelCorrectionM = 0.0;  ///< the uniform correction added this step
-    double sourceVolume = 0.0;      ///< |sum| of the local sources this step, m^3
+    double sourceVolume = 0.0;      ///< |sum| of the local sources this step, m^3 (CPU only)
 };
 
 /// Where a body is relative to the water.
@@ -81,12 +89,23 @@ class SplashWorld {
     const wave::WaveModel& water() const { return *m_water; }
     const SplashParams& params() const { return m_params; }
 
+    /// Moves the water, the LCP and the coupling to `backend`, keeping the state. kGpu needs a
+    /// current GL 4.3 context and `shaders` (which must outlive the world); on the GPU the
+    /// heights stay in the water's buffers and only the per-body forces come back each step
+    /// (docs/splash.md, "GPU path"). On failure nothing changes.
+    Status setBackend(Backend backend, const gpu::ShaderLibrary* shaders);
+    Backend backend() const { return m_water->backend(); }
+
     /// Records the water volume W0 with the bodies as they are now (call after adding them).
     void start();
     const SplashStats& step();
     const SplashStats& lastStats() const { return m_stats; }
 
-    /// The surface as the coupling sees it (CPU heights).
+    /// What the water did to each body in the last step (zero for bodies out of the water);
+    /// buoyancyCentre and bodyVolume are filled on the CPU only.
+    std::span<const BodyWater> lastForces() const { return m_forces; }
+
+    /// The surface as the coupling sees it (CPU heights; on the GPU a download).
     WaterGrid grid() const;
     /// W = sum (d + eta) h^2 - displaced volume, m^3, for the current state.
     double waterVolume() const;
@@ -99,6 +118,8 @@ class SplashWorld {
 
   private:
     SplashWorld() = default;
+    /// step() on the GPU (splash_gpu.cpp).
+    const SplashStats& stepGpu();
     /// Samples every dynamic body under `g`; fills m_samples / m_sampleStart, returns the
     /// total submerged volume.
     float sampleBodies(const WaterGrid& g);
@@ -131,6 +152,10 @@ class SplashWorld {
     std::vector<char> m_sourceMark;
     std::vector<int> m_cells;
     std::vector<float> m_delta;
+
+    std::vector<BodyWater> m_forces;   ///< per body, the last step's
+    std::unique_ptr<SplashGpu> m_gpu;  ///< the coupling's kernels and buffers on the GPU
+    mutable std::vector<float> m_hostEta, m_hostEtaPrev;  ///< grid()'s download on the GPU
 };
 
 }  // namespace ww::splash

@@ -184,6 +184,18 @@ BodyWater waterForces(const rigid::Body& b, const WaterGrid& w, const ColumnPara
     return out;
 }
 
+void applyWaterForces(rigid::Body& b, const BodyWater& f, float etaRateAtCentre, float dt) {
+    const Vec3 up{0.0f, 1.0f, 0.0f};
+    const float relSpeed = length(b.linearVelocity - up * etaRateAtCentre);
+    const float dragDv = length(f.dragForce) * b.invMass * dt;
+    const float linScale = dragDv > relSpeed ? relSpeed / dragDv : 1.0f;
+    const Vec3 dragDw = b.invInertiaWorld * f.dragTorque * dt;
+    const float spin = length(b.angularVelocity);
+    const float angScale = length(dragDw) > spin ? spin / length(dragDw) : 1.0f;
+    b.linearVelocity += (f.buoyancyForce + f.dragForce * linScale) * (b.invMass * dt);
+    b.angularVelocity += b.invInertiaWorld * (f.torque - f.dragTorque * (1.0f - angScale)) * dt;
+}
+
 void splatVolume(const WaterGrid& w, std::span<const SubmergedSample> samples,
                  std::vector<float>& volumePerCell, std::vector<char>& mark,
                  std::vector<int>& touched, float sign) {

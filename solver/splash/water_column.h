@@ -96,6 +96,12 @@ float submergedSamples(const rigid::Body& b, const WaterGrid& water, const Colum
 BodyWater waterForces(const rigid::Body& b, const WaterGrid& water, const ColumnParams& p,
                       std::span<const SubmergedSample> samples);
 
+/// Applies one step's water forces to `b` as velocity changes (dt F / m, dt I_w^-1 tau). Drag
+/// may slow the body to the water's speed within the step, not reverse it (explicit drag of a
+/// light body at speed would otherwise overshoot): its share of the change is clamped to the
+/// speed relative to the water (`etaRateAtCentre`, deta/dt under the centre) and to the spin.
+void applyWaterForces(rigid::Body& b, const BodyWater& f, float etaRateAtCentre, float dtSeconds);
+
 /// Adds each sample's volume to the cells around its centroid by bilinear weights (the
 /// weights sum to 1, so the total is kept exactly): `volumePerCell` has nx * ny entries.
 /// Cells that receive volume are appended to `touched` the first time (`mark` flags them).

@@ -80,6 +80,8 @@ class WaveBackend {
     virtual std::span<const float> hostPreviousHeights() const { return {}; }
     /// GL buffer name of u^n, 0 when the state is not in a GL buffer.
     virtual unsigned heightBufferHandle() const { return 0; }
+    /// GL buffer name of u^n-1, 0 when the state is not in a GL buffer.
+    virtual unsigned previousHeightBufferHandle() const { return 0; }
 };
 
 /// The CPU backend for `cells` = nx * ny cells at rest; kernels run on `executor`.

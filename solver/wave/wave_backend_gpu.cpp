@@ -168,6 +168,7 @@ class GpuWaveBackend final : public WaveBackend {
         upload(u, uPrev);
     }
     unsigned heightBufferHandle() const override { return current().handle(); }
+    unsigned previousHeightBufferHandle() const override { return previous().handle(); }
 
   private:
     GpuWaveBackend() = default;

@@ -221,6 +221,10 @@ unsigned WaveModel::heightBufferHandle() const {
     return m_impl->heightBufferHandle();
 }
 
+unsigned WaveModel::previousHeightBufferHandle() const {
+    return m_impl->previousHeightBufferHandle();
+}
+
 Status WaveModel::setState(const std::vector<float>& u, const std::vector<float>& uPrev) {
     const std::size_t n = cells();
     if (u.size() != n || uPrev.size() != n) {

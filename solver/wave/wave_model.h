@@ -71,6 +71,10 @@ class WaveModel {
     /// GL buffer name of u^n (nx * ny floats) when on the GPU, 0 on the CPU. Valid until
     /// the next step() or setBackend().
     unsigned heightBufferHandle() const;
+    /// GL buffer name of u^n-1 on the GPU, 0 on the CPU; valid as heightBufferHandle(). A
+    /// kernel may write u^n and u^n-1 in place (a displacement at rest, as addAtRest) when it
+    /// ends with gpu::barrier() before the next step.
+    unsigned previousHeightBufferHandle() const;
     /// CPU backend: u^n and u^n-1 without a copy, valid until the next step (empty on the GPU).
     std::span<const float> cpuHeights() const;
     std::span<const float> cpuPreviousHeights() const;

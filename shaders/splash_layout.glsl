@@ -1,0 +1,58 @@
+// Shared by the splash kernels: the body and force records (mirrored by
+// solver/splash/splash_gpu_layout.h, checked there by static_asserts), the grid uniforms and
+// the bilinear surface of solver/splash/water_column.cpp.
+
+// One body as the kernels see it; its sample lines were laid out on the CPU (the box axis
+// closest to the vertical, n1 x n2 lines, as submergedSamples does).
+struct SplashBody {
+    vec4 centre;  // xyz position m, w cube root of the body's volume (drag length) m
+    vec4 axis;    // xyz line direction d (d.y > 0), w half length L m (box)
+    vec4 e1;      // box: xyz first face axis, w half extent a1; sphere: w radius
+    vec4 e2;      // box: xyz second face axis, w half extent a2
+    vec4 linVel;  // xyz m/s, w cross-section of one line m^2 (box)
+    vec4 angVel;  // xyz rad/s, w the body's lowest point y m
+    ivec4 info;   // x n1, y n2, z kind (0 none, 1 box, 2 sphere), w first line in the samples
+    ivec4 tile;   // the cells this step's displacement can touch: x i0, y j0, z width, w height
+    ivec4 tileAt; // x offset of the tile in the tile field, yzw unused
+};
+
+// What the water does to one body (16 floats).
+struct SplashForce {
+    vec4 buoyancy;    // xyz N, w submerged volume m^3
+    vec4 drag;        // xyz N, w deta/dt at the body's centre m/s
+    vec4 torque;      // xyz N m about the centre, buoyancy + drag
+    vec4 dragTorque;  // xyz N m, the drag part
+};
+
+uniform int uNx;
+uniform int uNy;
+uniform float uCellM;
+uniform float uRestLevelM;
+
+float cellCoordX(float x) { return x / uCellM + 0.5 * float(uNx - 1); }
+float cellCoordZ(float z) { return z / uCellM + 0.5 * float(uNy - 1); }
+
+bool overPool(float x, float z) {
+    float hx = 0.5 * float(uNx) * uCellM;
+    float hz = 0.5 * float(uNy) * uCellM;
+    return x >= -hx && x <= hx && z >= -hz && z <= hz;
+}
+
+// The bilinear cell and weights of (x, z) as WaterGrid::etaAt (clamped at the outer half cell):
+// xy the lower cell, zw the weights along x and z.
+vec4 bilinearCell(float x, float z) {
+    float fx = clamp(cellCoordX(x), 0.0, float(uNx - 1));
+    float fz = clamp(cellCoordZ(z), 0.0, float(uNy - 1));
+    int i0 = min(int(fx), uNx - 2);
+    int j0 = min(int(fz), uNy - 2);
+    return vec4(float(i0), float(j0), fx - float(i0), fz - float(j0));
+}
+
+#define SPLASH_BILINEAR(NAME, BUF)                                                   \
+    float NAME(vec4 b) {                                                             \
+        int k = int(b.y) * uNx + int(b.x);                                           \
+        float ax = b.z;                                                              \
+        float az = b.w;                                                              \
+        return (1.0 - az) * ((1.0 - ax) * BUF[k] + ax * BUF[k + 1]) +                \
+               az * ((1.0 - ax) * BUF[k + uNx] + ax * BUF[k + uNx + 1]);             \
+    }

@@ -1,0 +1,423 @@
+// The splash coupling's kernels and buffers on the GPU, and SplashWorld's GPU step (see
+// splash_gpu.h and docs/splash.md).
+#include "solver/splash/splash_gpu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "solver/core/timer.h"
+#include "solver/gpu/gpu_context.h"
+#include "solver/gpu/shader_library.h"
+#include "solver/splash/splash_world.h"
+
+namespace ww::splash {
+
+using rigid::Vec3;
+
+namespace {
+
+// Buffer bindings of shaders/splash_*.comp.
+enum Binding : unsigned {
+    kU = 0,
+    kUPrev = 1,
+    kBodies = 2,
+    kForces = 3,
+    kSamples = 4,
+    kPartials = 5,
+    kTiles = 6,
+    kFootprint = 7,
+    kSource = 8,
+};
+constexpr int kReduceGroupsMax = 64;  // stage 1 sums them in one workgroup of 256
+
+// As submergedSamples: about one line per water cell along an extent.
+int linesAlong(float extentM, float cellM, const ColumnParams& p) {
+    const int n = static_cast<int>(std::ceil(extentM / cellM));
+    return std::clamp(n, p.minSamples, p.maxSamples);
+}
+
+std::array<float, 4> v4(const Vec3& v, float w) {
+    return {v.x, v.y, v.z, w};
+}
+
+float cellCoord(float x, float h, int n) {
+    return x / h + 0.5f * static_cast<float>(n - 1);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SplashGpu>> SplashGpu::create(const gpu::ShaderLibrary& shaders,
+                                                     const GpuGrid& grid) {
+    auto g = std::unique_ptr<SplashGpu>(new SplashGpu());
+    g->m_grid = grid;
+    const char* files[] = {"splash_reduce.comp", "splash_sample.comp", "splash_splat.comp",
+                           "splash_distribute.comp", "splash_apply.comp"};
+    gpu::Program* programs[] = {&g->m_reduce, &g->m_sample, &g->m_splat, &g->m_distribute,
+                                &g->m_apply};
+    for (int k = 0; k < 5; ++k) {
+        auto p = shaders.build(gpu::ProgramSpec::computeStage(files[k]));
+        if (!p) {
+            return p.error();
+        }
+        *programs[k] = std::move(p).value();
+    }
+    const std::size_t cells = static_cast<std::size_t>(grid.nx) * static_cast<std::size_t>(grid.ny);
+    for (auto [buffer, what] : {std::pair{&g->m_footprint, "splash footprint"},
+                                std::pair{&g->m_source, "splash sources"}}) {
+        auto b = gpu::Buffer::create(cells * sizeof(int), nullptr, what);
+        if (!b) {
+            return b.error();
+        }
+        *buffer = std::move(b).value();
+        buffer->clear();
+    }
+    auto partials =
+        gpu::Buffer::create(kReduceGroupsMax * 2 * sizeof(float), nullptr, "splash partial sums");
+    if (!partials) {
+        return partials.error();
+    }
+    g->m_partials = std::move(partials).value();
+    return g;
+}
+
+void SplashGpu::setGrid(const gpu::Program& p) const {
+    p.use();
+    p.set("uNx", m_grid.nx);
+    p.set("uNy", m_grid.ny);
+    p.set("uCellM", m_grid.cellM);
+    p.set("uRestLevelM", m_grid.restLevelM);
+}
+
+Status SplashGpu::reserveLines(int lines) {
+    const int bodies = std::max(1, static_cast<int>(m_records.size()));
+    const std::size_t recordBytes = static_cast<std::size_t>(bodies) * sizeof(gpu_layout::Body);
+    if (m_bodies.bytes() < recordBytes) {
+        auto b = gpu::Buffer::create(recordBytes, nullptr, "splash bodies");
+        auto f =
+            gpu::Buffer::create(gpu_layout::kForceHeaderBytes +
+                                    static_cast<std::size_t>(bodies) * sizeof(gpu_layout::Force),
+                                nullptr, "splash forces");
+        if (!b) {
+            return b.error();
+        }
+        if (!f) {
+            return f.error();
+        }
+        m_bodies = std::move(b).value();
+        m_forces = std::move(f).value();
+    }
+    if (lines > m_lineCapacity) {
+        auto s = gpu::Buffer::create(2 * static_cast<std::size_t>(lines) * 4 * sizeof(float),
+                                     nullptr, "splash samples");
+        if (!s) {
+            return s.error();
+        }
+        m_samples = std::move(s).value();
+        m_lineCapacity = lines;
+    }
+    return {};
+}
+
+int SplashGpu::layBodies(const rigid::World& world, const ColumnParams& column) {
+    m_records.assign(world.bodies().size(), gpu_layout::Body{});
+    int line = 0;
+    for (std::size_t i = 0; i < world.bodies().size(); ++i) {
+        const rigid::Body& b = world.bodies()[i];
+        gpu_layout::Body& r = m_records[i];
+        r.centre = v4(b.position, std::cbrt(std::max(bodyVolume(b), 1e-9f)));
+        r.linVel = v4(b.linearVelocity, 0.0f);
+        r.angVel = v4(b.angularVelocity, lowestPointY(b));
+        if (b.isStatic()) {
+            continue;
+        }
+        if (b.kind == rigid::BodyKind::kBox) {
+            // As submergedSamples: the lines run along the body axis closest to the vertical.
+            int k = 0;
+            for (int a = 1; a < 3; ++a) {
+                if (std::abs(b.rotation.c[a].y) > std::abs(b.rotation.c[k].y)) {
+                    k = a;
+                }
+            }
+            const int k1 = (k + 1) % 3;
+            const int k2 = (k + 2) % 3;
+            const Vec3 d = b.rotation.c[k].y >= 0.0f ? b.rotation.c[k] : -b.rotation.c[k];
+            if (!(d.y > 0.0f)) {
+                continue;
+            }
+            const float a1 = b.halfExtents[k1];
+            const float a2 = b.halfExtents[k2];
+            const int n1 = linesAlong(2.0f * a1, m_grid.cellM, column);
+            const int n2 = linesAlong(2.0f * a2, m_grid.cellM, column);
+            r.axis = v4(d, b.halfExtents[k]);
+            r.e1 = v4(b.rotation.c[k1], a1);
+            r.e2 = v4(b.rotation.c[k2], a2);
+            r.linVel[3] = 4.0f * a1 * a2 / static_cast<float>(n1 * n2);
+            r.info = {n1, n2, 1, line};
+            line += n1 * n2;
+        } else if (b.kind == rigid::BodyKind::kSphere) {
+            const int n = linesAlong(2.0f * b.radius, m_grid.cellM, column);
+            r.e1[3] = b.radius;
+            r.info = {n, n, 2, line};
+            line += n * n;
+        }
+    }
+    return line;
+}
+
+void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
+                             unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
+                             std::vector<float>& etaRateAtCentre, double& etaSum) {
+    m_linesBefore = layBodies(world, column);
+    // Room for the lines of any pose of these bodies, so that the pass after the LCP step
+    // never reallocates (and loses) the lines of this one.
+    const int most = column.maxSamples * column.maxSamples * static_cast<int>(m_records.size());
+    if (Status s = reserveLines(std::max(1, most)); !s) {
+        forces.assign(m_records.size(), BodyWater{});
+        etaRateAtCentre.assign(m_records.size(), 0.0f);
+        etaSum = std::numeric_limits<double>::quiet_NaN();
+        return;
+    }
+    m_before = m_records;
+    m_bodies.upload(std::span<const gpu_layout::Body>(m_records));
+
+    const std::size_t cells =
+        static_cast<std::size_t>(m_grid.nx) * static_cast<std::size_t>(m_grid.ny);
+    const auto groups = std::min<std::uint32_t>(kReduceGroupsMax, gpu::groupsFor(cells, 256));
+    gpu::bindStorage(kU, u);
+    gpu::bindStorage(kUPrev, uPrev);
+    m_partials.bind(kPartials);
+    m_forces.bind(kForces);
+    m_reduce.use();
+    m_reduce.set("uCount", static_cast<int>(cells));
+    m_reduce.set("uStage", 0);
+    (void)gpu::dispatch(m_reduce, groups);
+    gpu::barrier();
+    m_reduce.set("uCount", static_cast<int>(groups));
+    m_reduce.set("uStage", 1);
+    (void)gpu::dispatch(m_reduce, 1);
+    gpu::barrier();
+
+    m_bodies.bind(kBodies);
+    m_samples.bind(kSamples);
+    setGrid(m_sample);
+    m_sample.set("uDtSeconds", m_grid.dtSeconds);
+    m_sample.set("uWaterDensity", column.waterDensity);
+    m_sample.set("uGravity", column.gravity);
+    m_sample.set("uLinearDrag", column.linearDrag);
+    m_sample.set("uQuadraticDrag", column.quadraticDrag);
+    m_sample.set("uDryMarginM", dryMarginM);
+    m_sample.set("uSampleOffset", 0);
+    m_sample.set("uWriteForces", 1);
+    if (!m_records.empty()) {
+        (void)gpu::dispatch(m_sample, static_cast<std::uint32_t>(m_records.size()));
+    }
+    gpu::barrier();
+
+    // The step's one readback: the header (sum, max of eta) and a Force per body.
+    std::array<float, 4> header{};
+    m_readback.resize(m_records.size());
+    m_forces.download(header.data(), sizeof header);
+    if (!m_records.empty()) {
+        m_forces.download(m_readback.data(), m_readback.size() * sizeof(gpu_layout::Force),
+                          gpu_layout::kForceHeaderBytes);
+    }
+    etaSum = static_cast<double>(header[0]);
+    forces.assign(m_records.size(), BodyWater{});
+    etaRateAtCentre.assign(m_records.size(), 0.0f);
+    for (std::size_t i = 0; i < m_records.size(); ++i) {
+        if (m_records[i].info[2] == 0) {
+            continue;
+        }
+        const gpu_layout::Force& f = m_readback[i];
+        BodyWater& w = forces[i];
+        w.submergedVolume = f.buoyancy[3];
+        w.buoyancyForce = {f.buoyancy[0], f.buoyancy[1], f.buoyancy[2]};
+        w.dragForce = {f.drag[0], f.drag[1], f.drag[2]};
+        w.torque = {f.torque[0], f.torque[1], f.torque[2]};
+        w.dragTorque = {f.dragTorque[0], f.dragTorque[1], f.dragTorque[2]};
+        w.buoyancyCentre = world.bodies()[i].position;
+        etaRateAtCentre[i] = f.drag[3];
+    }
+}
+
+Status SplashGpu::displace(const rigid::World& world, const ColumnParams& column, unsigned u,
+                           unsigned uPrev, float correctionM, bool moveWater, float negligibleM3,
+                           int sourceOffsetCells) {
+    const std::size_t before = m_before.size();
+    const int lines = layBodies(world, column);
+    if (lines > m_lineCapacity || m_records.size() != before) {
+        return Error{ErrorKind::kGpuLimit, "splash: the bodies changed within a step"};
+    }
+    // Each body's tile covers both its poses (the lines stay within the body's bounding
+    // sphere) plus the bilinear neighbour cell.
+    int tileCells = 0;
+    for (std::size_t i = 0; i < m_records.size(); ++i) {
+        gpu_layout::Body& r = m_records[i];
+        r.tileAt = {0, m_before[i].info[3],
+                    m_before[i].info[2] == 0 ? 0 : m_before[i].info[0] * m_before[i].info[1], 0};
+        if (r.info[2] == 0 && m_before[i].info[2] == 0) {
+            continue;
+        }
+        const rigid::Body& b = world.bodies()[i];
+        const float reach = b.kind == rigid::BodyKind::kSphere ? b.radius : length(b.halfExtents);
+        const float x0 = std::min(b.position.x, m_before[i].centre[0]) - reach;
+        const float x1 = std::max(b.position.x, m_before[i].centre[0]) + reach;
+        const float z0 = std::min(b.position.z, m_before[i].centre[2]) - reach;
+        const float z1 = std::max(b.position.z, m_before[i].centre[2]) + reach;
+        const auto cellRange = [&](float lo, float hi, int n) {
+            const float a = std::floor(cellCoord(lo, m_grid.cellM, n)) - 1.0f;
+            const float b2 = std::ceil(cellCoord(hi, m_grid.cellM, n)) + 1.0f;
+            const int first = static_cast<int>(std::clamp(a, 0.0f, static_cast<float>(n - 1)));
+            const int last = static_cast<int>(std::clamp(b2, 0.0f, static_cast<float>(n - 1)));
+            return std::pair{first, last - first + 1};
+        };
+        const auto [i0, w] = cellRange(x0, x1, m_grid.nx);
+        const auto [j0, h] = cellRange(z0, z1, m_grid.ny);
+        r.tile = {i0, j0, w, h};
+        r.tileAt[0] = tileCells;
+        tileCells += w * h;
+    }
+    if (m_tiles.bytes() < static_cast<std::size_t>(std::max(1, tileCells)) * sizeof(int)) {
+        auto t =
+            gpu::Buffer::create(static_cast<std::size_t>(std::max(1, tileCells)) * 2 * sizeof(int),
+                                nullptr, "splash tiles");
+        if (!t) {
+            return t.error();
+        }
+        m_tiles = std::move(t).value();
+        m_tiles.clear();
+    }
+    m_bodies.upload(std::span<const gpu_layout::Body>(m_records));
+    const auto bodies = static_cast<std::uint32_t>(m_records.size());
+    const float quantumM3 = kDisplacementQuantumM * m_grid.cellM * m_grid.cellM;
+
+    gpu::bindStorage(kU, u);
+    gpu::bindStorage(kUPrev, uPrev);
+    m_bodies.bind(kBodies);
+    m_forces.bind(kForces);
+    m_samples.bind(kSamples);
+    m_tiles.bind(kTiles);
+    m_footprint.bind(kFootprint);
+    m_source.bind(kSource);
+    setGrid(m_sample);
+    m_sample.set("uSampleOffset", m_lineCapacity);
+    m_sample.set("uWriteForces", 0);
+    if (bodies > 0) {
+        (void)gpu::dispatch(m_sample, bodies);
+        gpu::barrier();
+        setGrid(m_splat);
+        m_splat.set("uLinesPerPass", m_lineCapacity);
+        m_splat.set("uQuantumM3", quantumM3);
+        (void)gpu::dispatch(m_splat, bodies, 2);
+        gpu::barrier();
+        setGrid(m_distribute);
+        m_distribute.set("uQuantumM3", quantumM3);
+        m_distribute.set("uNegligibleM3", negligibleM3);
+        m_distribute.set("uSourceOffsetCells", sourceOffsetCells);
+        (void)gpu::dispatch(m_distribute, bodies);
+        gpu::barrier();
+    }
+    const std::size_t cells =
+        static_cast<std::size_t>(m_grid.nx) * static_cast<std::size_t>(m_grid.ny);
+    m_apply.use();
+    m_apply.set("uCount", static_cast<int>(cells));
+    m_apply.set("uQuantumM", kDisplacementQuantumM);
+    m_apply.set("uCorrectionM", correctionM);
+    m_apply.set("uMoveWater", moveWater ? 1 : 0);
+    (void)gpu::dispatch(m_apply, gpu::groupsFor(cells, 256));
+    gpu::barrier();
+    return {};
+}
+
+Status SplashWorld::setBackend(Backend backend, const gpu::ShaderLibrary* shaders) {
+    if (backend == m_water->backend() && (backend == Backend::kCpu) == (m_gpu == nullptr)) {
+        return {};
+    }
+    if (backend == Backend::kCpu) {
+        if (Status s = m_water->setBackend(Backend::kCpu, nullptr); !s) {
+            return s;
+        }
+        (void)m_world.setBackend(Backend::kCpu);
+        m_gpu.reset();
+        return {};
+    }
+    if (shaders == nullptr || gpu::GpuContext::current() == nullptr) {
+        return Error{ErrorKind::kGpuUnavailable,
+                     "splash: the GPU backend needs a current GL 4.3 context and the shaders"};
+    }
+    GpuGrid grid;
+    grid.nx = m_params.wave.nx;
+    grid.ny = m_params.wave.ny;
+    grid.cellM = m_params.wave.cellSize();
+    grid.restLevelM = m_params.waterDepthM;
+    grid.dtSeconds = m_params.wave.dt();
+    Result<std::unique_ptr<SplashGpu>> kernels = SplashGpu::create(*shaders, grid);
+    if (!kernels) {
+        return kernels.error();
+    }
+    if (Status s = m_world.setBackend(Backend::kGpu, shaders); !s) {
+        return s;
+    }
+    if (Status s = m_water->setBackend(Backend::kGpu, shaders); !s) {
+        (void)m_world.setBackend(Backend::kCpu);
+        return s;
+    }
+    m_gpu = std::move(kernels).value();
+    return {};
+}
+
+const SplashStats& SplashWorld::stepGpu() {
+    Stopwatch total;
+    m_stats = SplashStats{};
+    Stopwatch sw;
+    const float dt = m_params.world.dtSeconds;
+    // As the CPU step: 1 mm above the highest water a body has no submerged line.
+    constexpr float kDryMarginM = 1.0e-3f;
+    constexpr float kNegligibleVolumeM3 = 2.5e-8f;
+
+    // 1. water -> bodies, under eta^n, on the GPU; the forces come back.
+    double etaSum = 0.0;
+    std::vector<float> etaRate;
+    m_gpu->sampleForces(m_world, m_params.column, m_water->heightBufferHandle(),
+                        m_water->previousHeightBufferHandle(), kDryMarginM, m_forces, etaRate,
+                        etaSum);
+    float submerged = 0.0f;
+    for (int i = 0; i < m_world.bodyCount(); ++i) {
+        const BodyWater& f = m_forces[static_cast<std::size_t>(i)];
+        if (!(f.submergedVolume > 0.0f)) {
+            continue;
+        }
+        submerged += f.submergedVolume;
+        applyWaterForces(m_world.body(i), f, etaRate[static_cast<std::size_t>(i)], dt);
+    }
+    m_stats.submergedVolume = submerged;
+    const double cellArea =
+        static_cast<double>(m_params.wave.cellSize()) * m_params.wave.cellSize();
+    const double cells = static_cast<double>(m_params.wave.nx) * m_params.wave.ny;
+    m_stats.waterVolume =
+        (static_cast<double>(m_params.waterDepthM) * cells + etaSum) * cellArea - submerged;
+    m_stats.volumeDriftRel = m_volume0 > 0.0 ? (m_stats.waterVolume - m_volume0) / m_volume0 : 0.0;
+    m_stats.couplingMs = sw.elapsedMs();
+
+    // 2. the LCP step (on the GPU LCP backend).
+    m_stats.rigid = m_world.step();
+
+    // 3. bodies -> water, on the GPU: no readback.
+    sw.restart();
+    const double correction =
+        m_volume0 > 0.0 ? (m_volume0 - m_stats.waterVolume) / (cellArea * cells) : 0.0;
+    (void)m_gpu->displace(m_world, m_params.column, m_water->heightBufferHandle(),
+                          m_water->previousHeightBufferHandle(), static_cast<float>(correction),
+                          m_params.bodiesMoveWater, kNegligibleVolumeM3,
+                          m_params.sourceOffsetCells);
+    m_stats.levelCorrectionM = correction;
+    m_stats.couplingMs += sw.elapsedMs();
+
+    // 4. the water step.
+    m_stats.water = m_water->step();
+    m_stats.totalMs = total.elapsedMs();
+    return m_stats;
+}
+
+}  // namespace ww::splash

@@ -1,0 +1,78 @@
+// The splash coupling on the GPU (docs/splash.md, "GPU path"): the heights stay in the
+// WaveModel's GL buffers and the coupling runs in compute kernels beside them. Per step:
+//   splash_reduce   (2 dispatches)  sum and max of eta^n
+//   splash_sample   (a workgroup per body) the submerged lines under eta^n, buoyancy and drag
+//                   reduced per body; READ BACK: the per-body forces and the two numbers
+//   -- the forces are applied on the CPU, the LCP step runs (on the GPU LCP backend) --
+//   splash_sample   the lines of the new poses under the same eta^n (no forces)
+//   splash_splat    old (-) and new (+) lines into each body's tile, fixed point
+//   splash_distribute  each tile cell's change to its target outside the footprints
+//   splash_apply    the sources and the level correction into u^n and u^n-1 at rest
+// The CPU path (splash_world.cpp) is the reference; tests/solver/splash checks they agree.
+#pragma once
+
+#include <vector>
+
+#include "solver/core/result.h"
+#include "solver/gpu/gl_objects.h"
+#include "solver/rigid/world.h"
+#include "solver/splash/splash_gpu_layout.h"
+#include "solver/splash/water_column.h"
+
+namespace ww::gpu {
+class ShaderLibrary;
+}
+
+namespace ww::splash {
+
+/// The grid as the kernels need it.
+struct GpuGrid {
+    int nx = 0;
+    int ny = 0;
+    float cellM = 0.0f;
+    float restLevelM = 0.0f;
+    float dtSeconds = 0.0f;
+};
+
+/// Displacements are summed in integers of this many metres of height on a cell: far below a
+/// visible wave (and below the float rounding of a 0.6 m level, 6e-8 m), and a cell holds
+/// +-21 m of height change per body and step before an int32 overflows.
+inline constexpr float kDisplacementQuantumM = 1.0e-8f;
+
+class SplashGpu {
+  public:
+    /// Builds the kernels and the grid-sized buffers (kShader, kGpuLimit on failure).
+    static Result<std::unique_ptr<SplashGpu>> create(const gpu::ShaderLibrary& shaders,
+                                                     const GpuGrid& grid);
+
+    /// Water -> bodies under (u, uPrev) (GL buffer names): the forces of every body of
+    /// `world` (zero for static or dry ones) and the sum and max of eta. One readback.
+    void sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
+                      unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
+                      std::vector<float>& etaRateAtCentre, double& etaSum);
+    /// Bodies -> water: the lines of the bodies' current poses under the same (u, uPrev) as
+    /// sampleForces, the change against the poses sampleForces saw moved out of the
+    /// footprints, then added with `correctionM` to u and uPrev at rest (`moveWater` false:
+    /// nothing is added). No readback.
+    Status displace(const rigid::World& world, const ColumnParams& column, unsigned u,
+                    unsigned uPrev, float correctionM, bool moveWater, float negligibleM3,
+                    int sourceOffsetCells);
+
+  private:
+    SplashGpu() = default;
+    /// Lays out `world`'s bodies as the kernels read them; returns the lines of this pass.
+    int layBodies(const rigid::World& world, const ColumnParams& column);
+    Status reserveLines(int lines);
+    void setGrid(const gpu::Program& p) const;
+
+    GpuGrid m_grid;
+    gpu::Program m_reduce, m_sample, m_splat, m_distribute, m_apply;
+    gpu::Buffer m_bodies, m_forces, m_partials, m_samples, m_tiles, m_footprint, m_source;
+    int m_lineCapacity = 0;  ///< lines per pass the sample buffer holds
+    std::vector<gpu_layout::Body> m_records;
+    std::vector<gpu_layout::Body> m_before;  ///< the records sampleForces used
+    int m_linesBefore = 0;
+    std::vector<gpu_layout::Force> m_readback;
+};
+
+}  // namespace ww::splash

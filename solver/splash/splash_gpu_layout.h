@@ -1,0 +1,38 @@
+// The records the splash kernels share with the CPU (shaders/splash_layout.glsl), std430.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+namespace ww::splash::gpu_layout {
+
+/// One body as the kernels see it (SplashBody in splash_layout.glsl).
+struct Body {
+    std::array<float, 4> centre{};  ///< position m, w drag length L_b m
+    std::array<float, 4> axis{};    ///< line direction d (d.y > 0), w half length m (box)
+    std::array<float, 4> e1{};      ///< box: face axis 1, w a1; sphere: w radius
+    std::array<float, 4> e2{};      ///< box: face axis 2, w a2
+    std::array<float, 4> linVel{};  ///< m/s, w cross-section of one line m^2 (box)
+    std::array<float, 4> angVel{};  ///< rad/s, w lowest point y m
+    std::array<int, 4> info{};      ///< n1, n2, kind (0 none, 1 box, 2 sphere), first line
+    std::array<int, 4> tile{};      ///< i0, j0, width, height of the displacement tile
+    std::array<int, 4> tileAt{};    ///< offset in the tile field, before pass: first line, lines
+};
+static_assert(sizeof(Body) == 144);
+static_assert(offsetof(Body, info) == 96);
+static_assert(offsetof(Body, tile) == 112);
+static_assert(offsetof(Body, tileAt) == 128);
+
+/// What the water does to one body (SplashForce).
+struct Force {
+    std::array<float, 4> buoyancy{};    ///< N, w submerged volume m^3
+    std::array<float, 4> drag{};        ///< N, w deta/dt at the centre m/s
+    std::array<float, 4> torque{};      ///< N m, buoyancy + drag
+    std::array<float, 4> dragTorque{};  ///< N m
+};
+static_assert(sizeof(Force) == 64);
+
+/// The force buffer starts with one vec4: x sum of eta, y max eta.
+inline constexpr std::size_t kForceHeaderBytes = 16;
+
+}  // namespace ww::splash::gpu_layout
