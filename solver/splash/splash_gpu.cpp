@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "solver/core/timer.h"
 #include "solver/gpu/gpu_context.h"
@@ -46,6 +47,33 @@ float cellCoord(float x, float h, int n) {
 }
 
 }  // namespace
+
+Status gpuFits(const SplashParams& p, int bodies, std::int64_t maxSsboBytes) {
+    const auto mib = [](std::int64_t bytes) { return std::to_string(bytes >> 20); };
+    const std::int64_t grid = static_cast<std::int64_t>(p.wave.nx) * p.wave.ny * 4;
+    if (maxSsboBytes > 0 && grid > maxSsboBytes) {
+        return Error{ErrorKind::kGpuLimit,
+                     "--grid " + std::to_string(p.wave.nx) + "x" + std::to_string(p.wave.ny) +
+                         ": the water needs " + mib(grid) +
+                         " MiB in one GPU buffer, more than the GPU's largest shader storage "
+                         "block (" +
+                         mib(maxSsboBytes) +
+                         " MiB, GL_MAX_SHADER_STORAGE_BLOCK_SIZE); use a smaller --grid or "
+                         "--backend cpu"};
+    }
+    // Two passes of up to maxSamples^2 lines a body, 16 bytes a line.
+    const std::int64_t lines =
+        static_cast<std::int64_t>(bodies) * p.column.maxSamples * p.column.maxSamples * 2 * 16;
+    if (maxSsboBytes > 0 && lines > maxSsboBytes) {
+        return Error{ErrorKind::kGpuLimit,
+                     "--wall: the sample lines of " + std::to_string(bodies) + " bodies need " +
+                         mib(lines) +
+                         " MiB in one GPU buffer, more than the GPU's largest shader storage "
+                         "block (" +
+                         mib(maxSsboBytes) + " MiB); use a smaller --wall or --backend cpu"};
+    }
+    return {};
+}
 
 Result<std::unique_ptr<SplashGpu>> SplashGpu::create(const gpu::ShaderLibrary& shaders,
                                                      const GpuGrid& grid) {
@@ -345,6 +373,12 @@ Status SplashWorld::setBackend(Backend backend, const gpu::ShaderLibrary* shader
     if (shaders == nullptr || gpu::GpuContext::current() == nullptr) {
         return Error{ErrorKind::kGpuUnavailable,
                      "splash: the GPU backend needs a current GL 4.3 context and the shaders"};
+    }
+    // Room for a few shots beyond the bodies there are now.
+    if (Status s = gpuFits(m_params, m_world.bodyCount() + 16,
+                           gpu::GpuContext::current()->info().maxSsboBytes);
+        !s) {
+        return s;
     }
     GpuGrid grid;
     grid.nx = m_params.wave.nx;

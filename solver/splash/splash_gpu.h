@@ -11,12 +11,15 @@
 // The CPU path (splash_world.cpp) is the reference; tests/solver/splash checks they agree.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "solver/core/result.h"
 #include "solver/gpu/gl_objects.h"
 #include "solver/rigid/world.h"
 #include "solver/splash/splash_gpu_layout.h"
+#include "solver/splash/splash_world.h"
 #include "solver/splash/water_column.h"
 
 namespace ww::gpu {
@@ -38,6 +41,11 @@ struct GpuGrid {
 /// visible wave (and below the float rounding of a 0.6 m level, 6e-8 m), and a cell holds
 /// +-21 m of height change per body and step before an int32 overflows.
 inline constexpr float kDisplacementQuantumM = 1.0e-8f;
+
+/// Whether the GPU path's buffers for `bodies` bodies on `p`'s grid fit in shader storage
+/// blocks of `maxSsboBytes` (GL_MAX_SHADER_STORAGE_BLOCK_SIZE; at least 16 MiB by the GL 4.3
+/// spec): a kGpuLimit error naming the option to change when not.
+Status gpuFits(const SplashParams& p, int bodies, std::int64_t maxSsboBytes);
 
 class SplashGpu {
   public:

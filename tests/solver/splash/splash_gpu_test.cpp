@@ -10,6 +10,7 @@
 
 #include "solver/gpu/shader_library.h"
 #include "solver/rigid/scenes.h"
+#include "solver/splash/splash_gpu.h"
 #include "solver/splash/splash_world.h"
 #include "support/gpu_fixture.h"
 
@@ -211,6 +212,24 @@ TEST(SplashGpu, FloatingBrickRunMatchesTheCpu) {
     EXPECT_LE(apart, 1e-3f);
     // It fell into the water and bobbed (the comparison is of a motion, not of a brick at rest).
     EXPECT_GT(length(w.cpu.world().bodies()[1].position - start), 0.02f);
+}
+
+// A grid or a wall the GPU's storage blocks cannot hold is an input error naming the option
+// (checked before anything is allocated; GL 4.3 guarantees 16 MiB blocks, llvmpipe has 128).
+TEST(SplashGpu, WhatDoesNotFitNamesTheOption) {
+    const std::int64_t sixteenMiB = std::int64_t{1} << 24;
+    SplashParams p = pool(4096, 100.0f);
+    Status grid = gpuFits(p, 60, sixteenMiB);
+    ASSERT_FALSE(grid);
+    EXPECT_EQ(grid.error().kind, ErrorKind::kGpuLimit);
+    EXPECT_NE(grid.error().message.find("--grid 4096x4096"), std::string::npos)
+        << grid.error().message;
+    EXPECT_TRUE(gpuFits(p, 60, std::int64_t{1} << 27));  // 64 MiB of heights in 128 MiB
+    p = pool(256, 10.0f);
+    EXPECT_TRUE(gpuFits(p, 900, sixteenMiB));  // 900 x 2 x 576 lines x 16 bytes = 15.8 MiB
+    Status wall = gpuFits(p, 1000, sixteenMiB);
+    ASSERT_FALSE(wall);
+    EXPECT_NE(wall.error().message.find("--wall"), std::string::npos) << wall.error().message;
 }
 
 }  // namespace
