@@ -32,12 +32,6 @@ enum Binding : unsigned {
 };
 constexpr int kReduceGroupsMax = 64;  // stage 1 sums them in one workgroup of 256
 
-// As submergedSamples: about one line per water cell along an extent.
-int linesAlong(float extentM, float cellM, const ColumnParams& p) {
-    const int n = static_cast<int>(std::ceil(extentM / cellM));
-    return std::clamp(n, p.minSamples, p.maxSamples);
-}
-
 std::array<float, 4> v4(const Vec3& v, float w) {
     return {v.x, v.y, v.z, w};
 }
@@ -160,27 +154,16 @@ int SplashGpu::layBodies(const rigid::World& world, const ColumnParams& column) 
             continue;
         }
         if (b.kind == rigid::BodyKind::kBox) {
-            // As submergedSamples: the lines run along the body axis closest to the vertical.
-            int k = 0;
-            for (int a = 1; a < 3; ++a) {
-                if (std::abs(b.rotation.c[a].y) > std::abs(b.rotation.c[k].y)) {
-                    k = a;
-                }
-            }
-            const int k1 = (k + 1) % 3;
-            const int k2 = (k + 2) % 3;
-            const Vec3 d = b.rotation.c[k].y >= 0.0f ? b.rotation.c[k] : -b.rotation.c[k];
-            if (!(d.y > 0.0f)) {
+            const BoxLines lines = boxLines(b, m_grid.cellM, column);
+            if (lines.n1 == 0) {
                 continue;
             }
-            const float a1 = b.halfExtents[k1];
-            const float a2 = b.halfExtents[k2];
-            const int n1 = linesAlong(2.0f * a1, m_grid.cellM, column);
-            const int n2 = linesAlong(2.0f * a2, m_grid.cellM, column);
-            r.axis = v4(d, b.halfExtents[k]);
-            r.e1 = v4(b.rotation.c[k1], a1);
-            r.e2 = v4(b.rotation.c[k2], a2);
-            r.linVel[3] = 4.0f * a1 * a2 / static_cast<float>(n1 * n2);
+            const int n1 = lines.n1;
+            const int n2 = lines.n2;
+            r.axis = v4(lines.d, lines.halfLength);
+            r.e1 = v4(lines.e1, lines.a1);
+            r.e2 = v4(lines.e2, lines.a2);
+            r.linVel[3] = lines.weight;
             r.info = {n1, n2, 1, line};
             line += n1 * n2;
         } else if (b.kind == rigid::BodyKind::kSphere) {

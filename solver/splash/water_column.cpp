@@ -51,11 +51,6 @@ void submergeLine(const WaterGrid& w, const Vec3& p0, const Vec3& d, float half,
     total += s.volume;
 }
 
-int samplesFor(float extentM, const WaterGrid& w, const ColumnParams& p) {
-    const int n = static_cast<int>(std::ceil(extentM / w.cellM));
-    return std::clamp(n, p.minSamples, p.maxSamples);
-}
-
 }  // namespace
 
 float WaterGrid::etaAt(float x, float z, float* rate) const {
@@ -103,43 +98,66 @@ float lowestPointY(const rigid::Body& b) {
     return std::numeric_limits<float>::infinity();
 }
 
+int linesAlong(float extentM, float cellM, const ColumnParams& p) {
+    const int n = static_cast<int>(std::ceil(extentM / cellM));
+    return std::clamp(n, p.minSamples, p.maxSamples);
+}
+
+BoxLines boxLines(const rigid::Body& b, float cellM, const ColumnParams& p) {
+    BoxLines out;
+    // The body axis closest to the vertical carries the lines; its sign makes d.y > 0.
+    int k = 0;
+    for (int a = 1; a < 3; ++a) {
+        if (std::abs(b.rotation.c[a].y) > std::abs(b.rotation.c[k].y)) {
+            k = a;
+        }
+    }
+    const int k1 = (k + 1) % 3;
+    const int k2 = (k + 2) % 3;
+    out.d = b.rotation.c[k].y >= 0.0f ? b.rotation.c[k] : -b.rotation.c[k];
+    if (!(out.d.y > 0.0f)) {
+        return out;
+    }
+    out.halfLength = b.halfExtents[k];
+    out.a1 = b.halfExtents[k1];
+    out.a2 = b.halfExtents[k2];
+    out.e1 = b.rotation.c[k1];
+    out.e2 = b.rotation.c[k2];
+    out.n1 = linesAlong(2.0f * out.a1, cellM, p);
+    out.n2 = linesAlong(2.0f * out.a2, cellM, p);
+    out.weight = 4.0f * out.a1 * out.a2 / static_cast<float>(out.n1 * out.n2);
+    return out;
+}
+
 float submergedSamples(const rigid::Body& b, const WaterGrid& w, const ColumnParams& p,
                        std::vector<SubmergedSample>& out) {
     float total = 0.0f;
     if (b.kind == rigid::BodyKind::kBox) {
-        // The body axis closest to the vertical carries the lines; its sign makes d.y > 0.
-        int k = 0;
-        for (int a = 1; a < 3; ++a) {
-            if (std::abs(b.rotation.c[a].y) > std::abs(b.rotation.c[k].y)) {
-                k = a;
-            }
-        }
-        const int k1 = (k + 1) % 3;
-        const int k2 = (k + 2) % 3;
-        const Vec3 d = b.rotation.c[k].y >= 0.0f ? b.rotation.c[k] : -b.rotation.c[k];
-        if (!(d.y > 0.0f)) {
+        const BoxLines lines = boxLines(b, w.cellM, p);
+        if (lines.n1 == 0) {
             return 0.0f;
         }
-        const float a1 = b.halfExtents[k1];
-        const float a2 = b.halfExtents[k2];
-        const int n1 = samplesFor(2.0f * a1, w, p);
-        const int n2 = samplesFor(2.0f * a2, w, p);
-        const float weight = 4.0f * a1 * a2 / static_cast<float>(n1 * n2);
-        const Vec3 e1 = b.rotation.c[k1];
-        const Vec3 e2 = b.rotation.c[k2];
+        const int n1 = lines.n1;
+        const int n2 = lines.n2;
+        const float a1 = lines.a1;
+        const float a2 = lines.a2;
+        const Vec3 d = lines.d;
+        const Vec3 e1 = lines.e1;
+        const Vec3 e2 = lines.e2;
+        const float weight = lines.weight;
         for (int s = 0; s < n1; ++s) {
             const float u =
                 a1 * ((2.0f * static_cast<float>(s) + 1.0f) / static_cast<float>(n1) - 1.0f);
             for (int t = 0; t < n2; ++t) {
                 const float v =
                     a2 * ((2.0f * static_cast<float>(t) + 1.0f) / static_cast<float>(n2) - 1.0f);
-                submergeLine(w, b.position + e1 * u + e2 * v, d, b.halfExtents[k], weight, out,
+                submergeLine(w, b.position + e1 * u + e2 * v, d, lines.halfLength, weight, out,
                              total);
             }
         }
     } else if (b.kind == rigid::BodyKind::kSphere) {
         const float r = b.radius;
-        const int n = samplesFor(2.0f * r, w, p);
+        const int n = linesAlong(2.0f * r, w.cellM, p);
         const float side = 2.0f * r / static_cast<float>(n);
         for (int s = 0; s < n; ++s) {
             const float x = -r + side * (static_cast<float>(s) + 0.5f);

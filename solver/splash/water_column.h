@@ -88,6 +88,20 @@ float bodyVolume(const rigid::Body& b);
 /// planes.
 float lowestPointY(const rigid::Body& b);
 
+/// Sample lines per body side along `extentM`: about one per water cell of side `cellM`,
+/// within [p.minSamples, p.maxSamples].
+int linesAlong(float extentM, float cellM, const ColumnParams& p);
+
+/// How a box is cut into sample lines: along its axis closest to the vertical (d, d.y > 0,
+/// half length L), the lines at the midpoints of an n1 x n2 grid over its face (axes e1, e2,
+/// half extents a1, a2), each of cross-section `weight`. n1 = 0 when no axis points up.
+struct BoxLines {
+    rigid::Vec3 d, e1, e2;
+    float halfLength = 0.0f, a1 = 0.0f, a2 = 0.0f, weight = 0.0f;
+    int n1 = 0, n2 = 0;
+};
+BoxLines boxLines(const rigid::Body& b, float cellM, const ColumnParams& p);
+
 /// The submerged samples of `b` under `water` (appended to `out`); returns their volume.
 float submergedSamples(const rigid::Body& b, const WaterGrid& water, const ColumnParams& p,
                        std::vector<SubmergedSample>& out);
