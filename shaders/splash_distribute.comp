@@ -2,7 +2,7 @@
 // Bodies -> water, part 2: each body's displacement change per cell (its tile, fixed point)
 // moves out of the bodies' footprints (SplashWorld::outsideFootprint): the walk from the cell
 // away from the body's centre in half-cell steps to the sourceOffsetCells-th cell outside every
-// footprint; volumes below the negligible one stay in their cell. The volume is added to the
+// footprint; volumes below the negligible one stay in their cell (and are not spread). The volume is added to the
 // target in fixed point (order-independent). A workgroup per body; the tile is zeroed for the
 // next step as it is read.
 layout(local_size_x = 64) in;
@@ -12,6 +12,7 @@ layout(std430, binding = 2) readonly buffer Bodies { SplashBody bodies[]; };
 layout(std430, binding = 6) buffer Tiles { int tiles[]; };
 layout(std430, binding = 7) readonly buffer Footprint { int footprint[]; };
 layout(std430, binding = 8) buffer Source { int source[]; };
+layout(std430, binding = 9) buffer Stay { int stay[]; };
 
 uniform float uQuantumM3;
 uniform float uNegligibleM3;
@@ -58,7 +59,8 @@ int outsideFootprint(int cell, vec3 centre) {
     return last;
 }
 
-// Where the moved volume goes once its target is known.
+// Where the moved volume goes once its target is known (splash_spread.comp and
+// splash_apply.comp spread it from there when the scene asks for a spread).
 void deposit(int target, int units) {
     atomicAdd(source[target], units);
 }
@@ -77,7 +79,10 @@ void main() {
         int lj = t / w;
         int cell = (body.tile.y + lj) * uNx + body.tile.x + (t - lj * w);
         float dv = float(units) * uQuantumM3;
-        int target = abs(dv) < uNegligibleM3 ? cell : outsideFootprint(cell, body.centre.xyz);
-        deposit(target, units);
+        if (abs(dv) < uNegligibleM3) {
+            atomicAdd(stay[cell], units);  // stays in its cell, unspread
+        } else {
+            deposit(outsideFootprint(cell, body.centre.xyz), units);
+        }
     }
 }

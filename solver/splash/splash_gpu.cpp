@@ -29,6 +29,9 @@ enum Binding : unsigned {
     kTiles = 6,
     kFootprint = 7,
     kSource = 8,
+    kStay = 9,
+    kSpread = 10,
+    kAlong = 11,
 };
 constexpr int kReduceGroupsMax = 64;  // stage 1 sums them in one workgroup of 256
 
@@ -73,11 +76,11 @@ Result<std::unique_ptr<SplashGpu>> SplashGpu::create(const gpu::ShaderLibrary& s
                                                      const GpuGrid& grid) {
     auto g = std::unique_ptr<SplashGpu>(new SplashGpu());
     g->m_grid = grid;
-    const char* files[] = {"splash_reduce.comp", "splash_sample.comp", "splash_splat.comp",
-                           "splash_distribute.comp", "splash_apply.comp"};
-    gpu::Program* programs[] = {&g->m_reduce, &g->m_sample, &g->m_splat, &g->m_distribute,
-                                &g->m_apply};
-    for (int k = 0; k < 5; ++k) {
+    const char* files[] = {"splash_reduce.comp",     "splash_sample.comp", "splash_splat.comp",
+                           "splash_distribute.comp", "splash_spread.comp", "splash_apply.comp"};
+    gpu::Program* programs[] = {&g->m_reduce,     &g->m_sample, &g->m_splat,
+                                &g->m_distribute, &g->m_spread, &g->m_apply};
+    for (int k = 0; k < 6; ++k) {
         auto p = shaders.build(gpu::ProgramSpec::computeStage(files[k]));
         if (!p) {
             return p.error();
@@ -85,8 +88,10 @@ Result<std::unique_ptr<SplashGpu>> SplashGpu::create(const gpu::ShaderLibrary& s
         *programs[k] = std::move(p).value();
     }
     const std::size_t cells = static_cast<std::size_t>(grid.nx) * static_cast<std::size_t>(grid.ny);
-    for (auto [buffer, what] : {std::pair{&g->m_footprint, "splash footprint"},
-                                std::pair{&g->m_source, "splash sources"}}) {
+    for (auto [buffer, what] :
+         {std::pair{&g->m_footprint, "splash footprint"}, std::pair{&g->m_source, "splash sources"},
+          std::pair{&g->m_stay, "splash kept sources"},
+          std::pair{&g->m_along, "splash spread along x"}}) {
         auto b = gpu::Buffer::create(cells * sizeof(int), nullptr, what);
         if (!b) {
             return b.error();
@@ -101,6 +106,39 @@ Result<std::unique_ptr<SplashGpu>> SplashGpu::create(const gpu::ShaderLibrary& s
     }
     g->m_partials = std::move(partials).value();
     return g;
+}
+
+int SplashGpu::spreadRadius(float sigmaM) {
+    if (sigmaM == m_spreadSigmaM) {
+        return m_spreadRadius;
+    }
+    // As the CPU path: a Gaussian in cells cut at two standard deviations, each 1-D pass
+    // normalised by the weights that fall inside the pool.
+    const float sigmaCells = sigmaM / m_grid.cellM;
+    const int radius = sigmaCells > 0.0f ? static_cast<int>(std::ceil(2.0f * sigmaCells)) : 0;
+    std::vector<float> weights(static_cast<std::size_t>(radius) + 1, 1.0f);
+    for (int d = 1; d <= radius; ++d) {
+        const float r = static_cast<float>(d) / sigmaCells;
+        weights[static_cast<std::size_t>(d)] = std::exp(-0.5f * r * r);
+    }
+    std::vector<float> table = weights;
+    for (int n : {m_grid.nx, m_grid.ny}) {
+        for (int at = 0; at < n; ++at) {
+            double norm = 0.0;
+            for (int d = std::max(-radius, -at); d <= std::min(radius, n - 1 - at); ++d) {
+                norm += weights[static_cast<std::size_t>(std::abs(d))];
+            }
+            table.push_back(static_cast<float>(norm));
+        }
+    }
+    auto b = gpu::Buffer::fromSpan(std::span<const float>(table), "splash spread weights");
+    if (!b) {
+        return 0;
+    }
+    m_spreadWeights = std::move(b).value();
+    m_spreadSigmaM = sigmaM;
+    m_spreadRadius = radius;
+    return radius;
 }
 
 void SplashGpu::setGrid(const gpu::Program& p) const {
@@ -254,7 +292,7 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
 
 Status SplashGpu::displace(const rigid::World& world, const ColumnParams& column, unsigned u,
                            unsigned uPrev, float correctionM, bool moveWater, float negligibleM3,
-                           int sourceOffsetCells) {
+                           int sourceOffsetCells, float spreadSigmaM) {
     const std::size_t before = m_before.size();
     const int lines = layBodies(world, column);
     if (lines > m_lineCapacity || m_records.size() != before) {
@@ -311,6 +349,14 @@ Status SplashGpu::displace(const rigid::World& world, const ColumnParams& column
     m_tiles.bind(kTiles);
     m_footprint.bind(kFootprint);
     m_source.bind(kSource);
+    m_stay.bind(kStay);
+    m_along.bind(kAlong);
+    const int radius = spreadRadius(spreadSigmaM);
+    if (m_spreadWeights.valid()) {
+        m_spreadWeights.bind(kSpread);
+    } else {
+        m_along.bind(kSpread);  // not read without a spread; any buffer satisfies the binding
+    }
     setGrid(m_sample);
     m_sample.set("uSampleOffset", m_lineCapacity);
     m_sample.set("uWriteForces", 0);
@@ -331,8 +377,17 @@ Status SplashGpu::displace(const rigid::World& world, const ColumnParams& column
     }
     const std::size_t cells =
         static_cast<std::size_t>(m_grid.nx) * static_cast<std::size_t>(m_grid.ny);
+    if (radius > 0 && moveWater) {
+        setGrid(m_spread);
+        m_spread.set("uQuantumM", kDisplacementQuantumM);
+        m_spread.set("uSpreadRadius", radius);
+        (void)gpu::dispatch(m_spread, gpu::groupsFor(cells, 256));
+        gpu::barrier();
+    }
     m_apply.use();
-    m_apply.set("uCount", static_cast<int>(cells));
+    m_apply.set("uNx", m_grid.nx);
+    m_apply.set("uNy", m_grid.ny);
+    m_apply.set("uSpreadRadius", radius);
     m_apply.set("uQuantumM", kDisplacementQuantumM);
     m_apply.set("uCorrectionM", correctionM);
     m_apply.set("uMoveWater", moveWater ? 1 : 0);
@@ -426,8 +481,8 @@ const SplashStats& SplashWorld::stepGpu() {
         m_volume0 > 0.0 ? (m_volume0 - m_stats.waterVolume) / (cellArea * cells) : 0.0;
     (void)m_gpu->displace(m_world, m_params.column, m_water->heightBufferHandle(),
                           m_water->previousHeightBufferHandle(), static_cast<float>(correction),
-                          m_params.bodiesMoveWater, kNegligibleVolumeM3,
-                          m_params.sourceOffsetCells);
+                          m_params.bodiesMoveWater, kNegligibleVolumeM3, m_params.sourceOffsetCells,
+                          0.0f);
     m_stats.levelCorrectionM = correction;
     m_stats.couplingMs += sw.elapsedMs();
 

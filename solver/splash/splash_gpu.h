@@ -7,7 +7,8 @@
 //   splash_sample   the lines of the new poses under the same eta^n (no forces)
 //   splash_splat    old (-) and new (+) lines into each body's tile, fixed point
 //   splash_distribute  each tile cell's change to its target outside the footprints
-//   splash_apply    the sources and the level correction into u^n and u^n-1 at rest
+//   splash_spread   (with a source spread) the separable Gaussian's x pass
+//   splash_apply    (its y pass,) the sources and the level correction into u^n and u^n-1
 // The CPU path (splash_world.cpp) is the reference; tests/solver/splash checks they agree.
 #pragma once
 
@@ -60,11 +61,12 @@ class SplashGpu {
                       std::vector<float>& etaRateAtCentre, double& etaSum);
     /// Bodies -> water: the lines of the bodies' current poses under the same (u, uPrev) as
     /// sampleForces, the change against the poses sampleForces saw moved out of the
-    /// footprints, then added with `correctionM` to u and uPrev at rest (`moveWater` false:
-    /// nothing is added). No readback.
+    /// footprints, spread by a Gaussian of `spreadSigmaM` (0: none) as the CPU path spreads
+    /// them, then added with `correctionM` to u and uPrev at rest (`moveWater` false: nothing
+    /// is added). No readback.
     Status displace(const rigid::World& world, const ColumnParams& column, unsigned u,
                     unsigned uPrev, float correctionM, bool moveWater, float negligibleM3,
-                    int sourceOffsetCells);
+                    int sourceOffsetCells, float spreadSigmaM);
 
   private:
     SplashGpu() = default;
@@ -72,10 +74,16 @@ class SplashGpu {
     int layBodies(const rigid::World& world, const ColumnParams& column);
     Status reserveLines(int lines);
     void setGrid(const gpu::Program& p) const;
+    /// The spread's weights w[0..R] and the in-pool weight sums per column and row, uploaded
+    /// when sigma changes; returns R.
+    int spreadRadius(float sigmaM);
 
     GpuGrid m_grid;
-    gpu::Program m_reduce, m_sample, m_splat, m_distribute, m_apply;
+    gpu::Program m_reduce, m_sample, m_splat, m_distribute, m_spread, m_apply;
     gpu::Buffer m_bodies, m_forces, m_partials, m_samples, m_tiles, m_footprint, m_source;
+    gpu::Buffer m_stay, m_along, m_spreadWeights;
+    float m_spreadSigmaM = -1.0f;
+    int m_spreadRadius = 0;
     int m_lineCapacity = 0;  ///< lines per pass the sample buffer holds
     std::vector<gpu_layout::Body> m_records;
     std::vector<gpu_layout::Body> m_before;  ///< the records sampleForces used
