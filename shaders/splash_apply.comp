@@ -2,8 +2,8 @@
 // Bodies -> water, part 3: the displacement at rest, u^n and u^n-1 alike (as
 // WaveModel::addAtRest): the sources (fixed point) as heights, with a spread radius the moved
 // ones through the y pass of the separable Gaussian (gathering splash_spread.comp's x pass,
-// each weighted by w[|d|] over the source row's in-pool weight), then the uniform level
-// correction. Clears the sources and the footprint for the next step.
+// each weighted by w[|d|] over the source row's in-pool weight). Clears the sources and the
+// footprint for the next step.
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 0) buffer U { float u[]; };
@@ -18,7 +18,6 @@ uniform int uNx;
 uniform int uNy;
 uniform int uSpreadRadius;
 uniform float uQuantumM;      // one fixed-point unit as a height on the cell, m
-uniform float uCorrectionM;   // the uniform level correction
 uniform int uMoveWater;       // 0: the bodies do not move the water (sources dropped)
 
 void main() {
@@ -54,10 +53,6 @@ void main() {
     if (d != 0.0) {
         a += d;
         b += d;
-    }
-    if (uCorrectionM != 0.0) {
-        a += uCorrectionM;
-        b += uCorrectionM;
     }
     u[k] = a;
     uPrev[k] = b;

@@ -45,7 +45,7 @@ void main() {
         if (uStage == 0) {
             partials[gl_WorkGroupID.x] = vec2(sSum[0], sMax[0]);
         } else {
-            header = vec4(sSum[0], sMax[0], 0.0, 0.0);
+            header.xy = vec2(sSum[0], sMax[0]);  // z: the last level correction (splash_correct)
         }
     }
 }

@@ -77,10 +77,11 @@ Result<std::unique_ptr<SplashGpu>> SplashGpu::create(const gpu::ShaderLibrary& s
     auto g = std::unique_ptr<SplashGpu>(new SplashGpu());
     g->m_grid = grid;
     const char* files[] = {"splash_reduce.comp",     "splash_sample.comp", "splash_splat.comp",
-                           "splash_distribute.comp", "splash_spread.comp", "splash_apply.comp"};
-    gpu::Program* programs[] = {&g->m_reduce,     &g->m_sample, &g->m_splat,
-                                &g->m_distribute, &g->m_spread, &g->m_apply};
-    for (int k = 0; k < 6; ++k) {
+                           "splash_distribute.comp", "splash_spread.comp", "splash_apply.comp",
+                           "splash_correct.comp"};
+    gpu::Program* programs[] = {&g->m_reduce, &g->m_sample, &g->m_splat,  &g->m_distribute,
+                                &g->m_spread, &g->m_apply,  &g->m_correct};
+    for (int k = 0; k < 7; ++k) {
         auto p = shaders.build(gpu::ProgramSpec::computeStage(files[k]));
         if (!p) {
             return p.error();
@@ -166,6 +167,7 @@ Status SplashGpu::reserveLines(int lines) {
         }
         m_bodies = std::move(b).value();
         m_forces = std::move(f).value();
+        m_forces.clear();  // the header's last correction starts at 0
     }
     if (lines > m_lineCapacity) {
         auto s = gpu::Buffer::create(2 * static_cast<std::size_t>(lines) * 4 * sizeof(float),
@@ -214,27 +216,11 @@ int SplashGpu::layBodies(const rigid::World& world, const ColumnParams& column) 
     return line;
 }
 
-void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
-                             unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
-                             std::vector<float>& etaRateAtCentre, double& etaSum) {
-    m_linesBefore = layBodies(world, column);
-    // Room for the lines of any pose of these bodies, so that the pass after the LCP step
-    // never reallocates (and loses) the lines of this one.
-    const int most = column.maxSamples * column.maxSamples * static_cast<int>(m_records.size());
-    if (Status s = reserveLines(std::max(1, most)); !s) {
-        forces.assign(m_records.size(), BodyWater{});
-        etaRateAtCentre.assign(m_records.size(), 0.0f);
-        etaSum = std::numeric_limits<double>::quiet_NaN();
-        return;
-    }
-    m_before = m_records;
-    m_bodies.upload(std::span<const gpu_layout::Body>(m_records));
-
+void SplashGpu::reduceHeights(unsigned u) {
     const std::size_t cells =
         static_cast<std::size_t>(m_grid.nx) * static_cast<std::size_t>(m_grid.ny);
     const auto groups = std::min<std::uint32_t>(kReduceGroupsMax, gpu::groupsFor(cells, 256));
     gpu::bindStorage(kU, u);
-    gpu::bindStorage(kUPrev, uPrev);
     m_partials.bind(kPartials);
     m_forces.bind(kForces);
     m_reduce.use();
@@ -246,6 +232,29 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
     m_reduce.set("uStage", 1);
     (void)gpu::dispatch(m_reduce, 1);
     gpu::barrier();
+}
+
+void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
+                             unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
+                             std::vector<float>& etaRateAtCentre, double& etaSum,
+                             double& lastCorrectionM) {
+    m_linesBefore = layBodies(world, column);
+    // Room for the lines of any pose of these bodies, so that the pass after the LCP step
+    // never reallocates (and loses) the lines of this one.
+    const int most = column.maxSamples * column.maxSamples * static_cast<int>(m_records.size());
+    if (Status s = reserveLines(std::max(1, most)); !s) {
+        forces.assign(m_records.size(), BodyWater{});
+        etaRateAtCentre.assign(m_records.size(), 0.0f);
+        etaSum = std::numeric_limits<double>::quiet_NaN();
+        lastCorrectionM = 0.0;
+        return;
+    }
+    m_before = m_records;
+    m_bodies.upload(std::span<const gpu_layout::Body>(m_records));
+
+    reduceHeights(u);
+    gpu::bindStorage(kUPrev, uPrev);
+    m_forces.bind(kForces);
 
     m_bodies.bind(kBodies);
     m_samples.bind(kSamples);
@@ -272,6 +281,7 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
                           gpu_layout::kForceHeaderBytes);
     }
     etaSum = static_cast<double>(header[0]);
+    lastCorrectionM = static_cast<double>(header[2]);
     forces.assign(m_records.size(), BodyWater{});
     etaRateAtCentre.assign(m_records.size(), 0.0f);
     for (std::size_t i = 0; i < m_records.size(); ++i) {
@@ -291,7 +301,7 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
 }
 
 Status SplashGpu::displace(const rigid::World& world, const ColumnParams& column, unsigned u,
-                           unsigned uPrev, float correctionM, bool moveWater, float negligibleM3,
+                           unsigned uPrev, bool moveWater, float negligibleM3,
                            int sourceOffsetCells, float spreadSigmaM) {
     const std::size_t before = m_before.size();
     const int lines = layBodies(world, column);
@@ -389,11 +399,42 @@ Status SplashGpu::displace(const rigid::World& world, const ColumnParams& column
     m_apply.set("uNy", m_grid.ny);
     m_apply.set("uSpreadRadius", radius);
     m_apply.set("uQuantumM", kDisplacementQuantumM);
-    m_apply.set("uCorrectionM", correctionM);
     m_apply.set("uMoveWater", moveWater ? 1 : 0);
     (void)gpu::dispatch(m_apply, gpu::groupsFor(cells, 256));
     gpu::barrier();
     return {};
+}
+
+void SplashGpu::correctLevel(const ColumnParams& column, unsigned u, unsigned uPrev,
+                             float dryMarginM, double restMinusW0) {
+    reduceHeights(u);
+    gpu::bindStorage(kUPrev, uPrev);
+    m_bodies.bind(kBodies);
+    m_samples.bind(kSamples);
+    const auto bodies = static_cast<std::uint32_t>(m_records.size());
+    if (bodies > 0) {
+        setGrid(m_sample);
+        m_sample.set("uDtSeconds", m_grid.dtSeconds);
+        m_sample.set("uWaterDensity", column.waterDensity);
+        m_sample.set("uGravity", column.gravity);
+        m_sample.set("uLinearDrag", column.linearDrag);
+        m_sample.set("uQuadraticDrag", column.quadraticDrag);
+        m_sample.set("uDryMarginM", dryMarginM);
+        m_sample.set("uSampleOffset", m_lineCapacity);
+        m_sample.set("uWriteForces", 1);
+        (void)gpu::dispatch(m_sample, bodies);
+        gpu::barrier();
+    }
+    const std::size_t cells =
+        static_cast<std::size_t>(m_grid.nx) * static_cast<std::size_t>(m_grid.ny);
+    const double cellArea = static_cast<double>(m_grid.cellM) * m_grid.cellM;
+    setGrid(m_correct);
+    m_correct.set("uBodies", static_cast<int>(bodies));
+    m_correct.set("uCellArea", static_cast<float>(cellArea));
+    m_correct.set("uPoolArea", static_cast<float>(cellArea * static_cast<double>(cells)));
+    m_correct.set("uRestMinusW0", static_cast<float>(restMinusW0));
+    (void)gpu::dispatch(m_correct, gpu::groupsFor(cells, 256));
+    gpu::barrier();
 }
 
 Status SplashWorld::setBackend(Backend backend, const gpu::ShaderLibrary* shaders) {
@@ -447,13 +488,17 @@ const SplashStats& SplashWorld::stepGpu() {
     // As the CPU step: 1 mm above the highest water a body has no submerged line.
     constexpr float kDryMarginM = 1.0e-3f;
     constexpr float kNegligibleVolumeM3 = 2.5e-8f;
+    const double cellArea =
+        static_cast<double>(m_params.wave.cellSize()) * m_params.wave.cellSize();
+    const double cells = static_cast<double>(m_params.wave.nx) * m_params.wave.ny;
 
-    // 1. water -> bodies, under eta^n, on the GPU; the forces come back.
+    // 1. water -> bodies, under eta^n, on the GPU; the forces come back (with the level
+    // correction the previous step added).
     double etaSum = 0.0;
     std::vector<float> etaRate;
     m_gpu->sampleForces(m_world, m_params.column, m_water->heightBufferHandle(),
                         m_water->previousHeightBufferHandle(), kDryMarginM, m_forces, etaRate,
-                        etaSum);
+                        etaSum, m_stats.levelCorrectionM);
     float submerged = 0.0f;
     for (int i = 0; i < m_world.bodyCount(); ++i) {
         const BodyWater& f = m_forces[static_cast<std::size_t>(i)];
@@ -464,9 +509,6 @@ const SplashStats& SplashWorld::stepGpu() {
         applyWaterForces(m_world.body(i), f, etaRate[static_cast<std::size_t>(i)], dt);
     }
     m_stats.submergedVolume = submerged;
-    const double cellArea =
-        static_cast<double>(m_params.wave.cellSize()) * m_params.wave.cellSize();
-    const double cells = static_cast<double>(m_params.wave.nx) * m_params.wave.ny;
     m_stats.waterVolume =
         (static_cast<double>(m_params.waterDepthM) * cells + etaSum) * cellArea - submerged;
     m_stats.volumeDriftRel = m_volume0 > 0.0 ? (m_stats.waterVolume - m_volume0) / m_volume0 : 0.0;
@@ -477,17 +519,22 @@ const SplashStats& SplashWorld::stepGpu() {
 
     // 3. bodies -> water, on the GPU: no readback.
     sw.restart();
-    const double correction =
-        m_volume0 > 0.0 ? (m_volume0 - m_stats.waterVolume) / (cellArea * cells) : 0.0;
     (void)m_gpu->displace(m_world, m_params.column, m_water->heightBufferHandle(),
-                          m_water->previousHeightBufferHandle(), static_cast<float>(correction),
-                          m_params.bodiesMoveWater, kNegligibleVolumeM3, m_params.sourceOffsetCells,
-                          0.0f);
-    m_stats.levelCorrectionM = correction;
+                          m_water->previousHeightBufferHandle(), m_params.bodiesMoveWater,
+                          kNegligibleVolumeM3, m_params.sourceOffsetCells, m_params.sourceSpreadM);
     m_stats.couplingMs += sw.elapsedMs();
 
     // 4. the water step.
     m_stats.water = m_water->step();
+
+    // 5. the level correction under the new surface, on the GPU (as the CPU step's 5).
+    sw.restart();
+    if (m_volume0 > 0.0 && m_params.bodiesMoveWater) {
+        m_gpu->correctLevel(
+            m_params.column, m_water->heightBufferHandle(), m_water->previousHeightBufferHandle(),
+            kDryMarginM, static_cast<double>(m_params.waterDepthM) * cells * cellArea - m_volume0);
+    }
+    m_stats.couplingMs += sw.elapsedMs();
     m_stats.totalMs = total.elapsedMs();
     return m_stats;
 }

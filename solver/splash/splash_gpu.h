@@ -8,7 +8,10 @@
 //   splash_splat    old (-) and new (+) lines into each body's tile, fixed point
 //   splash_distribute  each tile cell's change to its target outside the footprints
 //   splash_spread   (with a source spread) the separable Gaussian's x pass
-//   splash_apply    (its y pass,) the sources and the level correction into u^n and u^n-1
+//   splash_apply    (its y pass,) the sources into u^n and u^n-1 at rest
+//   -- the water's step --
+//   splash_reduce, splash_sample (volumes only) and splash_correct: W under the new surface and
+//                   the uniform level correction (W0 - W) / A_pool, on the GPU (no readback)
 // The CPU path (splash_world.cpp) is the reference; tests/solver/splash checks they agree.
 #pragma once
 
@@ -55,18 +58,24 @@ class SplashGpu {
                                                      const GpuGrid& grid);
 
     /// Water -> bodies under (u, uPrev) (GL buffer names): the forces of every body of
-    /// `world` (zero for static or dry ones) and the sum and max of eta. One readback.
+    /// `world` (zero for static or dry ones), the sum of eta and the level correction the
+    /// last correctLevel() added (0 before any). One readback.
     void sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
                       unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
-                      std::vector<float>& etaRateAtCentre, double& etaSum);
+                      std::vector<float>& etaRateAtCentre, double& etaSum, double& lastCorrectionM);
     /// Bodies -> water: the lines of the bodies' current poses under the same (u, uPrev) as
     /// sampleForces, the change against the poses sampleForces saw moved out of the
     /// footprints, spread by a Gaussian of `spreadSigmaM` (0: none) as the CPU path spreads
-    /// them, then added with `correctionM` to u and uPrev at rest (`moveWater` false: nothing
-    /// is added). No readback.
+    /// them, then added to u and uPrev at rest (`moveWater` false: nothing is added). No
+    /// readback.
     Status displace(const rigid::World& world, const ColumnParams& column, unsigned u,
-                    unsigned uPrev, float correctionM, bool moveWater, float negligibleM3,
-                    int sourceOffsetCells, float spreadSigmaM);
+                    unsigned uPrev, bool moveWater, float negligibleM3, int sourceOffsetCells,
+                    float spreadSigmaM);
+    /// After the water's step: W under the new (u, uPrev) with the bodies of the last
+    /// displace(), and (W0 - W) / A_pool added to both; `restMinusW0` = d nx ny h^2 - W0 (m^3).
+    /// No readback (the shift comes back with the next sampleForces).
+    void correctLevel(const ColumnParams& column, unsigned u, unsigned uPrev, float dryMarginM,
+                      double restMinusW0);
 
   private:
     SplashGpu() = default;
@@ -79,7 +88,9 @@ class SplashGpu {
     int spreadRadius(float sigmaM);
 
     GpuGrid m_grid;
-    gpu::Program m_reduce, m_sample, m_splat, m_distribute, m_spread, m_apply;
+    /// Sum and max of u into the header (2 dispatches).
+    void reduceHeights(unsigned u);
+    gpu::Program m_reduce, m_sample, m_splat, m_distribute, m_spread, m_apply, m_correct;
     gpu::Buffer m_bodies, m_forces, m_partials, m_samples, m_tiles, m_footprint, m_source;
     gpu::Buffer m_stay, m_along, m_spreadWeights;
     float m_spreadSigmaM = -1.0f;

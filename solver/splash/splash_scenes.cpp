@@ -37,6 +37,10 @@ rigid::ShotParams shotAtWall(const rigid::WallParams& wall, float xM, float zM) 
     shot.from = {xM, 0.6f * height, zM + 8.0f};
     shot.velocity = {0.0f, 1.0f, -25.0f};
     shot.radiusM = 0.8f * wall.brickHalfExtents.x;
+    // A steel ball: heavy enough (4.2 bricks of density 500 at the default sizes) to bring the
+    // wall down, as a shot in the wall scene does with its light bricks.
+    constexpr float kSteelDensityKgM3 = 7850.0f;
+    shot.massKg = kSteelDensityKgM3 * 4.18879020f * shot.radiusM * shot.radiusM * shot.radiusM;
     return shot;
 }
 

@@ -35,6 +35,9 @@ Status SplashParams::validate() const {
     if (!(column.waterDensity > 0.0f) || column.linearDrag < 0.0f || column.quadraticDrag < 0.0f) {
         return inputError("splash: water density must be > 0 and drag coefficients >= 0");
     }
+    if (!(sourceSpreadM >= 0.0f) || !std::isfinite(sourceSpreadM)) {
+        return inputError("splash: the source spread must be a finite length >= 0 m");
+    }
     if (!(world.dtSeconds > 0.0f)) {
         return inputError("splash: dt must be > 0");
     }
@@ -80,6 +83,28 @@ Result<SplashWorld> SplashWorld::create(const SplashParams& params) {
     w.m_bodyField.assign(cells, 0.0f);
     w.m_source.assign(cells, 0.0);
     w.m_sourceMark.assign(cells, 0);
+    w.m_spread.assign(cells, 0.0);
+    w.m_spreadMark.assign(cells, 0);
+    // The Gaussian in cells, cut at two standard deviations (95 % of a 1-D Gaussian's weight
+    // within the cut; the cut weights are renormalised by spreadSources).
+    const float sigmaCells = p.sourceSpreadM / p.wave.cellSize();
+    const int radius = static_cast<int>(std::ceil(2.0f * sigmaCells));
+    w.m_spreadWeights.assign(static_cast<std::size_t>(radius) + 1, 1.0f);
+    for (int d = 1; d <= radius; ++d) {
+        const float r = static_cast<float>(d) / sigmaCells;
+        w.m_spreadWeights[static_cast<std::size_t>(d)] = std::exp(-0.5f * r * r);
+    }
+    // The weights that fall inside the pool, per cell index along each axis.
+    for (const auto& [norm, n] :
+         {std::pair{&w.m_spreadNormX, p.wave.nx}, std::pair{&w.m_spreadNormY, p.wave.ny}}) {
+        norm->assign(static_cast<std::size_t>(n), 0.0);
+        for (int at = 0; at < n; ++at) {
+            for (int d = std::max(-radius, -at); d <= std::min(radius, n - 1 - at); ++d) {
+                (*norm)[static_cast<std::size_t>(at)] +=
+                    w.m_spreadWeights[static_cast<std::size_t>(std::abs(d))];
+            }
+        }
+    }
     return w;
 }
 
@@ -200,6 +225,59 @@ int SplashWorld::outsideFootprint(const WaterGrid& g, int cell, const Vec3& cent
     return last;
 }
 
+void SplashWorld::spreadSources(const WaterGrid& g) {
+    const int radius = static_cast<int>(m_spreadWeights.size()) - 1;
+    if (radius == 0) {
+        return;
+    }
+    // One 1-D pass: each listed cell's value in `from` goes to its neighbours along the axis
+    // (stride `stride`, `coord` the cell's index along it, `n` the axis' cells) in `to`.
+    const auto pass = [&](std::vector<double>& from, std::vector<char>& fromMark,
+                          const std::vector<int>& cells, std::vector<double>& to,
+                          std::vector<char>& toMark, std::vector<int>& toCells, bool alongX) {
+        toCells.clear();
+        const int n = alongX ? g.nx : g.ny;
+        const int stride = alongX ? 1 : g.nx;
+        for (int c : cells) {
+            const auto k = static_cast<std::size_t>(c);
+            const double v = from[k];
+            from[k] = 0.0;
+            fromMark[k] = 0;
+            const int at = alongX ? c % g.nx : c / g.nx;
+            const int lo = std::max(-radius, -at);
+            const int hi = std::min(radius, n - 1 - at);
+            const double scale =
+                v / (alongX ? m_spreadNormX : m_spreadNormY)[static_cast<std::size_t>(at)];
+            for (int d = lo; d <= hi; ++d) {
+                const auto t = static_cast<std::size_t>(c + d * stride);
+                to[t] += scale * m_spreadWeights[static_cast<std::size_t>(std::abs(d))];
+                if (!toMark[t]) {
+                    toMark[t] = 1;
+                    toCells.push_back(static_cast<int>(t));
+                }
+            }
+        }
+    };
+    pass(m_source, m_sourceMark, m_cells, m_spread, m_spreadMark, m_spreadCells, true);
+    pass(m_spread, m_spreadMark, m_spreadCells, m_source, m_sourceMark, m_cells, false);
+}
+
+double SplashWorld::measureWater(const WaterGrid& g, float& submerged) {
+    double etaSum = 0.0;
+    float etaMax = -std::numeric_limits<float>::infinity();
+    for (float e : g.eta) {
+        etaSum += static_cast<double>(e);
+        etaMax = std::max(etaMax, e);
+    }
+    // NaN heights make etaSum NaN (the scene's check sees W); sample everything then.
+    m_surfaceMaxM = std::isfinite(etaSum) ? etaMax : std::numeric_limits<float>::infinity();
+    submerged = sampleBodies(g);
+    const double cellArea = static_cast<double>(g.cellM) * g.cellM;
+    return (static_cast<double>(g.restLevelM) * static_cast<double>(g.eta.size()) + etaSum) *
+               cellArea -
+           submerged;
+}
+
 const SplashStats& SplashWorld::step() {
     if (m_gpu) {
         return stepGpu();
@@ -210,16 +288,11 @@ const SplashStats& SplashWorld::step() {
     const WaterGrid g = grid();
     const float dt = m_params.world.dtSeconds;
 
+    const double cellArea = static_cast<double>(g.cellM) * g.cellM;
+    const double poolArea = cellArea * static_cast<double>(g.eta.size());
+
     // 1. water -> bodies, under eta^n.
-    double etaSum = 0.0;
-    float etaMax = -std::numeric_limits<float>::infinity();
-    for (float e : g.eta) {
-        etaSum += static_cast<double>(e);
-        etaMax = std::max(etaMax, e);
-    }
-    // NaN heights make etaSum NaN (the scene's check sees W); sample everything then.
-    m_surfaceMaxM = std::isfinite(etaSum) ? etaMax : std::numeric_limits<float>::infinity();
-    m_stats.submergedVolume = sampleBodies(g);
+    m_stats.waterVolume = measureWater(g, m_stats.submergedVolume);
     m_forces.assign(static_cast<std::size_t>(m_world.bodyCount()), BodyWater{});
     for (int i = 0; i < m_world.bodyCount(); ++i) {
         const auto first = static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i)]);
@@ -236,12 +309,6 @@ const SplashStats& SplashWorld::step() {
         applyWaterForces(m_world.body(i), f, etaRate, dt);  // body(i) wakes it: the water moves it
     }
     splatAll(g, m_before, m_touchedBefore);
-    const double cellArea = static_cast<double>(g.cellM) * g.cellM;
-    const double poolArea = cellArea * static_cast<double>(g.eta.size());
-    m_stats.waterVolume =
-        (static_cast<double>(g.restLevelM) * static_cast<double>(g.eta.size()) + etaSum) *
-            cellArea -
-        m_stats.submergedVolume;
     m_stats.volumeDriftRel = m_volume0 > 0.0 ? (m_stats.waterVolume - m_volume0) / m_volume0 : 0.0;
     m_stats.couplingMs = sw.elapsedMs();
 
@@ -285,19 +352,35 @@ const SplashStats& SplashWorld::step() {
             if (dv == 0.0f) {
                 continue;
             }
+            source += dv;
             // Volumes too small to make a visible wave (a resting brick's float jitter) stay in
-            // their cell rather than walking out of a long footprint such as the wall's.
-            const int target =
-                std::abs(dv) < kNegligibleVolumeM3 ? c : outsideFootprint(g, c, centre);
+            // their cell, unspread, rather than walking out of a long footprint such as the
+            // wall's.
+            if (std::abs(dv) < kNegligibleVolumeM3) {
+                m_stayCells.push_back(c);
+                m_stayVolumes.push_back(dv);
+                continue;
+            }
+            const int target = outsideFootprint(g, c, centre);
             const auto t = static_cast<std::size_t>(target);
             if (!m_sourceMark[t]) {
                 m_sourceMark[t] = 1;
                 m_cells.push_back(target);
             }
             m_source[t] += dv;
-            source += dv;
         }
     }
+    spreadSources(g);
+    for (std::size_t k = 0; k < m_stayCells.size(); ++k) {
+        const auto t = static_cast<std::size_t>(m_stayCells[k]);
+        if (!m_sourceMark[t]) {
+            m_sourceMark[t] = 1;
+            m_cells.push_back(m_stayCells[k]);
+        }
+        m_source[t] += m_stayVolumes[k];
+    }
+    m_stayCells.clear();
+    m_stayVolumes.clear();
     m_delta.resize(m_cells.size());
     for (std::size_t k = 0; k < m_cells.size(); ++k) {
         const auto c = static_cast<std::size_t>(m_cells[k]);
@@ -313,16 +396,30 @@ const SplashStats& SplashWorld::step() {
             m_after[k] = 0.0f;
         }
     }
-    const double correction = m_volume0 > 0.0 ? (m_volume0 - m_stats.waterVolume) / poolArea : 0.0;
     if (m_params.bodiesMoveWater) {
-        m_water->addAtRest(m_cells, m_delta, static_cast<float>(correction));
+        m_water->addAtRest(m_cells, m_delta, 0.0f);
     }
-    m_stats.levelCorrectionM = correction;
     m_stats.sourceVolume = std::abs(source);
     m_stats.couplingMs += sw.elapsedMs();
 
     // 4. the water step.
     m_stats.water = m_water->step();
+
+    // 5. the level correction: what the surface's change under partly submerged bodies took
+    // from the water's volume (not a flow of water, so no local source) is given back by a
+    // uniform shift of the level, which makes no wave (docs/splash.md). Measured after the
+    // water step, so that every state between steps holds W0.
+    sw.restart();
+    float submergedAfter = 0.0f;
+    const double after = measureWater(grid(), submergedAfter);
+    const double correction = m_volume0 > 0.0 && m_params.bodiesMoveWater && std::isfinite(after)
+                                  ? (m_volume0 - after) / poolArea
+                                  : 0.0;
+    if (static_cast<float>(correction) != 0.0f) {
+        m_water->addAtRest({}, {}, static_cast<float>(correction));
+    }
+    m_stats.levelCorrectionM = correction;
+    m_stats.couplingMs += sw.elapsedMs();
     m_stats.totalMs = total.elapsedMs();
     return m_stats;
 }

@@ -56,6 +56,12 @@ struct SplashParams {
     /// spring that pumps energy into its rocking (docs/splash.md: a tipping cube blew up at 0
     /// cells, rocked within 1 rad/s at 2).
     int sourceOffsetCells = 2;
+    /// Each target cell's volume is spread over a Gaussian of this standard deviation (m),
+    /// cut at two of them (docs/splash.md): a brick entering the water fast pushes aside more
+    /// than a cell's worth of water in a step, and put into single cells that becomes
+    /// cell-sized spikes that the lossless Crank-Nicolson scheme keeps and the bodies' forces
+    /// feed back. 0 puts it into the target cell alone.
+    float sourceSpreadM = 0.08f;
     Status validate() const;
 };
 
@@ -65,11 +71,13 @@ struct SplashStats {
     wave::StepStats water;
     double couplingMs = 0.0;  ///< both sampling passes, forces, sources
     double totalMs = 0.0;
-    float submergedVolume = 0.0f;   ///< m^3, all bodies, before the step
-    double waterVolume = 0.0;       ///< W^n, m^3
-    double volumeDriftRel = 0.0;    ///< (W^n - W0) / W0
-    double levelCorrectionM = 0.0;  ///< the uniform correction added this step
-    double sourceVolume = 0.0;      ///< |sum| of the local sources this step, m^3 (CPU only)
+    float submergedVolume = 0.0f;  ///< m^3, all bodies, before the step
+    double waterVolume = 0.0;      ///< W^n, m^3
+    double volumeDriftRel = 0.0;   ///< (W^n - W0) / W0
+    /// The uniform correction added this step (on the GPU: the previous step's, which comes
+    /// back with this step's forces).
+    double levelCorrectionM = 0.0;
+    double sourceVolume = 0.0;  ///< |sum| of the local sources this step, m^3 (CPU only)
 };
 
 /// Where a body is relative to the water.
@@ -123,6 +131,9 @@ class SplashWorld {
     /// Samples every dynamic body under `g`; fills m_samples / m_sampleStart, returns the
     /// total submerged volume.
     float sampleBodies(const WaterGrid& g);
+    /// The water's volume W under `g`; samples the bodies (m_samples, the dry-body bound) and
+    /// sets `submerged` to their submerged volume.
+    double measureWater(const WaterGrid& g, float& submerged);
     /// Displacement per cell of the current samples into `field` (touched cells listed).
     void splatAll(const WaterGrid& g, std::vector<float>& field, std::vector<int>& touched);
 
@@ -152,6 +163,19 @@ class SplashWorld {
     std::vector<char> m_sourceMark;
     std::vector<int> m_cells;
     std::vector<float> m_delta;
+
+    /// Spreads the volumes m_source holds at m_cells by the separable Gaussian of
+    /// sourceSpreadM (an x pass into m_spread, then a y pass back into m_source); m_cells lists
+    /// the cells that receive volume afterwards. Each 1-D pass is normalised by the weights
+    /// that fall inside the pool, so the total is kept.
+    void spreadSources(const WaterGrid& g);
+    std::vector<float> m_spreadWeights;                ///< w[d], d = 0 .. radius (symmetric)
+    std::vector<double> m_spreadNormX, m_spreadNormY;  ///< in-pool weight sums per index
+    std::vector<double> m_spread;
+    std::vector<char> m_spreadMark;
+    std::vector<int> m_spreadCells;
+    std::vector<int> m_stayCells;  ///< negligible volumes, kept in their own cell
+    std::vector<double> m_stayVolumes;
 
     std::vector<BodyWater> m_forces;   ///< per body, the last step's
     std::unique_ptr<SplashGpu> m_gpu;  ///< the coupling's kernels and buffers on the GPU

@@ -179,6 +179,15 @@ TEST(SplashGpu, DisplacementOfOneStepMatchesTheCpu) {
     }
     EXPECT_GT(largest, 1e-4f);  // the bodies moved the water (the water started at rest)
     EXPECT_LE(diff, 1e-3f * largest + 1e-6f) << "largest change " << largest;
+    // The level correction after the water's step: the GPU's comes back with the next step's
+    // forces. Tolerance 1e-3 of it + 1e-9 m: the two waters after the step differ within their
+    // CGs' tolerance (1e-5 relative) and the GPU forms W - W0 in float from small terms;
+    // measured up to 1.4e-4 of it.
+    const double cpuCorrection = w.cpu.lastStats().levelCorrectionM;
+    w.gpu.step();
+    EXPECT_GT(std::abs(cpuCorrection), 1e-7);  // the bodies' entry changed W this step
+    EXPECT_NEAR(w.gpu.lastStats().levelCorrectionM, cpuCorrection,
+                1e-9 + 1e-3 * std::abs(cpuCorrection));
 }
 
 // A floating brick dropped on calm water (no collapse: a collapse is chaotic and separates
