@@ -52,7 +52,7 @@ void submergeLine(const WaterGrid& w, const Vec3& p0, const Vec3& d, float half,
 }
 
 int samplesFor(float extentM, const WaterGrid& w, const ColumnParams& p) {
-    const int n = static_cast<int>(std::ceil(extentM / w.cellM));
+    const int n = static_cast<int>(std::ceil(extentM / (p.lineSpacingCells * w.cellM)));
     return std::clamp(n, p.minSamples, p.maxSamples);
 }
 

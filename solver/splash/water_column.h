@@ -59,7 +59,11 @@ struct ColumnParams {
     float gravity = 9.81f;         ///< m/s^2 (magnitude; the surface is horizontal)
     float linearDrag = 1.0f;       ///< kLin, 1/s: per kg of displaced water
     float quadraticDrag = 0.525f;  ///< kQuad = Cd / 2 with a cube's Cd = 1.05
-    /// Sample lines per body side: about one per water cell, within [minSamples, maxSamples].
+    /// Sample lines per body side: one per `lineSpacingCells` water cells, within
+    /// [minSamples, maxSamples]. Two cells: the forces resolve surface features of two cells
+    /// and more, as the bodies' sources do (spread over sigma = 2 cells at the default grid),
+    /// at a quarter of the lines of one per cell (docs/splash.md).
+    float lineSpacingCells = 2.0f;
     int minSamples = 4;
     int maxSamples = 24;
 };
