@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace ww::rigid {
 namespace {
@@ -346,49 +345,20 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
     // ascending order, then per row J (M^-1 J^T v) with the sums combined in chunk order.
     constexpr std::ptrdiff_t kBodyChunk = 256;
     constexpr std::ptrdiff_t kRowChunk = 1024;
-    constexpr std::int32_t kInt32Max = std::numeric_limits<std::int32_t>::max();
     const auto nRows = static_cast<std::ptrdiff_t>(rows);
     const std::ptrdiff_t work = 12 * nRows;
-    const auto term = [&](std::int32_t e, Vec3& lin, Vec3& ang) {
-        const std::int32_t entry = s.bodyEntries[static_cast<std::size_t>(e)];
-        const auto row = static_cast<std::size_t>(entry >> 1);
-        const RowJacobian& j = jac[row];
-        const float v = s.v[row];
-        lin += ((entry & 1) == 0 ? j.mLinA : j.mLinB) * v;
-        ang += ((entry & 1) == 0 ? j.mAngA : j.mAngB) * v;
-    };
-    // Four bodies' sums at a time, each in its own row order: one body's chain of additions is
-    // latency-bound, four in flight are not.
     const auto gather = [&](std::ptrdiff_t chunk) {
         const std::ptrdiff_t end = std::min<std::ptrdiff_t>((chunk + 1) * kBodyChunk, bodies);
-        std::ptrdiff_t b = chunk * kBodyChunk;
-        for (; b + 4 <= end; b += 4) {
-            Vec3 lin[4] = {}, ang[4] = {};
-            std::int32_t first[4], last[4];
-            std::int32_t common = kInt32Max;
-            for (int q = 0; q < 4; ++q) {
-                first[q] = s.bodyStart[static_cast<std::size_t>(b + q)];
-                last[q] = s.bodyStart[static_cast<std::size_t>(b + q) + 1];
-                common = std::min(common, last[q] - first[q]);
-            }
-            for (std::int32_t k = 0; k < common; ++k) {
-                for (int q = 0; q < 4; ++q) {
-                    term(first[q] + k, lin[q], ang[q]);
-                }
-            }
-            for (int q = 0; q < 4; ++q) {
-                for (std::int32_t e = first[q] + common; e < last[q]; ++e) {
-                    term(e, lin[q], ang[q]);
-                }
-                s.lin[static_cast<std::size_t>(b + q)] = lin[q];
-                s.ang[static_cast<std::size_t>(b + q)] = ang[q];
-            }
-        }
-        for (; b < end; ++b) {
+        for (std::ptrdiff_t b = chunk * kBodyChunk; b < end; ++b) {
             Vec3 lin{}, ang{};
             const auto ub = static_cast<std::size_t>(b);
             for (std::int32_t e = s.bodyStart[ub]; e < s.bodyStart[ub + 1]; ++e) {
-                term(e, lin, ang);
+                const std::int32_t entry = s.bodyEntries[static_cast<std::size_t>(e)];
+                const auto row = static_cast<std::size_t>(entry >> 1);
+                const RowJacobian& j = jac[row];
+                const float v = s.v[row];
+                lin += ((entry & 1) == 0 ? j.mLinA : j.mLinB) * v;
+                ang += ((entry & 1) == 0 ? j.mAngA : j.mAngB) * v;
             }
             s.lin[ub] = lin;
             s.ang[ub] = ang;
