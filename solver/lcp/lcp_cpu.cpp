@@ -45,7 +45,9 @@ struct Workspace {
     std::vector<float> weights;  ///< Chebyshev weights per iteration (empty: plain Jacobi)
     std::vector<FrictionPair> pairs;  ///< disc pairs of the problem being solved
     std::vector<int> partner;         ///< per row: the other row of its disc pair, or -1
-    std::vector<float> pairPrev;      ///< x^{t-1} of the pairs' rows (accelerated Jacobi)
+    /// Accelerated Jacobi with disc pairs: x^{t-1} of every row, copied by each chunk of the
+    /// row pass before it overwrites next (the pair pass reads the pairs' rows from it).
+    std::vector<float> prev;
     /// The pairs' fields as arrays (first row, second row, normal row, mu), for the vector pass.
     std::vector<std::int32_t> pairFirst, pairSecond, pairNormal;
     std::vector<float> pairMu;
@@ -72,7 +74,7 @@ struct Workspace {
             partner[static_cast<std::size_t>(q.first)] = q.second;
             partner[static_cast<std::size_t>(q.second)] = q.first;
         }
-        pairPrev.resize(2 * pairs.size());
+        prev.resize(pairs.empty() ? 0 : n);
         pairFirst.resize(pairs.size());
         pairSecond.resize(pairs.size());
         pairNormal.resize(pairs.size());
@@ -421,7 +423,9 @@ void rowBounds(const float* cur, const std::int32_t* boundOf, const float* mu, c
         const __m256i self =
             _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first + i)), lanes);
         const __m256i index = _mm256_blendv_epi8(self, k, friction);
-        const __m256 xk = _mm256_i32gather_ps(cur, index, 4);
+        // A block without friction rows (a wall's normals and pinned pair rows) needs no x_k.
+        const __m256 xk =
+            _mm256_testz_si256(friction, friction) != 0 ? zero : _mm256_i32gather_ps(cur, index, 4);
         // max(0, x_k) as the scalar's: x_k when NaN (the second operand wins).
         const __m256 bound = _mm256_mul_ps(_mm256_loadu_ps(mu + i), _mm256_max_ps(zero, xk));
         const __m256 fric = _mm256_castsi256_ps(friction);
@@ -484,7 +488,6 @@ std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, 
     const __m256 zero = _mm256_setzero_ps();
     const __m256 absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
     const __m256 wt = _mm256_set1_ps(weight);
-    const __m256i evensOdds = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
     __m256 r = zero;
     __m256 probe = zero;
     std::ptrdiff_t k = begin;
@@ -526,12 +529,8 @@ std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, 
         __m256 vg = _mm256_fnmadd_ps(rowsOf(ws.invDiag.data(), g, Second{}), wg, xg);
         projectDisc8(vf, vg, radius);
         if (weight != 1.0f) {
-            // pairPrev[2k .. 2k + 16): evens are the first rows, odds the second.
-            const float* prev = ws.pairPrev.data() + 2 * k;
-            const __m256 lo = _mm256_permutevar8x32_ps(_mm256_loadu_ps(prev), evensOdds);
-            const __m256 hi = _mm256_permutevar8x32_ps(_mm256_loadu_ps(prev + 8), evensOdds);
-            const __m256 pf = _mm256_permute2f128_ps(lo, hi, 0x20);
-            const __m256 pg = _mm256_permute2f128_ps(lo, hi, 0x31);
+            const __m256 pf = rowsOf(ws.prev.data(), f, First{});
+            const __m256 pg = rowsOf(ws.prev.data(), g, Second{});
             vf = _mm256_fmadd_ps(wt, _mm256_sub_ps(vf, pf), pf);
             vg = _mm256_fmadd_ps(wt, _mm256_sub_ps(vg, pg), pg);
             projectDisc8(vf, vg, radius);
@@ -589,8 +588,8 @@ float pairPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws
         float vg = cur[g] - ws.invDiag[g] * wg;
         projectDisc(vf, vg, radius);
         if (weight != 1.0f) {
-            const float pf = ws.pairPrev[2 * k];
-            const float pg = ws.pairPrev[2 * k + 1];
+            const float pf = ws.prev[f];
+            const float pg = ws.prev[g];
             vf = weight * (vf - pf) + pf;
             vg = weight * (vg - pg) + pg;
             projectDisc(vf, vg, radius);
@@ -662,14 +661,13 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
             lo = ws.lo.data();
             hi = ws.hi.data();
         }
+        if (weight != 1.0f && !ws.prev.empty()) {
+            std::copy(next + b, next + e, ws.prev.data() + b);  // x^{t-1}, for the pair pass
+        }
         const RowsResult q = projectRows(cur + b, ws.w.data() + b, p.b.data() + b, lo + b, hi + b,
                                          ws.invDiag.data() + b, next + b, weight, e - b);
         return Partial{q.r, q.probe};
     };
-    for (std::size_t k = 0; k < ws.pairs.size() && weight != 1.0f; ++k) {
-        ws.pairPrev[2 * k] = next[ws.pairs[k].first];
-        ws.pairPrev[2 * k + 1] = next[ws.pairs[k].second];
-    }
     const auto combine = [](Partial acc, const Partial& q) {
         return Partial{std::max(acc.r, q.r), acc.probe + q.probe};
     };
