@@ -224,12 +224,13 @@ void RowOperator::applyRows(const float* x, const float* u, float* w, int firstR
         __m256 wi = _mm256_mul_ps(cfm8, _mm256_loadu_ps(x + i));
         for (int side = 0; side < 2; ++side) {
             // Row k's u block in lane group k, transposed so that vector c holds component c of
-            // the eight rows (lanes 6, 7 of each block are not loaded: u may end there).
+            // the eight rows (lanes 6, 7 of each block are not loaded: u may end there; a side
+            // without a body loads nothing: u may be empty).
             __m256 r[8];
             for (int q = 0; q < 8; ++q) {
                 const std::int32_t bq = side8[side][q];
-                r[q] =
-                    _mm256_maskload_ps(u + static_cast<std::size_t>(kU) * (bq < 0 ? 0 : bq), six);
+                r[q] = bq < 0 ? _mm256_setzero_ps()
+                              : _mm256_maskload_ps(u + static_cast<std::size_t>(kU) * bq, six);
             }
             const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);  // 00 10 01 11 | 04 14 05 15
             const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);  // 02 12 03 13 | (06 16 07 17)

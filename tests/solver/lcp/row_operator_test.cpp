@@ -61,5 +61,33 @@ TEST(RowOperator, ProductDoesNotDependOnWhereARowOrBodyFalls) {
     }
 }
 
+TEST(RowOperator, RowsWithoutBodiesReadNoBodySums) {
+    // Rows on no body at all (both sides -1) and no body slots: u is empty, and each row's
+    // product is cfm x_i exactly (one float multiply), in the vector part and the tail.
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    RowOperator op;
+    const int n = 19;
+    op.resize(n, 0);
+    std::fill(op.body.begin(), op.body.end(), -1);
+    for (float& v : op.j) {
+        v = value(rng);
+    }
+    op.k.assign(op.k.size(), 0.0f);
+    op.cfm = 0.5f + value(rng) * 0.25f;
+    op.buildBodyIndex();
+    ASSERT_EQ(op.validate(n), "");
+    std::vector<float> x(static_cast<std::size_t>(n)), w(static_cast<std::size_t>(n), 7.0f), u;
+    for (float& v : x) {
+        v = value(rng);
+    }
+    op.apply(x.data(), u.data(), w.data());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        EXPECT_EQ(w[i], op.cfm * x[i]) << "row " << i;
+    }
+}
+
 }  // namespace
 }  // namespace ww::lcp
