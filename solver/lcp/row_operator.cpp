@@ -181,22 +181,25 @@ void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int last
 #endif
 }
 
-#if defined(__AVX2__) && defined(__FMA__)
 namespace {
 
-// J_side . u_body as the scalar loop computes it (GCC contracts dot6 into this order):
-// fma(j0, u0, j1 u1), then j2 .. j5 added by fused multiply-adds.
+// J_side . u_body of a row in applyRows's scalar loop. With FMA, in the order GCC contracts dot6
+// into, which the eight-row vector loop repeats lane by lane: fma(j0, u0, j1 u1), then j2 .. j5
+// added by fused multiply-adds.
 inline float dotSide(const float* ji, const float* ub) {
+#if defined(__AVX2__) && defined(__FMA__)
     float d = ji[1] * ub[1];
     d = std::fma(ji[0], ub[0], d);
     for (int c = 2; c < kU; ++c) {
         d = std::fma(ji[c], ub[c], d);
     }
     return d;
+#else
+    return dot6(ji, ub);
+#endif
 }
 
 }  // namespace
-#endif
 
 void RowOperator::applyRows(const float* x, const float* u, float* w, int firstRow,
                             int lastRow) const {
@@ -265,6 +268,9 @@ void RowOperator::applyRows(const float* x, const float* u, float* w, int firstR
         }
         _mm256_storeu_ps(w + i, wi);
     }
+#else
+    int i = firstRow;
+#endif
     for (; i < lastRow; ++i) {
         const auto ui = static_cast<std::size_t>(i);
         const float* ji = j.data() + kJ * ui;
@@ -279,22 +285,6 @@ void RowOperator::applyRows(const float* x, const float* u, float* w, int firstR
         }
         w[i] = wi;
     }
-#else
-    for (int i = firstRow; i < lastRow; ++i) {
-        const auto ui = static_cast<std::size_t>(i);
-        const float* ji = j.data() + kJ * ui;
-        const std::int32_t a = body[2 * ui];
-        const std::int32_t b = body[2 * ui + 1];
-        float wi = cfm * x[i];
-        if (a >= 0) {
-            wi += dot6(ji, u + static_cast<std::size_t>(kU) * a);
-        }
-        if (b >= 0) {
-            wi += dot6(ji + kU, u + static_cast<std::size_t>(kU) * b);
-        }
-        w[i] = wi;
-    }
-#endif
 }
 
 void RowOperator::apply(const float* x, float* u, float* w) const {
