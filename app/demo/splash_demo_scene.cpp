@@ -51,20 +51,30 @@ void SplashDemoScene::reset() {
     m_last = {};
 }
 
+Status SplashDemoScene::setBrickDensity(float densityKgM3) {
+    SplashSceneSettings s = m_scene->settings();
+    s.brickDensityKgM3 = densityKgM3;
+    const rigid::Vec3 h = s.wall.brickHalfExtents;
+    s.wall.brickMassKg = densityKgM3 * 8.0f * h.x * h.y * h.z;
+    Result<std::unique_ptr<SplashScene>> rebuilt = SplashScene::create(std::move(s));
+    if (!rebuilt) {
+        m_density = m_scene->settings().brickDensityKgM3;
+        return rebuilt.error();
+    }
+    m_scene = std::move(rebuilt).value();
+    m_density = densityKgM3;
+    m_alarm.clear();
+    m_stepIndex = 0;
+    m_script.rewind();
+    return {};
+}
+
 void SplashDemoScene::drawControls() {
     ImGui::TextUnformatted("Splash: the wall in the pool (CPU)");
     ImGui::SliderFloat("brick density kg/m^3", &m_density, 100.0f, 3000.0f, "%.0f");
     if (ImGui::IsItemDeactivatedAfterEdit()) {
-        SplashSceneSettings s = m_scene->settings();
-        s.brickDensityKgM3 = m_density;
-        const rigid::Vec3 h = s.wall.brickHalfExtents;
-        s.wall.brickMassKg = m_density * 8.0f * h.x * h.y * h.z;
-        Result<std::unique_ptr<SplashScene>> rebuilt = SplashScene::create(std::move(s));
-        if (rebuilt) {
-            m_scene = std::move(rebuilt).value();
-            m_alarm.clear();
-            m_stepIndex = 0;
-            m_script.rewind();
+        if (Status s = setBrickDensity(m_density); !s) {
+            m_note = s.error().message;
         }
     }
     if (ImGui::Button("shoot")) {
@@ -108,12 +118,45 @@ void SplashDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
         "shoot"});
 }
 
+namespace {
+// The splash's history state: the adapter's, and the brick density the scene was built with,
+// so that a state saved before the density slider rebuilt the scene comes back with its own
+// bricks (and the slider with it).
+struct SplashSavedState final : demo::SavedState {
+    std::unique_ptr<demo::SavedState> adapter;
+    float brickDensityKgM3 = 0.0f;
+    std::size_t bytes() const override { return sizeof(*this) + adapter->bytes(); }
+};
+}  // namespace
+
 std::unique_ptr<demo::SavedState> SplashDemoScene::saveState() {
-    return saveAdapterState(*m_scene, m_stepIndex, m_script);
+    std::unique_ptr<demo::SavedState> adapter = saveAdapterState(*m_scene, m_stepIndex, m_script);
+    if (!adapter) {
+        return nullptr;
+    }
+    auto s = std::make_unique<SplashSavedState>();
+    s->adapter = std::move(adapter);
+    s->brickDensityKgM3 = m_scene->settings().brickDensityKgM3;
+    return s;
 }
 
 bool SplashDemoScene::restoreState(const demo::SavedState& state, std::string* why) {
-    return restoreAdapterState(state, "splash", *m_scene, m_stepIndex, m_script, why);
+    const auto* s = dynamic_cast<const SplashSavedState*>(&state);
+    if (s == nullptr) {
+        if (why != nullptr) {
+            *why = "splash: not a state this scene saved";
+        }
+        return false;
+    }
+    if (s->brickDensityKgM3 != m_scene->settings().brickDensityKgM3) {
+        if (Status made = setBrickDensity(s->brickDensityKgM3); !made) {
+            if (why != nullptr) {
+                *why = made.error().message;
+            }
+            return false;
+        }
+    }
+    return restoreAdapterState(*s->adapter, "splash", *m_scene, m_stepIndex, m_script, why);
 }
 
 demo::CameraHome SplashDemoScene::cameraHome() const {

@@ -45,6 +45,9 @@ class SplashDemoScene final : public demo::DemoScene {
     }
 
     SplashScene& scene() { return *m_scene; }
+    /// Rebuilds the scene with bricks of `densityKgM3` (the panel's slider); the scene is kept
+    /// when the settings are refused.
+    Status setBrickDensity(float densityKgM3);
     /// Scripted events (--event), applied by step number as in headless.
     void setScript(EventScript script) { m_script = std::move(script); }
 

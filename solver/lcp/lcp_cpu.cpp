@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #if defined(__AVX512F__) || defined(__AVX2__)
 #if defined(__AVX512F__) && defined(__GNUC__) && !defined(__clang__)
@@ -44,10 +45,15 @@ struct Workspace {
     std::vector<float> weights;  ///< Chebyshev weights per iteration (empty: plain Jacobi)
     std::vector<FrictionPair> pairs;  ///< disc pairs of the problem being solved
     std::vector<int> partner;         ///< per row: the other row of its disc pair, or -1
-    std::vector<float> pairPrev;      ///< x^{t-1} of the pairs' rows (accelerated Jacobi)
+    /// Accelerated Jacobi with disc pairs: x^{t-1} of every row, copied by each chunk of the
+    /// row pass before it overwrites next (the pair pass reads the pairs' rows from it).
+    std::vector<float> prev;
     /// The pairs' fields as arrays (first row, second row, normal row, mu), for the vector pass.
     std::vector<std::int32_t> pairFirst, pairSecond, pairNormal;
     std::vector<float> pairMu;
+    /// Per block of 8 pairs (8q .. 8q + 7): 1 when they are 8 consecutive contacts laid out as
+    /// (normal, first, second) row triples, so the vector pass loads them instead of gathering.
+    std::vector<std::uint8_t> pairTriples;
     /// Per row, where a Jacobi pass takes its bounds (rowBounds): kFixedBounds (the problem's
     /// lo, hi), kPinnedRow (a disc pair's row, pinned to its current value for the pair pass),
     /// or the index of the normal row a friction row's interval scales with.
@@ -68,7 +74,7 @@ struct Workspace {
             partner[static_cast<std::size_t>(q.first)] = q.second;
             partner[static_cast<std::size_t>(q.second)] = q.first;
         }
-        pairPrev.resize(2 * pairs.size());
+        prev.resize(pairs.empty() ? 0 : n);
         pairFirst.resize(pairs.size());
         pairSecond.resize(pairs.size());
         pairNormal.resize(pairs.size());
@@ -78,6 +84,16 @@ struct Workspace {
             pairSecond[k] = pairs[k].second;
             pairNormal[k] = pairs[k].normal;
             pairMu[k] = pairs[k].mu;
+        }
+        pairTriples.assign(pairs.size() / 8, 0);
+        for (std::size_t q = 0; q < pairTriples.size(); ++q) {
+            bool triples = true;
+            for (std::size_t k = 8 * q; k < 8 * q + 8; ++k) {
+                const int normal = pairNormal[8 * q] + 3 * static_cast<int>(k - 8 * q);
+                triples = triples && pairNormal[k] == normal && pairFirst[k] == normal + 1 &&
+                          pairSecond[k] == normal + 2;
+            }
+            pairTriples[q] = triples ? 1 : 0;
         }
         boundOf.resize(p.hasFriction() ? n : 0);
         for (std::size_t i = 0; i < boundOf.size(); ++i) {
@@ -407,7 +423,9 @@ void rowBounds(const float* cur, const std::int32_t* boundOf, const float* mu, c
         const __m256i self =
             _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first + i)), lanes);
         const __m256i index = _mm256_blendv_epi8(self, k, friction);
-        const __m256 xk = _mm256_i32gather_ps(cur, index, 4);
+        // A block without friction rows (a wall's normals and pinned pair rows) needs no x_k.
+        const __m256 xk =
+            _mm256_testz_si256(friction, friction) != 0 ? zero : _mm256_i32gather_ps(cur, index, 4);
         // max(0, x_k) as the scalar's: x_k when NaN (the second operand wins).
         const __m256 bound = _mm256_mul_ps(_mm256_loadu_ps(mu + i), _mm256_max_ps(zero, xk));
         const __m256 fric = _mm256_castsi256_ps(friction);
@@ -442,6 +460,25 @@ inline void projectDisc8(__m256& x1, __m256& x2, __m256 r) {
     x2 = _mm256_blendv_ps(x2, _mm256_mul_ps(x2, s), outside);
 }
 
+// Lane l of the result: v[3 l + s] of the 24 floats v[0 .. 24) (stream s of row triples).
+template <int S>
+inline __m256 strideThree(const float* v) {
+    // Position p of a, b, c holds v[p], v[8 + p], v[16 + p]: exactly one is of stream S.
+    constexpr auto pick = [](int base) {
+        int mask = 0;
+        for (int p = 0; p < 8; ++p) {
+            mask |= (base + p) % 3 == S ? 1 << p : 0;
+        }
+        return mask;
+    };
+    const __m256 t =
+        _mm256_blend_ps(_mm256_blend_ps(_mm256_loadu_ps(v), _mm256_loadu_ps(v + 8), pick(8)),
+                        _mm256_loadu_ps(v + 16), pick(16));
+    return _mm256_permutevar8x32_ps(
+        t, _mm256_setr_epi32(S, (3 + S) % 8, (6 + S) % 8, (9 + S) % 8, (12 + S) % 8, (15 + S) % 8,
+                             (18 + S) % 8, (21 + S) % 8));
+}
+
 // pairPass's update of pairs [begin, end) 8 at a time, the same operations as its scalar
 // loop, so that a pair's result does not depend on where it falls; returns where the scalar
 // loop continues (the last end - begin mod 8 pairs).
@@ -451,7 +488,6 @@ std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, 
     const __m256 zero = _mm256_setzero_ps();
     const __m256 absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
     const __m256 wt = _mm256_set1_ps(weight);
-    const __m256i evens = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
     __m256 r = zero;
     __m256 probe = zero;
     std::ptrdiff_t k = begin;
@@ -460,17 +496,27 @@ std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, 
         const auto load = [&](const std::vector<std::int32_t>& v) {
             return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v.data() + k));
         };
+        // Eight consecutive contacts' row triples are loaded and split; other pairs gathered.
+        const bool triples = ws.pairTriples[static_cast<std::size_t>(k / 8)] != 0;
+        const std::int32_t base = ws.pairNormal[static_cast<std::size_t>(k)];
         const __m256i f = load(ws.pairFirst);
         const __m256i g = load(ws.pairSecond);
-        const __m256i n = load(ws.pairNormal);
-        const __m256 radius = _mm256_mul_ps(_mm256_loadu_ps(ws.pairMu.data() + k),
-                                            _mm256_max_ps(zero, _mm256_i32gather_ps(cur, n, 4)));
-        const __m256 xf = _mm256_i32gather_ps(cur, f, 4);
-        const __m256 xg = _mm256_i32gather_ps(cur, g, 4);
-        const __m256 wf = _mm256_add_ps(_mm256_i32gather_ps(ws.w.data(), f, 4),
-                                        _mm256_i32gather_ps(p.b.data(), f, 4));
-        const __m256 wg = _mm256_add_ps(_mm256_i32gather_ps(ws.w.data(), g, 4),
-                                        _mm256_i32gather_ps(p.b.data(), g, 4));
+        const auto rowsOf = [&](const float* v, __m256i rows, auto stream) {
+            return triples ? strideThree<decltype(stream)::value>(v + base)
+                           : _mm256_i32gather_ps(v, rows, 4);
+        };
+        using Normal = std::integral_constant<int, 0>;
+        using First = std::integral_constant<int, 1>;
+        using Second = std::integral_constant<int, 2>;
+        const __m256 radius =
+            _mm256_mul_ps(_mm256_loadu_ps(ws.pairMu.data() + k),
+                          _mm256_max_ps(zero, rowsOf(cur, load(ws.pairNormal), Normal{})));
+        const __m256 xf = rowsOf(cur, f, First{});
+        const __m256 xg = rowsOf(cur, g, Second{});
+        const __m256 wf =
+            _mm256_add_ps(rowsOf(ws.w.data(), f, First{}), rowsOf(p.b.data(), f, First{}));
+        const __m256 wg =
+            _mm256_add_ps(rowsOf(ws.w.data(), g, Second{}), rowsOf(p.b.data(), g, Second{}));
         if (wantResidual) {
             __m256 nf = _mm256_sub_ps(xf, wf);
             __m256 ng = _mm256_sub_ps(xg, wg);
@@ -479,22 +525,28 @@ std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, 
             r = _mm256_max_ps(r, _mm256_and_ps(absMask, _mm256_sub_ps(xg, ng)));
             probe = _mm256_add_ps(probe, _mm256_mul_ps(zero, _mm256_add_ps(wf, wg)));
         }
-        __m256 vf = _mm256_fnmadd_ps(_mm256_i32gather_ps(ws.invDiag.data(), f, 4), wf, xf);
-        __m256 vg = _mm256_fnmadd_ps(_mm256_i32gather_ps(ws.invDiag.data(), g, 4), wg, xg);
+        __m256 vf = _mm256_fnmadd_ps(rowsOf(ws.invDiag.data(), f, First{}), wf, xf);
+        __m256 vg = _mm256_fnmadd_ps(rowsOf(ws.invDiag.data(), g, Second{}), wg, xg);
         projectDisc8(vf, vg, radius);
         if (weight != 1.0f) {
-            const float* prev = ws.pairPrev.data() + 2 * k;
-            const __m256 pf = _mm256_i32gather_ps(prev, evens, 4);
-            const __m256 pg = _mm256_i32gather_ps(prev + 1, evens, 4);
+            const __m256 pf = rowsOf(ws.prev.data(), f, First{});
+            const __m256 pg = rowsOf(ws.prev.data(), g, Second{});
             vf = _mm256_fmadd_ps(wt, _mm256_sub_ps(vf, pf), pf);
             vg = _mm256_fmadd_ps(wt, _mm256_sub_ps(vg, pg), pg);
             projectDisc8(vf, vg, radius);
         }
         _mm256_store_ps(outF, vf);
         _mm256_store_ps(outG, vg);
-        for (int l = 0; l < 8; ++l) {
-            next[ws.pairFirst[static_cast<std::size_t>(k + l)]] = outF[l];
-            next[ws.pairSecond[static_cast<std::size_t>(k + l)]] = outG[l];
+        if (triples) {
+            for (int l = 0; l < 8; ++l) {
+                next[base + 3 * l + 1] = outF[l];
+                next[base + 3 * l + 2] = outG[l];
+            }
+        } else {
+            for (int l = 0; l < 8; ++l) {
+                next[ws.pairFirst[static_cast<std::size_t>(k + l)]] = outF[l];
+                next[ws.pairSecond[static_cast<std::size_t>(k + l)]] = outG[l];
+            }
         }
     }
     alignas(32) float rl[8], pl[8];
@@ -536,8 +588,8 @@ float pairPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws
         float vg = cur[g] - ws.invDiag[g] * wg;
         projectDisc(vf, vg, radius);
         if (weight != 1.0f) {
-            const float pf = ws.pairPrev[2 * k];
-            const float pg = ws.pairPrev[2 * k + 1];
+            const float pf = ws.prev[f];
+            const float pg = ws.prev[g];
             vf = weight * (vf - pf) + pf;
             vg = weight * (vg - pg) + pg;
             projectDisc(vf, vg, radius);
@@ -609,14 +661,13 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
             lo = ws.lo.data();
             hi = ws.hi.data();
         }
+        if (weight != 1.0f && !ws.prev.empty()) {
+            std::copy(next + b, next + e, ws.prev.data() + b);  // x^{t-1}, for the pair pass
+        }
         const RowsResult q = projectRows(cur + b, ws.w.data() + b, p.b.data() + b, lo + b, hi + b,
                                          ws.invDiag.data() + b, next + b, weight, e - b);
         return Partial{q.r, q.probe};
     };
-    for (std::size_t k = 0; k < ws.pairs.size() && weight != 1.0f; ++k) {
-        ws.pairPrev[2 * k] = next[ws.pairs[k].first];
-        ws.pairPrev[2 * k + 1] = next[ws.pairs[k].second];
-    }
     const auto combine = [](Partial acc, const Partial& q) {
         return Partial{std::max(acc.r, q.r), acc.probe + q.probe};
     };

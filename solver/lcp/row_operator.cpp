@@ -2,6 +2,7 @@
 #include "solver/lcp/row_operator.h"
 
 #include <algorithm>
+#include <cmath>
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
@@ -54,6 +55,13 @@ void RowOperator::buildBodyIndex() {
         entryRow[e] = static_cast<std::int32_t>(entry >> 1);
         std::copy_n(k.data() + kJ * (entry >> 1) + kU * (entry & 1), kU, kByBody.data() + kU * e);
     }
+    const auto n = static_cast<std::size_t>(rows());
+    jByPlane.resize(j.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t c = 0; c < static_cast<std::size_t>(kJ); ++c) {
+            jByPlane[c * n + i] = j[kJ * i + c];
+        }
+    }
 }
 
 float RowOperator::diagonal(int i) const {
@@ -93,7 +101,8 @@ std::string RowOperator::validate(int n) const {
     }
     if (bodyStart.size() != static_cast<std::size_t>(bodies) + 1 || bodyStart.front() != 0 ||
         bodyEntries.size() != static_cast<std::size_t>(bodyStart.back()) ||
-        entryRow.size() != bodyEntries.size() || kByBody.size() != kU * bodyEntries.size()) {
+        entryRow.size() != bodyEntries.size() || kByBody.size() != kU * bodyEntries.size() ||
+        jByPlane.size() != j.size()) {
         return "the matrix-free operator's body index is stale (call buildBodyIndex)";
     }
     for (int b = 0; b < bodies; ++b) {
@@ -117,13 +126,42 @@ void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int last
 #if defined(__AVX2__) && defined(__FMA__)
     // One body's six sums in lanes 0-5 of a vector: per entry one masked load of its K block,
     // one broadcast and one fused multiply-add, the scalar loop's operations lane by lane.
+    // Four bodies at a time, each its own chain of fused multiply-adds in its own order: one
+    // body's chain is latency-bound (a wall brick has ~70 entries), four in flight are not.
     const __m256i six = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
-    for (int b = firstBody; b < lastBody; ++b) {
+    const auto term = [&](std::int32_t e, __m256 acc) {
+        const auto ue = static_cast<std::size_t>(e);
+        const __m256 kr = _mm256_maskload_ps(kByBody.data() + kU * ue, six);
+        return _mm256_fmadd_ps(kr, _mm256_set1_ps(x[entryRow[ue]]), acc);
+    };
+    int b = firstBody;
+    for (; b + 4 <= lastBody; b += 4) {
+        __m256 acc[4];
+        std::int32_t e[4], end[4];
+        std::int32_t common = bodyStart[b + 1] - bodyStart[b];
+        for (int q = 0; q < 4; ++q) {
+            acc[q] = _mm256_setzero_ps();
+            e[q] = bodyStart[b + q];
+            end[q] = bodyStart[b + q + 1];
+            common = std::min(common, end[q] - e[q]);
+        }
+        for (std::int32_t s = 0; s < common; ++s) {
+            acc[0] = term(e[0] + s, acc[0]);
+            acc[1] = term(e[1] + s, acc[1]);
+            acc[2] = term(e[2] + s, acc[2]);
+            acc[3] = term(e[3] + s, acc[3]);
+        }
+        for (int q = 0; q < 4; ++q) {
+            for (std::int32_t s = e[q] + common; s < end[q]; ++s) {
+                acc[q] = term(s, acc[q]);
+            }
+            _mm256_maskstore_ps(u + static_cast<std::size_t>(kU) * (b + q), six, acc[q]);
+        }
+    }
+    for (; b < lastBody; ++b) {
         __m256 acc = _mm256_setzero_ps();
         for (std::int32_t e = bodyStart[b]; e < bodyStart[b + 1]; ++e) {
-            const auto ue = static_cast<std::size_t>(e);
-            const __m256 kr = _mm256_maskload_ps(kByBody.data() + kU * ue, six);
-            acc = _mm256_fmadd_ps(kr, _mm256_set1_ps(x[entryRow[ue]]), acc);
+            acc = term(e, acc);
         }
         _mm256_maskstore_ps(u + static_cast<std::size_t>(kU) * b, six, acc);
     }
@@ -143,19 +181,107 @@ void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int last
 #endif
 }
 
+namespace {
+
+// J_side . u_body of a row in applyRows's scalar loop. With FMA, in the order GCC contracts dot6
+// into, which the eight-row vector loop repeats lane by lane: fma(j0, u0, j1 u1), then j2 .. j5
+// added by fused multiply-adds.
+inline float dotSide(const float* ji, const float* ub) {
+#if defined(__AVX2__) && defined(__FMA__)
+    float d = ji[1] * ub[1];
+    d = std::fma(ji[0], ub[0], d);
+    for (int c = 2; c < kU; ++c) {
+        d = std::fma(ji[c], ub[c], d);
+    }
+    return d;
+#else
+    return dot6(ji, ub);
+#endif
+}
+
+}  // namespace
+
 void RowOperator::applyRows(const float* x, const float* u, float* w, int firstRow,
                             int lastRow) const {
-    for (int i = firstRow; i < lastRow; ++i) {
+#if defined(__AVX2__) && defined(__FMA__)
+    // Eight rows per step from the planes of J, each lane the scalar tail's operations: w = cfm
+    // x, then w + dotSide per side present, so a row's w does not depend on where it falls.
+    const auto n = static_cast<std::size_t>(rows());
+    const __m256 cfm8 = _mm256_set1_ps(cfm);
+    const __m256i evens = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i six = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
+    const __m256i none = _mm256_set1_epi32(-1);
+    int i = firstRow;
+    for (; i + 8 <= lastRow; i += 8) {
+        const auto ui = static_cast<std::size_t>(i);
+        // body[2i .. 2i + 16) -> side A of the eight rows, side B of the eight rows.
+        const __m256i p0 = _mm256_permutevar8x32_epi32(
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(body.data() + 2 * ui)), evens);
+        const __m256i p1 = _mm256_permutevar8x32_epi32(
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(body.data() + 2 * ui + 8)), evens);
+        alignas(32) std::int32_t side8[2][8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(side8[0]),
+                           _mm256_permute2x128_si256(p0, p1, 0x20));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(side8[1]),
+                           _mm256_permute2x128_si256(p0, p1, 0x31));
+        __m256 wi = _mm256_mul_ps(cfm8, _mm256_loadu_ps(x + i));
+        for (int side = 0; side < 2; ++side) {
+            // Row k's u block in lane group k, transposed so that vector c holds component c of
+            // the eight rows (lanes 6, 7 of each block are not loaded: u may end there; a side
+            // without a body loads nothing: u may be empty).
+            __m256 r[8];
+            for (int q = 0; q < 8; ++q) {
+                const std::int32_t bq = side8[side][q];
+                r[q] = bq < 0 ? _mm256_setzero_ps()
+                              : _mm256_maskload_ps(u + static_cast<std::size_t>(kU) * bq, six);
+            }
+            const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);  // 00 10 01 11 | 04 14 05 15
+            const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);  // 02 12 03 13 | (06 16 07 17)
+            const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
+            const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
+            const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
+            const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
+            const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
+            const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
+            const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);  // c0 rows 0-3 | c4 rows 0-3
+            const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xee);  // c1 | c5
+            const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);  // c2 | c6
+            const __m256 s3 = _mm256_shuffle_ps(t1, t3, 0xee);  // c3 | c7
+            const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);  // c0 rows 4-7 | c4 rows 4-7
+            const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xee);
+            const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
+            const __m256 s7 = _mm256_shuffle_ps(t5, t7, 0xee);
+            const __m256 uc[kU] = {
+                _mm256_permute2f128_ps(s0, s4, 0x20), _mm256_permute2f128_ps(s1, s5, 0x20),
+                _mm256_permute2f128_ps(s2, s6, 0x20), _mm256_permute2f128_ps(s3, s7, 0x20),
+                _mm256_permute2f128_ps(s0, s4, 0x31), _mm256_permute2f128_ps(s1, s5, 0x31)};
+            const float* jp = jByPlane.data() + static_cast<std::size_t>(kU * side) * n + ui;
+            __m256 d = _mm256_mul_ps(_mm256_loadu_ps(jp + n), uc[1]);
+            d = _mm256_fmadd_ps(_mm256_loadu_ps(jp), uc[0], d);
+            for (int c = 2; c < kU; ++c) {
+                d = _mm256_fmadd_ps(_mm256_loadu_ps(jp + static_cast<std::size_t>(c) * n), uc[c],
+                                    d);
+            }
+            const __m256 present = _mm256_castsi256_ps(_mm256_cmpgt_epi32(
+                _mm256_load_si256(reinterpret_cast<const __m256i*>(side8[side])), none));
+            wi = _mm256_blendv_ps(wi, _mm256_add_ps(wi, d), present);
+        }
+        _mm256_storeu_ps(w + i, wi);
+    }
+#else
+    int i = firstRow;
+#endif
+    for (; i < lastRow; ++i) {
         const auto ui = static_cast<std::size_t>(i);
         const float* ji = j.data() + kJ * ui;
         const std::int32_t a = body[2 * ui];
         const std::int32_t b = body[2 * ui + 1];
         float wi = cfm * x[i];
         if (a >= 0) {
-            wi += dot6(ji, u + static_cast<std::size_t>(kU) * a);
+            wi += dotSide(ji, u + static_cast<std::size_t>(kU) * a);
         }
         if (b >= 0) {
-            wi += dot6(ji + kU, u + static_cast<std::size_t>(kU) * b);
+            wi += dotSide(ji + kU, u + static_cast<std::size_t>(kU) * b);
         }
         w[i] = wi;
     }
@@ -168,7 +294,7 @@ void RowOperator::apply(const float* x, float* u, float* w) const {
 
 std::size_t RowOperator::bytes() const {
     return body.size() * sizeof(std::int32_t) +
-           (j.size() + k.size() + kByBody.size()) * sizeof(float) +
+           (j.size() + k.size() + kByBody.size() + jByPlane.size()) * sizeof(float) +
            (bodyStart.size() + bodyEntries.size() + entryRow.size()) * sizeof(std::int32_t);
 }
 

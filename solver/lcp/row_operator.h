@@ -36,13 +36,16 @@ struct RowOperator {
     /// scattered 24-byte K block per entry. Built by buildBodyIndex from k.
     std::vector<float> kByBody;
     std::vector<std::int32_t> entryRow;
+    /// J as kJacobianFloats planes (plane c of row i at c * rows + i), so that applyRows loads
+    /// one component of eight consecutive rows with one vector load. Built by buildBodyIndex.
+    std::vector<float> jByPlane;
 
     int rows() const { return static_cast<int>(body.size() / 2); }
     bool empty() const { return body.empty(); }
     /// Sizes body, j and k for `rows` rows of `bodies` slots (contents unspecified).
     void resize(int rows, int bodies);
-    /// Fills bodyStart, bodyEntries, kByBody and entryRow from body and k (call after the rows
-    /// are written, and again after any of them changes).
+    /// Fills bodyStart, bodyEntries, kByBody, entryRow and jByPlane from body, j and k (call
+    /// after the rows are written, and again after any of them changes).
     void buildBodyIndex();
     /// A_ii = J_iA . K_iA + J_iB . K_iB + cfm (when both sides name one body, the cross terms
     /// J_iA . K_iB + J_iB . K_iA too).

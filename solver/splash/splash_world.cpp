@@ -35,6 +35,12 @@ Status SplashParams::validate() const {
     if (!(column.waterDensity > 0.0f) || column.linearDrag < 0.0f || column.quadraticDrag < 0.0f) {
         return inputError("splash: water density must be > 0 and drag coefficients >= 0");
     }
+    if (!(column.lineSpacingCells > 0.0f) || column.minSamples < 1 ||
+        column.maxSamples < column.minSamples) {
+        return inputError(
+            "splash: the sample lines' spacing must be > 0 cells and 1 <= "
+            "minSamples <= maxSamples");
+    }
     if (!(sourceSpreadM >= 0.0f) || !std::isfinite(sourceSpreadM)) {
         return inputError("splash: the source spread must be a finite length >= 0 m");
     }

@@ -99,7 +99,7 @@ float lowestPointY(const rigid::Body& b) {
 }
 
 int linesAlong(float extentM, float cellM, const ColumnParams& p) {
-    const int n = static_cast<int>(std::ceil(extentM / cellM));
+    const int n = static_cast<int>(std::ceil(extentM / (p.lineSpacingCells * cellM)));
     return std::clamp(n, p.minSamples, p.maxSamples);
 }
 

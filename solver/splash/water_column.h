@@ -59,7 +59,11 @@ struct ColumnParams {
     float gravity = 9.81f;         ///< m/s^2 (magnitude; the surface is horizontal)
     float linearDrag = 1.0f;       ///< kLin, 1/s: per kg of displaced water
     float quadraticDrag = 0.525f;  ///< kQuad = Cd / 2 with a cube's Cd = 1.05
-    /// Sample lines per body side: about one per water cell, within [minSamples, maxSamples].
+    /// Sample lines per body side: one per `lineSpacingCells` water cells, within
+    /// [minSamples, maxSamples]. Two cells: the forces resolve surface features of two cells
+    /// and more, as the bodies' sources do (spread over sigma = 2 cells at the default grid),
+    /// at a quarter of the lines of one per cell (docs/splash.md).
+    float lineSpacingCells = 2.0f;
     int minSamples = 4;
     int maxSamples = 24;
 };
@@ -88,8 +92,8 @@ float bodyVolume(const rigid::Body& b);
 /// planes.
 float lowestPointY(const rigid::Body& b);
 
-/// Sample lines per body side along `extentM`: about one per water cell of side `cellM`,
-/// within [p.minSamples, p.maxSamples].
+/// Sample lines per body side along `extentM`: one per p.lineSpacingCells water cells of side
+/// `cellM`, within [p.minSamples, p.maxSamples].
 int linesAlong(float extentM, float cellM, const ColumnParams& p);
 
 /// How a box is cut into sample lines: along its axis closest to the vertical (d, d.y > 0,

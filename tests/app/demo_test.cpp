@@ -1351,6 +1351,52 @@ TEST(SplashDemoScene, HistoryStepsBackToASavedStateAndReRunsBitForBit) {
     EXPECT_NE(why.find("splash"), std::string::npos) << why;
 }
 
+// A state saved before the density slider rebuilt the splash comes back with the density it
+// was saved with: the scene's settings (and the slider) say that density again, every brick
+// has its mass, and stepping on from it repeats the original run bit for bit. Densities are
+// fresh random ones, one floating and one sinking. Fails when the history restores the bodies
+// into the rebuilt scene, whose settings keep the new density.
+TEST(SplashDemoScene, HistoryBringsBackTheDensityAStateWasSavedWith) {
+    const unsigned seed = std::random_device{}();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const float before = std::uniform_real_distribution<float>(300.0f, 900.0f)(rng);
+    const float after = std::uniform_real_distribution<float>(1500.0f, 3000.0f)(rng);
+    std::unique_ptr<SplashDemoScene> made = smallSplashDemo();
+    ASSERT_NE(made, nullptr);
+    SplashDemoScene& scene = *made;
+    ASSERT_TRUE(scene.setBrickDensity(before));
+    scene.onPick(render::Ray{{0.0f, 1.0f, 8.0f}, {0.0f, 0.0f, -1.0f}}, demo::PickAction::kShoot);
+    for (int i = 0; i < 10; ++i) {
+        scene.step();
+    }
+    std::unique_ptr<demo::SavedState> saved = scene.saveState();
+    ASSERT_NE(saved, nullptr);
+    const std::string savedHash = scene.stateHash();
+    for (int i = 0; i < 10; ++i) {
+        scene.step();
+    }
+    const std::string laterHash = scene.stateHash();
+
+    ASSERT_TRUE(scene.setBrickDensity(after));
+    scene.step();
+    std::string why;
+    ASSERT_TRUE(scene.restoreState(*saved, &why)) << why;
+    EXPECT_EQ(scene.scene().settings().brickDensityKgM3, before);
+    EXPECT_EQ(scene.stateHash(), savedHash);
+    const rigid::World& world = scene.scene().world().world();
+    const rigid::Vec3 h = scene.scene().settings().wall.brickHalfExtents;
+    for (const rigid::Body& b : world.bodies()) {
+        if (b.tag >= 0) {
+            EXPECT_FLOAT_EQ(1.0f / b.invMass, before * 8.0f * h.x * h.y * h.z);
+        }
+    }
+    for (int i = 0; i < 10; ++i) {
+        scene.step();
+    }
+    EXPECT_EQ(scene.stateHash(), laterHash);
+}
+
 // The splash runs --event scripts like the wall and water adapters (one EventScript): a shot
 // scripted at a fresh random step K appears at step K and ends on the hash of the same run
 // with the shot made by hand at step K; a history state saved before K, restored, replays the
