@@ -37,7 +37,7 @@ Result<std::unique_ptr<demo::DemoScene>> wrapSplash(std::unique_ptr<SimScene> sc
         return inputError("demo: the splash adapter needs a splash scene");
     }
     std::unique_ptr<SplashDemoScene> out = SplashDemoScene::adopt(
-        std::unique_ptr<SplashScene>(static_cast<SplashScene*>(scene.release())));
+        std::unique_ptr<SplashScene>(static_cast<SplashScene*>(scene.release())), in.shaders);
     out->setScript(std::move(in.script));
     return std::unique_ptr<demo::DemoScene>(std::move(out));
 }

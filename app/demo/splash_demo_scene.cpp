@@ -16,10 +16,12 @@ Result<std::unique_ptr<SplashDemoScene>> SplashDemoScene::create(SplashSceneSett
     return adopt(std::move(scene).value());
 }
 
-std::unique_ptr<SplashDemoScene> SplashDemoScene::adopt(std::unique_ptr<SplashScene> scene) {
+std::unique_ptr<SplashDemoScene> SplashDemoScene::adopt(std::unique_ptr<SplashScene> scene,
+                                                        const gpu::ShaderLibrary* shaders) {
     const float density = scene->settings().brickDensityKgM3;
     std::unique_ptr<SplashDemoScene> out(new SplashDemoScene(std::move(scene)));
     out->m_density = density;
+    out->m_shaders = shaders;
     return out;
 }
 
@@ -57,6 +59,12 @@ Status SplashDemoScene::setBrickDensity(float densityKgM3) {
     const rigid::Vec3 h = s.wall.brickHalfExtents;
     s.wall.brickMassKg = densityKgM3 * 8.0f * h.x * h.y * h.z;
     Result<std::unique_ptr<SplashScene>> rebuilt = SplashScene::create(std::move(s));
+    if (rebuilt && m_scene->backend() != Backend::kCpu) {
+        // The rebuilt scene runs where this one ran (the same grid and wall fitted there).
+        if (Status on = rebuilt.value()->setBackend(m_scene->backend(), m_shaders); !on) {
+            rebuilt = on.error();
+        }
+    }
     if (!rebuilt) {
         m_density = m_scene->settings().brickDensityKgM3;
         return rebuilt.error();
@@ -70,7 +78,7 @@ Status SplashDemoScene::setBrickDensity(float densityKgM3) {
 }
 
 void SplashDemoScene::drawControls() {
-    ImGui::TextUnformatted("Splash: the wall in the pool (CPU)");
+    ImGui::Text("Splash: the wall in the pool (%s)", backendName(m_scene->backend()));
     ImGui::SliderFloat("brick density kg/m^3", &m_density, 100.0f, 3000.0f, "%.0f");
     if (ImGui::IsItemDeactivatedAfterEdit()) {
         if (Status s = setBrickDensity(m_density); !s) {
@@ -94,13 +102,13 @@ void SplashDemoScene::drawStats() {
 }
 
 bool SplashDemoScene::setBackend(Backend backend, std::string* why) {
-    if (backend == Backend::kCpu) {
-        return true;
+    if (Status s = m_scene->setBackend(backend, m_shaders); !s) {
+        if (why != nullptr) {
+            *why = s.error().message;
+        }
+        return false;
     }
-    if (why != nullptr) {
-        *why = "the splash scene runs on the CPU only for now (docs/splash.md)";
-    }
-    return false;
+    return true;
 }
 
 void SplashDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {

@@ -21,7 +21,9 @@ class SplashDemoScene final : public demo::DemoScene {
     /// Fails with a message naming the option when the settings are invalid.
     static Result<std::unique_ptr<SplashDemoScene>> create(SplashSceneSettings settings);
     /// Wraps a built scene (the demo's scene registry).
-    static std::unique_ptr<SplashDemoScene> adopt(std::unique_ptr<SplashScene> scene);
+    /// Wraps `scene`; `shaders` (may be null: CPU only) serve the GPU backend.
+    static std::unique_ptr<SplashDemoScene> adopt(std::unique_ptr<SplashScene> scene,
+                                                  const gpu::ShaderLibrary* shaders = nullptr);
 
     const char* name() const override { return "splash"; }
     void step() override;
@@ -31,7 +33,7 @@ class SplashDemoScene final : public demo::DemoScene {
     void drawControls() override;
     void drawStats() override;
     bool setBackend(Backend backend, std::string* why) override;
-    Backend backend() const override { return Backend::kCpu; }
+    Backend backend() const override { return m_scene->backend(); }
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     demo::CameraHome cameraHome() const override;
     std::string alarm() const override { return m_alarm; }
@@ -55,6 +57,7 @@ class SplashDemoScene final : public demo::DemoScene {
     explicit SplashDemoScene(std::unique_ptr<SplashScene> scene) : m_scene(std::move(scene)) {}
 
     std::unique_ptr<SplashScene> m_scene;
+    const gpu::ShaderLibrary* m_shaders = nullptr;
     StepRecord m_last;
     std::string m_alarm;
     std::string m_note;  ///< a scripted event that failed, shown under the controls
