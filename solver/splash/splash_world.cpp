@@ -19,6 +19,8 @@ constexpr float kNegligibleVolumeM3 = 2.5e-8f;
 // A body whose lowest point is this far above the highest water level has no submerged
 // sample: 1 mm, far above the float rounding of the bilinear surface (~1e-7 m).
 constexpr float kDryMarginM = 1.0e-3f;
+// Bodies per chunk of the sampling pass (fixed, so results do not depend on the threads).
+constexpr int kBodiesPerChunk = 8;
 
 // std::lround for the walk's cell coordinates (|x| < 2^24), inlined: x + 0.5 is exact in double,
 // so this rounds half away from zero exactly as lround does, without the libm call.
@@ -137,17 +139,51 @@ void SplashWorld::start() {
 }
 
 float SplashWorld::sampleBodies(const WaterGrid& g) {
+    const int bodies = m_world.bodyCount();
+    const float dryAbove = g.restLevelM + m_surfaceMaxM + kDryMarginM;
+    // Fixed chunks of bodies, each sampled into its own list; the lists are joined in body
+    // order and the volumes summed in body order, so the result does not depend on the
+    // thread count (and equals a serial loop's).
+    const int chunks = (bodies + kBodiesPerChunk - 1) / kBodiesPerChunk;
+    if (static_cast<int>(m_chunkSamples.size()) < chunks) {
+        m_chunkSamples.resize(static_cast<std::size_t>(chunks));
+    }
+    m_bodySampled.assign(static_cast<std::size_t>(bodies), 0.0f);
+    m_bodyLines.assign(static_cast<std::size_t>(bodies), 0);
+    int wet = 0;
+    for (const rigid::Body& b : m_world.bodies()) {
+        wet += !b.isStatic() && lowestPointY(b) <= dryAbove;
+    }
+    const auto chunk = [&](std::ptrdiff_t c) {
+        std::vector<SubmergedSample>& out = m_chunkSamples[static_cast<std::size_t>(c)];
+        out.clear();
+        const int first = static_cast<int>(c) * kBodiesPerChunk;
+        for (int i = first; i < std::min(bodies, first + kBodiesPerChunk); ++i) {
+            const rigid::Body& b = m_world.bodies()[static_cast<std::size_t>(i)];
+            // Bodies above the highest water (the upper rows of a standing wall) are skipped
+            // without sampling: none of their lines reaches the surface.
+            if (!b.isStatic() && lowestPointY(b) <= dryAbove) {
+                const std::size_t before = out.size();
+                m_bodySampled[static_cast<std::size_t>(i)] =
+                    submergedSamples(b, g, m_params.column, out);
+                m_bodyLines[static_cast<std::size_t>(i)] = static_cast<int>(out.size() - before);
+            }
+        }
+    };
+    // About 50 lines a wet body, ~100 operations each (two surface look-ups and the line).
+    const std::ptrdiff_t work = static_cast<std::ptrdiff_t>(wet) * 50 * 100;
+    m_params.executor->forEachChunk(
+        chunks, [&](std::ptrdiff_t c, int) { chunk(c); }, work);
     m_samples.clear();
     m_sampleStart.assign(1, 0);
     float total = 0.0f;
-    const float dryAbove = g.restLevelM + m_surfaceMaxM + kDryMarginM;
-    for (const rigid::Body& b : m_world.bodies()) {
-        // Bodies above the highest water (the upper rows of a standing wall) are skipped
-        // without sampling: none of their lines reaches the surface.
-        if (!b.isStatic() && lowestPointY(b) <= dryAbove) {
-            total += submergedSamples(b, g, m_params.column, m_samples);
-        }
-        m_sampleStart.push_back(static_cast<int>(m_samples.size()));
+    for (int c = 0; c < chunks; ++c) {
+        const std::vector<SubmergedSample>& part = m_chunkSamples[static_cast<std::size_t>(c)];
+        m_samples.insert(m_samples.end(), part.begin(), part.end());
+    }
+    for (int i = 0; i < bodies; ++i) {
+        total += m_bodySampled[static_cast<std::size_t>(i)];
+        m_sampleStart.push_back(m_sampleStart.back() + m_bodyLines[static_cast<std::size_t>(i)]);
     }
     return total;
 }

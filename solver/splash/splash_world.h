@@ -146,7 +146,10 @@ class SplashWorld {
     float m_surfaceMaxM = std::numeric_limits<float>::infinity();
 
     std::vector<SubmergedSample> m_samples;
-    std::vector<int> m_sampleStart;        ///< per body, into m_samples (size bodies + 1)
+    std::vector<int> m_sampleStart;  ///< per body, into m_samples (size bodies + 1)
+    std::vector<std::vector<SubmergedSample>> m_chunkSamples;  ///< per chunk of bodies
+    std::vector<float> m_bodySampled;      ///< per body: its submerged volume this pass
+    std::vector<int> m_bodyLines;          ///< per body: its submerged samples this pass
     std::vector<float> m_before, m_after;  ///< displaced volume per cell, m^3
     std::vector<int> m_touchedBefore, m_touchedAfter;
     std::vector<char> m_mark;
