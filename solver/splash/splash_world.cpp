@@ -88,7 +88,6 @@ Result<SplashWorld> SplashWorld::create(const SplashParams& params) {
     w.m_after.assign(cells, 0.0f);
     w.m_mark.assign(cells, 0);
     w.m_footprint.assign(cells, 0);
-    w.m_bodyField.assign(cells, 0.0f);
     w.m_source.assign(cells, 0.0);
     w.m_sourceMark.assign(cells, 0);
     w.m_spread.assign(cells, 0.0);
@@ -371,45 +370,76 @@ const SplashStats& SplashWorld::step() {
         }
     }
     m_cells.clear();
-    double source = 0.0;
-    for (int i = 0; i < m_world.bodyCount(); ++i) {
-        const auto b0 = static_cast<std::size_t>(m_startBefore[static_cast<std::size_t>(i)]);
-        const auto b1 = static_cast<std::size_t>(m_startBefore[static_cast<std::size_t>(i) + 1]);
-        const auto a0 = static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i)]);
-        const auto a1 = static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i) + 1]);
-        if (b0 == b1 && a0 == a1) {
-            continue;
+    // Each body's moved volume, cell by cell, and where it goes: in fixed chunks of bodies on
+    // the executor (each worker with its own scratch field), then added in body order, so the
+    // sums are those of a serial loop whatever the thread count.
+    const int bodies = m_world.bodyCount();
+    const int chunks = (bodies + kBodiesPerChunk - 1) / kBodiesPerChunk;
+    if (static_cast<int>(m_chunkMoves.size()) < chunks) {
+        m_chunkMoves.resize(static_cast<std::size_t>(chunks));
+    }
+    if (static_cast<int>(m_workerScratch.size()) < m_params.executor->threads()) {
+        m_workerScratch.resize(static_cast<std::size_t>(m_params.executor->threads()));
+    }
+    const auto moveChunk = [&](std::ptrdiff_t chunk, int worker) {
+        MoveScratch& w = m_workerScratch[static_cast<std::size_t>(worker)];
+        if (w.field.size() != g.eta.size()) {
+            w.field.assign(g.eta.size(), 0.0f);
+            w.mark.assign(g.eta.size(), 0);
         }
-        m_bodyTouched.clear();
-        splatVolume(g, std::span<const SubmergedSample>(m_samples.data() + a0, a1 - a0),
-                    m_bodyField, m_mark, m_bodyTouched, 1.0f);
-        splatVolume(g, std::span<const SubmergedSample>(m_samplesBefore.data() + b0, b1 - b0),
-                    m_bodyField, m_mark, m_bodyTouched, -1.0f);
-        const Vec3 centre = m_world.bodies()[static_cast<std::size_t>(i)].position;
-        for (int c : m_bodyTouched) {
-            const auto k = static_cast<std::size_t>(c);
-            const float dv = m_bodyField[k];
-            m_bodyField[k] = 0.0f;
-            m_mark[k] = 0;
-            if (dv == 0.0f) {
+        std::vector<MovedVolume>& out = m_chunkMoves[static_cast<std::size_t>(chunk)];
+        out.clear();
+        const int first = static_cast<int>(chunk) * kBodiesPerChunk;
+        for (int i = first; i < std::min(bodies, first + kBodiesPerChunk); ++i) {
+            const auto b0 = static_cast<std::size_t>(m_startBefore[static_cast<std::size_t>(i)]);
+            const auto b1 =
+                static_cast<std::size_t>(m_startBefore[static_cast<std::size_t>(i) + 1]);
+            const auto a0 = static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i)]);
+            const auto a1 =
+                static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i) + 1]);
+            if (b0 == b1 && a0 == a1) {
                 continue;
             }
-            source += dv;
-            // Volumes too small to make a visible wave (a resting brick's float jitter) stay in
-            // their cell, unspread, rather than walking out of a long footprint such as the
-            // wall's.
-            if (std::abs(dv) < kNegligibleVolumeM3) {
-                m_stayCells.push_back(c);
-                m_stayVolumes.push_back(dv);
+            w.touched.clear();
+            splatVolume(g, std::span<const SubmergedSample>(m_samples.data() + a0, a1 - a0),
+                        w.field, w.mark, w.touched, 1.0f);
+            splatVolume(g, std::span<const SubmergedSample>(m_samplesBefore.data() + b0, b1 - b0),
+                        w.field, w.mark, w.touched, -1.0f);
+            const Vec3 centre = m_world.bodies()[static_cast<std::size_t>(i)].position;
+            for (int c : w.touched) {
+                const auto k = static_cast<std::size_t>(c);
+                const float dv = w.field[k];
+                w.field[k] = 0.0f;
+                w.mark[k] = 0;
+                if (dv == 0.0f) {
+                    continue;
+                }
+                // Volumes too small to make a visible wave (a resting brick's float jitter)
+                // stay in their cell, unspread, rather than walking out of a long footprint
+                // such as the wall's.
+                const bool stays = std::abs(dv) < kNegligibleVolumeM3;
+                out.push_back({c, stays ? -1 : outsideFootprint(g, c, centre), dv});
+            }
+        }
+    };
+    // About 100 moved cells a wet body, each a walk of ~20 half-cell steps.
+    const std::ptrdiff_t moveWork = static_cast<std::ptrdiff_t>(m_touchedAfter.size()) * 200;
+    m_params.executor->forEachChunk(chunks, moveChunk, moveWork);
+    double source = 0.0;
+    for (int c = 0; c < chunks; ++c) {
+        for (const MovedVolume& m : m_chunkMoves[static_cast<std::size_t>(c)]) {
+            source += m.dv;
+            if (m.target < 0) {
+                m_stayCells.push_back(m.cell);
+                m_stayVolumes.push_back(m.dv);
                 continue;
             }
-            const int target = outsideFootprint(g, c, centre);
-            const auto t = static_cast<std::size_t>(target);
+            const auto t = static_cast<std::size_t>(m.target);
             if (!m_sourceMark[t]) {
                 m_sourceMark[t] = 1;
-                m_cells.push_back(target);
+                m_cells.push_back(m.target);
             }
-            m_source[t] += dv;
+            m_source[t] += m.dv;
         }
     }
     spreadSources(g);

@@ -160,8 +160,20 @@ class SplashWorld {
     std::vector<SubmergedSample> m_samplesBefore;
     std::vector<int> m_startBefore;
     std::vector<char> m_footprint;  ///< cells under any body, before or after the LCP step
-    std::vector<float> m_bodyField;
-    std::vector<int> m_bodyTouched;
+    /// One cell's share of a body's moved volume and the cell it goes to (-1: it stays).
+    struct MovedVolume {
+        int cell = 0;
+        int target = -1;
+        float dv = 0.0f;
+    };
+    /// A worker's scratch for the moved volumes: one body's field at a time.
+    struct MoveScratch {
+        std::vector<float> field;
+        std::vector<char> mark;
+        std::vector<int> touched;
+    };
+    std::vector<std::vector<MovedVolume>> m_chunkMoves;  ///< per chunk of bodies, body order
+    std::vector<MoveScratch> m_workerScratch;
     std::vector<double> m_source;
     std::vector<char> m_sourceMark;
     std::vector<int> m_cells;
