@@ -150,6 +150,19 @@ void SplashGpu::setGrid(const gpu::Program& p) const {
     p.set("uRestLevelM", m_grid.restLevelM);
 }
 
+void SplashGpu::setSampleUniforms(const ColumnParams& column, float dryMarginM,
+                                  int sampleOffset) const {
+    setGrid(m_sample);
+    m_sample.set("uDtSeconds", m_grid.dtSeconds);
+    m_sample.set("uWaterDensity", column.waterDensity);
+    m_sample.set("uGravity", column.gravity);
+    m_sample.set("uLinearDrag", column.linearDrag);
+    m_sample.set("uQuadraticDrag", column.quadraticDrag);
+    m_sample.set("uDryMarginM", dryMarginM);
+    m_sample.set("uSampleOffset", sampleOffset);
+    m_sample.set("uWriteForces", 1);
+}
+
 Status SplashGpu::reserveLines(int lines) {
     const int bodies = std::max(1, static_cast<int>(m_records.size()));
     const std::size_t recordBytes = static_cast<std::size_t>(bodies) * sizeof(gpu_layout::Body);
@@ -258,15 +271,7 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
 
     m_bodies.bind(kBodies);
     m_samples.bind(kSamples);
-    setGrid(m_sample);
-    m_sample.set("uDtSeconds", m_grid.dtSeconds);
-    m_sample.set("uWaterDensity", column.waterDensity);
-    m_sample.set("uGravity", column.gravity);
-    m_sample.set("uLinearDrag", column.linearDrag);
-    m_sample.set("uQuadraticDrag", column.quadraticDrag);
-    m_sample.set("uDryMarginM", dryMarginM);
-    m_sample.set("uSampleOffset", 0);
-    m_sample.set("uWriteForces", 1);
+    setSampleUniforms(column, dryMarginM, 0);
     if (!m_records.empty()) {
         (void)gpu::dispatch(m_sample, static_cast<std::uint32_t>(m_records.size()));
     }
@@ -413,15 +418,7 @@ void SplashGpu::correctLevel(const ColumnParams& column, unsigned u, unsigned uP
     m_samples.bind(kSamples);
     const auto bodies = static_cast<std::uint32_t>(m_records.size());
     if (bodies > 0) {
-        setGrid(m_sample);
-        m_sample.set("uDtSeconds", m_grid.dtSeconds);
-        m_sample.set("uWaterDensity", column.waterDensity);
-        m_sample.set("uGravity", column.gravity);
-        m_sample.set("uLinearDrag", column.linearDrag);
-        m_sample.set("uQuadraticDrag", column.quadraticDrag);
-        m_sample.set("uDryMarginM", dryMarginM);
-        m_sample.set("uSampleOffset", m_lineCapacity);
-        m_sample.set("uWriteForces", 1);
+        setSampleUniforms(column, dryMarginM, m_lineCapacity);
         (void)gpu::dispatch(m_sample, bodies);
         gpu::barrier();
     }

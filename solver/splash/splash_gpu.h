@@ -83,6 +83,8 @@ class SplashGpu {
     int layBodies(const rigid::World& world, const ColumnParams& column);
     Status reserveLines(int lines);
     void setGrid(const gpu::Program& p) const;
+    /// The sampling pass's grid, coefficients and where its lines go (writing forces).
+    void setSampleUniforms(const ColumnParams& column, float dryMarginM, int sampleOffset) const;
     /// The spread's weights w[0..R] and the in-pool weight sums per column and row, uploaded
     /// when sigma changes; returns R.
     int spreadRadius(float sigmaM);

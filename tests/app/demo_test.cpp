@@ -1290,15 +1290,20 @@ CommandResult runDemoWithKeys(const std::string& name, const std::string& args,
 // gives exactly the state hash seen when that state was the newest, and stepping K times from
 // there reaches the newest hash again (bit for bit: the same coupled steps); the oldest state
 // is still there and restores its own hash.
-// A small splash (a 4 x 3 wall in a 6 m pool on a 48 x 48 grid) in its demo adapter.
-std::unique_ptr<SplashDemoScene> smallSplashDemo() {
+// A small splash: a 4 x 3 wall in a 6 m pool on a 48 x 48 grid.
+SplashSceneSettings smallSplashSettings() {
     SceneOptionValues v;
     v.wall = "4x3";
     v.poolSize = 6.0f;
     v.grid = "48x48";
     auto settings = makeSplashSettings(v);
     EXPECT_TRUE(settings.ok()) << settings.error().message;
-    auto made = SplashDemoScene::create(std::move(settings).value());
+    return std::move(settings).value();
+}
+
+// The small splash in its demo adapter.
+std::unique_ptr<SplashDemoScene> smallSplashDemo() {
+    auto made = SplashDemoScene::create(smallSplashSettings());
     EXPECT_TRUE(made.ok()) << made.error().message;
     return made ? std::move(made).value() : nullptr;
 }
@@ -1408,13 +1413,7 @@ TEST(SplashDemoScene, RunsOnTheGpuAndKeepsItThroughADensityRebuild) {
     WW_REQUIRE_GPU();
     const gpu::ShaderLibrary shaders;
     const auto make = [&] {
-        SceneOptionValues v;
-        v.wall = "4x3";
-        v.poolSize = 6.0f;
-        v.grid = "48x48";
-        auto settings = makeSplashSettings(v);
-        EXPECT_TRUE(settings.ok()) << settings.error().message;
-        auto scene = SplashScene::create(std::move(settings).value());
+        auto scene = SplashScene::create(smallSplashSettings());
         EXPECT_TRUE(scene.ok()) << scene.error().message;
         return SplashDemoScene::adopt(std::move(scene).value(), &shaders);
     };
