@@ -249,11 +249,12 @@ nlohmann::json SplashScene::snapshot() const {
 nlohmann::json SplashScene::summary() const {
     int floating = 0, submerged = 0, dry = 0;
     const rigid::World& world = m_world.world();
+    const std::vector<splash::Wetness> wetness = m_world.wetnessOfAll();
     for (int i = 0; i < world.bodyCount(); ++i) {
         if (world.bodies()[static_cast<std::size_t>(i)].isStatic()) {
             continue;
         }
-        switch (m_world.wetness(i)) {
+        switch (wetness[static_cast<std::size_t>(i)]) {
             case splash::Wetness::kFloating:
                 ++floating;
                 break;

@@ -222,13 +222,30 @@ float SplashWorld::submergedVolume(int i) const {
     return b.isStatic() ? 0.0f : submergedSamples(b, grid(), m_params.column, scratch);
 }
 
-Wetness SplashWorld::wetness(int i) const {
-    const float v = submergedVolume(i);
-    const float full = bodyVolume(m_world.bodies()[static_cast<std::size_t>(i)]);
-    if (v <= 1e-6f * full) {
+namespace {
+Wetness classify(float submerged, float full) {
+    if (submerged <= 1e-6f * full) {
         return Wetness::kDry;
     }
-    return v >= 0.999f * full ? Wetness::kSubmerged : Wetness::kFloating;
+    return submerged >= 0.999f * full ? Wetness::kSubmerged : Wetness::kFloating;
+}
+}  // namespace
+
+Wetness SplashWorld::wetness(int i) const {
+    return classify(submergedVolume(i), bodyVolume(m_world.bodies()[static_cast<std::size_t>(i)]));
+}
+
+std::vector<Wetness> SplashWorld::wetnessOfAll() const {
+    const WaterGrid g = grid();  // one read of the heights (a download on the GPU backend)
+    std::vector<Wetness> out;
+    out.reserve(m_world.bodies().size());
+    std::vector<SubmergedSample> scratch;
+    for (const rigid::Body& b : m_world.bodies()) {
+        scratch.clear();
+        const float v = b.isStatic() ? 0.0f : submergedSamples(b, g, m_params.column, scratch);
+        out.push_back(classify(v, bodyVolume(b)));
+    }
+    return out;
 }
 
 int SplashWorld::outsideFootprint(const WaterGrid& g, int cell, const Vec3& centre) const {

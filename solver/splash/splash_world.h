@@ -121,6 +121,8 @@ class SplashWorld {
     /// Submerged volume of body i under the current surface, m^3.
     float submergedVolume(int i) const;
     Wetness wetness(int i) const;
+    /// wetness() of every body, from one read of the heights.
+    std::vector<Wetness> wetnessOfAll() const;
 
     std::string stateHash() const;
 

@@ -202,6 +202,12 @@ TEST(SplashWorld, SkippingTheDryBodiesChangesNoVolume) {
         ASSERT_EQ(st.submergedVolume, expected) << "step " << k;
     }
     EXPECT_GT(dryBodies, 0);  // the skip did happen (the upper rows stand above the water)
+    // The summary's one-read classification agrees with the per-body one.
+    const std::vector<Wetness> all = s.wetnessOfAll();
+    ASSERT_EQ(all.size(), static_cast<std::size_t>(s.world().bodyCount()));
+    for (int i = 0; i < s.world().bodyCount(); ++i) {
+        EXPECT_EQ(all[static_cast<std::size_t>(i)], s.wetness(i)) << "body " << i;
+    }
 }
 
 // Same build, same events: the same state bit for bit.
