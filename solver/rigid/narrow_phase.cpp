@@ -141,10 +141,24 @@ int faceContact(const Body& r, const Body& c, int axis, float sign, bool refIsA,
     int kept = 0;
     for (int k = 0; k < count; ++k) {
         const float s = dot(poly[k].p, nRef) - faceOffset;
-        if (s <= p.margin) {
+        if (s > p.margin) {
+            continue;
+        }
+        int twin = -1;
+        for (int q = 0; q < kept; ++q) {
+            const Vec3 d = poly[q].p - poly[k].p;
+            if (dot(d, d) < p.mergeDistance * p.mergeDistance) {
+                twin = q;
+                break;
+            }
+        }
+        if (twin < 0) {
             poly[kept] = poly[k];
             sep[kept] = s;
             ++kept;
+        } else if (poly[k].id < 8 && poly[twin].id >= 8) {
+            poly[twin] = poly[k];  // keep the vertex: its feature id does not depend on clipping
+            sep[twin] = s;
         }
     }
     kept = reduceToFour(poly, sep, kept);

@@ -30,6 +30,11 @@ struct NarrowPhaseParams {
     /// m: a face axis is preferred over a better edge axis / the other box's face unless the
     /// latter separates more by this much (keeps resting manifolds from flickering).
     float axisTolerance = 0.0005f;
+    /// m: clipped points of one face contact closer than this are one point (an incident
+    /// vertex wins over a clip point). A brick touching another only along an edge (diagonal
+    /// neighbours in a wall) clips to a sliver as wide as the clipping tolerance: two pairs of
+    /// nearly equal rows, which add nothing but stiffness to the LCP.
+    float mergeDistance = 0.001f;
 };
 
 /// Appends the contacts between a and b (any kinds; plane-plane yields none). Returns the

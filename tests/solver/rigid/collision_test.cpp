@@ -100,6 +100,44 @@ TEST(NarrowPhase, RotatedSmallBoxOnBigBoxIsClippedToItsFace) {
     }
 }
 
+// Diagonal neighbours in a wall of touching columns touch only along an edge. Clipping with
+// its 0.1 mm tolerance leaves a sliver with two pairs of nearly equal points; each pair is one
+// point (mergeDistance), at the two ends of the shared edge. Random box sizes (a fresh seed),
+// and equal bricks as in a wall, where both points are incident vertices (feature ids that do
+// not depend on clipping); the pair is tried both ways round.
+TEST(NarrowPhase, DiagonalNeighboursTouchAtTheTwoEndsOfTheirSharedEdge) {
+    std::mt19937 rng(std::random_device{}());
+    std::uniform_real_distribution<float> size(0.2f, 1.0f);
+    constexpr float kClip = 1.5e-4f;  // the clipping tolerance (1e-4 m) and float rounding
+    for (int trial = 0; trial < 60; ++trial) {
+        const bool equal = trial % 3 == 0;
+        const Vec3 ha{size(rng), size(rng), size(rng)};
+        const Vec3 hb = equal ? ha : Vec3{size(rng), size(rng), std::min(ha.z, size(rng))};
+        // b sits up and to the right of a: a's top-right edge (x = ha.x, y = ha.y) is b's
+        // bottom-left edge; the shared edge runs along z over b's depth (b no deeper than a).
+        const Body a = box({0, 0, 0}, ha);
+        const Body b = box({ha.x + hb.x, ha.y + hb.y, 0}, hb);
+        for (bool swapped : {false, true}) {
+            std::vector<ContactPoint> out;
+            const int count = swapped ? collide(b, a, {}, out) : collide(a, b, {}, out);
+            ASSERT_EQ(count, 2) << "trial " << trial << (swapped ? " (b, a)" : " (a, b)");
+            float zs[2];
+            for (int k = 0; k < 2; ++k) {
+                const ContactPoint& c = out[static_cast<std::size_t>(k)];
+                EXPECT_NEAR(c.point.x, ha.x, kClip);
+                EXPECT_NEAR(c.point.y, ha.y, kClip);
+                EXPECT_NEAR(c.separation, 0.0f, kGeomTol);
+                if (equal) {
+                    EXPECT_LT(c.feature & 0xFFu, 8u) << "an incident vertex, not a clip point";
+                }
+                zs[k] = c.point.z;
+            }
+            EXPECT_NEAR(std::min(zs[0], zs[1]), -hb.z, kClip);
+            EXPECT_NEAR(std::max(zs[0], zs[1]), hb.z, kClip);
+        }
+    }
+}
+
 TEST(NarrowPhase, CrossedEdgesGiveOneEdgeContact) {
     // Two boxes, each rotated 45 degrees about a horizontal axis (x for the lower, z for the
     // upper), touch edge to edge: the ridge of the lower one and the keel of the upper one.
