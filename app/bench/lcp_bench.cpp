@@ -128,7 +128,7 @@ double libraryJacobiMs(const LcpProblem& p, int iterations, float omega, MatVec&
         invD[i] = omega / p.a[i * n + i];
     }
     float sink = 0.0f;
-    const double ms = bench::medianMs(repeats, [&] {
+    const double ms = bench::warmMedianMs(repeats, [&] {
         std::fill(x.begin(), x.end(), 0.0f);
         for (int t = 0; t < iterations; ++t) {
             matVec(x.data(), w.data());
@@ -169,7 +169,7 @@ double streamMs(const exec::Executor& ex, const std::vector<float>& a, int repea
         return s;
     };
     float sink = 0.0f;
-    const double ms = bench::medianMs(repeats, [&] {
+    const double ms = bench::warmMedianMs(repeats, [&] {
         for (int r = 0; r < reps; ++r) {
             sink += ex.reduce(
                 exec::chunkCount(total, kChunk), 0.0f, sum,
@@ -190,7 +190,7 @@ double handOffUs(const exec::Executor& ex, int n, int calls) {
     const std::ptrdiff_t chunks = exec::chunkCount(n, linalg::kMatVecChunkRows);
     const auto work = static_cast<std::ptrdiff_t>(n) * n;
     float sink = 0.0f;
-    const double ms = bench::medianMs(1, [&] {
+    const double ms = bench::warmMedianMs(1, [&] {
         for (int k = 0; k < calls; ++k) {
             sink += ex.reduce(
                 chunks, 0.0f, [&](std::ptrdiff_t c) { return static_cast<float>(c); },
@@ -584,7 +584,7 @@ void jacobiIterationRow(const exec::Executor& ex, int n, int reps, LcpSolver& cp
     // The contenders run in interleaved rounds (each once per round, the median over
     // rounds kept), so a change in machine load over the seconds of a run (a shared
     // virtual machine here) hits them alike instead of whichever ran during it. Each
-    // single measurement does a warm-up solve first (bench::medianMs).
+    // single measurement first warms up for 20 ms (bench::warmMedianMs).
     Eigen::Map<const RowMatrix> ep(p.a.data(), n, n);
     const OpenBlas* blas = openBlas();
     auto libraryUs = [&](auto&& matVec) {
@@ -607,11 +607,11 @@ void jacobiIterationRow(const exec::Executor& ex, int n, int reps, LcpSolver& cp
         // OpenBLAS's workers spin for ~0.1 s after its two-thread loop of the last round.
         settleLibraryThreads();
         samples[kCpu].push_back(1000.0 *
-                                bench::medianMs(1,
-                                                [&] {
-                                                    std::fill(x.begin(), x.end(), 0.0f);
-                                                    (void)cpu.solve(p, x, o);
-                                                }) /
+                                bench::warmMedianMs(1,
+                                                    [&] {
+                                                        std::fill(x.begin(), x.end(), 0.0f);
+                                                        (void)cpu.solve(p, x, o);
+                                                    }) /
                                 passes);
         samples[kEigen].push_back(libraryUs([&](const float* xi, float* wo) {
             Eigen::Map<Eigen::VectorXf>(wo, n).noalias() =
