@@ -26,14 +26,14 @@ struct SuiteRun {
     nlohmann::json doc;
 };
 
-SuiteRun runSuite() {
+SuiteRun runSuite(int repeat = 1) {
     const std::filesystem::path json =
         std::filesystem::temp_directory_path() /
         ("ww_bench_splash_" + std::to_string(std::random_device{}()) + ".json");
     SuiteRun run;
-    run.result = test::runShell(std::string(WW_WAVEWALL_EXE) +
-                                " bench --quick --backend cpu --repeat 1 --suite splash --json " +
-                                json.string());
+    run.result =
+        test::runShell(std::string(WW_WAVEWALL_EXE) + " bench --quick --backend cpu --repeat " +
+                       std::to_string(repeat) + " --suite splash --json " + json.string());
     std::ifstream in(json);
     if (in) {
         run.doc = nlohmann::json::parse(in);
@@ -128,6 +128,24 @@ TEST(SplashBench, QuickSuitePrintsAndRecordsEveryRunOfBothSizes) {
                     c["median_ms"].get<double>() / base["wall+water"],
                     1e-9 * number(m, "over_wall_plus_water"));
     }
+}
+
+// --repeat K runs each trajectory K times and pools the steps (the quick suite runs at most
+// two): every record holds twice the samples of a single run, and the summary line says so.
+TEST(SplashBench, RepeatPoolsTheRunsSteps) {
+    const SuiteRun one = runSuite(1);
+    const SuiteRun two = runSuite(2);
+    ASSERT_EQ(one.result.code, 0) << one.result.output;
+    ASSERT_EQ(two.result.code, 0) << two.result.output;
+    ASSERT_TRUE(one.doc.contains("records") && two.doc.contains("records"));
+    ASSERT_EQ(one.doc["records"].size(), two.doc["records"].size());
+    for (std::size_t i = 0; i < one.doc["records"].size(); ++i) {
+        const auto& a = one.doc["records"][i];
+        const auto& b = two.doc["records"][i];
+        EXPECT_EQ(b["repeats"].get<int>(), 2 * a["repeats"].get<int>()) << b.dump();
+    }
+    EXPECT_NE(one.result.output.find("1 runs of"), std::string::npos) << one.result.output;
+    EXPECT_NE(two.result.output.find("2 runs of"), std::string::npos) << two.result.output;
 }
 
 }  // namespace
