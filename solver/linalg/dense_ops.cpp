@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
+#include <cstdint>
 
 #include "solver/linalg/dense.h"
 
@@ -26,11 +27,21 @@ namespace {
 
 using Index = std::ptrdiff_t;
 
+#if defined(WW_LINALG_AVX2)
+/// Prefetches one cache line of each of four rows, rowBytes apart, from address `at`.
+inline void prefetchRows(std::uintptr_t at, std::uintptr_t rowBytes) {
+    for (std::uintptr_t r = 0; r < 4; ++r) {
+        _mm_prefetch(reinterpret_cast<const char*>(at + r * rowBytes), _MM_HINT_T0);
+    }
+}
+#endif
+
 #if defined(__AVX512F__)
 // 4 rows x 16 columns per step; the tail is a masked load, so no scalar remainder loop.
 void matVecRows(const float* a, Index cols, const float* x, float* y, Index r0, Index r1) {
     const Index full = cols & ~Index{15};
     const auto tailMask = static_cast<__mmask16>((1u << (cols - full)) - 1u);
+    const auto rowBytes = sizeof(float) * static_cast<std::uintptr_t>(cols);
     Index i = r0;
     for (; i + 4 <= r1; i += 4) {
         const float* a0 = a + i * cols;
@@ -39,12 +50,12 @@ void matVecRows(const float* a, Index cols, const float* x, float* y, Index r0, 
         const float* a3 = a2 + cols;
         __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
         __m512 s2 = _mm512_setzero_ps(), s3 = _mm512_setzero_ps();
-        const float* n0 = a3 + cols;  // the next four rows, fetched while these are summed
+        // The next four rows, fetched while these are summed. Addresses as integers: past the
+        // last row they lie outside the matrix (a prefetch never faults), where pointer
+        // arithmetic would be undefined.
+        const auto next = reinterpret_cast<std::uintptr_t>(a3) + rowBytes;
         for (Index j = 0; j < full; j += 16) {
-            _mm_prefetch(reinterpret_cast<const char*>(n0 + j), _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(n0 + cols + j), _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(n0 + 2 * cols + j), _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(n0 + 3 * cols + j), _MM_HINT_T0);
+            prefetchRows(next + sizeof(float) * static_cast<std::uintptr_t>(j), rowBytes);
             const __m512 xv = _mm512_loadu_ps(x + j);
             s0 = _mm512_fmadd_ps(_mm512_loadu_ps(a0 + j), xv, s0);
             s1 = _mm512_fmadd_ps(_mm512_loadu_ps(a1 + j), xv, s1);
@@ -87,6 +98,7 @@ inline float horizontalSum(__m256 v) {
 }
 
 void matVecRows(const float* a, Index cols, const float* x, float* y, Index r0, Index r1) {
+    const auto rowBytes = sizeof(float) * static_cast<std::uintptr_t>(cols);
     Index i = r0;
     for (; i + 4 <= r1; i += 4) {
         const float* a0 = a + i * cols;
@@ -98,13 +110,13 @@ void matVecRows(const float* a, Index cols, const float* x, float* y, Index r0, 
         __m256 t0 = _mm256_setzero_ps(), t1 = _mm256_setzero_ps();
         __m256 t2 = _mm256_setzero_ps(), t3 = _mm256_setzero_ps();
         Index j = 0;
-        const float* n0 = a3 + cols;  // the next four rows, fetched while these are summed
+        // The next four rows, fetched while these are summed. Addresses as integers: past the
+        // last row they lie outside the matrix (a prefetch never faults), where pointer
+        // arithmetic would be undefined.
+        const auto next = reinterpret_cast<std::uintptr_t>(a3) + rowBytes;
         // Two independent accumulators per row hide the FMA latency.
         for (; j + 16 <= cols; j += 16) {
-            _mm_prefetch(reinterpret_cast<const char*>(n0 + j), _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(n0 + cols + j), _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(n0 + 2 * cols + j), _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(n0 + 3 * cols + j), _MM_HINT_T0);
+            prefetchRows(next + sizeof(float) * static_cast<std::uintptr_t>(j), rowBytes);
             const __m256 xa = _mm256_loadu_ps(x + j);
             const __m256 xb = _mm256_loadu_ps(x + j + 8);
             s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a0 + j), xa, s0);
