@@ -63,11 +63,12 @@ lcp::LcpOptions defaultWallLcpOptions() {
     o.tolerance = 1.0e-5f;
     o.checkEvery = 10;
     // Chebyshev acceleration of the wall's Jacobi (docs/rigid.md, "The wall at scale"): the
-    // slow modes of tall touching columns are what plain Jacobi leaves unsolved each step. At
-    // rho 0.99, one thread: 20 x 20 rest 30 s drifts 12.5 mm (plain: 13.3 cm), 40 x 25 rest
-    // 10 s 9.2 cm (plain: falls, 1.6 m), 10 x 6 rest 30 s 0.05 mm in 43 iterations a step
-    // (plain: 0.10 mm, 72). Gauss-Seidel ignores it.
-    o.chebyshevRho = 0.99f;
+    // slow modes of tall touching columns are what plain Jacobi leaves unsolved each step, and
+    // rho is the spectral radius the acceleration is tuned for: the taller the column, the
+    // closer its slowest mode is to 1. Rest for 60 s (docs/rigid.md, "Chebyshev's rho"):
+    // 20 x 20 drifts 16 cm at rho 0.99 and 6.4 mm at 0.999, 40 x 25 falls (30 m) at 0.99 and
+    // leans 8.8 cm at 0.999. Gauss-Seidel ignores it.
+    o.chebyshevRho = 0.999f;
     return o;
 }
 
