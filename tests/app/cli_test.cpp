@@ -14,6 +14,7 @@
 
 #include "support/gpu_fixture.h"
 #include "support/run_command.h"
+#include "support/seed.h"
 
 namespace ww {
 namespace {
@@ -133,12 +134,7 @@ class SolveFiles {
 };
 
 // A fresh seed per run; failures print it, and WAVEWALL_TEST_SEED=<seed> replays it.
-unsigned freshSeed() {
-    if (const char* fixed = std::getenv("WAVEWALL_TEST_SEED")) {
-        return static_cast<unsigned>(std::strtoul(fixed, nullptr, 10));
-    }
-    return std::random_device{}();
-}
+using ww::test::freshSeed;
 
 TEST(CliLcp, SolutionSatisfiesTheLcpOnBothBackends) {
     const unsigned seed = freshSeed();

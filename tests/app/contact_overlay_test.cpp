@@ -15,6 +15,7 @@
 #include "app/demo/contact_overlay.h"
 #include "solver/rigid/scenes.h"
 #include "support/executor.h"
+#include "support/seed.h"
 
 namespace ww::app {
 namespace {
@@ -22,9 +23,7 @@ namespace {
 constexpr float kG = 9.81f;
 
 unsigned freshSeed(const char* what) {
-    const char* fixed = std::getenv("WW_OVERLAY_SEED");
-    const unsigned seed =
-        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();  // WAVEWALL_TEST_SEED replays it
     std::printf("%s seed %u\n", what, seed);
     return seed;
 }

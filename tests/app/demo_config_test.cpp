@@ -12,6 +12,7 @@
 
 #include "app/cli/demo_config.h"
 #include "app/demo/saved_settings.h"
+#include "support/seed.h"
 
 namespace ww::app {
 namespace {
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 
 fs::path freshDir(const std::string& name) {
     const fs::path dir = fs::temp_directory_path() /
-                         ("ww_demo_config_" + name + "_" + std::to_string(std::random_device{}()));
+                         ("ww_demo_config_" + name + "_" + std::to_string(ww::test::freshSeed()));
     fs::create_directories(dir);
     return dir;
 }
@@ -111,7 +112,7 @@ void expectSameWaterButDt(const wave::WaveParams& p, const wave::WaveParams& q) 
 // Exact equality throughout: every value is a float written as the shortest decimal that
 // reads back as that float, so nothing may change on the way.
 TEST(DemoConfig, LiveSettingsRoundTripThroughAConfigFile) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     const fs::path dir = freshDir("roundtrip");

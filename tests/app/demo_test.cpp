@@ -40,6 +40,7 @@
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #pragma GCC diagnostic ignored "-Wdouble-promotion"
 #include <stb/stb_image.h>
+#include "support/seed.h"
 #pragma GCC diagnostic pop
 
 namespace ww::app {
@@ -278,8 +279,7 @@ TEST(DemoUnderXvfb, AutoBackendPrefersTheCpuOnSoftwareGl) {
 
 TEST(DemoUnderXvfb, WaterIsRougherAfterDrops) {
     WW_REQUIRE_XVFB();
-    std::random_device rd;
-    const unsigned seed = rd();
+    const unsigned seed = ww::test::freshSeed();
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(0.3f, 0.7f);
     char drop[64];
@@ -875,8 +875,7 @@ WallSceneSettings defaultWall() {
 }
 
 TEST(WallDemoScene, CtrlClickRemovesTheBrickUnderTheRayAPlainClickNothing) {
-    std::random_device rd;
-    const unsigned seed = rd();
+    const unsigned seed = ww::test::freshSeed();
     std::mt19937 rng(seed);
     WallDemoScene scene(defaultWall(), nullptr);
     const std::vector<rigid::Body>& bodies = scene.scene().world().bodies();
@@ -918,8 +917,7 @@ TEST(WallDemoScene, CtrlClickRemovesTheBrickUnderTheRayAPlainClickNothing) {
 // within the sag under gravity, g / omega0^2 = 2.8 cm, measured 2.76-2.86 cm over 12 fresh
 // seeds), the brick never moves faster than the cap allows, and once let go it falls back.
 TEST(WallDemoScene, DragPullsTheGrabbedBrickTowardsTheCursorWithoutBlowingUp) {
-    std::random_device rd;
-    const unsigned seed = rd();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     WallDemoScene scene(defaultWall(), nullptr);
@@ -1043,8 +1041,7 @@ TEST(WallDemoScene, MethodSwitchBringsTheMethodsOmegaUnlessSetByHand) {
 }
 
 TEST(WallDemoScene, ShiftClickShootsASphereAlongTheRay) {
-    std::random_device rd;
-    const unsigned seed = rd();
+    const unsigned seed = ww::test::freshSeed();
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     WallDemoScene scene(defaultWall(), nullptr);
@@ -1069,8 +1066,7 @@ TEST(WallDemoScene, ShiftClickShootsASphereAlongTheRay) {
 }
 
 TEST(WallDemoScene, RayBoxAgreesWithARotatedBoxsGeometry) {
-    std::random_device rd;
-    const unsigned seed = rd();
+    const unsigned seed = ww::test::freshSeed();
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     for (int trial = 0; trial < 200; ++trial) {
@@ -1197,8 +1193,7 @@ TEST(WaterDemoScene, HomeViewShowsTheWholePool) {
 }
 
 TEST(WaterDemoScene, ClickDropsWhereTheRayMeetsTheWater) {
-    std::random_device rd;
-    const unsigned seed = rd();
+    const unsigned seed = ww::test::freshSeed();
     std::mt19937 rng(seed);
     SceneOptionValues v;
     v.grid = "64x64";
@@ -1309,7 +1304,7 @@ std::unique_ptr<SplashDemoScene> smallSplashDemo() {
 }
 
 TEST(SplashDemoScene, HistoryStepsBackToASavedStateAndReRunsBitForBit) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     std::unique_ptr<SplashDemoScene> made = smallSplashDemo();
@@ -1363,7 +1358,7 @@ TEST(SplashDemoScene, HistoryStepsBackToASavedStateAndReRunsBitForBit) {
 // fresh random ones, one floating and one sinking. Fails when the history restores the bodies
 // into the rebuilt scene, whose settings keep the new density.
 TEST(SplashDemoScene, HistoryBringsBackTheDensityAStateWasSavedWith) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     const float before = std::uniform_real_distribution<float>(300.0f, 900.0f)(rng);
@@ -1444,7 +1439,7 @@ TEST(SplashDemoScene, RunsOnTheGpuAndKeepsItThroughADensityRebuild) {
 // shot on the way forward (the script's position is part of the state). Fails when the
 // splash adapter drops its script (the run then equals the unshot one).
 TEST(SplashDemoScene, RunsItsEventScriptAndReplaysItFromHistory) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     const auto make = [] {

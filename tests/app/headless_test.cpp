@@ -15,6 +15,7 @@
 #include <string>
 
 #include "support/gpu_fixture.h"
+#include "support/seed.h"
 
 namespace ww {
 namespace {
@@ -157,7 +158,7 @@ TEST_F(Headless, SameSeedGivesTheSameHashAndADifferentSeedADifferentOne) {
     ASSERT_EQ(headless(args + path("a.json")).code, 0);
     ASSERT_EQ(headless(args + path("b.json")).code, 0);
     EXPECT_EQ(readJson("a.json")["hash"], readJson("b.json")["hash"]);
-    const auto seed = static_cast<std::uint32_t>(std::random_device{}());
+    const auto seed = static_cast<std::uint32_t>(ww::test::freshSeed());
     const auto water = [&](std::uint64_t s, const std::string& out) {
         return headless(
             "--scene water --backend cpu --grid 48x48 --steps 60 --event 0:rain:on --seed " +

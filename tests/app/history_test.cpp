@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/demo/history.h"
+#include "support/seed.h"
 
 namespace ww::demo {
 namespace {
@@ -52,7 +53,7 @@ struct Model {
 };
 
 TEST(History, MatchesAPlainModelOnFreshRandomUse) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     const std::size_t maxBytes = std::uniform_int_distribution<std::size_t>(500, 5000)(rng);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/cli/memory_probe.h"
+#include "support/seed.h"
 
 namespace ww::app {
 namespace {
@@ -35,7 +36,7 @@ TEST(MemoryProbe, ReadsThisProcess) {
         GTEST_SKIP() << "heap in use is not measured under AddressSanitizer";
     }
     const long before = heapInUseKb();
-    std::mt19937 rng(std::random_device{}());
+    std::mt19937 rng(ww::test::freshSeed());
     auto block = touchedBlock(rng);
     EXPECT_GE(heapInUseKb() - before, 16 * 1024 - 64);
 }
@@ -44,7 +45,7 @@ TEST(MemoryProbe, BlockKeptInTheSecondHalfIsGrowth) {
     if (!kMeasure) {
         GTEST_SKIP() << "RSS and heap are not measured under AddressSanitizer";
     }
-    std::mt19937 rng(std::random_device{}());
+    std::mt19937 rng(ww::test::freshSeed());
     // 10 warm-up steps, then halves of 45 steps; the block comes at step 70 and stays.
     MemoryWatch watch(10, 100, 1);
     std::unique_ptr<std::vector<char>> kept;
@@ -67,7 +68,7 @@ TEST(MemoryProbe, HighWaterMarkReachedEarlyIsNotGrowth) {
     if (!kMeasure) {
         GTEST_SKIP() << "RSS and heap are not measured under AddressSanitizer";
     }
-    std::mt19937 rng(std::random_device{}());
+    std::mt19937 rng(ww::test::freshSeed());
     MemoryWatch watch(10, 100, 1);
     std::unique_ptr<std::vector<char>> scratch;
     for (int step = 1; step <= 100; ++step) {

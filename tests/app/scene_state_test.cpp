@@ -16,6 +16,7 @@
 #include "app/cli/scene_registry.h"
 #include "app/scenes/scene_event.h"
 #include "support/run_command.h"
+#include "support/seed.h"
 
 namespace ww::app {
 namespace {
@@ -59,7 +60,7 @@ void expectRepeatsBitForBit(SimScene& scene, int before, int after) {
 }
 
 TEST(SceneState, WallRepeatsBitForBitFromARestoredState) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     SceneOptionValues v;
@@ -75,7 +76,7 @@ TEST(SceneState, WallRepeatsBitForBitFromARestoredState) {
 }
 
 TEST(SceneState, WaterRepeatsBitForBitIncludingTheRain) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     SceneOptionValues v;
@@ -105,7 +106,7 @@ Result<std::unique_ptr<SplashScene>> smallSplash(const std::string& grid) {
 }
 
 TEST(SceneState, SplashRepeatsBitForBitWithTheBodiesAndTheWater) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     auto scene = smallSplash("48x48");
@@ -173,7 +174,7 @@ std::string hashOf(const std::string& output) {
 // same state hash as N + M steps in one run (the events of the first part are in the file:
 // the shot, the rain and its random state), for every scene, at fresh random N and M.
 TEST(StateFile, SaveThenLoadContinuesTheRunBitForBit) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     const std::string exe = WW_WAVEWALL_EXE;

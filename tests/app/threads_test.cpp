@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/run_command.h"
+#include "support/seed.h"
 
 namespace ww {
 namespace {
@@ -51,9 +52,7 @@ class Threads : public ::testing::Test {
     fs::path m_dir;
 };
 
-std::uint32_t freshSeed() {
-    return std::random_device{}();
-}
+using ww::test::freshSeed;
 
 // The wall's islands reach several hundred rows after the shot (split over the threads), the
 // 192x192 water grid is above the kernels' serial size, so every parallel path runs.

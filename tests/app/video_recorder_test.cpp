@@ -18,6 +18,7 @@
 #include "render/capture.h"
 #include "support/gpu_fixture.h"
 #include "support/run_command.h"
+#include "support/seed.h"
 
 namespace ww::demo {
 namespace {
@@ -57,7 +58,7 @@ bool haveFfmpeg() {
 // shows the last frame at or before k / fps. Checked against that rule, evaluated
 // independently in double precision, frame by frame, on a fresh seed.
 TEST(VideoRecorder, WritesEachFrameOncePerVideoTickOfSimulatedTime) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     const double fps = std::uniform_int_distribution<int>(0, 1)(rng) != 0 ? 60.0 : 25.0;

@@ -7,12 +7,13 @@
 #include <random>
 
 #include "render/camera.h"
+#include "support/seed.h"
 
 namespace ww::render {
 namespace {
 
 unsigned freshSeed() {
-    return std::random_device{}();
+    return ww::test::freshSeed();
 }
 
 glm::vec3 randomVec(std::mt19937& rng, float lo, float hi) {

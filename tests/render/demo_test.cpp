@@ -26,6 +26,7 @@
 #include "demo_test_scenes.h"
 #include "render/capture.h"
 #include "support/gpu_fixture.h"
+#include "support/seed.h"
 
 namespace ww::demo {
 namespace {
@@ -486,8 +487,7 @@ TEST(Demo, UnwritableScreenshotIsAnError) {
 // simulated time within one dt of the wall time (the accumulator carries the remainder);
 // frames longer take maxSteps and drop the rest, and speed() is then maxSteps dt / frame.
 TEST(RealTimePacer, FollowsTheClockAndSaysHowMuchSlowerItRuns) {
-    std::random_device rd;
-    const unsigned seed = rd();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     const double dt = std::uniform_real_distribution<double>(1.0 / 240.0, 1.0 / 30.0)(rng);

@@ -16,6 +16,7 @@
 #include "render/renderer.h"
 #include "solver/gpu/gl_objects.h"
 #include "support/gpu_fixture.h"
+#include "support/seed.h"
 #include "test_scene.h"
 
 namespace ww::render {
@@ -129,7 +130,7 @@ TEST(Renderer, WallFixedView) {
 
 TEST(Renderer, WallRandomView) {
     WW_REQUIRE_GPU();
-    checkWall(std::random_device{}());
+    checkWall(ww::test::freshSeed());
 }
 
 // Overlay colours no lit surface produces: saturated magenta lines, saturated green points.
@@ -212,9 +213,7 @@ void checkOverlay(unsigned seed) {
 
 TEST(Renderer, OverlayLinesAndPointsShowOnlyWhenGiven) {
     WW_REQUIRE_GPU();
-    const char* fixed = std::getenv("WW_OVERLAY_SEED");
-    const unsigned seed =
-        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();  // WAVEWALL_TEST_SEED replays it
     std::printf("overlay seed %u\n", seed);
     checkOverlay(seed);
 }
@@ -300,7 +299,7 @@ DrawData poolData(const Pool& pool, std::span<const float> heights) {
 
 TEST(Renderer, WaterBumpChangesTheSurface) {
     WW_REQUIRE_GPU();
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> where(-1.0f, 1.0f);
     const Pool pool;
@@ -616,7 +615,7 @@ TEST(Renderer, CheapShadingKeepsWavesAndTheLook) {
     WW_REQUIRE_GPU();
     const char* fixed = std::getenv("WW_CHEAP_SHADING_SEED");
     const unsigned seed =
-        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : std::random_device{}();
+        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : ww::test::freshSeed();
     std::printf("cheap shading seed %u\n", seed);
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> angle(0.0f, 6.2831853f);
@@ -699,7 +698,7 @@ TEST(Renderer, UnchangedCastersKeepTheShadowMapAndChangesRedrawIt) {
     WW_REQUIRE_GPU();
     const char* fixed = std::getenv("WW_SHADOW_KEEP_SEED");
     const unsigned seed =
-        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : std::random_device{}();
+        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : ww::test::freshSeed();
     std::printf("shadow keep seed %u\n", seed);
     std::mt19937 rng(seed);
     RendererOptions options;
@@ -763,7 +762,7 @@ TEST(Renderer, ShadowMapKeptForSubTexelMovesOnly) {
     WW_REQUIRE_GPU();
     const char* fixed = std::getenv("WW_SHADOW_JITTER_SEED");
     const unsigned seed =
-        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : std::random_device{}();
+        fixed ? static_cast<unsigned>(std::strtoul(fixed, nullptr, 10)) : ww::test::freshSeed();
     std::printf("shadow jitter seed %u\n", seed);
     std::mt19937 rng(seed);
     RendererOptions options;

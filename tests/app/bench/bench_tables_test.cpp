@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/run_command.h"
+#include "support/seed.h"
 
 namespace ww {
 namespace {
@@ -24,7 +25,7 @@ struct SuiteRun {
 SuiteRun runSuite(const std::string& suite) {
     const std::filesystem::path json =
         std::filesystem::temp_directory_path() /
-        ("ww_bench_tables_" + suite + "_" + std::to_string(std::random_device{}()) + ".json");
+        ("ww_bench_tables_" + suite + "_" + std::to_string(ww::test::freshSeed()) + ".json");
     SuiteRun run;
     run.result = test::runShell(std::string(WW_WAVEWALL_EXE) +
                                 " bench --quick --backend cpu --repeat 1 --suite " + suite +

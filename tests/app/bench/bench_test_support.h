@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <random>
 #include <vector>
+#include "support/seed.h"
 
 namespace ww::bench {
 
@@ -13,7 +14,7 @@ namespace ww::bench {
 inline constexpr double kU = 0x1.0p-24;
 
 inline unsigned freshSeed() {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     std::printf("seed %u\n", seed);
     return seed;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/run_command.h"
+#include "support/seed.h"
 
 namespace ww {
 namespace {
@@ -29,7 +30,7 @@ struct SuiteRun {
 SuiteRun runSuite(int repeat = 1) {
     const std::filesystem::path json =
         std::filesystem::temp_directory_path() /
-        ("ww_bench_splash_" + std::to_string(std::random_device{}()) + ".json");
+        ("ww_bench_splash_" + std::to_string(ww::test::freshSeed()) + ".json");
     SuiteRun run;
     run.result =
         test::runShell(std::string(WW_WAVEWALL_EXE) + " bench --quick --backend cpu --repeat " +

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/run_command.h"
+#include "support/seed.h"
 
 namespace ww {
 namespace {
@@ -34,7 +35,7 @@ std::vector<Engine> engines() {
 TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
     const std::filesystem::path json =
         std::filesystem::temp_directory_path() /
-        ("ww_wall_peers_" + std::to_string(std::random_device{}()) + ".json");
+        ("ww_wall_peers_" + std::to_string(ww::test::freshSeed()) + ".json");
     const test::CommandResult run = test::runShell(
         std::string(WW_WAVEWALL_EXE) +
         " bench --quick --backend cpu --repeat 1 --suite wall --json " + json.string());

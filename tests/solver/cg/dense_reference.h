@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "solver/cg/operators.h"
+#include "support/seed.h"
 
 namespace ww::cg::test {
 
@@ -95,8 +96,7 @@ inline std::vector<float> randomVector(std::size_t n, std::uint64_t seed, float 
 }
 
 inline std::uint64_t freshSeed() {
-    std::random_device rd;
-    return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+    return ww::test::freshSeed64();
 }
 
 /// ||b - A x|| / ||b|| in double with A applied by its double reference path.

@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "solver/exec/executor.h"
+#include "support/seed.h"
 
 namespace ww::exec {
 namespace {
 
 std::uint32_t freshSeed() {
-    const std::uint32_t seed = std::random_device{}();
+    const std::uint32_t seed = ww::test::freshSeed();
     std::printf("seed %u\n", seed);  // traced, so a failure can be replayed
     return seed;
 }

@@ -7,6 +7,7 @@
 #include "solver/gpu/gpu_context.h"
 #include "solver/gpu/shader_library.h"
 #include "support/gpu_fixture.h"
+#include "support/seed.h"
 
 namespace ww {
 namespace {
@@ -25,7 +26,7 @@ TEST(GpuContext, ReportsInfoAndLimits) {
 
 TEST(GpuContext, ComputeRoundTripOnRandomData) {
     WW_REQUIRE_GPU();
-    std::mt19937 rng(std::random_device{}());
+    std::mt19937 rng(ww::test::freshSeed());
     std::uniform_real_distribution<float> dist(-100.0f, 100.0f);
     const std::size_t n = 4 * 12345;  // not a multiple of the workgroup size
     std::vector<float> x(n);

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "solver/io/matrix_market.h"
+#include "support/seed.h"
 
 namespace ww {
 namespace {
@@ -120,7 +121,7 @@ TEST_F(MatrixMarketTest, VectorSizeMismatchIsReported) {
 }
 
 TEST_F(MatrixMarketTest, VectorRoundTripOnRandomValues) {
-    std::mt19937 rng(std::random_device{}());
+    std::mt19937 rng(ww::test::freshSeed());
     std::uniform_real_distribution<double> dist(-1e6, 1e6);
     std::vector<double> v(257);
     for (double& x : v) {

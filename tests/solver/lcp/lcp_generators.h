@@ -18,17 +18,11 @@
 #include <vector>
 
 #include "solver/lcp/lcp_solver.h"
+#include "support/seed.h"
 
 namespace ww::test {
 
-// A fresh seed per run, so the tests see new inputs every time; failures print it, and
-// WAVEWALL_TEST_SEED=<seed> replays a failing run with the seed it printed.
-inline unsigned freshSeed() {
-    if (const char* fixed = std::getenv("WAVEWALL_TEST_SEED")) {
-        return static_cast<unsigned>(std::strtoul(fixed, nullptr, 10));
-    }
-    return std::random_device{}();
-}
+// Seeds: test::freshSeed (support/seed.h); WAVEWALL_TEST_SEED=<seed> replays a failing run.
 
 inline lcp::LcpProblem spdProblem(int n, unsigned seed, float c = 0.5f) {
     std::mt19937 rng(seed);

@@ -18,6 +18,7 @@
 #include "solver/rigid/world.h"
 #include "support/executor.h"
 #include "support/lcp_stall.h"
+#include "support/seed.h"
 
 namespace ww::rigid {
 namespace {
@@ -85,7 +86,7 @@ double entryTolerance(const std::vector<double>& a, int n, std::size_t k) {
 }
 
 TEST(Assembly, DenseMatrixAndRhsMatchDoubleReference) {
-    for (unsigned seed : {7u, 1789030995u, static_cast<unsigned>(std::random_device{}())}) {
+    for (unsigned seed : {7u, 1789030995u, static_cast<unsigned>(ww::test::freshSeed())}) {
         const RandomScene s = makeRandomScene(seed, 12, 30);
         std::vector<RowJacobian> jac;
         computeJacobians(s.bodies, s.contacts, jac);
@@ -259,7 +260,7 @@ HandAssembled handAssemble(const RandomScene& s, std::span<const int> ids,
 // A, 2.3e-7 in b), while a wrong sign, lever arm, inertia axis or bias case is off by O(1).
 TEST(Assembly, MatchesAHandWrittenJacobianAndMassMatrix) {
     int speculative = 0, penetrating = 0, bouncing = 0;
-    for (unsigned seed : {5u, static_cast<unsigned>(std::random_device{}())}) {
+    for (unsigned seed : {5u, static_cast<unsigned>(ww::test::freshSeed())}) {
         // Speeds up to 4 m/s: some impacts exceed the 1 m/s restitution threshold.
         const RandomScene s = makeRandomScene(seed, 14, 40, 4.0f);
         std::vector<RowJacobian> jac;
@@ -315,7 +316,7 @@ TEST(Assembly, MatchesAHandWrittenJacobianAndMassMatrix) {
 // scenes with close top eigenvalues converge slowly: over seeds 1000-5999 the 20-iteration
 // estimate fell to 0.795 of the true value (3 % of scenes below 0.9).
 TEST(Assembly, LambdaMaxEstimateMatchesDenseEigenvalue) {
-    for (unsigned seed : {11u, 3926u, static_cast<unsigned>(std::random_device{}())}) {
+    for (unsigned seed : {11u, 3926u, static_cast<unsigned>(ww::test::freshSeed())}) {
         const RandomScene s = makeRandomScene(seed, 10, 25);
         std::vector<RowJacobian> jac;
         computeJacobians(s.bodies, s.contacts, jac);
@@ -416,7 +417,7 @@ TEST(Islands, GroupsContactsByConnectedBodiesIgnoringStaticOnes) {
 // nothing. The guessed normal impulses of an interface must sum to (mass at and above it) g dt,
 // in double precision within float round-off; warm-started contacts keep their impulse.
 TEST(RestingLoad, GuessHoldsEveryStackAtRest) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> mass(0.3f, 5.0f);
     std::uniform_int_distribution<int> points(1, 4), height(1, 12);
@@ -534,7 +535,7 @@ PosedPair poseBoth(const RandomScene& s, const AssemblyParams& p) {
 // Same tolerances as DenseMatrixAndRhsMatchDoubleReference: the operator's entries are the same
 // float products summed in another order.
 TEST(MatrixFree, OperatorIsTheDenseMatrixOfTheDoubleReference) {
-    for (unsigned seed : {3u, static_cast<unsigned>(std::random_device{}())}) {
+    for (unsigned seed : {3u, static_cast<unsigned>(ww::test::freshSeed())}) {
         const RandomScene s = makeRandomScene(seed, 12, 30);
         AssemblyParams p;
         p.restitution = 0.3f;
@@ -620,7 +621,7 @@ TEST(MatrixFree, StaleOrBrokenOperatorIsRejected) {
 // 2e-4 of the impulse scale (measured over fresh seeds: below 2e-6), where a wrong coupling,
 // sign or diagonal is off by O(1).
 TEST(MatrixFree, JacobiIteratesMatchTheDensePath) {
-    for (unsigned seed : {17u, static_cast<unsigned>(std::random_device{}())}) {
+    for (unsigned seed : {17u, static_cast<unsigned>(ww::test::freshSeed())}) {
         const RandomScene s = makeRandomScene(seed, 16, 48);
         AssemblyParams p;
         p.cfm = 1e-4f;
@@ -676,7 +677,7 @@ double rowMagnitude(const lcp::LcpProblem& p, std::span<const float> x) {
 // one is frictionless. Badly scaled rows can stall the float iteration above the tolerance
 // (test::stallFloor): then the residual must be at that floor.
 TEST(MatrixFree, ConvergedSolutionsSolveTheDenseProblem) {
-    for (unsigned seed : {23u, 1876257479u, static_cast<unsigned>(std::random_device{}())}) {
+    for (unsigned seed : {23u, 1876257479u, static_cast<unsigned>(ww::test::freshSeed())}) {
         RandomScene s = makeRandomScene(seed, 10, 24);
         AssemblyParams p;
         p.cfm = 1e-3f;      // a positive definite A ...
@@ -713,7 +714,7 @@ TEST(MatrixFree, ConvergedSolutionsSolveTheDenseProblem) {
 // sweep from the same x equals the dense sweep up to float rounding (same argument and
 // tolerance as the Jacobi test).
 TEST(MatrixFree, GaussSeidelSweepsMatchTheDensePath) {
-    for (unsigned seed : {29u, static_cast<unsigned>(std::random_device{}())}) {
+    for (unsigned seed : {29u, static_cast<unsigned>(ww::test::freshSeed())}) {
         const RandomScene s = makeRandomScene(seed, 16, 48);
         const PosedPair q = poseBoth(s, AssemblyParams{});
         lcp::LcpOptions o;
@@ -737,7 +738,7 @@ TEST(MatrixFree, GaussSeidelSweepsMatchTheDensePath) {
 // The matrix-free passes split rows and bodies into fixed chunks: 1, 2 or 3 threads give the
 // same bits.
 TEST(MatrixFree, IteratesDoNotDependOnTheThreadCount) {
-    const unsigned seed = static_cast<unsigned>(std::random_device{}());
+    const unsigned seed = static_cast<unsigned>(ww::test::freshSeed());
     const RandomScene s = makeRandomScene(seed, 400, 1400);  // 4200 rows: several chunks
     const PosedPair q = poseBoth(s, AssemblyParams{});
     lcp::LcpOptions o;

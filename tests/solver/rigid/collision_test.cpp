@@ -8,6 +8,7 @@
 
 #include "solver/rigid/broad_phase.h"
 #include "solver/rigid/narrow_phase.h"
+#include "support/seed.h"
 
 namespace ww::rigid {
 namespace {
@@ -106,7 +107,7 @@ TEST(NarrowPhase, RotatedSmallBoxOnBigBoxIsClippedToItsFace) {
 // and equal bricks as in a wall, where both points are incident vertices (feature ids that do
 // not depend on clipping); the pair is tried both ways round.
 TEST(NarrowPhase, DiagonalNeighboursTouchAtTheTwoEndsOfTheirSharedEdge) {
-    std::mt19937 rng(std::random_device{}());
+    std::mt19937 rng(ww::test::freshSeed());
     std::uniform_real_distribution<float> size(0.2f, 1.0f);
     constexpr float kClip = 1.5e-4f;  // the clipping tolerance (1e-4 m) and float rounding
     for (int trial = 0; trial < 60; ++trial) {
@@ -178,7 +179,7 @@ TEST(NarrowPhase, SphereCasesMatchClosedForms) {
 // samples points of one box inside the other (a deep overlap must be found; a clear gap
 // along the centre line must not).
 TEST(NarrowPhase, RandomBoxPairsAgreeWithSeparationBounds) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(0.2f, 0.7f);
     for (int t = 0; t < 500; ++t) {
@@ -210,7 +211,7 @@ TEST(NarrowPhase, RandomBoxPairsAgreeWithSeparationBounds) {
 }
 
 TEST(BroadPhase, SortAndSweepMatchesBruteForceOnRandomScenes) {
-    for (unsigned seed : {42u, static_cast<unsigned>(std::random_device{}())}) {
+    for (unsigned seed : {42u, static_cast<unsigned>(ww::test::freshSeed())}) {
         std::mt19937 rng(seed);
         std::uniform_real_distribution<float> pos(-6.0f, 6.0f);
         std::uniform_real_distribution<float> size(0.1f, 0.8f);

@@ -9,6 +9,7 @@
 
 #include "solver/rigid/scenes.h"
 #include "support/executor.h"
+#include "support/seed.h"
 
 namespace ww::rigid {
 namespace {
@@ -115,7 +116,7 @@ TEST(World, GaussSeidelAlsoKeepsTheWallStanding) {
 // step's solve starts from zero impulses, so a solver that returned its guess would give a sum of
 // zero and let the box fall through the ground.
 TEST(World, RestingBoxGetsAnalyticNormalImpulse) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(0.5f, 5.0f);
     const float mass = u(rng);
@@ -150,8 +151,8 @@ TEST(World, RestingBoxGetsAnalyticNormalImpulse) {
 // The impact speed is read the step before contact; one step of gravity (g dt = 0.16 m/s)
 // separates it from the speed the contact sees, hence the tolerance.
 TEST(World, RestitutionBouncesWithCoefficientTimesImpactSpeed) {
-    const float e = 0.3f + 0.4f * std::uniform_real_distribution<float>(0, 1)(
-                                      *std::make_unique<std::mt19937>(std::random_device{}()));
+    const float e = 0.3f + 0.4f * std::uniform_real_distribution<float>(
+                                      0, 1)(*std::make_unique<std::mt19937>(ww::test::freshSeed()));
     WorldParams p;
     p.restitution = e;
     World w(test::executor(), p);
@@ -202,7 +203,7 @@ TEST(World, BoxOnSlopeBelowFrictionAngleSticks) {
 
 TEST(World, BoxOnSlopeAboveFrictionAngleSlidesWithAnalyticAcceleration) {
     const float mu = 0.3f + 0.3f * std::uniform_real_distribution<float>(0, 1)(
-                                       *std::make_unique<std::mt19937>(std::random_device{}()));
+                                       *std::make_unique<std::mt19937>(ww::test::freshSeed()));
     const float angle = std::atan(mu) + 0.25f;
     World w = slopeWorld(angle, mu);
     for (int s = 0; s < 30; ++s) {
@@ -225,7 +226,7 @@ TEST(World, BoxOnSlopeAboveFrictionAngleSlidesWithAnalyticAcceleration) {
 // momentum are conserved (equal and opposite impulses at one point; cubes have isotropic
 // inertia, so free flight conserves angular momentum exactly). Float: 1e-4 relative.
 TEST(World, FrictionlessCollisionConservesMomentum) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     WorldParams p;
@@ -308,7 +309,7 @@ TEST(World, SameSeedGivesSameHashAndADifferentSeedADifferentOne) {
         }
         return w.stateHash();
     };
-    const auto seed = static_cast<std::uint32_t>(std::random_device{}());
+    const auto seed = static_cast<std::uint32_t>(ww::test::freshSeed());
     EXPECT_EQ(run(seed, -20.0f), run(seed, -20.0f)) << "seed " << seed;
     EXPECT_NE(run(seed, -20.0f), run(seed + 1, -20.0f)) << "seed " << seed;
     EXPECT_NE(run(seed, -20.0f), run(seed, -21.0f)) << "seed " << seed;

@@ -13,6 +13,7 @@
 #include "solver/splash/splash_gpu.h"
 #include "solver/splash/splash_world.h"
 #include "support/gpu_fixture.h"
+#include "support/seed.h"
 
 namespace ww::splash {
 namespace {
@@ -119,7 +120,7 @@ float maxAbsDiff(Vec3 a, Vec3 b) {
 // half-diagonal for torques) covers that and is ~100 times below any change of a line.
 TEST(SplashGpu, ForcesOfOneStepMatchTheCpu) {
     WW_REQUIRE_GPU();
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     const gpu::ShaderLibrary shaders;
     Pair w = makePair(pool(96, 4.0f), seed, randomBodies, true, shaders);
@@ -163,7 +164,7 @@ TEST(SplashGpu, ForcesOfOneStepMatchTheCpu) {
 // height change plus 1e-6 m, far below a source misplaced by one cell (the full change there).
 TEST(SplashGpu, DisplacementOfOneStepMatchesTheCpu) {
     WW_REQUIRE_GPU();
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     const gpu::ShaderLibrary shaders;
     Pair w = makePair(pool(96, 4.0f), seed, randomBodies, false, shaders);
@@ -206,7 +207,7 @@ void floatingBrick(SplashWorld& s, std::mt19937& rng) {
 
 TEST(SplashGpu, FloatingBrickRunMatchesTheCpu) {
     WW_REQUIRE_GPU();
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     const gpu::ShaderLibrary shaders;
     Pair w = makePair(pool(96, 6.0f), seed, floatingBrick, false, shaders);

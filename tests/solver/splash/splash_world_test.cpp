@@ -11,17 +11,13 @@
 #include "solver/rigid/scenes.h"
 #include "solver/splash/splash_scenes.h"
 #include "solver/splash/splash_world.h"
+#include "support/seed.h"
 
 namespace ww::splash {
 namespace {
 
 // A fresh seed per run; failures print it, and WAVEWALL_TEST_SEED=<seed> replays it.
-unsigned freshSeed() {
-    if (const char* fixed = std::getenv("WAVEWALL_TEST_SEED")) {
-        return static_cast<unsigned>(std::strtoul(fixed, nullptr, 10));
-    }
-    return std::random_device{}();
-}
+using ww::test::freshSeed;
 
 SplashParams pool(int n, float sizeM, float depthM, float damping) {
     SplashParams p;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "solver/splash/water_column.h"
+#include "support/seed.h"
 
 namespace ww::splash {
 namespace {
@@ -30,7 +31,7 @@ struct FlatPool {
 // covers the upright face exactly, so only float rounding remains: 1e-4 relative (the sum of
 // up to 576 float volumes).
 TEST(WaterColumn, UprightBoxMatchesClosedForm) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u01(0.0f, 1.0f);
@@ -62,7 +63,7 @@ TEST(WaterColumn, UprightBoxMatchesClosedForm) {
 // half-submerged cube is the symmetric case with a closed form volume). Tolerance: 1e-3
 // relative, the float rounding of the lines' sum.
 TEST(WaterColumn, TiltedBoxHalfSubmergedByPointSymmetry) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u01(0.0f, 1.0f);
@@ -109,7 +110,7 @@ TEST(WaterColumn, NoWaterOutsideThePool) {
 // The splat keeps the total volume: the bilinear weights sum to 1 (random centroids, 1e-5
 // relative for the float sums).
 TEST(WaterColumn, SplatKeepsTheVolume) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-2.0f, 2.0f);
@@ -141,7 +142,7 @@ TEST(WaterColumn, SplatKeepsTheVolume) {
 // metre-sized bodies); a bound that missed a tilt (e.g. the vertical half extent alone) is off
 // by centimetres.
 TEST(WaterColumn, LowestPointIsTheLowestCorner) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u01(0.0f, 1.0f);
@@ -184,7 +185,7 @@ TEST(WaterColumn, LowestPointIsTheLowestCorner) {
 // cell of the lowest corner, a few cm higher on a tilted box), the same bodies are wet, so the
 // surface does reach them.
 TEST(WaterColumn, NothingSubmergedAboveTheHighestWater) {
-    const unsigned seed = std::random_device{}();
+    const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u01(0.0f, 1.0f);

@@ -10,13 +10,13 @@
 #include "solver/wave/wave_model.h"
 #include "support/executor.h"
 #include "support/gpu_fixture.h"
+#include "support/seed.h"
 
 namespace ww::wave {
 namespace {
 
 std::uint64_t freshSeed() {
-    std::random_device rd;
-    return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+    return ww::test::freshSeed64();
 }
 
 std::vector<float> randomField(std::size_t n, std::uint64_t seed) {
