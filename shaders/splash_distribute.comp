@@ -1,10 +1,11 @@
 #version 430
 // Bodies -> water, part 2: each body's displacement change per cell (its tile, fixed point)
 // moves out of the bodies' footprints (SplashWorld::outsideFootprint): the walk from the cell
-// away from the body's centre in half-cell steps to the sourceOffsetCells-th cell outside every
-// footprint; volumes below the negligible one stay in their cell (and are not spread). The volume is added to the
-// target in fixed point (order-independent). A workgroup per body; the tile is zeroed for the
-// next step as it is read.
+// away from the body's centre in half-cell steps along the major axis, in exact integers, to
+// the sourceOffsetCells-th cell outside every footprint; volumes below the negligible one stay
+// in their cell (and are not spread). The volume is added to the target in fixed point
+// (order-independent). A workgroup per body; the tile is zeroed for the next step as it is
+// read.
 layout(local_size_x = 64) in;
 #include "splash_layout.glsl"
 
@@ -18,33 +19,40 @@ uniform float uQuantumM3;
 uniform float uNegligibleM3;
 uniform int uSourceOffsetCells;
 
-int roundHalfAway(float x) {
-    return x >= 0.0 ? int(floor(x + 0.5)) : -int(floor(0.5 - x));
-}
-
-int outsideFootprint(int cell, vec3 centre) {
+// walkOutOfFootprints (solver/splash/water_column.h), step for step in integers.
+int outsideFootprint(int cell, ivec2 origin) {
     int i0 = cell % uNx;
     int j0 = cell / uNx;
-    float x0 = (float(i0) - 0.5 * float(uNx - 1)) * uCellM;
-    float z0 = (float(j0) - 0.5 * float(uNy - 1)) * uCellM;
-    float dx = x0 - centre.x;
-    float dz = z0 - centre.z;
-    float len = sqrt(dx * dx + dz * dz);
-    if (len < 1e-6) {
-        dx = 1.0;
-        dz = 0.0;
-    } else {
-        dx /= len;
-        dz /= len;
+    int dx = 16 * i0 - origin.x;
+    int dz = 16 * j0 - origin.y;
+    if (dx == 0 && dz == 0) {
+        dx = 1;
     }
+    int ax = abs(dx);
+    int az = abs(dz);
+    int twoM = 2 * max(ax, az);
+    int sx = dx < 0 ? -1 : 1;
+    int sz = dz < 0 ? -1 : 1;
+    int qx = 0;
+    int rx = twoM / 2;
+    int qz = 0;
+    int rz = twoM / 2;
     int last = cell;
     int outside = 0;
-    float fi = float(i0);
-    float fj = float(j0);
     int steps = 4 * (uNx + uNy);
     for (int step = 1; step < steps; ++step) {
-        int i = roundHalfAway(fi + 0.5 * float(step) * dx);
-        int j = roundHalfAway(fj + 0.5 * float(step) * dz);
+        rx += ax;
+        rz += az;
+        if (rx >= twoM) {
+            rx -= twoM;
+            ++qx;
+        }
+        if (rz >= twoM) {
+            rz -= twoM;
+            ++qz;
+        }
+        int i = i0 + sx * qx;
+        int j = j0 + sz * qz;
         if (i < 0 || j < 0 || i >= uNx || j >= uNy) {
             return last;
         }
@@ -82,7 +90,7 @@ void main() {
         if (abs(dv) < uNegligibleM3) {
             atomicAdd(stay[cell], units);  // stays in its cell, unspread
         } else {
-            deposit(outsideFootprint(cell, body.centre.xyz), units);
+            deposit(outsideFootprint(cell, body.walk.xy), units);
         }
     }
 }

@@ -13,7 +13,8 @@ struct SplashBody {
     vec4 angVel;  // xyz rad/s, w the body's lowest point y m
     ivec4 info;   // x n1, y n2, z kind (0 none, 1 box, 2 sphere), w first line in the samples
     ivec4 tile;   // the cells this step's displacement can touch: x i0, y j0, z width, w height
-    ivec4 tileAt; // x offset of the tile in the tile field, yzw unused
+    ivec4 tileAt; // x offset of the tile in the tile field; the before pass: y first line, z lines
+    ivec4 walk;   // xy the centre in sixteenths of a cell (GridPoint16), from the CPU; zw unused
 };
 
 // What the water does to one body (16 floats).

@@ -26,10 +26,13 @@ void addTo(SplashBody body, int i, int j, float v) {
 
 void main() {
     SplashBody body = bodies[gl_WorkGroupID.x];
-    int lines = body.info.z == 0 ? 0 : body.info.x * body.info.y;
     bool after = gl_WorkGroupID.y == 1u;
+    // Each pass reads its own layout: a body's line count (and so every later body's first
+    // line) can change between the poses, so the before pass takes the previous sampling's
+    // first line and count from tileAt.yz.
+    int lines = after ? (body.info.z == 0 ? 0 : body.info.x * body.info.y) : body.tileAt.z;
+    int first = after ? uLinesPerPass + body.info.w : body.tileAt.y;
     float sign = after ? 1.0 : -1.0;
-    int first = (after ? uLinesPerPass : 0) + body.info.w;
     for (int s = int(gl_LocalInvocationID.x); s < lines; s += 64) {
         vec4 smp = samples[first + s];
         if (smp.w == 0.0) {

@@ -201,6 +201,8 @@ int SplashGpu::layBodies(const rigid::World& world, const ColumnParams& column) 
         const rigid::Body& b = world.bodies()[i];
         gpu_layout::Body& r = m_records[i];
         r.centre = v4(b.position, std::cbrt(std::max(bodyVolume(b), 1e-9f)));
+        const GridPoint16 origin = gridPoint16(m_grid.nx, m_grid.ny, m_grid.cellM, b.position);
+        r.walk = {origin.i, origin.j, 0, 0};
         r.linVel = v4(b.linearVelocity, 0.0f);
         r.angVel = v4(b.angularVelocity, lowestPointY(b));
         if (b.isStatic()) {

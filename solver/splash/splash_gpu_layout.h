@@ -17,11 +17,13 @@ struct Body {
     std::array<int, 4> info{};      ///< n1, n2, kind (0 none, 1 box, 2 sphere), first line
     std::array<int, 4> tile{};      ///< i0, j0, width, height of the displacement tile
     std::array<int, 4> tileAt{};    ///< offset in the tile field, before pass: first line, lines
+    std::array<int, 4> walk{};      ///< the centre as GridPoint16 (i, j), zw unused
 };
-static_assert(sizeof(Body) == 144);
+static_assert(sizeof(Body) == 160);
 static_assert(offsetof(Body, info) == 96);
 static_assert(offsetof(Body, tile) == 112);
 static_assert(offsetof(Body, tileAt) == 128);
+static_assert(offsetof(Body, walk) == 144);
 
 /// What the water does to one body (SplashForce).
 struct Force {

@@ -21,13 +21,6 @@ constexpr float kNegligibleVolumeM3 = 2.5e-8f;
 constexpr float kDryMarginM = 1.0e-3f;
 // Bodies per chunk of the sampling pass (fixed, so results do not depend on the threads).
 constexpr int kBodiesPerChunk = 8;
-
-// std::lround for the walk's cell coordinates (|x| < 2^24), inlined: x + 0.5 is exact in double,
-// so this rounds half away from zero exactly as lround does, without the libm call.
-int roundHalfAway(float x) {
-    const double d = static_cast<double>(x);
-    return static_cast<int>(d >= 0.0 ? std::floor(d + 0.5) : -std::floor(0.5 - d));
-}
 }  // namespace
 
 Status SplashParams::validate() const {
@@ -248,39 +241,10 @@ std::vector<Wetness> SplashWorld::wetnessOfAll() const {
     return out;
 }
 
-int SplashWorld::outsideFootprint(const WaterGrid& g, int cell, const Vec3& centre) const {
-    const int i0 = cell % g.nx;
-    const int j0 = cell / g.nx;
-    const float x0 = (static_cast<float>(i0) - 0.5f * static_cast<float>(g.nx - 1)) * g.cellM;
-    const float z0 = (static_cast<float>(j0) - 0.5f * static_cast<float>(g.ny - 1)) * g.cellM;
-    float dx = x0 - centre.x;
-    float dz = z0 - centre.z;
-    const float len = std::sqrt(dx * dx + dz * dz);
-    if (len < 1e-6f) {
-        dx = 1.0f;
-        dz = 0.0f;
-    } else {
-        dx /= len;
-        dz /= len;
-    }
-    // Half-cell steps outwards until the first cell no footprint covers (or the pool's edge).
-    int last = cell;
-    int outside = 0;  // half-cell steps taken outside every footprint
-    const float fi = static_cast<float>(i0);
-    const float fj = static_cast<float>(j0);
-    for (int step = 1; step < 4 * (g.nx + g.ny); ++step) {
-        const int i = roundHalfAway(fi + 0.5f * static_cast<float>(step) * dx);
-        const int j = roundHalfAway(fj + 0.5f * static_cast<float>(step) * dz);
-        if (i < 0 || j < 0 || i >= g.nx || j >= g.ny) {
-            return last;
-        }
-        last = j * g.nx + i;
-        if (!m_footprint[static_cast<std::size_t>(last)] &&
-            ++outside > 2 * m_params.sourceOffsetCells) {
-            return last;
-        }
-    }
-    return last;
+int SplashWorld::outsideFootprint(const WaterGrid& g, int cell, GridPoint16 origin) const {
+    return walkOutOfFootprints(
+        g.nx, g.ny, cell, origin, 2 * m_params.sourceOffsetCells,
+        [this](int c) { return m_footprint[static_cast<std::size_t>(c)] != 0; });
 }
 
 void SplashWorld::spreadSources(const WaterGrid& g) {
@@ -422,7 +386,8 @@ const SplashStats& SplashWorld::step() {
                         w.field, w.mark, w.touched, 1.0f);
             splatVolume(g, std::span<const SubmergedSample>(m_samplesBefore.data() + b0, b1 - b0),
                         w.field, w.mark, w.touched, -1.0f);
-            const Vec3 centre = m_world.bodies()[static_cast<std::size_t>(i)].position;
+            const GridPoint16 origin = gridPoint16(
+                g.nx, g.ny, g.cellM, m_world.bodies()[static_cast<std::size_t>(i)].position);
             for (int c : w.touched) {
                 const auto k = static_cast<std::size_t>(c);
                 const float dv = w.field[k];
@@ -435,7 +400,7 @@ const SplashStats& SplashWorld::step() {
                 // stay in their cell, unspread, rather than walking out of a long footprint
                 // such as the wall's.
                 const bool stays = std::abs(dv) < kNegligibleVolumeM3;
-                out.push_back({c, stays ? -1 : outsideFootprint(g, c, centre), dv});
+                out.push_back({c, stays ? -1 : outsideFootprint(g, c, origin), dv});
             }
         }
     };

@@ -155,9 +155,10 @@ class SplashWorld {
     std::vector<float> m_before, m_after;  ///< displaced volume per cell, m^3
     std::vector<int> m_touchedBefore, m_touchedAfter;
     std::vector<char> m_mark;
-    /// The first cell outside every body's footprint on the way from `cell` away from
-    /// `centre` (half-cell steps; the pool's edge stops it).
-    int outsideFootprint(const WaterGrid& g, int cell, const rigid::Vec3& centre) const;
+    /// Where the volume moved in `cell` goes: walkOutOfFootprints from the body's centre
+    /// `origin` to the sourceOffsetCells-th cell beyond every footprint (the pool's edge stops
+    /// it).
+    int outsideFootprint(const WaterGrid& g, int cell, GridPoint16 origin) const;
 
     std::vector<SubmergedSample> m_samplesBefore;
     std::vector<int> m_startBefore;

@@ -214,6 +214,19 @@ void applyWaterForces(rigid::Body& b, const BodyWater& f, float etaRateAtCentre,
     b.angularVelocity += b.invInertiaWorld * (f.torque - f.dragTorque * (1.0f - angScale)) * dt;
 }
 
+GridPoint16 gridPoint16(int nx, int ny, float cellM, const rigid::Vec3& p) {
+    const auto axis = [cellM](float x, int n) {
+        const double c = (static_cast<double>(x) / static_cast<double>(cellM) +
+                          0.5 * static_cast<double>(n - 1)) *
+                         16.0;
+        if (!std::isfinite(c)) {
+            return 0;
+        }
+        return static_cast<int>(std::clamp(std::round(c), -16.0 * n, 32.0 * n));
+    };
+    return {axis(p.x, nx), axis(p.z, ny)};
+}
+
 void splatVolume(const WaterGrid& w, std::span<const SubmergedSample> samples,
                  std::vector<float>& volumePerCell, std::vector<char>& mark,
                  std::vector<int>& touched, float sign) {

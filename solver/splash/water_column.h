@@ -25,6 +25,8 @@
 // -1/2 rho Cd A |w| w with A = Lb^2 when kQuad = Cd / 2.
 #pragma once
 
+#include <algorithm>
+#include <cstdlib>
 #include <span>
 #include <vector>
 
@@ -119,6 +121,66 @@ BodyWater waterForces(const rigid::Body& b, const WaterGrid& water, const Column
 /// light body at speed would otherwise overshoot): its share of the change is clamped to the
 /// speed relative to the water (`etaRateAtCentre`, deta/dt under the centre) and to the spin.
 void applyWaterForces(rigid::Body& b, const BodyWater& f, float etaRateAtCentre, float dtSeconds);
+
+/// A point of the grid in sixteenths of a cell (cell i's centre at 16 i), rounded from a
+/// position (in double) and clamped to one pool width around the pool; not finite: 0.
+struct GridPoint16 {
+    int i = 0;
+    int j = 0;
+};
+GridPoint16 gridPoint16(int nx, int ny, float cellM, const rigid::Vec3& p);
+
+/// The walk of a body's moved volume out of the bodies' footprints: from `cell` away from
+/// `origin` (the body's centre, GridPoint16), in steps of half a cell along the direction's
+/// major axis, to the first cell after `outsideSteps` steps on cells `covered(cell)` says no
+/// footprint covers, or the last cell inside the pool. Step s visits the cell nearest (halves
+/// rounded away from the start) to (i0, j0) + s/2 D/M, D = 16 (i0, j0) - origin (origin on
+/// the cell: D = (1, 0)), M = max(|Dx|, |Dz|):
+///   (i0 + sgn(Dx) floor((s |Dx| + M) / 2M), j0 + sgn(Dz) floor((s |Dz| + M) / 2M)),
+/// exact integers (a quotient and remainder per axis), so the CPU and splash_distribute.comp
+/// take the same steps whatever their float rounding (a float walk split on ties such as a
+/// cell straight in line with the centre, where s/2 d lands on k + 1/2).
+template <typename Covered>
+int walkOutOfFootprints(int nx, int ny, int cell, GridPoint16 origin, int outsideSteps,
+                        const Covered& covered) {
+    const int i0 = cell % nx;
+    const int j0 = cell / nx;
+    int dx = 16 * i0 - origin.i;
+    const int dz = 16 * j0 - origin.j;
+    if (dx == 0 && dz == 0) {
+        dx = 1;
+    }
+    const int ax = std::abs(dx);
+    const int az = std::abs(dz);
+    const int twoM = 2 * std::max(ax, az);
+    const int sx = dx < 0 ? -1 : 1;
+    const int sz = dz < 0 ? -1 : 1;
+    int qx = 0, rx = twoM / 2, qz = 0, rz = twoM / 2;  // s = 0: M = 0 * 2M + M
+    int last = cell;
+    int outside = 0;
+    for (int step = 1; step < 4 * (nx + ny); ++step) {
+        rx += ax;  // ax, az <= M < 2M: one carry at most
+        rz += az;
+        if (rx >= twoM) {
+            rx -= twoM;
+            ++qx;
+        }
+        if (rz >= twoM) {
+            rz -= twoM;
+            ++qz;
+        }
+        const int i = i0 + sx * qx;
+        const int j = j0 + sz * qz;
+        if (i < 0 || j < 0 || i >= nx || j >= ny) {
+            return last;
+        }
+        last = j * nx + i;
+        if (!covered(last) && ++outside > outsideSteps) {
+            return last;
+        }
+    }
+    return last;
+}
 
 /// Adds each sample's volume to the cells around its centroid by bilinear weights (the
 /// weights sum to 1, so the total is kept exactly): `volumePerCell` has nx * ny entries.

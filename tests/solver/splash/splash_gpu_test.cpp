@@ -12,6 +12,7 @@
 #include "solver/rigid/scenes.h"
 #include "solver/splash/splash_gpu.h"
 #include "solver/splash/splash_world.h"
+#include "solver/splash/water_column.h"
 #include "support/gpu_fixture.h"
 #include "support/seed.h"
 
@@ -56,10 +57,9 @@ void roughWater(SplashWorld& s, std::mt19937& rng) {
 // Boxes of random shape, pose and motion straddling the surface, one wholly under it, one
 // above it, and a sphere: every branch of the sampling (axis choice, partly and wholly
 // submerged, dry).
-void randomBodies(SplashWorld& s, std::mt19937& rng) {
+void addRandomBodies(SplashWorld& s, std::mt19937& rng) {
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
     const auto sym = [&](float a) { return a * (2.0f * unit(rng) - 1.0f); };
-    rigid::addGround(s.world());
     for (int b = 0; b < 7; ++b) {
         rigid::BodyDesc d;
         d.halfExtents = {0.08f + 0.2f * unit(rng), 0.08f + 0.2f * unit(rng),
@@ -81,6 +81,27 @@ void randomBodies(SplashWorld& s, std::mt19937& rng) {
     ball.position = {1.6f, 0.6f + sym(0.1f), sym(1.0f)};
     ball.linearVelocity = {sym(2.0f), -1.0f, sym(2.0f)};
     s.world().addBody(ball);
+}
+
+void randomBodies(SplashWorld& s, std::mt19937& rng) {
+    rigid::addGround(s.world());
+    addRandomBodies(s, rng);
+}
+
+// A brick in the water turning about z through 45 degrees within the step, listed first: the
+// body axis closest to the vertical (which carries its sampling lines) switches from y to x,
+// so its line count changes, and so does where every later body's lines start in the samples.
+void brickTurningFirst(SplashWorld& s, std::mt19937& rng) {
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    rigid::addGround(s.world());
+    rigid::BodyDesc d;
+    d.halfExtents = {0.1f + 0.03f * unit(rng), 0.25f + 0.03f * unit(rng), 0.17f};
+    d.massKg = 700.0f * 8.0f * d.halfExtents.x * d.halfExtents.y * d.halfExtents.z;
+    d.position = {-1.4f + 0.2f * unit(rng), 0.55f, 1.4f};
+    d.orientation = rigid::axisAngle(Vec3{0.0f, 0.0f, 1.0f}, 0.7854f - 0.02f);  // 44 degrees
+    d.angularVelocity = {0.0f, 0.0f, 3.0f + unit(rng)};                         // 2.9-3.8 a step
+    s.world().addBody(d);
+    addRandomBodies(s, rng);
 }
 
 struct Pair {
@@ -162,33 +183,62 @@ TEST(SplashGpu, ForcesOfOneStepMatchTheCpu) {
 // here; the GPU sums it in units of 1e-8 m (rounding <= 0.5e-8 m per line and cell) and the
 // water's CG solves to its relative tolerance on each backend. Tolerance: 1e-3 of the largest
 // height change plus 1e-6 m, far below a source misplaced by one cell (the full change there).
-TEST(SplashGpu, DisplacementOfOneStepMatchesTheCpu) {
-    WW_REQUIRE_GPU();
-    const unsigned seed = ww::test::freshSeed();
-    SCOPED_TRACE("fresh seed " + std::to_string(seed));
-    const gpu::ShaderLibrary shaders;
-    Pair w = makePair(pool(96, 4.0f), seed, randomBodies, false, shaders);
+void expectSameDisplacementAfterOneStep(Pair& w) {
     w.cpu.step();
     w.gpu.step();
     const std::vector<float> hc = w.cpu.water().heights();
     const std::vector<float> hg = w.gpu.water().heights();
     ASSERT_EQ(hc.size(), hg.size());
     float largest = 0.0f, diff = 0.0f;
+    double diffSum = 0.0;
     for (std::size_t k = 0; k < hc.size(); ++k) {
         largest = std::max(largest, std::abs(hc[k]));
         diff = std::max(diff, std::abs(hc[k] - hg[k]));
+        diffSum += std::abs(static_cast<double>(hc[k]) - hg[k]);
     }
     EXPECT_GT(largest, 1e-4f);  // the bodies moved the water (the water started at rest)
     EXPECT_LE(diff, 1e-3f * largest + 1e-6f) << "largest change " << largest;
-    // The level correction after the water's step: the GPU's comes back with the next step's
-    // forces. Tolerance 1e-3 of it + 1e-9 m: the two waters after the step differ within their
-    // CGs' tolerance (1e-5 relative) and the GPU forms W - W0 in float from small terms;
-    // measured up to 1.4e-4 of it.
+    // The level correction after the water's step (W0 - W) / A_pool: the GPU's comes back with
+    // the next step's forces. The bodies' submerged volumes in W are read under the heights
+    // just compared, so the two differ by at most sum |hc - hg| h^2 / A_pool = the mean
+    // height difference (all cells: a bound on those under the bodies); and the GPU forms
+    // W - W0 in float from small terms: 1e-3 of the correction (measured up to 1.4e-4 of it)
+    // + 1e-9 m. Measured: 1.8e-9 m apart at a correction of 6.8e-7 m (seed 287497097).
     const double cpuCorrection = w.cpu.lastStats().levelCorrectionM;
+    const double meanDiff = diffSum / static_cast<double>(hc.size());
     w.gpu.step();
     EXPECT_GT(std::abs(cpuCorrection), 1e-7);  // the bodies' entry changed W this step
     EXPECT_NEAR(w.gpu.lastStats().levelCorrectionM, cpuCorrection,
-                1e-9 + 1e-3 * std::abs(cpuCorrection));
+                1e-9 + 1e-3 * std::abs(cpuCorrection) + meanDiff)
+        << "mean height difference " << meanDiff;
+}
+
+TEST(SplashGpu, DisplacementOfOneStepMatchesTheCpu) {
+    WW_REQUIRE_GPU();
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    const gpu::ShaderLibrary shaders;
+    Pair w = makePair(pool(96, 4.0f), seed, randomBodies, false, shaders);
+    expectSameDisplacementAfterOneStep(w);
+}
+
+// The GPU's before pass once read each body's lines at the after pose's offsets: right only
+// while no body's line count changed in the step (CI's seed 1947831630 caught a tumbling
+// brick). Here one always changes: the first brick's vertical axis switches.
+TEST(SplashGpu, DisplacementMatchesTheCpuWhenABodysLineCountChanges) {
+    WW_REQUIRE_GPU();
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    const gpu::ShaderLibrary shaders;
+    Pair w = makePair(pool(96, 4.0f), seed, brickTurningFirst, false, shaders);
+    const float cellM = w.cpu.grid().cellM;
+    const auto lines = [&](const rigid::Body& b) {
+        const BoxLines l = boxLines(b, cellM, w.cpu.params().column);
+        return l.n1 * l.n2;
+    };
+    const int before = lines(w.cpu.world().bodies()[1]);
+    expectSameDisplacementAfterOneStep(w);
+    EXPECT_NE(lines(w.cpu.world().bodies()[1]), before);  // the case this test is for
 }
 
 // A floating brick dropped on calm water (no collapse: a collapse is chaotic and separates

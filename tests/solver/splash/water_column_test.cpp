@@ -220,5 +220,82 @@ TEST(WaterColumn, NothingSubmergedAboveTheHighestWater) {
     }
 }
 
+// The walk out of the footprints against the ray it follows, on random grids, cells and
+// centres: with nothing covered it ends after outsideSteps + 1 half-cell steps along the
+// direction's major axis, so the target is floor((K + 2) / 2) cells along that axis (K + 1 =
+// steps) and within half a cell of the ray across it (closed form in double); with a covered
+// disc around the centre, the target lies outside the disc and no farther than that beyond
+// the disc's edge along the ray.
+TEST(WaterColumn, WalkOutOfFootprintsFollowsTheRayFromTheCentre) {
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    int checked = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        const int nx = std::uniform_int_distribution<int>(40, 200)(rng);
+        const int ny = std::uniform_int_distribution<int>(40, 200)(rng);
+        const float h = std::uniform_real_distribution<float>(0.01f, 0.2f)(rng);
+        const float x =
+            std::uniform_real_distribution<float>(-0.3f, 0.3f)(rng) * static_cast<float>(nx) * h;
+        const float z =
+            std::uniform_real_distribution<float>(-0.3f, 0.3f)(rng) * static_cast<float>(ny) * h;
+        const GridPoint16 o = gridPoint16(nx, ny, h, {x, 0.0f, z});
+        // The centre in cells, as rounded: within 1/32 cell of the exact coordinate.
+        EXPECT_NEAR(o.i / 16.0, x / h + 0.5 * (nx - 1), 1.0 / 32.0 + 1e-9 * nx);
+        EXPECT_NEAR(o.j / 16.0, z / h + 0.5 * (ny - 1), 1.0 / 32.0 + 1e-9 * ny);
+        const int i0 = std::uniform_int_distribution<int>(nx / 4, 3 * nx / 4)(rng);
+        const int j0 = std::uniform_int_distribution<int>(ny / 4, 3 * ny / 4)(rng);
+        const int cell = j0 * nx + i0;
+        const int k = std::uniform_int_distribution<int>(0, 8)(rng);
+        const double dx = 16.0 * i0 - o.i;
+        const double dz = 16.0 * j0 - o.j;
+        if (dx == 0.0 && dz == 0.0) {
+            continue;
+        }
+        // The ray's point after s half-cell steps along the major axis: (i0, j0) + s/2 D / M.
+        const double m = std::max(std::abs(dx), std::abs(dz));
+        const auto rayAt = [&](int s, double& ri, double& rj) {
+            ri = i0 + 0.5 * s * dx / m;
+            rj = j0 + 0.5 * s * dz / m;
+        };
+        // The target of step s is the cell nearest the ray's point (within half a cell on each
+        // axis); with nothing covered the walk ends at step k + 1.
+        const int free = walkOutOfFootprints(nx, ny, cell, o, k, [](int) { return false; });
+        double ri = 0.0, rj = 0.0;
+        rayAt(k + 1, ri, rj);
+        EXPECT_LE(std::abs(free % nx - ri), 0.5 + 1e-9) << "trial " << trial;
+        EXPECT_LE(std::abs(free / nx - rj), 0.5 + 1e-9) << "trial " << trial;
+        // Ties round away from the start: on the major axis, step k + 1 is floor((k + 2) / 2)
+        // cells out whichever way the ray points.
+        const int majorOut =
+            std::abs(dx) >= std::abs(dz) ? std::abs(free % nx - i0) : std::abs(free / nx - j0);
+        EXPECT_EQ(majorOut, (k + 2) / 2) << "trial " << trial;
+        // A covered disc of radius r cells around the centre (the cell inside it): the target is
+        // outside it, the nearest cell to the ray's point of some step, and that step is at most
+        // k + 1 past the first step that left the disc.
+        const double r =
+            std::hypot(dx, dz) / 16.0 + std::uniform_real_distribution<double>(0.5, 6.0)(rng);
+        const auto covered = [&](int c) {
+            return std::hypot(16.0 * (c % nx) - o.i, 16.0 * (c / nx) - o.j) / 16.0 < r;
+        };
+        const int out = walkOutOfFootprints(nx, ny, cell, o, k, covered);
+        EXPECT_FALSE(covered(out)) << "trial " << trial;
+        int stepOfOut = -1;
+        for (int s = 1; s < 4 * (nx + ny) && stepOfOut < 0; ++s) {
+            rayAt(s, ri, rj);
+            if (std::abs(out % nx - ri) <= 0.5 && std::abs(out / nx - rj) <= 0.5) {
+                stepOfOut = s;
+            }
+        }
+        ASSERT_GT(stepOfOut, 0) << "trial " << trial << ": the target is on no step's cell";
+        // The ray leaves the disc at distance r from the centre: the step after that at the
+        // latest (cell rounding), then k more uncovered steps.
+        const double toEdge = (r - std::hypot(dx, dz) / 16.0) * m / std::hypot(dx, dz) * 2.0;
+        EXPECT_LE(stepOfOut, std::ceil(toEdge) + 2 + k) << "trial " << trial;
+        ++checked;
+    }
+    EXPECT_GT(checked, 390);
+}
+
 }  // namespace
 }  // namespace ww::splash
