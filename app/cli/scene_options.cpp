@@ -107,7 +107,7 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
           {"on", "off"});
     t.add("adaptive-omega", v.adaptiveOmega,
           "Cap Jacobi's omega each step at 0.85 * 2 / lambda, lambda an estimate of "
-          "lambda_max(D^-1 A) (power iteration, at most the Gershgorin bound), which keeps it "
+          "lambda_max(D^-1 A) (Lanczos, at most the Gershgorin bound), which keeps it "
           "convergent; off uses --omega as given",
           {"on", "off"});
     t.add("chebyshev-rho", v.chebyshevRho,

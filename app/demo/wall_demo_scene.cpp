@@ -449,7 +449,7 @@ void WallDemoScene::drawControls() {
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(
             "Jacobi: cap omega each step at %.2f * 2 / lambda, lambda an estimate of "
-            "lambda_max(D^-1 A) (power iteration, at most the Gershgorin bound), which keeps it "
+            "lambda_max(D^-1 A) (Lanczos, at most the Gershgorin bound), which keeps it "
             "convergent",
             static_cast<double>(p.omegaSafety));
     }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 
 namespace ww::rigid {
 namespace {
@@ -296,6 +298,51 @@ void assembleReference(const std::vector<Body>& bodies, const std::vector<Contac
     }
 }
 
+namespace {
+
+// The largest eigenvalue of the symmetric tridiagonal matrix with diagonal `alpha` and
+// off-diagonal `beta` (beta.size() == alpha.size() - 1 or fewer), by bisection on Sturm
+// counts between Gershgorin's bounds (in double, to 1e-12 of the bound).
+double largestTridiagonalEigenvalue(const std::vector<double>& alpha,
+                                    const std::vector<double>& beta) {
+    const std::size_t k = alpha.size();
+    if (k == 0) {
+        return 0.0;
+    }
+    const auto offDiag = [&](std::size_t i) { return i < beta.size() ? beta[i] : 0.0; };
+    double lo = alpha[0], hi = alpha[0];
+    for (std::size_t i = 0; i < k; ++i) {
+        const double r = (i > 0 ? std::abs(offDiag(i - 1)) : 0.0) + std::abs(offDiag(i));
+        lo = std::min(lo, alpha[i] - r);
+        hi = std::max(hi, alpha[i] + r);
+    }
+    // How many eigenvalues lie below x: the negative pivots of T - x I (Sturm sequence).
+    const auto below = [&](double x) {
+        std::size_t count = 0;
+        double d = 1.0;
+        for (std::size_t i = 0; i < k; ++i) {
+            const double b = i > 0 ? offDiag(i - 1) : 0.0;
+            d = alpha[i] - x - (i > 0 ? b * b / d : 0.0);
+            if (d == 0.0) {
+                d = -std::numeric_limits<double>::min();
+            }
+            count += d < 0.0 ? 1 : 0;
+        }
+        return count;
+    };
+    const double tol = 1e-12 * std::max(std::abs(lo), std::abs(hi));
+    while (hi - lo > tol) {
+        const double mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi) {
+            break;
+        }
+        (below(mid) >= k ? hi : lo) = mid;
+    }
+    return hi;
+}
+
+}  // namespace
+
 float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<RowJacobian>& jac,
                         float cfm, int iterations, PowerScratch& s, const exec::Executor* ex) {
     const std::size_t rows = jac.size();
@@ -308,6 +355,7 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
     }
     s.v.resize(rows);
     s.w.resize(rows);
+    s.qPrev.resize(rows);
     s.diag.resize(rows);
     s.lin.resize(static_cast<std::size_t>(bodies));
     s.ang.resize(static_cast<std::size_t>(bodies));
@@ -340,9 +388,10 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
                     dot(j.angB, j.mAngB) + cfm;
         // A deterministic start with components along every eigenvector in practice.
         s.v[i] = 1.0f + 0.5f * std::sin(static_cast<float>(i));
+        s.qPrev[i] = 0.0f;
     }
-    // Fixed chunks (never cut by the thread count): per body M^-1 J^T v over its rows in
-    // ascending order, then per row J (M^-1 J^T v) with the sums combined in chunk order.
+    // Fixed chunks (never cut by the thread count): per body M^-1 J^T q over its rows in
+    // ascending order, then per row J (M^-1 J^T q) with the sums combined in chunk order.
     constexpr std::ptrdiff_t kBodyChunk = 256;
     constexpr std::ptrdiff_t kRowChunk = 1024;
     const auto nRows = static_cast<std::ptrdiff_t>(rows);
@@ -364,58 +413,119 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
             s.ang[ub] = ang;
         }
     };
+    // Pass 1 of a step: w = D^-1 A q into s.w, and q^T A q, q^T D q.
     struct Sums {
-        double vav = 0.0, vdv = 0.0, ww = 0.0;
+        double qaq = 0.0, qdq = 0.0;
     };
-    const auto rowSums = [&](std::ptrdiff_t chunk) {
+    const auto applyA = [&](std::ptrdiff_t chunk) {
         Sums out;
         const std::ptrdiff_t end = std::min((chunk + 1) * kRowChunk, nRows);
         for (std::ptrdiff_t r = chunk * kRowChunk; r < end; ++r) {
             const auto i = static_cast<std::size_t>(r);
             const Contact& c = contacts[i / 3];
             const RowJacobian& j = jac[i];
-            const float av = dot(j.linA, s.lin[c.bodyA]) + dot(j.angA, s.ang[c.bodyA]) +
+            const float aq = dot(j.linA, s.lin[c.bodyA]) + dot(j.angA, s.ang[c.bodyA]) +
                              dot(j.linB, s.lin[c.bodyB]) + dot(j.angB, s.ang[c.bodyB]) +
                              cfm * s.v[i];
-            out.vav += double(s.v[i]) * av;
-            out.vdv += double(s.v[i]) * s.v[i] * s.diag[i];
-            s.w[i] = s.diag[i] > 0.0f ? av / s.diag[i] : 0.0f;
-            out.ww += double(s.w[i]) * s.w[i];
+            out.qaq += double(s.v[i]) * aq;
+            out.qdq += double(s.v[i]) * s.v[i] * s.diag[i];
+            s.w[i] = s.diag[i] > 0.0f ? aq / s.diag[i] : 0.0f;
         }
         return out;
     };
-    const auto add = [](Sums a, const Sums& b) {
-        return Sums{a.vav + b.vav, a.vdv + b.vdv, a.ww + b.ww};
+    const auto addSums = [](Sums a, const Sums& b) { return Sums{a.qaq + b.qaq, a.qdq + b.qdq}; };
+    // Pass 2: w -= alpha q + beta q_prev (q_prev <- q), and w^T D w.
+    double alpha = 0.0, beta = 0.0;
+    const auto orthogonalise = [&](std::ptrdiff_t chunk) {
+        double wdw = 0.0;
+        const std::ptrdiff_t end = std::min((chunk + 1) * kRowChunk, nRows);
+        for (std::ptrdiff_t r = chunk * kRowChunk; r < end; ++r) {
+            const auto i = static_cast<std::size_t>(r);
+            const float w = static_cast<float>(s.w[i] - alpha * s.v[i] - beta * s.qPrev[i]);
+            s.qPrev[i] = s.v[i];
+            s.w[i] = w;
+            wdw += double(w) * w * s.diag[i];
+        }
+        return wdw;
     };
-    // D-weighted Rayleigh quotients of the power iterates of D^-1 A: each is a lower bound on
-    // lambda_max(D^-1 A) (A symmetric), non-decreasing from one iterate to the next (A
-    // positive semidefinite); see solver/lcp/lcp_omega.h.
-    float lambda = 0.0f;
+    // Pass 3: q = w / beta.
+    const auto normalise = [&](std::ptrdiff_t chunk) {
+        const std::ptrdiff_t end = std::min((chunk + 1) * kRowChunk, nRows);
+        const double inv = 1.0 / beta;
+        for (std::ptrdiff_t r = chunk * kRowChunk; r < end; ++r) {
+            const auto i = static_cast<std::size_t>(r);
+            s.v[i] = static_cast<float>(s.w[i] * inv);
+        }
+    };
     const std::ptrdiff_t bodyChunks = exec::chunkCount(bodies, kBodyChunk);
     const std::ptrdiff_t rowChunks = exec::chunkCount(nRows, kRowChunk);
-    for (int it = 0; it < iterations; ++it) {
-        Sums sums;
+    const auto forChunks = [&](std::ptrdiff_t n, const auto& f) {
         if (ex != nullptr) {
-            ex->parallelFor(bodyChunks, gather, work);
-            sums = ex->reduce(rowChunks, Sums{}, rowSums, add, work);
+            ex->parallelFor(n, f, work);
         } else {
-            for (std::ptrdiff_t c = 0; c < bodyChunks; ++c) {
-                gather(c);
-            }
-            for (std::ptrdiff_t c = 0; c < rowChunks; ++c) {
-                sums = add(sums, rowSums(c));
+            for (std::ptrdiff_t c = 0; c < n; ++c) {
+                f(c);
             }
         }
-        if (sums.vdv <= 0.0 || sums.ww <= 0.0) {
-            return lambda;
+    };
+    const auto reduceChunks = [&](std::ptrdiff_t n, auto zero, const auto& f, const auto& add) {
+        if (ex != nullptr) {
+            return ex->reduce(n, zero, f, add, work);
         }
-        lambda = std::max(lambda, static_cast<float>(sums.vav / sums.vdv));
-        const auto scale = static_cast<float>(1.0 / std::sqrt(sums.ww));
+        for (std::ptrdiff_t c = 0; c < n; ++c) {
+            zero = add(zero, f(c));
+        }
+        return zero;
+    };
+    // Lanczos in the D inner product (D^-1 A is self-adjoint in it): q_1 = v / |v|_D,
+    // alpha_k = q_k^T A q_k, beta_k q_k+1 = D^-1 A q_k - alpha_k q_k - beta_k-1 q_k-1. The
+    // largest eigenvalue of the tridiagonal T_k (alpha, beta) is the Ritz value.
+    s.alpha.clear();
+    s.beta.clear();
+    {
+        const Sums start = reduceChunks(
+            rowChunks, Sums{},
+            [&](std::ptrdiff_t chunk) {
+                Sums out;
+                const std::ptrdiff_t end = std::min((chunk + 1) * kRowChunk, nRows);
+                for (std::ptrdiff_t r = chunk * kRowChunk; r < end; ++r) {
+                    const auto i = static_cast<std::size_t>(r);
+                    out.qdq += double(s.v[i]) * s.v[i] * s.diag[i];
+                }
+                return out;
+            },
+            addSums);
+        if (!(start.qdq > 0.0)) {
+            return 0.0f;
+        }
         for (std::size_t i = 0; i < rows; ++i) {
-            s.v[i] = s.w[i] * scale;
+            s.w[i] = s.v[i];
         }
+        beta = std::sqrt(start.qdq);
+        forChunks(rowChunks, normalise);
+        beta = 0.0;
     }
-    return lambda;
+    for (int it = 0; it < iterations; ++it) {
+        forChunks(bodyChunks, gather);
+        const Sums sums = reduceChunks(rowChunks, Sums{}, applyA, addSums);
+        if (!(sums.qdq > 0.0)) {
+            break;
+        }
+        alpha = sums.qaq / sums.qdq;
+        s.alpha.push_back(alpha);
+        if (it + 1 == iterations) {
+            break;
+        }
+        const double wdw = reduceChunks(rowChunks, 0.0, orthogonalise, std::plus<double>{});
+        beta = std::sqrt(wdw);
+        // An invariant subspace (beta ~ 0 relative to alpha): T_k's eigenvalues are exact.
+        if (!(beta > 1e-7 * std::abs(alpha))) {
+            break;
+        }
+        s.beta.push_back(beta);
+        forChunks(rowChunks, normalise);
+    }
+    return static_cast<float>(largestTridiagonalEigenvalue(s.alpha, s.beta));
 }
 
 void applyImpulses(std::vector<Body>& bodies, std::vector<Contact>& contacts,

@@ -87,16 +87,18 @@ void assembleReference(const std::vector<Body>& bodies, const std::vector<Contac
 
 /// Scratch of estimateLambdaMax (reused between steps).
 struct PowerScratch {
-    std::vector<float> v, w, diag;
+    std::vector<float> v, w, qPrev, diag;
+    std::vector<double> alpha, beta;  ///< the Lanczos tridiagonal
     std::vector<Vec3> lin, ang;
     std::vector<std::int32_t> bodyStart, bodyEntries;  ///< rows by body: 2 * row + side
 };
 
 /// Estimate of lambda_max(D^-1 A) for A = J M^-1 J^T + cfm I over all rows of `contacts`
-/// (block diagonal over islands: the largest block's), by `iterations` power iterations
-/// applied through the Jacobians: A v = J (M^-1 J^T v), O(rows) per iteration. Returns the
-/// largest D-weighted Rayleigh quotient (v^T A v) / (v^T D v) of the iterates: never above
-/// lambda_max (up to float rounding), approaching it from below. Returns 0 without contacts.
+/// (block diagonal over islands: the largest block's), by `iterations` Lanczos steps in the D
+/// inner product applied through the Jacobians: A q = J (M^-1 J^T q), O(rows) per step.
+/// Returns the largest Ritz value (the top eigenvalue of the Lanczos tridiagonal): never
+/// above lambda_max (up to float rounding), approaching it from below, much faster than the
+/// power iteration's Rayleigh quotient with the same products. Returns 0 without contacts.
 /// With an executor the products run on its threads in fixed chunks (per body, rows ascending;
 /// partial sums combined in chunk order): the result does not depend on the thread count.
 float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<RowJacobian>& jac,

@@ -370,7 +370,7 @@ void World::assembleAndSolve(float h) {
         }
         const float lambda =
             std::min(rho, kLambdaEstimateMargin * estimateLambdaMax(m_contacts, m_jac, m_params.cfm,
-                                                                    20, m_power, m_ex.get()));
+                                                                    kLambdaSteps, m_power, m_ex.get()));
         m_stats.lambdaMax = std::max(m_stats.lambdaMax, lambda);
         if (lambda > 0.0f) {
             options.omega = std::min(options.omega, m_params.omegaSafety * 2.0f / lambda);
