@@ -483,27 +483,17 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
     s.alpha.clear();
     s.beta.clear();
     {
-        const Sums start = reduceChunks(
-            rowChunks, Sums{},
-            [&](std::ptrdiff_t chunk) {
-                Sums out;
-                const std::ptrdiff_t end = std::min((chunk + 1) * kRowChunk, nRows);
-                for (std::ptrdiff_t r = chunk * kRowChunk; r < end; ++r) {
-                    const auto i = static_cast<std::size_t>(r);
-                    out.qdq += double(s.v[i]) * s.v[i] * s.diag[i];
-                }
-                return out;
-            },
-            addSums);
-        if (!(start.qdq > 0.0)) {
+        double vdv = 0.0;  // q_1 = v / |v|_D
+        for (std::size_t i = 0; i < rows; ++i) {
+            vdv += double(s.v[i]) * s.v[i] * s.diag[i];
+        }
+        if (!(vdv > 0.0)) {
             return 0.0f;
         }
+        const double inv = 1.0 / std::sqrt(vdv);
         for (std::size_t i = 0; i < rows; ++i) {
-            s.w[i] = s.v[i];
+            s.v[i] = static_cast<float>(s.v[i] * inv);
         }
-        beta = std::sqrt(start.qdq);
-        forChunks(rowChunks, normalise);
-        beta = 0.0;
     }
     for (int it = 0; it < iterations; ++it) {
         forChunks(bodyChunks, gather);
