@@ -316,12 +316,14 @@ TEST(World, SameSeedGivesSameHashAndADifferentSeedADifferentOne) {
 }
 
 // Islands are the diagonal blocks of the dense matrix: with a fixed iteration count both
-// modes run the same arithmetic on each block up to summation order. Compared after the top
-// brick of the middle column was pushed off (it slides off, falls 3 m and lands: the islands
-// change on the way), so that both modes really move bricks. Measured after 2 s: 3e-6 m in
-// position, 2e-5 m/s (rad/s) in velocity, 2e-6 in quaternion components; the bounds (1e-4 m,
-// 1e-3, 1e-4) leave a margin of 30x or more, while a block solved differently (half omega on
-// the islands only) is off by 0.9 m.
+// modes run the same arithmetic on each block up to summation order. Compared step by step
+// from the same state while the top brick of the middle column is pushed off (it slides off,
+// falls 3 m and lands: the islands change on the way), so that both modes really move bricks.
+// Largest one-step difference over the 120 steps, measured: 3.6e-5 m, 2.1e-3 m/s (rad/s),
+// 1.7e-5 in quaternion components (Release; 4.7e-7 m with the sanitizers), all of it on the
+// step the brick lands, where the 40 unconverged projected iterations are most sensitive to
+// rounding; every other step ~1e-8 m. Half omega on the islands only gives 3.6e-3 m and
+// 0.22 m/s. The bounds (3e-4 m, 2e-2, 2e-4) sit ~10x from both.
 void checkDenseAndIslandModesAgree(float gap);
 float maxBodyDifference(const World& a, const World& b, float& maxVel, float& maxQuat);
 
@@ -339,34 +341,31 @@ void checkDenseAndIslandModesAgree(float gap) {
     p.mode = LcpMode::kDense;
     World dense = makeWallWorld(test::executor(), wall, p);
     const DriftMonitor monitor(islands);
+    float maxPos = 0.0f, maxVel = 0.0f, maxQuat = 0.0f;
     for (int s = 0; s < 120; ++s) {
         if (s == 20) {
             ASSERT_TRUE(pushBrick(islands, 2, 3, {0.0f, 0.0f, -4.0f}));
-            ASSERT_TRUE(pushBrick(dense, 2, 3, {0.0f, 0.0f, -4.0f}));
         }
+        // Every step from the same state: the dense world takes the islands world's, so the
+        // difference is one step's, not a trajectory's (the falling brick's landing amplifies
+        // rounding: compared only at the end, the two runs were 3e-6 m apart in the Release
+        // build and 8e-4 m in the sanitizer build, which failed CI in session 13).
+        dense.restoreState(islands.saveState());
         const int islandCount = islands.step().islands;
         EXPECT_EQ(dense.step().islands, 1);
         if (s == 0) {
             EXPECT_EQ(islandCount, gap > 0.0f ? 5 : 1);
         }
+        float vel = 0.0f, quat = 0.0f;
+        maxPos = std::max(maxPos, maxBodyDifference(islands, dense, vel, quat));
+        maxVel = std::max(maxVel, vel);
+        maxQuat = std::max(maxQuat, quat);
     }
     const DriftMonitor::Motion moved = monitor.measure(islands);
     EXPECT_GT(moved.maxDriftM, 0.5f) << "the pushed brick moved: the comparison is not trivial";
-    float maxPos = 0.0f, maxVel = 0.0f, maxQuat = 0.0f;
-    for (int i = 0; i < islands.bodyCount(); ++i) {
-        const Body& a = islands.bodies()[i];
-        const Body& b = dense.bodies()[i];
-        maxPos = std::max(maxPos, length(a.position - b.position));
-        maxVel = std::max(maxVel, length(a.linearVelocity - b.linearVelocity));
-        maxVel = std::max(maxVel, length(a.angularVelocity - b.angularVelocity));
-        const Quat& qa = a.orientation;
-        const Quat& qb = b.orientation;
-        maxQuat = std::max({maxQuat, std::fabs(qa.w - qb.w), std::fabs(qa.x - qb.x),
-                            std::fabs(qa.y - qb.y), std::fabs(qa.z - qb.z)});
-    }
-    EXPECT_LT(maxPos, 1e-4f);
-    EXPECT_LT(maxVel, 1e-3f);
-    EXPECT_LT(maxQuat, 1e-4f);
+    EXPECT_LT(maxPos, 3e-4f);
+    EXPECT_LT(maxVel, 2e-2f);
+    EXPECT_LT(maxQuat, 2e-4f);
 }
 
 float maxBodyDifference(const World& a, const World& b, float& maxVel, float& maxQuat) {
