@@ -39,6 +39,11 @@ namespace ww::lcp {
 
 namespace {
 
+// Body chunks of the matrix-free gather and row chunks of a pass: fixed sizes, so that which
+// thread runs which chunk never changes a result.
+constexpr std::ptrdiff_t kGatherChunkBodies = 256;
+constexpr std::ptrdiff_t kMatrixFreeChunkRows = 1024;
+
 struct Workspace {
     std::vector<float> cur, next, good, w, invDiag, lo, hi;
     std::vector<float> u;        ///< matrix-free: W J^T x per body (RowOperator::kBodyFloats each)
@@ -51,9 +56,16 @@ struct Workspace {
     /// The pairs' fields as arrays (first row, second row, normal row, mu), for the vector pass.
     std::vector<std::int32_t> pairFirst, pairSecond, pairNormal;
     std::vector<float> pairMu;
-    /// Per block of 8 pairs (8q .. 8q + 7): 1 when they are 8 consecutive contacts laid out as
-    /// (normal, first, second) row triples, so the vector pass loads them instead of gathering.
-    std::vector<std::uint8_t> pairTriples;
+    /// Per pair k: 1 when pairs k .. k + 7 are 8 consecutive contacts laid out as (normal,
+    /// first, second) row triples, so the vector pass loads them instead of gathering.
+    std::vector<std::uint8_t> tripleAt;
+    /// Matrix-free Jacobi with disc pairs: the pairs whose two rows both lie in row chunk c of
+    /// the pass are [chunkPairBegin[c], chunkPairEnd[c]), and that chunk updates them right
+    /// after its rows, so a pass hands work to the threads twice (gather, rows and pairs)
+    /// instead of three times. The few pairs whose rows straddle two chunks (strayPairs) are
+    /// updated after the rows. Empty: the pairs get a pass of their own (dense problems, or
+    /// pairs whose rows lie far apart).
+    std::vector<std::int32_t> chunkPairBegin, chunkPairEnd, strayPairs;
     /// Per row, where a Jacobi pass takes its bounds (rowBounds): kFixedBounds (the problem's
     /// lo, hi), kPinnedRow (a disc pair's row, pinned to its current value for the pair pass),
     /// or the index of the normal row a friction row's interval scales with.
@@ -85,16 +97,18 @@ struct Workspace {
             pairNormal[k] = pairs[k].normal;
             pairMu[k] = pairs[k].mu;
         }
-        pairTriples.assign(pairs.size() / 8, 0);
-        for (std::size_t q = 0; q < pairTriples.size(); ++q) {
-            bool triples = true;
-            for (std::size_t k = 8 * q; k < 8 * q + 8; ++k) {
-                const int normal = pairNormal[8 * q] + 3 * static_cast<int>(k - 8 * q);
-                triples = triples && pairNormal[k] == normal && pairFirst[k] == normal + 1 &&
-                          pairSecond[k] == normal + 2;
-            }
-            pairTriples[q] = triples ? 1 : 0;
+        // run = how many pairs from k on continue a run of consecutive row triples.
+        tripleAt.assign(pairs.size(), 0);
+        int run = 0;
+        for (std::size_t k = pairs.size(); k-- > 0;) {
+            const bool triple =
+                pairFirst[k] == pairNormal[k] + 1 && pairSecond[k] == pairNormal[k] + 2;
+            const bool continues =
+                k + 1 < pairs.size() && run > 0 && pairNormal[k + 1] == pairNormal[k] + 3;
+            run = triple ? (continues ? run + 1 : 1) : 0;
+            tripleAt[k] = run >= 8 ? 1 : 0;
         }
+        assignPairsToChunks(p);
         boundOf.resize(p.hasFriction() ? n : 0);
         for (std::size_t i = 0; i < boundOf.size(); ++i) {
             const int k = p.frictionNormal[i];
@@ -105,6 +119,44 @@ struct Workspace {
     }
     static constexpr std::int32_t kFixedBounds = -1;
     static constexpr std::int32_t kPinnedRow = -2;
+
+  private:
+    // chunkPairBegin, chunkPairEnd and strayPairs for the matrix-free pass's row chunks; left
+    // empty unless each chunk's pairs are one run followed by at most its strays, and there
+    // are no more strays than chunks (pairs come sorted by their first row: frictionPairs).
+    void assignPairsToChunks(const LcpProblem& p) {
+        chunkPairBegin.clear();
+        chunkPairEnd.clear();
+        strayPairs.clear();
+        if (!p.matrixFree() || pairs.empty()) {
+            return;
+        }
+        const std::ptrdiff_t chunks = exec::chunkCount(p.n, kMatrixFreeChunkRows);
+        std::size_t k = 0;
+        for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+            const std::ptrdiff_t rowEnd =
+                std::min<std::ptrdiff_t>((c + 1) * kMatrixFreeChunkRows, p.n);
+            chunkPairBegin.push_back(static_cast<std::int32_t>(k));
+            while (k < pairs.size() && pairs[k].first < rowEnd && pairs[k].second < rowEnd) {
+                ++k;
+            }
+            chunkPairEnd.push_back(static_cast<std::int32_t>(k));
+            for (; k < pairs.size() && pairs[k].first < rowEnd; ++k) {
+                if (pairs[k].second < rowEnd) {
+                    chunkPairBegin.clear();  // an in-chunk pair after a stray: not one run
+                    chunkPairEnd.clear();
+                    strayPairs.clear();
+                    return;
+                }
+                strayPairs.push_back(static_cast<std::int32_t>(k));
+            }
+        }
+        if (k != pairs.size() || static_cast<std::ptrdiff_t>(strayPairs.size()) > chunks) {
+            chunkPairBegin.clear();
+            chunkPairEnd.clear();
+            strayPairs.clear();
+        }
+    }
 };
 
 // The step scale of row i (omega / A_ii), shared by a disc pair (omega / max(A_ff, A_gg)).
@@ -172,11 +224,6 @@ float pairResidual(const LcpProblem& p, const Workspace& ws, const float* x, con
     }
     return std::isfinite(probe) ? r : kInfinity;
 }
-
-// Body chunks of the matrix-free gather and row chunks of a pass: fixed sizes, so that which
-// thread runs which chunk never changes a result.
-constexpr std::ptrdiff_t kGatherChunkBodies = 256;
-constexpr std::ptrdiff_t kMatrixFreeChunkRows = 1024;
 
 // u = W J^T x (RowOperator::gatherBodies) over the executor's threads, or on this one.
 void gatherBodies(const RowOperator& op, const float* x, Workspace& ws, const exec::Executor* ex) {
@@ -497,7 +544,7 @@ std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, 
             return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v.data() + k));
         };
         // Eight consecutive contacts' row triples are loaded and split; other pairs gathered.
-        const bool triples = ws.pairTriples[static_cast<std::size_t>(k / 8)] != 0;
+        const bool triples = ws.tripleAt[static_cast<std::size_t>(k)] != 0;
         const std::int32_t base = ws.pairNormal[static_cast<std::size_t>(k)];
         const __m256i f = load(ws.pairFirst);
         const __m256i g = load(ws.pairSecond);
@@ -560,54 +607,64 @@ std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, 
 }
 #endif
 
-// The disc pairs of one Jacobi pass (ws.w = A x^t on entry, rows pinned by pinPairRows):
+// Pair k of one Jacobi pass (ws.w = A x^t on entry, rows pinned by pinPairRows):
 //   v = Proj_disc(x_pair - s w_pair), s = omega / max(A_ff, A_gg) (ws.invDiag), and with a
 //   Chebyshev weight != 1, x'_pair = Proj_disc(weight (v - x^{t-1}_pair) + x^{t-1}_pair).
-// Pairs are independent, so they run in chunks on the executor's threads (ex == nullptr: on
-// this one). Returns the pairs' part of r(x^t), infinite when anything is NaN or infinite, or
-// 0 without wantResidual (a NaN or infinite w or x of a pair row still reaches the rows' probe).
+// With wantResidual its part of r(x^t) goes into out (a NaN or infinite w or x reaches
+// out.probe); otherwise nothing does.
+void onePair(const LcpProblem& p, const float* cur, float* next, const Workspace& ws, float weight,
+             bool wantResidual, std::size_t k, RowsResult& out) {
+    const FrictionPair& q = ws.pairs[k];
+    const auto f = static_cast<std::size_t>(q.first);
+    const auto g = static_cast<std::size_t>(q.second);
+    const float radius = q.mu * std::max(cur[q.normal], 0.0f);
+    const float wf = ws.w[f] + p.b[f];
+    const float wg = ws.w[g] + p.b[g];
+    if (wantResidual) {
+        float nf = cur[f] - wf;
+        float ng = cur[g] - wg;
+        projectDisc(nf, ng, radius);
+        out.r = std::max({out.r, std::abs(cur[f] - nf), std::abs(cur[g] - ng)});
+        out.probe += 0.0f * (wf + wg + out.r);
+    }
+    float vf = cur[f] - ws.invDiag[f] * wf;
+    float vg = cur[g] - ws.invDiag[g] * wg;
+    projectDisc(vf, vg, radius);
+    if (weight != 1.0f) {
+        const float pf = ws.prev[f];
+        const float pg = ws.prev[g];
+        vf = weight * (vf - pf) + pf;
+        vg = weight * (vg - pg) + pg;
+        projectDisc(vf, vg, radius);
+    }
+    next[f] = vf;
+    next[g] = vg;
+}
+
+// The pairs [begin, end) of one Jacobi pass (onePair; eight at a time where the CPU has AVX2,
+// with the same operations per pair).
+RowsResult pairRange(const LcpProblem& p, const float* cur, float* next, const Workspace& ws,
+                     float weight, bool wantResidual, std::ptrdiff_t begin, std::ptrdiff_t end) {
+    RowsResult out;
+    std::ptrdiff_t k = begin;
+#if defined(__AVX2__) && defined(__FMA__)
+    k = pairPassAvx2(p, cur, next, ws, weight, wantResidual, k, end, out);
+#endif
+    for (; k < end; ++k) {
+        onePair(p, cur, next, ws, weight, wantResidual, static_cast<std::size_t>(k), out);
+    }
+    return out;
+}
+
+// The disc pairs of one Jacobi pass as a pass of their own. Pairs are independent, so they
+// run in chunks on the executor's threads (ex == nullptr: on this one). Returns the pairs'
+// part of r(x^t), infinite when anything is NaN or infinite, or 0 without wantResidual.
 float pairPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws, float weight,
                bool wantResidual, const exec::Executor* ex) {
     const auto count = static_cast<std::ptrdiff_t>(ws.pairs.size());
-    // Pair k's update from x^t (the residual part when asked for); returns nothing, adds to out.
-    const auto onePair = [&](std::size_t k, RowsResult& out) {
-        const FrictionPair& q = ws.pairs[k];
-        const auto f = static_cast<std::size_t>(q.first);
-        const auto g = static_cast<std::size_t>(q.second);
-        const float radius = q.mu * std::max(cur[q.normal], 0.0f);
-        const float wf = ws.w[f] + p.b[f];
-        const float wg = ws.w[g] + p.b[g];
-        if (wantResidual) {
-            float nf = cur[f] - wf;
-            float ng = cur[g] - wg;
-            projectDisc(nf, ng, radius);
-            out.r = std::max({out.r, std::abs(cur[f] - nf), std::abs(cur[g] - ng)});
-            out.probe += 0.0f * (wf + wg + out.r);
-        }
-        float vf = cur[f] - ws.invDiag[f] * wf;
-        float vg = cur[g] - ws.invDiag[g] * wg;
-        projectDisc(vf, vg, radius);
-        if (weight != 1.0f) {
-            const float pf = ws.prev[f];
-            const float pg = ws.prev[g];
-            vf = weight * (vf - pf) + pf;
-            vg = weight * (vg - pg) + pg;
-            projectDisc(vf, vg, radius);
-        }
-        next[f] = vf;
-        next[g] = vg;
-    };
     const auto chunk = [&](std::ptrdiff_t c) {
-        RowsResult out;
-        const std::ptrdiff_t end = std::min((c + 1) * kPairChunk, count);
-        std::ptrdiff_t kk = c * kPairChunk;
-#if defined(__AVX2__) && defined(__FMA__)
-        kk = pairPassAvx2(p, cur, next, ws, weight, wantResidual, kk, end, out);
-#endif
-        for (; kk < end; ++kk) {
-            onePair(static_cast<std::size_t>(kk), out);
-        }
-        return out;
+        return pairRange(p, cur, next, ws, weight, wantResidual, c * kPairChunk,
+                         std::min((c + 1) * kPairChunk, count));
     };
     const auto combine = [](RowsResult acc, const RowsResult& q) {
         return RowsResult{std::max(acc.r, q.r), acc.probe + q.probe};
@@ -671,21 +728,38 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
     const auto combine = [](Partial acc, const Partial& q) {
         return Partial{std::max(acc.r, q.r), acc.probe + q.probe};
     };
+    // Each row chunk's own disc pairs right after its rows (Workspace::chunkPairBegin): their
+    // w, x^t and x^{t-1} are all in that chunk.
+    const bool pairsInChunks = ex != nullptr && !ws.chunkPairBegin.empty();
     Partial total;
     if (ex != nullptr) {
         const std::ptrdiff_t kRows = matrixFree ? kMatrixFreeChunkRows : linalg::kMatVecChunkRows;
         total = ex->reduce(
             exec::chunkCount(n, kRows), Partial{},
             [&](std::ptrdiff_t c) {
-                return rows(c * kRows, std::min<std::ptrdiff_t>(c * kRows + kRows, n));
+                Partial q = rows(c * kRows, std::min<std::ptrdiff_t>(c * kRows + kRows, n));
+                if (pairsInChunks) {
+                    const auto uc = static_cast<std::size_t>(c);
+                    const RowsResult pq = pairRange(p, cur, next, ws, weight, wantResidual,
+                                                    ws.chunkPairBegin[uc], ws.chunkPairEnd[uc]);
+                    q = combine(q, Partial{pq.r, pq.probe});
+                }
+                return q;
             },
             combine, static_cast<std::ptrdiff_t>(p.productMacs()), &ws.passAffinity);
     } else {
         total = rows(0, n);
     }
     float r = total.r;
-    const float probe = total.probe;
-    if (!ws.pairs.empty()) {
+    float probe = total.probe;
+    if (pairsInChunks) {
+        RowsResult stray;
+        for (const std::int32_t k : ws.strayPairs) {
+            onePair(p, cur, next, ws, weight, wantResidual, static_cast<std::size_t>(k), stray);
+        }
+        r = std::max(r, stray.r);
+        probe += stray.probe;
+    } else if (!ws.pairs.empty()) {
         r = std::max(r, pairPass(p, cur, next, ws, weight, wantResidual, ex));
     }
     return std::isfinite(probe) ? r : kInfinity;

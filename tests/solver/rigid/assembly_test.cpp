@@ -758,5 +758,77 @@ TEST(MatrixFree, IteratesDoNotDependOnTheThreadCount) {
     }
 }
 
+/// p with `extra` frictionless rows copied from row 0 put in front (the rest shifted), so that
+/// the contacts' row triples fall differently on the pass's row chunks.
+lcp::LcpProblem withRowsInFront(const lcp::LcpProblem& p, int extra) {
+    lcp::LcpProblem out = p;
+    const int n = p.n + extra;
+    out.n = n;
+    out.op.resize(n, p.op.bodies);
+    out.b.resize(static_cast<std::size_t>(n));
+    out.lo.resize(static_cast<std::size_t>(n));
+    out.hi.resize(static_cast<std::size_t>(n));
+    out.frictionNormal.resize(static_cast<std::size_t>(n));
+    out.mu.resize(static_cast<std::size_t>(n));
+    constexpr int kJ = lcp::RowOperator::kJacobianFloats;
+    for (int i = 0; i < n; ++i) {
+        const int from = std::max(0, i - extra);
+        const auto ui = static_cast<std::size_t>(i);
+        const auto uf = static_cast<std::size_t>(from);
+        out.op.body[2 * ui] = p.op.body[2 * uf];
+        out.op.body[2 * ui + 1] = p.op.body[2 * uf + 1];
+        std::copy_n(p.op.j.begin() + kJ * from, kJ, out.op.j.begin() + kJ * i);
+        std::copy_n(p.op.k.begin() + kJ * from, kJ, out.op.k.begin() + kJ * i);
+        out.b[ui] = p.b[uf];
+        out.lo[ui] = i < extra ? 0.0f : p.lo[uf];
+        out.hi[ui] = i < extra ? lcp::kInfinity : p.hi[uf];
+        const int k = p.frictionNormal[uf];
+        out.frictionNormal[ui] = i < extra || k < 0 ? -1 : k + extra;
+        out.mu[ui] = i < extra ? 0.0f : p.mu[uf];
+    }
+    out.op.buildBodyIndex();
+    return out;
+}
+
+// A Jacobi pass on several threads updates each row chunk's disc pairs right after that
+// chunk's rows, and the pairs that straddle two chunks after all rows; a block solved on one
+// thread inside a batch updates them in a pass of their own. Both must give the same bits, with
+// and without Chebyshev (which reads x^{t-1} of the pairs' rows).
+TEST(MatrixFree, PairsUpdatedWithTheirRowChunkMatchAPassOfTheirOwn) {
+    const unsigned seed = static_cast<unsigned>(ww::test::freshSeed());
+    const RandomScene s = makeRandomScene(seed, 150, 430);
+    const PosedPair q = poseBoth(s, AssemblyParams{});
+    // 2 + 3 * 430 = 1292 rows: below the split-block work (so a batch solves it on one thread)
+    // and more than one 1024-row chunk; row 1024 is the second row of a pair whose first is
+    // row 1023.
+    const lcp::LcpProblem p = withRowsInFront(q.matrixFree, 2);
+    ASSERT_TRUE(p.validate().empty()) << p.validate();
+    ASSERT_FALSE(lcp::isSplitBlock(p));
+    ASSERT_EQ(p.frictionNormal[1023], 1022);
+    ASSERT_EQ(p.frictionNormal[1024], 1022);
+    std::vector<float> guess(2, 0.1f);
+    guess.insert(guess.end(), q.guess.begin(), q.guess.end());
+    const lcp::LcpProblem tiny = lcp::LcpProblem::plain(1);
+    lcp::LcpProblem tinyBlock = tiny;
+    tinyBlock.a = {1.0f};
+    tinyBlock.b = {-1.0f};
+    auto solver = lcp::makeCpuLcpSolver(std::make_shared<const exec::Executor>(2));
+    for (float rho : {0.0f, 0.99f}) {
+        lcp::LcpOptions o;
+        o.omega = 0.2f;
+        o.maxIterations = 40;
+        o.chebyshevRho = rho;
+        std::vector<float> chunked = guess;
+        solver->solve(p, chunked, o);
+        std::vector<float> batched = guess;
+        batched.push_back(0.0f);
+        const std::vector<lcp::LcpProblem> blocks = {p, tinyBlock};
+        solver->solveBatch(blocks, batched, o);
+        batched.pop_back();
+        EXPECT_NE(chunked, guess) << "the solve changed nothing";
+        ASSERT_EQ(chunked, batched) << "seed " << seed << ", rho " << rho;
+    }
+}
+
 }  // namespace
 }  // namespace ww::rigid
