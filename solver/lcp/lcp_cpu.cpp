@@ -125,9 +125,12 @@ struct Workspace {
     // empty unless each chunk's pairs are one run followed by at most its strays, and there
     // are no more strays than chunks (pairs come sorted by their first row: frictionPairs).
     void assignPairsToChunks(const LcpProblem& p) {
-        chunkPairBegin.clear();
-        chunkPairEnd.clear();
-        strayPairs.clear();
+        const auto none = [&] {
+            chunkPairBegin.clear();
+            chunkPairEnd.clear();
+            strayPairs.clear();
+        };
+        none();
         if (!p.matrixFree() || pairs.empty()) {
             return;
         }
@@ -143,18 +146,14 @@ struct Workspace {
             chunkPairEnd.push_back(static_cast<std::int32_t>(k));
             for (; k < pairs.size() && pairs[k].first < rowEnd; ++k) {
                 if (pairs[k].second < rowEnd) {
-                    chunkPairBegin.clear();  // an in-chunk pair after a stray: not one run
-                    chunkPairEnd.clear();
-                    strayPairs.clear();
+                    none();  // an in-chunk pair after a stray: not one run
                     return;
                 }
                 strayPairs.push_back(static_cast<std::int32_t>(k));
             }
         }
         if (k != pairs.size() || static_cast<std::ptrdiff_t>(strayPairs.size()) > chunks) {
-            chunkPairBegin.clear();
-            chunkPairEnd.clear();
-            strayPairs.clear();
+            none();
         }
     }
 };
