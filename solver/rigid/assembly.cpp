@@ -360,12 +360,19 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
     s.lin.resize(static_cast<std::size_t>(bodies));
     s.ang.resize(static_cast<std::size_t>(bodies));
     // Rows by body (entries 2 * row + side, rows ascending), so that each body's sums are
-    // gathered by one thread in row order.
+    // gathered by one thread in row order. A static body's side of a row is zero (J and
+    // M^-1 J^T): it has no entries, so the ground, which touches every bottom brick, costs
+    // nothing, and its sums stay zero.
+    const auto moves = [&](std::size_t row, int side) {
+        const RowJacobian& j = jac[row];
+        const auto zero = [](const Vec3& v) { return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f; };
+        return side == 0 ? !(zero(j.linA) && zero(j.angA)) : !(zero(j.linB) && zero(j.angB));
+    };
     s.bodyStart.assign(static_cast<std::size_t>(bodies) + 1, 0);
     for (std::size_t i = 0; i < rows; ++i) {
         const Contact& c = contacts[i / 3];
-        ++s.bodyStart[static_cast<std::size_t>(c.bodyA) + 1];
-        ++s.bodyStart[static_cast<std::size_t>(c.bodyB) + 1];
+        s.bodyStart[static_cast<std::size_t>(c.bodyA) + 1] += moves(i, 0) ? 1 : 0;
+        s.bodyStart[static_cast<std::size_t>(c.bodyB) + 1] += moves(i, 1) ? 1 : 0;
     }
     for (std::size_t b = 0; b < static_cast<std::size_t>(bodies); ++b) {
         s.bodyStart[b + 1] += s.bodyStart[b];
@@ -376,10 +383,14 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
         for (std::size_t i = 0; i < rows; ++i) {
             const Contact& c = contacts[i / 3];
             const auto row = static_cast<std::int32_t>(i);
-            s.bodyEntries[static_cast<std::size_t>(fill[static_cast<std::size_t>(c.bodyA)]++)] =
-                2 * row;
-            s.bodyEntries[static_cast<std::size_t>(fill[static_cast<std::size_t>(c.bodyB)]++)] =
-                2 * row + 1;
+            if (moves(i, 0)) {
+                s.bodyEntries[static_cast<std::size_t>(fill[static_cast<std::size_t>(c.bodyA)]++)] =
+                    2 * row;
+            }
+            if (moves(i, 1)) {
+                s.bodyEntries[static_cast<std::size_t>(fill[static_cast<std::size_t>(c.bodyB)]++)] =
+                    2 * row + 1;
+            }
         }
     }
     for (std::size_t i = 0; i < rows; ++i) {
@@ -391,8 +402,9 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
         s.qPrev[i] = 0.0f;
     }
     // Fixed chunks (never cut by the thread count): per body M^-1 J^T q over its rows in
-    // ascending order, then per row J (M^-1 J^T q) with the sums combined in chunk order.
-    constexpr std::ptrdiff_t kBodyChunk = 256;
+    // ascending order, then per row J (M^-1 J^T q) with the sums combined in chunk order. Body
+    // chunks are small so that the threads share the gather evenly (as the solver's).
+    constexpr std::ptrdiff_t kBodyChunk = 32;
     constexpr std::ptrdiff_t kRowChunk = 1024;
     const auto nRows = static_cast<std::ptrdiff_t>(rows);
     const std::ptrdiff_t work = 12 * nRows;

@@ -28,7 +28,7 @@ void ContactCache::store(const std::vector<Contact>& contacts) {
     });
 }
 
-int ContactCache::warmStart(std::vector<Contact>& contacts, float factor) const {
+int ContactCache::warmStart(std::span<Contact> contacts, float factor) const {
     int matched = 0;
     for (Contact& c : contacts) {
         const auto it = std::lower_bound(m_entries.begin(), m_entries.end(), c,

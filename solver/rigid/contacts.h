@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -52,7 +53,7 @@ class ContactCache {
     /// Sets impulse[] (scaled by `factor`) and warmStarted of contacts found in the cache;
     /// the others get zero. The friction impulse is the cached world-space vector projected
     /// onto the contact's tangent1/tangent2, which must be set. Returns the number matched.
-    int warmStart(std::vector<Contact>& contacts, float factor) const;
+    int warmStart(std::span<Contact> contacts, float factor) const;
     void clear() { m_entries.clear(); }
     /// Forgets contacts of `body` and shifts higher body indices down by one.
     void removeBody(int body);

@@ -12,6 +12,17 @@
 
 namespace ww::rigid {
 
+namespace {
+
+/// Pairs per chunk of the narrow phase: a chunk's pairs, frames and warm starts are ~10 us
+/// of work, so that chunk hand-offs stay cheap and a pile's pairs spread over many threads.
+constexpr std::ptrdiff_t kNarrowPhaseChunkPairs = 64;
+/// What one pair costs, in the executor's work units (multiply-adds): a box-box test with
+/// its clipping is a few hundred.
+constexpr std::ptrdiff_t kNarrowPhasePairWork = 256;
+
+}  // namespace
+
 const char* toString(LcpMode m) {
     return m == LcpMode::kDense ? "dense" : "islands";
 }
@@ -112,7 +123,6 @@ void World::wake(int i) {
 void World::reserve(int bodies, int contacts) {
     m_bodies.reserve(bodies);
     m_saved.reserve(bodies);
-    m_points.reserve(contacts);
     m_contacts.reserve(contacts);
     m_jac.reserve(3 * static_cast<std::size_t>(contacts));
     m_x.reserve(3 * static_cast<std::size_t>(contacts));
@@ -251,29 +261,70 @@ void World::collide(float h) {
     const NarrowPhaseParams& np = m_params.collision;
     m_broad.findPairs(m_bodies, np.margin, h, m_pairs);
     m_stats.pairs = std::max(m_stats.pairs, static_cast<int>(m_pairs.size()));
-    m_contacts.clear();
+    // The pairs in fixed chunks over the executor's threads: each chunk collides its pairs,
+    // frames and warm-starts their contacts into its own list, and the lists are joined in
+    // chunk order, so m_contacts comes out in pair order whatever the thread count.
+    const auto pairCount = static_cast<std::ptrdiff_t>(m_pairs.size());
+    const std::ptrdiff_t chunks = exec::chunkCount(pairCount, kNarrowPhaseChunkPairs);
+    const auto uChunks = static_cast<std::size_t>(chunks);
+    if (m_chunkContacts.size() < uChunks) {
+        m_chunkContacts.resize(uChunks);
+    }
+    m_chunkPenetration.assign(uChunks, 0.0f);
+    m_chunkWarm.assign(uChunks, 0);
+    m_points.resize(static_cast<std::size_t>(m_ex->threads()));
+    m_ex->forEachChunk(
+        chunks,
+        [&](std::ptrdiff_t chunk, int worker) {
+            const auto uc = static_cast<std::size_t>(chunk);
+            std::vector<Contact>& out = m_chunkContacts[uc];
+            std::vector<ContactPoint>& points = m_points[static_cast<std::size_t>(worker)];
+            out.clear();
+            float maxPen = 0.0f;
+            const std::ptrdiff_t end = std::min(pairCount, (chunk + 1) * kNarrowPhaseChunkPairs);
+            for (std::ptrdiff_t q = chunk * kNarrowPhaseChunkPairs; q < end; ++q) {
+                const auto [i, j] = m_pairs[static_cast<std::size_t>(q)];
+                points.clear();
+                NarrowPhaseParams pairParams = np;
+                pairParams.margin = speculativeMargin(m_bodies[i], np.margin, h) +
+                                    speculativeMargin(m_bodies[j], 0.0f, h);
+                rigid::collide(m_bodies[i], m_bodies[j], pairParams, points);
+                for (const ContactPoint& cp : points) {
+                    Contact c;
+                    c.bodyA = i;
+                    c.bodyB = j;
+                    c.feature = cp.feature;
+                    c.point = cp.point;
+                    c.normal = cp.normal;
+                    c.separation = cp.separation;
+                    tangentBasis(c.normal, c.tangent1, c.tangent2);
+                    out.push_back(c);
+                    maxPen = std::max(maxPen, -cp.separation);
+                }
+            }
+            m_chunkPenetration[uc] = maxPen;
+            if (m_params.warmStart) {
+                m_chunkWarm[uc] = m_cache.warmStart(out, m_params.warmStartFactor);
+            }
+        },
+        pairCount * kNarrowPhasePairWork);
+    std::size_t total = 0;
     float maxPen = 0.0f;
-    for (const auto& [i, j] : m_pairs) {
-        m_points.clear();
-        NarrowPhaseParams pairParams = np;
-        pairParams.margin =
-            speculativeMargin(m_bodies[i], np.margin, h) + speculativeMargin(m_bodies[j], 0.0f, h);
-        rigid::collide(m_bodies[i], m_bodies[j], pairParams, m_points);
-        for (const ContactPoint& cp : m_points) {
-            Contact c;
-            c.bodyA = i;
-            c.bodyB = j;
-            c.feature = cp.feature;
-            c.point = cp.point;
-            c.normal = cp.normal;
-            c.separation = cp.separation;
-            tangentBasis(c.normal, c.tangent1, c.tangent2);
-            m_contacts.push_back(c);
-            maxPen = std::max(maxPen, -cp.separation);
-        }
+    int warm = 0;
+    for (std::size_t c = 0; c < uChunks; ++c) {
+        total += m_chunkContacts[c].size();
+        maxPen = std::max(maxPen, m_chunkPenetration[c]);
+        warm += m_chunkWarm[c];
+    }
+    m_contacts.resize(total);
+    std::size_t at = 0;
+    for (std::size_t c = 0; c < uChunks; ++c) {
+        std::copy(m_chunkContacts[c].begin(), m_chunkContacts[c].end(),
+                  m_contacts.begin() + static_cast<std::ptrdiff_t>(at));
+        at += m_chunkContacts[c].size();
     }
     if (m_params.warmStart) {
-        m_stats.warmStarted = m_cache.warmStart(m_contacts, m_params.warmStartFactor);
+        m_stats.warmStarted = warm;
     }
     if (m_params.restingLoadGuess) {
         guessRestingImpulses(m_bodies, m_contacts, m_params.gravity, h, m_restingLoad);
@@ -368,9 +419,9 @@ void World::assembleAndSolve(float h) {
         for (int k = 0; k < blocks; ++k) {
             rho = std::max(rho, static_cast<float>(lcp::gershgorinBound(m_blocks[k])));
         }
-        const float lambda =
-            std::min(rho, kLambdaEstimateMargin * estimateLambdaMax(m_contacts, m_jac, m_params.cfm,
-                                                                    kLambdaSteps, m_power, m_ex.get()));
+        const float lambda = std::min(
+            rho, kLambdaEstimateMargin * estimateLambdaMax(m_contacts, m_jac, m_params.cfm,
+                                                           kLambdaSteps, m_power, m_ex.get()));
         m_stats.lambdaMax = std::max(m_stats.lambdaMax, lambda);
         if (lambda > 0.0f) {
             options.omega = std::min(options.omega, m_params.omegaSafety * 2.0f / lambda);

@@ -247,7 +247,13 @@ class World {
 
     BroadPhase m_broad;
     std::vector<std::pair<int, int>> m_pairs;
-    std::vector<ContactPoint> m_points;
+    /// The narrow phase's scratch: contact points per executor thread, and per chunk of pairs
+    /// its contacts (joined into m_contacts in chunk order), deepest penetration and warm
+    /// starts.
+    std::vector<std::vector<ContactPoint>> m_points;
+    std::vector<std::vector<Contact>> m_chunkContacts;
+    std::vector<float> m_chunkPenetration;
+    std::vector<int> m_chunkWarm;
     std::vector<Contact> m_contacts;
     ContactCache m_cache;
     IslandBuilder m_islandBuilder;
