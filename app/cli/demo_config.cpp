@@ -116,6 +116,7 @@ SceneOptionValues optionValuesOf(SceneOptionValues v, const WallSceneSettings* w
         v.adaptiveOmega = w.adaptiveOmega ? "on" : "off";
         v.chebyshevRho = w.lcp.chebyshevRho;
         v.restingLoadGuess = w.restingLoadGuess ? "on" : "off";
+        v.shockSweeps = w.shockSweeps;
         v.sleep = w.sleep ? "on" : "off";
         v.friction = w.friction;
         v.lcpMode = rigid::toString(w.mode);

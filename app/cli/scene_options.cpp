@@ -62,6 +62,7 @@ SceneOptionValues::SceneOptionValues() {
     adaptiveOmega = w.adaptiveOmega ? "on" : "off";
     chebyshevRho = w.lcp.chebyshevRho;
     restingLoadGuess = w.restingLoadGuess ? "on" : "off";
+    shockSweeps = w.shockSweeps;
     sleep = w.sleep ? "on" : "off";
     friction = w.friction;
     lcpMode = rigid::toString(w.mode);
@@ -116,6 +117,10 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("resting-load-guess", v.restingLoadGuess,
           "Start new contacts from the impulse that holds what rests on them (wall scene)",
           {"on", "off"});
+    t.add("shock-sweeps", v.shockSweeps,
+          "Shock propagation after the LCP: each body's contacts with what it rests on solved "
+          "again from the ground up, the body below held fixed, by this many Gauss-Seidel "
+          "sweeps; 0 = off (wall scene; docs/rigid.md)");
     t.add("sleep", v.sleep,
           "Put islands at rest for 0.5 s to sleep until something awake touches them (wall "
           "scene; docs/rigid.md)",
@@ -265,6 +270,10 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     }
     w.lcp.chebyshevRho = v.chebyshevRho;
     w.restingLoadGuess = v.restingLoadGuess == "on";
+    if (v.shockSweeps < 0 || v.shockSweeps > 1000) {
+        return rangeError("shock-sweeps", "must be in [0, 1000] (0 turns shock propagation off)");
+    }
+    w.shockSweeps = v.shockSweeps;
     w.sleep = v.sleep == "on";
     if (!(v.friction >= 0.0f) || v.friction > 10.0f) {
         return rangeError("friction", "must be in [0, 10]");

@@ -28,6 +28,7 @@ struct SceneOptionValues {
     std::string adaptiveOmega = "on";
     float chebyshevRho = 0;
     std::string restingLoadGuess = "on";
+    int shockSweeps = 0;  ///< rigid::WorldParams::shockSweeps (0 = off)
     std::string sleep = "off";
     float friction = 0;
     std::string lcpMode;

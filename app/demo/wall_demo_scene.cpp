@@ -462,6 +462,15 @@ void WallDemoScene::drawControls() {
             "radius estimate (0 = off). Near 1 it speeds up the slow modes of tall stacks.");
     }
 
+    ImGui::SliderInt("shock sweeps", &p.shockSweeps, 0, 30);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Shock propagation after the LCP (0 = off): from the ground up, each brick's\n"
+            "contacts with what it rests on are solved again with the brick below held fixed,\n"
+            "by this many Gauss-Seidel sweeps. Lets a tall touching wall stand with few\n"
+            "iterations; below ~6 it does not hold it.");
+    }
+
     bool twoN = p.lcp.maxIterations == 0;
     if (ImGui::Checkbox("iterations 2n", &twoN)) {
         p.lcp.maxIterations = twoN ? 0 : m_fixedIterations;

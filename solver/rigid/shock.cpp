@@ -1,0 +1,241 @@
+// Shock propagation (see shock.h).
+#include "solver/rigid/shock.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ww::rigid {
+
+namespace {
+
+/// A contact supports its upper body when its normal is within 45 degrees of the vertical.
+constexpr float kSupportCos = 0.70710678f;
+/// Bodies per chunk of a level's loop (fixed: which thread corrects which body changes nothing).
+constexpr std::ptrdiff_t kChunkBodies = 16;
+/// What one body's correction costs per sweep and row, in the executor's work units.
+constexpr std::ptrdiff_t kRowSweepWork = 24;
+/// Contact marks in ShockPropagation::m_lower besides a body index.
+constexpr std::int32_t kNotSupport = -1;
+constexpr std::int32_t kDropped = -2;  ///< the support below is corrected after the upper body
+
+float velocityAlong(const RowJacobian& j, const Body& a, const Body& b) {
+    return dot(j.linA, a.linearVelocity) + dot(j.angA, a.angularVelocity) +
+           dot(j.linB, b.linearVelocity) + dot(j.angB, b.angularVelocity);
+}
+
+}  // namespace
+
+int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                            const std::vector<RowJacobian>& jac, std::span<const float> bias,
+                            std::span<const char> posed, const ShockParams& p,
+                            const exec::Executor* ex) {
+    const std::size_t nb = bodies.size();
+    const std::size_t nc = contacts.size();
+    m_levelStart.assign(1, 0);
+    if (p.sweeps <= 0 || nc == 0) {
+        return 0;
+    }
+    const auto moves = [&](int b) {
+        const Body& body = bodies[static_cast<std::size_t>(b)];
+        return !body.isStatic() && !body.asleep;
+    };
+    // Resting: no point of the body moves faster than restingSpeed (|v| + |w| r, r the
+    // distance from the centre to the farthest point).
+    const auto resting = [&](int b) {
+        const Body& body = bodies[static_cast<std::size_t>(b)];
+        if (body.isStatic()) {
+            return true;
+        }
+        const float r = body.kind == BodyKind::kSphere ? body.radius : length(body.halfExtents);
+        return length(body.linearVelocity) + length(body.angularVelocity) * r <= p.restingSpeed;
+    };
+    // The support contacts of each upper body (n points from body B to body A) between resting
+    // bodies.
+    m_lower.assign(nc, kNotSupport);
+    m_supportStart.assign(nb + 1, 0);
+    for (std::size_t k = 0; k < nc; ++k) {
+        const Contact& c = contacts[k];
+        if (posed[k] == 0) {
+            continue;
+        }
+        const float nUp = dot(c.normal, p.up);
+        const int upper = nUp >= kSupportCos ? c.bodyA : (nUp <= -kSupportCos ? c.bodyB : -1);
+        if (upper >= 0 && moves(upper) && resting(c.bodyA) && resting(c.bodyB)) {
+            m_lower[k] = upper == c.bodyA ? c.bodyB : c.bodyA;
+            ++m_supportStart[static_cast<std::size_t>(upper) + 1];
+        }
+    }
+    for (std::size_t b = 0; b < nb; ++b) {
+        m_supportStart[b + 1] += m_supportStart[b];
+    }
+    m_supports.resize(static_cast<std::size_t>(m_supportStart[nb]));
+    m_fill.assign(m_supportStart.begin(), m_supportStart.end() - 1);
+    for (std::size_t k = 0; k < nc; ++k) {
+        if (m_lower[k] >= 0) {
+            const Contact& c = contacts[k];
+            const int upper = m_lower[k] == c.bodyB ? c.bodyA : c.bodyB;
+            m_supports[static_cast<std::size_t>(m_fill[static_cast<std::size_t>(upper)]++)] =
+                static_cast<std::int32_t>(k);
+        }
+    }
+    // The bodies with supports, lowest first (ties by index).
+    m_order.clear();
+    for (std::size_t b = 0; b < nb; ++b) {
+        if (m_supportStart[b + 1] > m_supportStart[b]) {
+            m_order.push_back(static_cast<std::int32_t>(b));
+        }
+    }
+    if (m_order.empty()) {
+        return 0;
+    }
+    const auto height = [&](std::int32_t b) {
+        return dot(bodies[static_cast<std::size_t>(b)].position, p.up);
+    };
+    std::sort(m_order.begin(), m_order.end(), [&](std::int32_t a, std::int32_t b) {
+        const float ha = height(a), hb = height(b);
+        return ha != hb ? ha < hb : a < b;
+    });
+    m_rank.assign(nb, -1);
+    for (std::size_t r = 0; r < m_order.size(); ++r) {
+        m_rank[static_cast<std::size_t>(m_order[r])] = static_cast<std::int32_t>(r);
+    }
+    // Levels, in height order: a body's level is one above its highest support's. A support
+    // that is itself corrected later (tilted bodies whose centres are out of order) is dropped,
+    // so that every level reads only lower levels, which are final.
+    m_level.assign(nb, 0);
+    int levels = 0;
+    for (const std::int32_t b : m_order) {
+        const auto ub = static_cast<std::size_t>(b);
+        int level = 1;
+        for (std::int32_t s = m_supportStart[ub]; s < m_supportStart[ub + 1]; ++s) {
+            const auto k = static_cast<std::size_t>(m_supports[static_cast<std::size_t>(s)]);
+            const std::int32_t lower = m_lower[k];
+            const std::int32_t lowerRank = m_rank[static_cast<std::size_t>(lower)];
+            if (lowerRank > m_rank[ub]) {
+                m_lower[k] = kDropped;
+            } else if (lowerRank >= 0) {
+                level = std::max(level, m_level[static_cast<std::size_t>(lower)] + 1);
+            }
+        }
+        m_level[ub] = level;
+        levels = std::max(levels, level);
+    }
+    // The bodies by level (a counting sort, stable: height order within a level).
+    m_levelStart.assign(static_cast<std::size_t>(levels) + 1, 0);
+    for (const std::int32_t b : m_order) {
+        ++m_levelStart[static_cast<std::size_t>(m_level[static_cast<std::size_t>(b)])];
+    }
+    for (int l = 1; l <= levels; ++l) {
+        m_levelStart[static_cast<std::size_t>(l)] += m_levelStart[static_cast<std::size_t>(l - 1)];
+    }
+    // Level l (1..L) is [m_levelStart[l - 1], m_levelStart[l]) of byLevel.
+    m_fill.assign(m_levelStart.begin(), m_levelStart.end() - 1);
+    std::vector<std::int32_t>& byLevel = m_byLevel;
+    byLevel.assign(m_order.size(), 0);
+    for (const std::int32_t b : m_order) {
+        const auto l = static_cast<std::size_t>(m_level[static_cast<std::size_t>(b)] - 1);
+        byLevel[static_cast<std::size_t>(m_fill[l]++)] = b;
+    }
+
+    m_scratch.resize(static_cast<std::size_t>(ex != nullptr ? ex->threads() : 1));
+    const auto correct = [&](std::int32_t b, std::vector<float>& rows) {
+        const auto ub = static_cast<std::size_t>(b);
+        Body& body = bodies[ub];
+        const std::int32_t first = m_supportStart[ub];
+        const std::int32_t count = m_supportStart[ub + 1] - first;
+        // Per row: impulse, velocity before this pass's change, upper side's diagonal.
+        rows.assign(9 * static_cast<std::size_t>(count), 0.0f);
+        for (std::int32_t q = 0; q < count; ++q) {
+            const auto k =
+                static_cast<std::size_t>(m_supports[static_cast<std::size_t>(first + q)]);
+            const Contact& c = contacts[k];
+            if (m_lower[k] < 0) {
+                continue;  // dropped: its rows stay zero and are skipped below
+            }
+            const bool sideA = c.bodyA == b;
+            for (int r = 0; r < 3; ++r) {
+                const RowJacobian& j = jac[3 * k + static_cast<std::size_t>(r)];
+                float* row = rows.data() + 9 * static_cast<std::size_t>(q) + 3 * r;
+                row[0] = c.impulse[r];
+                row[1] = velocityAlong(j, bodies[static_cast<std::size_t>(c.bodyA)],
+                                       bodies[static_cast<std::size_t>(c.bodyB)]) +
+                         bias[3 * k + static_cast<std::size_t>(r)];
+                row[2] = sideA ? dot(j.linA, j.mLinA) + dot(j.angA, j.mAngA)
+                               : dot(j.linB, j.mLinB) + dot(j.angB, j.mAngB);
+            }
+        }
+        Vec3 dv{}, dw{};
+        for (int sweep = 0; sweep < p.sweeps; ++sweep) {
+            for (std::int32_t q = 0; q < count; ++q) {
+                const auto k =
+                    static_cast<std::size_t>(m_supports[static_cast<std::size_t>(first + q)]);
+                if (m_lower[k] < 0) {
+                    continue;
+                }
+                const bool sideA = contacts[k].bodyA == b;
+                float* row = rows.data() + 9 * static_cast<std::size_t>(q);
+                // w = w_before + J_upper . (dv, dw): the row's velocity with this pass's change.
+                const auto w = [&](int r) {
+                    const RowJacobian& j = jac[3 * k + static_cast<std::size_t>(r)];
+                    return row[3 * r + 1] + (sideA ? dot(j.linA, dv) + dot(j.angA, dw)
+                                                   : dot(j.linB, dv) + dot(j.angB, dw));
+                };
+                const auto push = [&](int r, float dx) {
+                    const RowJacobian& j = jac[3 * k + static_cast<std::size_t>(r)];
+                    dv += (sideA ? j.mLinA : j.mLinB) * dx;
+                    dw += (sideA ? j.mAngA : j.mAngB) * dx;
+                };
+                if (row[2] > 0.0f) {
+                    const float xn = std::max(0.0f, row[0] - w(0) / row[2]);
+                    push(0, xn - row[0]);
+                    row[0] = xn;
+                }
+                if (row[5] > 0.0f && row[8] > 0.0f) {
+                    float t1 = row[3] - w(1) / row[5];
+                    float t2 = row[6] - w(2) / row[8];
+                    const float limit = p.friction * row[0];
+                    const float len = std::sqrt(t1 * t1 + t2 * t2);
+                    if (len > limit) {
+                        const float scale = len > 0.0f ? limit / len : 0.0f;
+                        t1 *= scale;
+                        t2 *= scale;
+                    }
+                    push(1, t1 - row[3]);
+                    push(2, t2 - row[6]);
+                    row[3] = t1;
+                    row[6] = t2;
+                }
+            }
+        }
+        body.linearVelocity += dv;
+        body.angularVelocity += dw;
+    };
+    for (int l = 1; l <= levels; ++l) {
+        const std::int32_t begin = m_levelStart[static_cast<std::size_t>(l - 1)];
+        const std::int32_t end = m_levelStart[static_cast<std::size_t>(l)];
+        const std::ptrdiff_t chunks = exec::chunkCount(end - begin, kChunkBodies);
+        const auto chunk = [&](std::ptrdiff_t c, int worker) {
+            std::vector<float>& rows = m_scratch[static_cast<std::size_t>(worker)];
+            const std::ptrdiff_t last =
+                std::min<std::ptrdiff_t>(end, begin + (c + 1) * kChunkBodies);
+            for (std::ptrdiff_t i = begin + c * kChunkBodies; i < last; ++i) {
+                correct(byLevel[static_cast<std::size_t>(i)], rows);
+            }
+        };
+        if (ex != nullptr) {
+            std::ptrdiff_t work = 0;
+            for (std::int32_t i = begin; i < end; ++i) {
+                const auto ub = static_cast<std::size_t>(byLevel[static_cast<std::size_t>(i)]);
+                work += 3 * (m_supportStart[ub + 1] - m_supportStart[ub]);
+            }
+            ex->forEachChunk(chunks, chunk, work * p.sweeps * kRowSweepWork);
+        } else {
+            for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+                chunk(c, 0);
+            }
+        }
+    }
+    return static_cast<int>(m_order.size());
+}
+
+}  // namespace ww::rigid
