@@ -126,14 +126,15 @@ std::unique_ptr<PeerWall> makeOurs(const Options& opts, const WallSize& size,
 
 std::vector<Engine> engines(const Options& opts) {
     const rigid::WorldParams p;
-    char ours[240];
+    char ours[320];
     std::snprintf(ours, sizeof ours,
                   "wavewall: rigid::World, default WorldParams: %s, projected %s, omega <= %.2g "
-                  "(adaptive), <= %d iterations to %.0e N s, warm start, CPU backend, %d threads",
+                  "(adaptive), <= %d iterations to %.0e N s, warm start, shock propagation "
+                  "(%d sweeps, resting contacts), CPU backend, %d threads",
                   rigid::toString(p.mode),
                   p.lcp.method == lcp::LcpMethod::kJacobi ? "Jacobi" : "Gauss-Seidel",
                   static_cast<double>(p.lcp.omega), p.lcp.maxIterations,
-                  static_cast<double>(p.lcp.tolerance), opts.executor->threads());
+                  static_cast<double>(p.lcp.tolerance), p.shockSweeps, opts.executor->threads());
     std::vector<Engine> list;
     list.push_back({"wavewall-cpu", ours, opts.executor->threads(), &makeOurs});
 #if WW_HAVE_BULLET
