@@ -49,6 +49,7 @@ SceneOptionValues randomValues(std::mt19937& rng) {
     v.adaptiveOmega = onOff();
     v.chebyshevRho = integer(0, 1) == 1 ? 0.0f : uniform(0.0f, 0.99f);
     v.restingLoadGuess = onOff();
+    v.shockSweeps = integer(0, 30);
     v.sleep = onOff();
     v.friction = uniform(0.0f, 2.0f);
     v.lcpMode = integer(0, 1) == 1 ? "dense" : "islands";
@@ -88,6 +89,7 @@ void expectSameWall(const WallSceneSettings& a, const WallSceneSettings& b) {
     EXPECT_EQ(p.warmStart, q.warmStart);
     EXPECT_EQ(p.adaptiveOmega, q.adaptiveOmega);
     EXPECT_EQ(p.restingLoadGuess, q.restingLoadGuess);
+    EXPECT_EQ(p.shockSweeps, q.shockSweeps);
     EXPECT_EQ(p.sleep, q.sleep);
     EXPECT_EQ(p.friction, q.friction);
     EXPECT_EQ(p.mode, q.mode);

@@ -105,6 +105,10 @@ TEST(SceneOptions, WallBoundsAcceptTheEdgeAndRejectPastIt) {
         {"chebyshev-rho", [](SceneOptionValues& v) { v.chebyshevRho = 1.0f; }, false},
         {"chebyshev-rho", [](SceneOptionValues& v) { v.chebyshevRho = -1e-30f; }, false},
         {"chebyshev-rho", [=](SceneOptionValues& v) { v.chebyshevRho = nan; }, false},
+        {"shock-sweeps", [](SceneOptionValues& v) { v.shockSweeps = 0; }, true},
+        {"shock-sweeps", [](SceneOptionValues& v) { v.shockSweeps = 1000; }, true},
+        {"shock-sweeps", [](SceneOptionValues& v) { v.shockSweeps = 1001; }, false},
+        {"shock-sweeps", [](SceneOptionValues& v) { v.shockSweeps = -1; }, false},
     };
     for (const Case& c : cases) {
         expectCase(c, true);
