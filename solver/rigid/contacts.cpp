@@ -17,6 +17,18 @@ void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
     t2 = cross(n, t1);
 }
 
+Contact makeContact(int a, int b, const ContactPoint& cp) {
+    Contact c;
+    c.bodyA = a;
+    c.bodyB = b;
+    c.feature = cp.feature;
+    c.point = cp.point;
+    c.normal = cp.normal;
+    c.separation = cp.separation;
+    tangentBasis(c.normal, c.tangent1, c.tangent2);
+    return c;
+}
+
 void ContactCache::store(const std::vector<Contact>& contacts) {
     m_entries.clear();
     for (const Contact& c : contacts) {

@@ -37,6 +37,10 @@ struct Contact {
 /// persistent contact keeps its friction directions and their warm-start impulses).
 void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
 
+/// The contact of narrow-phase point cp between bodies a and b (normal from b to a), with its
+/// tangents; impulses zero, not warm started.
+Contact makeContact(int a, int b, const ContactPoint& cp);
+
 /// Remembers last step's impulses by (bodyA, bodyB, feature).
 class ContactCache {
   public:

@@ -293,15 +293,7 @@ void World::collide(float h) {
                                     speculativeMargin(m_bodies[j], 0.0f, h);
                 rigid::collide(m_bodies[i], m_bodies[j], pairParams, points);
                 for (const ContactPoint& cp : points) {
-                    Contact c;
-                    c.bodyA = i;
-                    c.bodyB = j;
-                    c.feature = cp.feature;
-                    c.point = cp.point;
-                    c.normal = cp.normal;
-                    c.separation = cp.separation;
-                    tangentBasis(c.normal, c.tangent1, c.tangent2);
-                    out.push_back(c);
+                    out.push_back(makeContact(i, j, cp));
                     maxPen = std::max(maxPen, -cp.separation);
                 }
             }

@@ -38,15 +38,7 @@ Scene pose(std::vector<Body> bodies, const std::vector<std::pair<int, int>>& pai
         collide(s.bodies[static_cast<std::size_t>(a)], s.bodies[static_cast<std::size_t>(b)],
                 NarrowPhaseParams{}, points);
         for (const ContactPoint& cp : points) {
-            Contact c;
-            c.bodyA = a;
-            c.bodyB = b;
-            c.feature = cp.feature;
-            c.point = cp.point;
-            c.normal = cp.normal;
-            c.separation = cp.separation;
-            tangentBasis(c.normal, c.tangent1, c.tangent2);
-            s.contacts.push_back(c);
+            s.contacts.push_back(makeContact(a, b, cp));
         }
     }
     computeJacobians(s.bodies, s.contacts, s.jac);
