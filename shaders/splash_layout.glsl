@@ -20,7 +20,7 @@ struct SplashBody {
 // What the water does to one body (16 floats).
 struct SplashForce {
     vec4 buoyancy;    // xyz N, w submerged volume m^3
-    vec4 drag;        // xyz N, w deta/dt at the body's centre m/s
+    vec4 drag;        // xyz N, w the water's vertical speed at the body's centre m/s
     vec4 torque;      // xyz N m about the centre, buoyancy + drag
     vec4 dragTorque;  // xyz N m, the drag part
 };

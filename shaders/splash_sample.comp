@@ -34,6 +34,14 @@ float surfaceAt(vec3 p) {
     return uRestLevelM + etaOf(bilinearCell(p.x, p.z));
 }
 
+// The water's vertical velocity at height y over cell bc (eta `now` there): deta/dt at the
+// surface, falling linearly to 0 at the floor (WaterGrid::verticalSpeedAt).
+float waterSpeed(float y, float now, vec4 bc) {
+    float rate = uDtSeconds > 0.0 ? (now - etaPrevOf(bc)) / uDtSeconds : 0.0;
+    float depth = uRestLevelM + now;
+    return depth > 0.0 ? rate * clamp(y / depth, 0.0, 1.0) : 0.0;
+}
+
 // The submerged part of the line p0 + t d, t in [-halfLen, halfLen]: xyz centroid, w volume.
 vec4 submergeLine(vec3 p0, vec3 d, float halfLen, float weight) {
     float t = clamp((uRestLevelM - p0.y) / d.y, -halfLen, halfLen);
@@ -104,7 +112,7 @@ void main() {
         vec3 r = smp.xyz - pos;
         vec4 bc = bilinearCell(smp.x, smp.z);
         float now = etaOf(bc);
-        float rate = uDtSeconds > 0.0 ? (now - etaPrevOf(bc)) / uDtSeconds : 0.0;
+        float rate = waterSpeed(smp.y, now, bc);
         vec3 fb = vec3(0.0, uWaterDensity * uGravity * smp.w, 0.0);
         vec3 rel = body.linVel.xyz + cross(body.angVel.xyz, r) - vec3(0.0, rate, 0.0);
         float speed = length(rel);
@@ -142,7 +150,7 @@ void main() {
     if (lid == 0u) {
         vec4 bc = bilinearCell(pos.x, pos.z);
         float now = etaOf(bc);
-        float rate = uDtSeconds > 0.0 ? (now - etaPrevOf(bc)) / uDtSeconds : 0.0;
+        float rate = waterSpeed(pos.y, now, bc);
         SplashForce f;
         f.buoyancy = vec4(0.0, sAcc[10][0], 0.0, sAcc[0][0]);
         f.drag = vec4(sAcc[1][0], sAcc[2][0], sAcc[3][0], rate);

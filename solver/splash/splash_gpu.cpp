@@ -251,7 +251,7 @@ void SplashGpu::reduceHeights(unsigned u) {
 
 void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
                              unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
-                             std::vector<float>& etaRateAtCentre, double& etaSum,
+                             std::vector<float>& waterSpeedAtCentre, double& etaSum,
                              double& lastCorrectionM) {
     m_linesBefore = layBodies(world, column);
     // Room for the lines of any pose of these bodies, so that the pass after the LCP step
@@ -259,7 +259,7 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
     const int most = column.maxSamples * column.maxSamples * static_cast<int>(m_records.size());
     if (Status s = reserveLines(std::max(1, most)); !s) {
         forces.assign(m_records.size(), BodyWater{});
-        etaRateAtCentre.assign(m_records.size(), 0.0f);
+        waterSpeedAtCentre.assign(m_records.size(), 0.0f);
         etaSum = std::numeric_limits<double>::quiet_NaN();
         lastCorrectionM = 0.0;
         return;
@@ -290,7 +290,7 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
     etaSum = static_cast<double>(header[0]);
     lastCorrectionM = static_cast<double>(header[2]);
     forces.assign(m_records.size(), BodyWater{});
-    etaRateAtCentre.assign(m_records.size(), 0.0f);
+    waterSpeedAtCentre.assign(m_records.size(), 0.0f);
     for (std::size_t i = 0; i < m_records.size(); ++i) {
         if (m_records[i].info[2] == 0) {
             continue;
@@ -303,7 +303,7 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
         w.torque = {f.torque[0], f.torque[1], f.torque[2]};
         w.dragTorque = {f.dragTorque[0], f.dragTorque[1], f.dragTorque[2]};
         w.buoyancyCentre = world.bodies()[i].position;
-        etaRateAtCentre[i] = f.drag[3];
+        waterSpeedAtCentre[i] = f.drag[3];
     }
 }
 
@@ -494,9 +494,9 @@ const SplashStats& SplashWorld::stepGpu() {
     // 1. water -> bodies, under eta^n, on the GPU; the forces come back (with the level
     // correction the previous step added).
     double etaSum = 0.0;
-    std::vector<float> etaRate;
+    std::vector<float> waterSpeed;
     m_gpu->sampleForces(m_world, m_params.column, m_water->heightBufferHandle(),
-                        m_water->previousHeightBufferHandle(), kDryMarginM, m_forces, etaRate,
+                        m_water->previousHeightBufferHandle(), kDryMarginM, m_forces, waterSpeed,
                         etaSum, m_stats.levelCorrectionM);
     float submerged = 0.0f;
     for (int i = 0; i < m_world.bodyCount(); ++i) {
@@ -505,7 +505,7 @@ const SplashStats& SplashWorld::stepGpu() {
             continue;
         }
         submerged += f.submergedVolume;
-        applyWaterForces(m_world.body(i), f, etaRate[static_cast<std::size_t>(i)], dt);
+        applyWaterForces(m_world.body(i), f, waterSpeed[static_cast<std::size_t>(i)], dt);
     }
     m_stats.submergedVolume = submerged;
     m_stats.waterVolume =

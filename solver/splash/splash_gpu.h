@@ -62,7 +62,8 @@ class SplashGpu {
     /// last correctLevel() added (0 before any). One readback.
     void sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
                       unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
-                      std::vector<float>& etaRateAtCentre, double& etaSum, double& lastCorrectionM);
+                      std::vector<float>& waterSpeedAtCentre, double& etaSum,
+                      double& lastCorrectionM);
     /// Bodies -> water: the lines of the bodies' current poses under the same (u, uPrev) as
     /// sampleForces, the change against the poses sampleForces saw moved out of the
     /// footprints, spread by a Gaussian of `spreadSigmaM` (0: none) as the CPU path spreads

@@ -28,7 +28,7 @@ static_assert(offsetof(Body, walk) == 144);
 /// What the water does to one body (SplashForce).
 struct Force {
     std::array<float, 4> buoyancy{};    ///< N, w submerged volume m^3
-    std::array<float, 4> drag{};        ///< N, w deta/dt at the centre m/s
+    std::array<float, 4> drag{};        ///< N, w the water's vertical speed at the centre m/s
     std::array<float, 4> torque{};      ///< N m, buoyancy + drag
     std::array<float, 4> dragTorque{};  ///< N m
 };

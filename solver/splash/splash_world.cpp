@@ -326,9 +326,8 @@ const SplashStats& SplashWorld::step() {
         const rigid::Body& seen = m_world.bodies()[static_cast<std::size_t>(i)];
         const BodyWater f = waterForces(seen, g, m_params.column, mine);
         m_forces[static_cast<std::size_t>(i)] = f;
-        float etaRate = 0.0f;
-        (void)g.etaAt(seen.position.x, seen.position.z, &etaRate);
-        applyWaterForces(m_world.body(i), f, etaRate, dt);  // body(i) wakes it: the water moves it
+        // body(i) wakes it: the water moves it
+        applyWaterForces(m_world.body(i), f, g.verticalSpeedAt(seen.position), dt);
     }
     splatAll(g, m_before, m_touchedBefore);
     m_stats.volumeDriftRel = m_volume0 > 0.0 ? (m_stats.waterVolume - m_volume0) / m_volume0 : 0.0;

@@ -74,6 +74,15 @@ float WaterGrid::etaAt(float x, float z, float* rate) const {
     return now;
 }
 
+float WaterGrid::verticalSpeedAt(const Vec3& p) const {
+    float rate = 0.0f;
+    const float depth = restLevelM + etaAt(p.x, p.z, &rate);
+    if (!(depth > 0.0f)) {
+        return 0.0f;
+    }
+    return rate * std::clamp(p.y / depth, 0.0f, 1.0f);
+}
+
 float bodyVolume(const rigid::Body& b) {
     if (b.kind == rigid::BodyKind::kBox) {
         return 8.0f * b.halfExtents.x * b.halfExtents.y * b.halfExtents.z;
@@ -186,9 +195,8 @@ BodyWater waterForces(const rigid::Body& b, const WaterGrid& w, const ColumnPara
         moment += s.centroid * s.volume;
         const Vec3 r = s.centroid - b.position;
         const Vec3 fb = up * (p.waterDensity * p.gravity * s.volume);
-        float etaRate = 0.0f;
-        (void)w.etaAt(s.centroid.x, s.centroid.z, &etaRate);
-        const Vec3 rel = b.linearVelocity + cross(b.angularVelocity, r) - up * etaRate;
+        const Vec3 rel =
+            b.linearVelocity + cross(b.angularVelocity, r) - up * w.verticalSpeedAt(s.centroid);
         const float speed = length(rel);
         const Vec3 fd = rel * (-p.waterDensity * s.volume *
                                (p.linearDrag + p.quadraticDrag * speed / lengthScale));
@@ -202,9 +210,9 @@ BodyWater waterForces(const rigid::Body& b, const WaterGrid& w, const ColumnPara
     return out;
 }
 
-void applyWaterForces(rigid::Body& b, const BodyWater& f, float etaRateAtCentre, float dt) {
+void applyWaterForces(rigid::Body& b, const BodyWater& f, float waterSpeedAtCentre, float dt) {
     const Vec3 up{0.0f, 1.0f, 0.0f};
-    const float relSpeed = length(b.linearVelocity - up * etaRateAtCentre);
+    const float relSpeed = length(b.linearVelocity - up * waterSpeedAtCentre);
     const float dragDv = length(f.dragForce) * b.invMass * dt;
     const float linScale = dragDv > relSpeed ? relSpeed / dragDv : 1.0f;
     const Vec3 dragDw = b.invInertiaWorld * f.dragTorque * dt;

@@ -20,7 +20,9 @@
 // Forces per line (rho water density, g = |gravity|, u the upward unit vector):
 //   buoyancy   F_b = rho g v u                     at c   (Archimedes, per column)
 //   drag       F_d = -rho v (kLin + kQuad |w| / Lb) w,  w = v_body(c) - v_water(c)
-// with v_water = u deta/dt (the height field has no horizontal velocity) and Lb the cube root
+// with v_water = u deta/dt c.y / (d + eta) (the height field has no horizontal velocity; in
+// shallow water the vertical velocity falls linearly from the surface's to 0 at the floor),
+// and Lb the cube root
 // of the body's volume, so that the quadratic term of a whole submerged body is
 // -1/2 rho Cd A |w| w with A = Lb^2 when kQuad = Cd / 2.
 #pragma once
@@ -53,6 +55,10 @@ struct WaterGrid {
     /// Bilinear eta at (x, z) (clamped at the outer half cell), and deta/dt when etaPrev is
     /// given.
     float etaAt(float x, float z, float* rate = nullptr) const;
+    /// The water's vertical velocity at p, m/s: deta/dt at the surface, falling linearly to 0
+    /// at the floor (the shallow-water profile w(y) = deta/dt y / (d + eta)); 0 where the
+    /// column is dry.
+    float verticalSpeedAt(const rigid::Vec3& p) const;
 };
 
 /// Coefficients of the water -> body forces.
@@ -119,8 +125,10 @@ BodyWater waterForces(const rigid::Body& b, const WaterGrid& water, const Column
 /// Applies one step's water forces to `b` as velocity changes (dt F / m, dt I_w^-1 tau). Drag
 /// may slow the body to the water's speed within the step, not reverse it (explicit drag of a
 /// light body at speed would otherwise overshoot): its share of the change is clamped to the
-/// speed relative to the water (`etaRateAtCentre`, deta/dt under the centre) and to the spin.
-void applyWaterForces(rigid::Body& b, const BodyWater& f, float etaRateAtCentre, float dtSeconds);
+/// speed relative to the water (`waterSpeedAtCentre`, WaterGrid::verticalSpeedAt the body's
+/// centre) and to the spin.
+void applyWaterForces(rigid::Body& b, const BodyWater& f, float waterSpeedAtCentre,
+                      float dtSeconds);
 
 /// A point of the grid in sixteenths of a cell (cell i's centre at 16 i), rounded from a
 /// position (in double) and clamped to one pool width around the pool; not finite: 0.
