@@ -6,6 +6,8 @@
 #include <functional>
 #include <limits>
 
+#include "solver/lcp/lanczos.h"
+
 namespace ww::rigid {
 namespace {
 
@@ -298,51 +300,6 @@ void assembleReference(const std::vector<Body>& bodies, const std::vector<Contac
     }
 }
 
-namespace {
-
-// The largest eigenvalue of the symmetric tridiagonal matrix with diagonal `alpha` and
-// off-diagonal `beta` (beta.size() == alpha.size() - 1 or fewer), by bisection on Sturm
-// counts between Gershgorin's bounds (in double, to 1e-12 of the bound).
-double largestTridiagonalEigenvalue(const std::vector<double>& alpha,
-                                    const std::vector<double>& beta) {
-    const std::size_t k = alpha.size();
-    if (k == 0) {
-        return 0.0;
-    }
-    const auto offDiag = [&](std::size_t i) { return i < beta.size() ? beta[i] : 0.0; };
-    double lo = alpha[0], hi = alpha[0];
-    for (std::size_t i = 0; i < k; ++i) {
-        const double r = (i > 0 ? std::abs(offDiag(i - 1)) : 0.0) + std::abs(offDiag(i));
-        lo = std::min(lo, alpha[i] - r);
-        hi = std::max(hi, alpha[i] + r);
-    }
-    // How many eigenvalues lie below x: the negative pivots of T - x I (Sturm sequence).
-    const auto below = [&](double x) {
-        std::size_t count = 0;
-        double d = 1.0;
-        for (std::size_t i = 0; i < k; ++i) {
-            const double b = i > 0 ? offDiag(i - 1) : 0.0;
-            d = alpha[i] - x - (i > 0 ? b * b / d : 0.0);
-            if (d == 0.0) {
-                d = -std::numeric_limits<double>::min();
-            }
-            count += d < 0.0 ? 1 : 0;
-        }
-        return count;
-    };
-    const double tol = 1e-12 * std::max(std::abs(lo), std::abs(hi));
-    while (hi - lo > tol) {
-        const double mid = 0.5 * (lo + hi);
-        if (mid <= lo || mid >= hi) {
-            break;
-        }
-        (below(mid) >= k ? hi : lo) = mid;
-    }
-    return hi;
-}
-
-}  // namespace
-
 float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<RowJacobian>& jac,
                         float cfm, int iterations, PowerScratch& s, const exec::Executor* ex) {
     const std::size_t rows = jac.size();
@@ -527,7 +484,7 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
         s.beta.push_back(beta);
         forChunks(rowChunks, normalise);
     }
-    return static_cast<float>(largestTridiagonalEigenvalue(s.alpha, s.beta));
+    return static_cast<float>(lcp::largestTridiagonalEigenvalue(s.alpha, s.beta));
 }
 
 void applyImpulses(std::vector<Body>& bodies, std::vector<Contact>& contacts,

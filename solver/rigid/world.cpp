@@ -328,6 +328,30 @@ void World::collide(float h) {
     m_stats.maxPenetration = std::max(m_stats.maxPenetration, maxPen);
 }
 
+float World::estimateBlocksLambdaMax() {
+    float lambda = 0.0f;
+    m_denseContacts.clear();
+    m_denseJac.clear();
+    for (int k = 0; k < m_blockCount; ++k) {
+        if (m_blocks[k].matrixFree()) {
+            lambda = std::max(
+                lambda, lcp::lanczosLambdaMax(m_blocks[k].op, kLambdaSteps, m_lanczos, m_ex.get()));
+            continue;
+        }
+        for (const int id : blockContacts(k)) {
+            m_denseContacts.push_back(m_contacts[static_cast<std::size_t>(id)]);
+            for (int r = 0; r < 3; ++r) {
+                m_denseJac.push_back(m_jac[3 * static_cast<std::size_t>(id) + r]);
+            }
+        }
+    }
+    if (!m_denseContacts.empty()) {
+        lambda = std::max(lambda, estimateLambdaMax(m_denseContacts, m_denseJac, m_params.cfm,
+                                                    kLambdaSteps, m_power, m_ex.get()));
+    }
+    return lambda;
+}
+
 void World::assembleAndSolve(float h) {
     Stopwatch sw;
     const int nc = static_cast<int>(m_contacts.size());
@@ -414,9 +438,7 @@ void World::assembleAndSolve(float h) {
         for (int k = 0; k < blocks; ++k) {
             rho = std::max(rho, static_cast<float>(lcp::gershgorinBound(m_blocks[k])));
         }
-        const float lambda = std::min(
-            rho, kLambdaEstimateMargin * estimateLambdaMax(m_contacts, m_jac, m_params.cfm,
-                                                           kLambdaSteps, m_power, m_ex.get()));
+        const float lambda = std::min(rho, kLambdaEstimateMargin * estimateBlocksLambdaMax());
         m_stats.lambdaMax = std::max(m_stats.lambdaMax, lambda);
         if (lambda > 0.0f) {
             options.omega = std::min(options.omega, m_params.omegaSafety * 2.0f / lambda);

@@ -20,6 +20,7 @@
 
 #include "solver/core/backend.h"
 #include "solver/core/result.h"
+#include "solver/lcp/lanczos.h"
 #include "solver/lcp/lcp_solver.h"
 #include "solver/rigid/assembly.h"
 #include "solver/rigid/broad_phase.h"
@@ -47,7 +48,8 @@ std::optional<LcpOperator> parseLcpOperator(std::string_view s);
 /// docs/rigid.md, "Matrix-free islands").
 inline constexpr int kMatrixFreeMinRows = 256;
 /// Adaptive omega (WorldParams::adaptiveOmega) takes lambda_max as this many times its
-/// kLambdaSteps-step Lanczos estimate (estimateLambdaMax), which approaches it from below:
+/// kLambdaSteps-step Lanczos estimate, which approaches it from below (per matrix-free block
+/// lcp::lanczosLambdaMax, over the dense blocks' rows together estimateLambdaMax; the largest):
 /// on the 20 x 20 wall's island 12 steps reach 0.97-0.98 of the 200-step value (docs/rigid.md,
 /// "lambda_max by Lanczos"). The 20 power iterations used before needed 1.1.
 inline constexpr float kLambdaEstimateMargin = 1.03f;
@@ -239,6 +241,10 @@ class World {
     void substep(float h);
     void collide(float h);
     void assembleAndSolve(float h);
+    /// lambda_max(D^-1 A) over this substep's blocks (A is block diagonal: the largest block
+    /// value), each a kLambdaSteps-step Lanczos estimate from below: a matrix-free block through
+    /// its operator's kernels, the dense blocks' rows together through their Jacobians.
+    float estimateBlocksLambdaMax();
     void integrate(float h);
     /// m_shockBias and m_posed for the shock pass, from the blocks' b and the velocities
     /// before the impulses are applied.
@@ -278,7 +284,10 @@ class World {
     std::vector<int> m_blockStart;  ///< offsets of each block into m_blockIds
     std::vector<float> m_x;
     std::vector<lcp::LcpReport> m_reports;  ///< one per block of the last (sub)step
-    PowerScratch m_power;
+    PowerScratch m_power;                   ///< lambda_max of the dense blocks' rows
+    lcp::LanczosScratch m_lanczos;          ///< lambda_max of each matrix-free block
+    std::vector<Contact> m_denseContacts;   ///< the dense blocks' contacts, for m_power
+    std::vector<RowJacobian> m_denseJac;    ///< and their rows
     RestingLoadScratch m_restingLoad;
     ShockPropagation m_shock;
     std::vector<float> m_shockBias;    ///< per contact row: b - J v before the impulses
