@@ -29,7 +29,7 @@ void RowOperator::resize(int rowCount, int bodyCount) {
     k.resize(kJ * n);
 }
 
-void RowOperator::buildBodyIndex() {
+void RowOperator::buildBodyIndex(const exec::Executor* ex) {
     bodyStart.assign(static_cast<std::size_t>(bodies) + 1, 0);
     for (std::int32_t b : body) {
         if (b >= 0 && b < bodies) {
@@ -48,18 +48,43 @@ void RowOperator::buildBodyIndex() {
             bodyEntries[static_cast<std::size_t>(fill[b]++)] = static_cast<std::int32_t>(e);
         }
     }
+    // The copies: K by entry and J by plane, in fixed chunks of entries and rows.
+    constexpr std::ptrdiff_t kChunk = 2048;
     kByBody.resize(kU * bodyEntries.size());
     entryRow.resize(bodyEntries.size());
-    for (std::size_t e = 0; e < bodyEntries.size(); ++e) {
-        const auto entry = static_cast<std::size_t>(bodyEntries[e]);
-        entryRow[e] = static_cast<std::int32_t>(entry >> 1);
-        std::copy_n(k.data() + kJ * (entry >> 1) + kU * (entry & 1), kU, kByBody.data() + kU * e);
-    }
+    const auto entries = static_cast<std::ptrdiff_t>(bodyEntries.size());
+    const auto byBody = [&](std::ptrdiff_t c) {
+        const std::ptrdiff_t last = std::min(entries, (c + 1) * kChunk);
+        for (auto e = static_cast<std::size_t>(c * kChunk); e < static_cast<std::size_t>(last);
+             ++e) {
+            const auto entry = static_cast<std::size_t>(bodyEntries[e]);
+            entryRow[e] = static_cast<std::int32_t>(entry >> 1);
+            std::copy_n(k.data() + kJ * (entry >> 1) + kU * (entry & 1), kU,
+                        kByBody.data() + kU * e);
+        }
+    };
     const auto n = static_cast<std::size_t>(rows());
     jByPlane.resize(j.size());
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t c = 0; c < static_cast<std::size_t>(kJ); ++c) {
-            jByPlane[c * n + i] = j[kJ * i + c];
+    const auto byPlane = [&](std::ptrdiff_t c) {
+        const std::size_t last = std::min(n, static_cast<std::size_t>((c + 1) * kChunk));
+        for (std::size_t cpt = 0; cpt < static_cast<std::size_t>(kJ); ++cpt) {
+            for (auto i = static_cast<std::size_t>(c * kChunk); i < last; ++i) {
+                jByPlane[cpt * n + i] = j[kJ * i + cpt];
+            }
+        }
+    };
+    const std::ptrdiff_t entryChunks = exec::chunkCount(entries, kChunk);
+    const std::ptrdiff_t rowChunks = exec::chunkCount(static_cast<std::ptrdiff_t>(n), kChunk);
+    if (ex != nullptr) {
+        // About 8 loads and stores an entry, 12 a row.
+        ex->parallelFor(entryChunks, byBody, 8 * entries);
+        ex->parallelFor(rowChunks, byPlane, 12 * static_cast<std::ptrdiff_t>(n));
+    } else {
+        for (std::ptrdiff_t c = 0; c < entryChunks; ++c) {
+            byBody(c);
+        }
+        for (std::ptrdiff_t c = 0; c < rowChunks; ++c) {
+            byPlane(c);
         }
     }
 }

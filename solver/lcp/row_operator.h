@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "solver/exec/executor.h"
+
 namespace ww::lcp {
 
 struct RowOperator {
@@ -45,8 +47,9 @@ struct RowOperator {
     /// Sizes body, j and k for `rows` rows of `bodies` slots (contents unspecified).
     void resize(int rows, int bodies);
     /// Fills bodyStart, bodyEntries, kByBody, entryRow and jByPlane from body, j and k (call
-    /// after the rows are written, and again after any of them changes).
-    void buildBodyIndex();
+    /// after the rows are written, and again after any of them changes). With an executor the
+    /// copies into kByBody, entryRow and jByPlane run on its threads (the same result).
+    void buildBodyIndex(const exec::Executor* ex = nullptr);
     /// A_ii = J_iA . K_iA + J_iB . K_iB + cfm (when both sides name one body, the cross terms
     /// J_iA . K_iB + J_iB . K_iA too).
     float diagonal(int i) const;

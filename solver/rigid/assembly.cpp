@@ -11,6 +11,9 @@
 namespace ww::rigid {
 namespace {
 
+// Contacts per chunk of the matrix-free assembly's parallel loop.
+constexpr int kAssemblyChunkContacts = 256;
+
 const Vec3& dirOf(const Contact& c, int r) {
     return r == 0 ? c.normal : (r == 1 ? c.tangent1 : c.tangent2);
 }
@@ -103,21 +106,33 @@ void ContactAssembler::assemble(const std::vector<Body>& bodies,
         out.a[static_cast<std::size_t>(row) * n + row] += p.cfm;
     }
     releaseSlots();
-    assembleRows(bodies, contacts, ids, p, out, guess);
+    out.b.resize(n);
+    out.lo.resize(n);
+    out.hi.resize(n);
+    out.frictionNormal.resize(n);
+    out.mu.resize(n);
+    assembleRows(bodies, contacts, ids, p, out, guess, 0, static_cast<int>(ids.size()));
 }
 
 void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
                                           const std::vector<Contact>& contacts,
                                           const std::vector<RowJacobian>& jac,
                                           std::span<const int> ids, const AssemblyParams& p,
-                                          lcp::LcpProblem& out, std::span<float> guess) {
-    const int n = 3 * static_cast<int>(ids.size());
+                                          lcp::LcpProblem& out, std::span<float> guess,
+                                          const exec::Executor* ex) {
+    const int count = static_cast<int>(ids.size());
+    const int n = 3 * count;
     out.n = n;
     out.a.clear();
-    buildSlots(bodies, contacts, ids);
+    buildSlots(bodies, contacts, ids, false);
     lcp::RowOperator& op = out.op;
     op.resize(n, static_cast<int>(m_slotBodies.size()));
     op.cfm = p.cfm;
+    out.b.resize(n);
+    out.lo.resize(n);
+    out.hi.resize(n);
+    out.frictionNormal.resize(n);
+    out.mu.resize(n);
     const auto put = [](float* dst, const Vec3& lin, const Vec3& ang) {
         dst[0] = lin.x;
         dst[1] = lin.y;
@@ -126,30 +141,44 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
         dst[4] = ang.y;
         dst[5] = ang.z;
     };
-    for (int k = 0; k < static_cast<int>(ids.size()); ++k) {
-        const Contact& c = contacts[ids[k]];
-        const int slotA = bodies[c.bodyA].isStatic() ? -1 : m_bodySlot[c.bodyA];
-        const int slotB = bodies[c.bodyB].isStatic() ? -1 : m_bodySlot[c.bodyB];
-        for (int r = 0; r < 3; ++r) {
-            const auto row = static_cast<std::size_t>(3 * k + r);
-            const RowJacobian& jr = jac[3 * ids[k] + r];
-            op.body[2 * row] = slotA;
-            op.body[2 * row + 1] = slotB;
-            float* jd = op.j.data() + lcp::RowOperator::kJacobianFloats * row;
-            float* kd = op.k.data() + lcp::RowOperator::kJacobianFloats * row;
-            put(jd, jr.linA, jr.angA);
-            put(jd + 6, jr.linB, jr.angB);
-            put(kd, jr.mLinA, jr.mAngA);
-            put(kd + 6, jr.mLinB, jr.mAngB);
+    // Each contact's three rows (J, K, bodies, then b, bounds and guess) depend on it alone.
+    const auto chunk = [&](std::ptrdiff_t c) {
+        const int first = static_cast<int>(c) * kAssemblyChunkContacts;
+        const int last = std::min(count, first + kAssemblyChunkContacts);
+        for (int k = first; k < last; ++k) {
+            const Contact& ct = contacts[ids[k]];
+            const int slotA = bodies[ct.bodyA].isStatic() ? -1 : m_bodySlot[ct.bodyA];
+            const int slotB = bodies[ct.bodyB].isStatic() ? -1 : m_bodySlot[ct.bodyB];
+            for (int r = 0; r < 3; ++r) {
+                const auto row = static_cast<std::size_t>(3 * k + r);
+                const RowJacobian& jr = jac[3 * ids[k] + r];
+                op.body[2 * row] = slotA;
+                op.body[2 * row + 1] = slotB;
+                float* jd = op.j.data() + lcp::RowOperator::kJacobianFloats * row;
+                float* kd = op.k.data() + lcp::RowOperator::kJacobianFloats * row;
+                put(jd, jr.linA, jr.angA);
+                put(jd + 6, jr.linB, jr.angB);
+                put(kd, jr.mLinA, jr.mAngA);
+                put(kd + 6, jr.mLinB, jr.mAngB);
+            }
+        }
+        assembleRows(bodies, contacts, ids, p, out, guess, first, last);
+    };
+    const std::ptrdiff_t chunks = exec::chunkCount(count, kAssemblyChunkContacts);
+    if (ex != nullptr) {
+        ex->parallelFor(chunks, chunk, 60 * static_cast<std::ptrdiff_t>(count));
+    } else {
+        for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+            chunk(c);
         }
     }
-    op.buildBodyIndex();
     releaseSlots();
-    assembleRows(bodies, contacts, ids, p, out, guess);
+    op.buildBodyIndex(ex);
 }
 
 void ContactAssembler::buildSlots(const std::vector<Body>& bodies,
-                                  const std::vector<Contact>& contacts, std::span<const int> ids) {
+                                  const std::vector<Contact>& contacts, std::span<const int> ids,
+                                  bool rows) {
     // Rows touching each non-static body of the block, as CSR over local body slots.
     m_bodySlot.resize(bodies.size(), -1);
     m_slotBodies.clear();
@@ -160,6 +189,9 @@ void ContactAssembler::buildSlots(const std::vector<Body>& bodies,
                 m_slotBodies.push_back(body);
             }
         }
+    }
+    if (!rows) {
+        return;
     }
     const int slots = static_cast<int>(m_slotBodies.size());
     m_slotStart.assign(slots + 1, 0);
@@ -202,14 +234,8 @@ void ContactAssembler::releaseSlots() {
 void ContactAssembler::assembleRows(const std::vector<Body>& bodies,
                                     const std::vector<Contact>& contacts, std::span<const int> ids,
                                     const AssemblyParams& p, lcp::LcpProblem& out,
-                                    std::span<float> guess) {
-    const int n = out.n;
-    out.b.resize(n);
-    out.lo.resize(n);
-    out.hi.resize(n);
-    out.frictionNormal.resize(n);
-    out.mu.resize(n);
-    for (int k = 0; k < static_cast<int>(ids.size()); ++k) {
+                                    std::span<float> guess, int first, int last) {
+    for (int k = first; k < last; ++k) {
         const Contact& c = contacts[ids[k]];
         const Body& a = bodies[c.bodyA];
         const Body& b = bodies[c.bodyB];

@@ -58,20 +58,24 @@ class ContactAssembler {
                   const std::vector<RowJacobian>& jac, std::span<const int> ids,
                   const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess);
     /// The same LCP with A matrix-free (LcpProblem::op: J and M^-1 J^T per row, bodies as
-    /// local slots, static bodies -1): O(rows) memory where the dense A takes n^2.
+    /// local slots, static bodies -1): O(rows) memory where the dense A takes n^2. With an
+    /// executor the rows are written on its threads in fixed chunks of contacts (the same
+    /// result on any thread count).
     void assembleMatrixFree(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
                             const std::vector<RowJacobian>& jac, std::span<const int> ids,
-                            const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess);
+                            const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess,
+                            const exec::Executor* ex = nullptr);
 
   private:
-    /// The local body slots of the block and their rows (m_bodySlot, m_slot*).
+    /// The local body slots of the block (m_bodySlot, m_slotBodies) and, with `rows`, the
+    /// rows of each slot (m_slotStart, m_slotRows: the dense product's index).
     void buildSlots(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-                    std::span<const int> ids);
+                    std::span<const int> ids, bool rows = true);
     void releaseSlots();
-    /// b, lo, hi, friction and the guess of out.n rows.
+    /// b, lo, hi, friction and the guess of out.n rows (contacts [first, last) of ids).
     void assembleRows(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
                       std::span<const int> ids, const AssemblyParams& p, lcp::LcpProblem& out,
-                      std::span<float> guess);
+                      std::span<float> guess, int first, int last);
 
     std::vector<int> m_bodySlot;   ///< body -> local slot, -1 if not in the block
     std::vector<int> m_slotStart;  ///< CSR of (row, side) per local body

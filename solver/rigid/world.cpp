@@ -424,7 +424,7 @@ void World::assembleAndSolve(float h) {
              3 * count >= kMatrixFreeMinRows);
         if (matrixFree) {
             m_assembler.assembleMatrixFree(m_bodies, m_contacts, m_jac, blockIds, ap, m_blocks[k],
-                                           guess);
+                                           guess, m_ex.get());
             ++m_stats.matrixFreeBlocks;
         } else {
             m_assembler.assemble(m_bodies, m_contacts, m_jac, blockIds, ap, m_blocks[k], guess);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "row_operator_generators.h"
+#include "support/executor.h"
 
 namespace ww::lcp {
 namespace {
@@ -87,6 +88,28 @@ TEST(RowOperator, RowsWithoutBodiesReadNoBodySums) {
     for (std::size_t i = 0; i < x.size(); ++i) {
         EXPECT_EQ(w[i], op.cfm * x[i]) << "row " << i;
     }
+}
+
+// The index built on three threads (chunks of entries and rows copied in parallel) is the
+// one built on the caller alone, array for array (a random operator of 6000 rows, above the
+// parallel threshold).
+TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const LcpProblem p = test::rowOperatorProblem(test::RowOperatorShape{2000, true}, seed);
+    RowOperator threaded = p.op;
+    threaded.bodyStart.clear();
+    threaded.bodyEntries.clear();
+    threaded.kByBody.clear();
+    threaded.entryRow.clear();
+    threaded.jByPlane.clear();
+    threaded.buildBodyIndex(test::executor().get());
+    ASSERT_FALSE(p.op.kByBody.empty());
+    EXPECT_EQ(threaded.bodyStart, p.op.bodyStart);
+    EXPECT_EQ(threaded.bodyEntries, p.op.bodyEntries);
+    EXPECT_EQ(threaded.kByBody, p.op.kByBody);
+    EXPECT_EQ(threaded.entryRow, p.op.entryRow);
+    EXPECT_EQ(threaded.jByPlane, p.op.jByPlane);
 }
 
 }  // namespace
