@@ -65,7 +65,8 @@ inline void projectDisc(float& x1, float& x2, float r) {
 /// roundoff noise after reaching an exact solution is not mistaken for divergence.
 float divergenceFloor(const LcpProblem& p);
 
-/// Empty, or why (p, x, o) cannot be solved.
-std::string checkInput(const LcpProblem& p, std::size_t xSize, const LcpOptions& o);
+/// Empty, or why (p, x, o) cannot be solved (LcpProblem::validate on the executor's threads).
+std::string checkInput(const LcpProblem& p, std::size_t xSize, const LcpOptions& o,
+                       const exec::Executor* ex = nullptr);
 
 }  // namespace ww::lcp

@@ -774,8 +774,22 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     const int every = std::max(1, o.checkEvery);
     std::copy_n(x.data(), n, ws.cur.data());
     std::copy_n(x.data(), n, ws.good.data());
-    for (std::size_t i = 0; i < n; ++i) {
-        ws.invDiag[i] = stepScale(p, ws, o.omega, i);
+    const auto scales = [&](std::ptrdiff_t c) {
+        const auto first = static_cast<std::size_t>(c * kMatrixFreeChunkRows);
+        const std::size_t last = std::min(n, first + kMatrixFreeChunkRows);
+        for (std::size_t i = first; i < last; ++i) {
+            ws.invDiag[i] = stepScale(p, ws, o.omega, i);
+        }
+    };
+    const std::ptrdiff_t scaleChunks =
+        exec::chunkCount(static_cast<std::ptrdiff_t>(n), kMatrixFreeChunkRows);
+    if (ex != nullptr && p.matrixFree()) {
+        // A matrix-free diagonal costs a row's two J . K products: ~30 operations.
+        ex->parallelFor(scaleChunks, scales, 30 * static_cast<std::ptrdiff_t>(n));
+    } else {
+        for (std::ptrdiff_t c = 0; c < scaleChunks; ++c) {
+            scales(c);
+        }
     }
     Monitor mon{o, divergenceFloor(p)};
     float* cur = ws.cur.data();
@@ -941,7 +955,7 @@ LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o,
                    const exec::Executor* ex) {
     Stopwatch sw;
     LcpReport rep;
-    rep.error = checkInput(p, x.size(), o);
+    rep.error = checkInput(p, x.size(), o, ex);
     if (!rep.error.empty()) {
         rep.status = LcpStatus::kDiverged;
         rep.residual = kInfinity;

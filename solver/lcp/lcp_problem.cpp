@@ -23,7 +23,7 @@ LcpProblem LcpProblem::plain(int n) {
     return p;
 }
 
-std::string LcpProblem::validate() const {
+std::string LcpProblem::validate(const exec::Executor* ex) const {
     if (n < 0) {
         return "negative size n = " + std::to_string(n);
     }
@@ -42,15 +42,40 @@ std::string LcpProblem::validate() const {
     if (b.size() != sn || lo.size() != sn || hi.size() != sn) {
         return "b, lo and hi must have n = " + std::to_string(n) + " entries";
     }
-    for (int i = 0; i < n; ++i) {
+    // The first row with a bad diagonal or bounds, over fixed chunks of rows (a matrix-free
+    // diagonal is two J . K products a row: worth the threads on a large island).
+    constexpr std::ptrdiff_t kChunk = 1024;
+    const auto rowOk = [&](int i) {
         const float d = diagonal(i);
+        return d > 0.0f && std::isfinite(d) &&
+               lo[static_cast<std::size_t>(i)] <= hi[static_cast<std::size_t>(i)];
+    };
+    const auto firstBad = [&](std::ptrdiff_t c) {
+        const int last = static_cast<int>(std::min<std::ptrdiff_t>((c + 1) * kChunk, n));
+        for (int i = static_cast<int>(c * kChunk); i < last; ++i) {
+            if (!rowOk(i)) {
+                return i;
+            }
+        }
+        return n;
+    };
+    const std::ptrdiff_t chunks = exec::chunkCount(n, kChunk);
+    const auto earliest = [](int x, int y) { return std::min(x, y); };
+    int bad = n;
+    if (ex != nullptr && matrixFree()) {
+        bad = ex->reduce(chunks, n, firstBad, earliest, 30 * static_cast<std::ptrdiff_t>(n));
+    } else {
+        for (std::ptrdiff_t c = 0; c < chunks && bad == n; ++c) {
+            bad = firstBad(c);
+        }
+    }
+    if (bad < n) {
+        const float d = diagonal(bad);
         if (!(d > 0.0f) || !std::isfinite(d)) {
-            return "diagonal entry A(" + std::to_string(i) + "," + std::to_string(i) +
+            return "diagonal entry A(" + std::to_string(bad) + "," + std::to_string(bad) +
                    ") = " + std::to_string(d) + " must be positive and finite";
         }
-        if (!(lo[i] <= hi[i])) {
-            return "row " + std::to_string(i) + ": lo > hi";
-        }
+        return "row " + std::to_string(bad) + ": lo > hi";
     }
     if (!frictionNormal.empty()) {
         if (frictionNormal.size() != sn || mu.size() != sn) {
@@ -150,8 +175,9 @@ float divergenceFloor(const LcpProblem& p) {
     return 1.0e-4f * (1.0f + bmax);
 }
 
-std::string checkInput(const LcpProblem& p, std::size_t xSize, const LcpOptions& o) {
-    std::string e = p.validate();
+std::string checkInput(const LcpProblem& p, std::size_t xSize, const LcpOptions& o,
+                       const exec::Executor* ex) {
+    std::string e = p.validate(ex);
     if (e.empty() && xSize != static_cast<std::size_t>(p.n)) {
         e = "x has " + std::to_string(xSize) + " entries, the problem " + std::to_string(p.n);
     }

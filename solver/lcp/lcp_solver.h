@@ -85,8 +85,9 @@ struct LcpProblem {
     }
     /// Empty string when the arrays are consistent (sizes, lo <= hi, positive diagonal,
     /// friction indices in range and not themselves friction rows; with the disc cone at most
-    /// two friction rows per normal, a pair with one mu); otherwise the reason.
-    std::string validate() const;
+    /// two friction rows per normal, a pair with one mu); otherwise the reason (the first bad
+    /// row's). With an executor a matrix-free problem's rows are checked on its threads.
+    std::string validate(const exec::Executor* ex = nullptr) const;
 };
 
 enum class LcpMethod { kJacobi, kGaussSeidel };

@@ -112,5 +112,33 @@ TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
     EXPECT_EQ(threaded.jByPlane, p.op.jByPlane);
 }
 
+// Validation on three threads names the same first bad row as on the caller alone: a random
+// 6000-row problem with a zero J row (diagonal 0) and a row with lo > hi after it, both at fresh
+// random places (the diagonal's message when it comes first or on the same row, the bounds'
+// otherwise).
+TEST(RowOperator, ValidationOnThreadsReportsTheFirstBadRow) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    LcpProblem p = test::rowOperatorProblem(test::RowOperatorShape{2000, true}, seed);
+    ASSERT_EQ(p.validate(test::executor().get()), "");
+    std::uniform_int_distribution<int> row(0, p.n - 1);
+    const int zero = row(rng);
+    const int crossed = row(rng);
+    std::fill_n(p.op.j.begin() + RowOperator::kJacobianFloats * zero, RowOperator::kJacobianFloats,
+                0.0f);
+    p.op.cfm = 0.0f;
+    p.op.buildBodyIndex();
+    p.lo[static_cast<std::size_t>(crossed)] = 1.0f;
+    p.hi[static_cast<std::size_t>(crossed)] = 0.0f;
+    const std::string alone = p.validate();
+    EXPECT_EQ(p.validate(test::executor().get()), alone);
+    EXPECT_NE(
+        alone.find(zero <= crossed ? "A(" + std::to_string(zero) + "," + std::to_string(zero) + ")"
+                                   : "row " + std::to_string(crossed) + ": lo > hi"),
+        std::string::npos)
+        << alone;
+}
+
 }  // namespace
 }  // namespace ww::lcp
