@@ -29,15 +29,39 @@ Contact makeContact(int a, int b, const ContactPoint& cp) {
     return c;
 }
 
+namespace {
+
+bool entryBefore(const ContactCache::Entry& x, const ContactCache::Entry& y) {
+    return std::tie(x.bodyA, x.bodyB, x.feature) < std::tie(y.bodyA, y.bodyB, y.feature);
+}
+
+// Sorts by (bodyA, bodyB, feature). The world's contacts come grouped by body pair in pair
+// order (the narrow phase's), so only each pair's few contacts need ordering by feature: a
+// full sort of a 1000-brick wall's 11 000 entries took 0.27 ms a step. Anything else gets
+// the full sort.
+void sortEntries(std::vector<ContactCache::Entry>& entries) {
+    for (auto run = entries.begin(); run != entries.end();) {
+        auto end = run + 1;
+        while (end != entries.end() && end->bodyA == run->bodyA && end->bodyB == run->bodyB) {
+            ++end;
+        }
+        std::sort(run, end, entryBefore);
+        run = end;
+    }
+    if (!std::is_sorted(entries.begin(), entries.end(), entryBefore)) {
+        std::sort(entries.begin(), entries.end(), entryBefore);
+    }
+}
+
+}  // namespace
+
 void ContactCache::store(const std::vector<Contact>& contacts) {
     m_entries.clear();
     for (const Contact& c : contacts) {
         m_entries.push_back({c.bodyA, c.bodyB, c.feature, c.impulse[0],
                              c.tangent1 * c.impulse[1] + c.tangent2 * c.impulse[2], c.normal});
     }
-    std::sort(m_entries.begin(), m_entries.end(), [](const Entry& x, const Entry& y) {
-        return std::tie(x.bodyA, x.bodyB, x.feature) < std::tie(y.bodyA, y.bodyB, y.feature);
-    });
+    sortEntries(m_entries);
 }
 
 int ContactCache::warmStart(std::span<Contact> contacts, float factor) const {
@@ -70,9 +94,7 @@ void ContactCache::removeBody(int body) {
         e.bodyA -= e.bodyA > body ? 1 : 0;
         e.bodyB -= e.bodyB > body ? 1 : 0;
     }
-    std::sort(m_entries.begin(), m_entries.end(), [](const Entry& x, const Entry& y) {
-        return std::tie(x.bodyA, x.bodyB, x.feature) < std::tie(y.bodyA, y.bodyB, y.feature);
-    });
+    sortEntries(m_entries);
 }
 
 int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& contacts,
