@@ -75,6 +75,8 @@ struct Workspace {
     std::vector<std::int32_t> boundOf;
     /// Where the Jacobi pass's row chunks ran last pass: A's rows stay in that core's cache.
     exec::LoopAffinity passAffinity;
+    /// The same for the matrix-free gather's body chunks.
+    exec::LoopAffinity gatherAffinity;
     void reserve(const LcpProblem& p) {
         const auto n = static_cast<std::size_t>(p.n);
         for (auto* v : {&cur, &next, &good, &w, &invDiag, &lo, &hi}) {
@@ -241,7 +243,7 @@ void gatherBodies(const RowOperator& op, const float* x, Workspace& ws, const ex
             op.gatherBodies(x, ws.u.data(), static_cast<int>(b),
                             static_cast<int>(std::min(b + kGatherChunkBodies, bodies)));
         },
-        static_cast<std::ptrdiff_t>(op.macs() / 2));
+        static_cast<std::ptrdiff_t>(op.macs() / 2), &ws.gatherAffinity);
 }
 
 // w = A x for either form of A.

@@ -41,6 +41,11 @@ struct RowOperator {
     /// J as kJacobianFloats planes (plane c of row i at c * rows + i), so that applyRows loads
     /// one component of eight consecutive rows with one vector load. Built by buildBodyIndex.
     std::vector<float> jByPlane;
+    /// A_ii of every row as diagonal() computes it, with the cfm it was computed with. Built by
+    /// buildBodyIndex: a solve reads each diagonal several times (validation, the lambda_max
+    /// estimate, the step scales), each a row's two J . K products.
+    std::vector<float> diagonals;
+    float diagonalsCfm = 0.0f;
 
     int rows() const { return static_cast<int>(body.size() / 2); }
     bool empty() const { return body.empty(); }
@@ -51,8 +56,14 @@ struct RowOperator {
     /// copies into kByBody, entryRow and jByPlane run on its threads (the same result).
     void buildBodyIndex(const exec::Executor* ex = nullptr);
     /// A_ii = J_iA . K_iA + J_iB . K_iB + cfm (when both sides name one body, the cross terms
-    /// J_iA . K_iB + J_iB . K_iA too).
-    float diagonal(int i) const;
+    /// J_iA . K_iB + J_iB . K_iA too): from `diagonals` while they match the rows and cfm.
+    float diagonal(int i) const {
+        return diagonals.size() * kJacobianFloats == j.size() && diagonalsCfm == cfm
+                   ? diagonals[static_cast<std::size_t>(i)]
+                   : computeDiagonal(i);
+    }
+    /// A_ii computed from J and K.
+    float computeDiagonal(int i) const;
     /// Empty when consistent with n rows (sizes, body slots in range, index matching body),
     /// otherwise the reason.
     std::string validate(int n) const;

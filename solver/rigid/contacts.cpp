@@ -66,15 +66,32 @@ void ContactCache::store(const std::vector<Contact>& contacts) {
 
 int ContactCache::warmStart(std::span<Contact> contacts, float factor) const {
     int matched = 0;
+    // One binary search per body pair, not per contact: a pair's entries are adjacent (sorted
+    // by pair, then feature), and its contacts usually are too (the narrow phase's order), so
+    // each contact scans the few entries of its pair for its feature.
+    auto pairBegin = m_entries.end();
+    auto pairEnd = m_entries.end();
+    int pairA = -1;
+    int pairB = -1;
     for (Contact& c : contacts) {
-        const auto it = std::lower_bound(m_entries.begin(), m_entries.end(), c,
+        if (c.bodyA != pairA || c.bodyB != pairB) {
+            pairA = c.bodyA;
+            pairB = c.bodyB;
+            pairBegin = std::lower_bound(m_entries.begin(), m_entries.end(), c,
                                          [](const Entry& e, const Contact& k) {
-                                             return std::tie(e.bodyA, e.bodyB, e.feature) <
-                                                    std::tie(k.bodyA, k.bodyB, k.feature);
+                                             return std::tie(e.bodyA, e.bodyB) <
+                                                    std::tie(k.bodyA, k.bodyB);
                                          });
+            pairEnd = pairBegin;
+            while (pairEnd != m_entries.end() && pairEnd->bodyA == pairA &&
+                   pairEnd->bodyB == pairB) {
+                ++pairEnd;
+            }
+        }
+        const auto it = std::find_if(pairBegin, pairEnd,
+                                     [&](const Entry& e) { return e.feature == c.feature; });
         // A feature whose normal turned by more than ~25 degrees is a different contact.
-        if (it != m_entries.end() && it->bodyA == c.bodyA && it->bodyB == c.bodyB &&
-            it->feature == c.feature && dot(it->normal, c.normal) > 0.9f) {
+        if (it != pairEnd && dot(it->normal, c.normal) > 0.9f) {
             c.impulse[0] = factor * it->normalImpulse;
             c.impulse[1] = factor * dot(it->friction, c.tangent1);
             c.impulse[2] = factor * dot(it->friction, c.tangent2);

@@ -124,11 +124,11 @@ inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigne
             }
         }
     }
-    p.op.buildBodyIndex();
     for (int i = 0; i < n; ++i) {
-        diagonalSum += p.op.diagonal(i);  // cfm still 0
+        diagonalSum += p.op.computeDiagonal(i);  // cfm still 0
     }
     p.op.cfm = static_cast<float>(shape.cfmScale * diagonalSum / n);
+    p.op.buildBodyIndex();  // after cfm: the kept diagonals include it
     return p;
 }
 

@@ -103,6 +103,7 @@ TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
     threaded.kByBody.clear();
     threaded.entryRow.clear();
     threaded.jByPlane.clear();
+    threaded.diagonals.clear();
     threaded.buildBodyIndex(test::executor().get());
     ASSERT_FALSE(p.op.kByBody.empty());
     EXPECT_EQ(threaded.bodyStart, p.op.bodyStart);
@@ -110,6 +111,35 @@ TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
     EXPECT_EQ(threaded.kByBody, p.op.kByBody);
     EXPECT_EQ(threaded.entryRow, p.op.entryRow);
     EXPECT_EQ(threaded.jByPlane, p.op.jByPlane);
+    EXPECT_EQ(threaded.diagonals, p.op.diagonals);
+}
+
+// The diagonals kept by buildBodyIndex are computeDiagonal's bit for bit (rows on one body, on
+// two, on the same body twice, and on none), and a cfm changed after the index was built is
+// not read from them: diagonal() then computes with the new cfm.
+TEST(RowOperator, KeptDiagonalsAreTheComputedOnesUntilCfmChanges) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    LcpProblem p = test::rowOperatorProblem(test::RowOperatorShape{300, true}, seed);
+    RowOperator& op = p.op;
+    std::uniform_int_distribution<int> row(0, p.n - 1);
+    const int same = row(rng);
+    const int none = row(rng);
+    op.body[2 * static_cast<std::size_t>(same) + 1] = op.body[2 * static_cast<std::size_t>(same)];
+    if (none != same) {
+        op.body[2 * static_cast<std::size_t>(none)] = -1;
+        op.body[2 * static_cast<std::size_t>(none) + 1] = -1;
+    }
+    op.buildBodyIndex(test::executor().get());
+    ASSERT_EQ(op.diagonals.size(), static_cast<std::size_t>(p.n));
+    for (int i = 0; i < p.n; ++i) {
+        ASSERT_EQ(op.diagonal(i), op.computeDiagonal(i)) << "row " << i;
+    }
+    const float cached = op.diagonal(same);
+    op.cfm += 0.25f;
+    EXPECT_EQ(op.diagonal(same), op.computeDiagonal(same));
+    EXPECT_NE(op.diagonal(same), cached);
 }
 
 // Validation on three threads names the same first bad row as on the caller alone: a random
