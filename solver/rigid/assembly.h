@@ -47,8 +47,10 @@ struct AssemblyParams {
 };
 
 /// J and M^-1 J^T of the three rows of every contact (jac has 3 * contacts.size() entries).
+/// With an executor, in fixed chunks of contacts on its threads (each row is its contact's
+/// alone: the same bits on any thread count).
 void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-                      std::vector<RowJacobian>& jac);
+                      std::vector<RowJacobian>& jac, const exec::Executor* ex = nullptr);
 
 class ContactAssembler {
   public:

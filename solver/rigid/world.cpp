@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <cstdio>
 #include <span>
 
@@ -20,6 +21,10 @@ constexpr std::ptrdiff_t kNarrowPhaseChunkPairs = 64;
 /// What one pair costs, in the executor's work units (multiply-adds): a box-box test with
 /// its clipping is a few hundred.
 constexpr std::ptrdiff_t kNarrowPhasePairWork = 256;
+/// Bodies per chunk of the position update, and posed contacts per chunk of the shock pass's
+/// bias: fixed sizes, so that the chunking never depends on the thread count.
+constexpr std::ptrdiff_t kIntegrateChunkBodies = 128;
+constexpr std::ptrdiff_t kShockBiasChunkContacts = 256;
 
 }  // namespace
 
@@ -355,7 +360,7 @@ float World::estimateBlocksLambdaMax() {
 void World::assembleAndSolve(float h) {
     Stopwatch sw;
     const int nc = static_cast<int>(m_contacts.size());
-    computeJacobians(m_bodies, m_contacts, m_jac);
+    computeJacobians(m_bodies, m_contacts, m_jac, m_ex.get());
     m_blockIds.clear();
     m_blockStart.assign(1, 0);
     // With sleeping, only the contacts of awake islands are posed (wakeTouchedIslands).
@@ -521,52 +526,77 @@ void World::integrate(float h) {
         sp.restingSpeed = 0.5f * g * h;
         m_shock.apply(m_bodies, m_contacts, m_jac, m_shockBias, m_posed, sp, m_ex.get());
     }
-    for (std::size_t i = 0; i < m_bodies.size(); ++i) {
-        Body& b = m_bodies[i];
-        if (b.isStatic() || b.asleep) {
-            continue;
+    // Each body on its own, in fixed chunks of bodies: the same bits on any thread count.
+    const auto bodyCount = static_cast<std::ptrdiff_t>(m_bodies.size());
+    const auto advance = [&](std::ptrdiff_t chunk) {
+        int nonFinite = 0;
+        const std::ptrdiff_t last = std::min(bodyCount, (chunk + 1) * kIntegrateChunkBodies);
+        for (auto i = static_cast<std::size_t>(chunk * kIntegrateChunkBodies);
+             i < static_cast<std::size_t>(last); ++i) {
+            Body& b = m_bodies[i];
+            if (b.isStatic() || b.asleep) {
+                continue;
+            }
+            b.position += b.linearVelocity * h;
+            b.orientation = rigid::integrate(b.orientation, b.angularVelocity, h);
+            b.updateDerived();
+            const bool finite =
+                std::isfinite(b.position.x) && std::isfinite(b.position.y) &&
+                std::isfinite(b.position.z) && std::isfinite(b.orientation.w) &&
+                std::isfinite(b.linearVelocity.x + b.linearVelocity.y + b.linearVelocity.z +
+                              b.angularVelocity.x + b.angularVelocity.y + b.angularVelocity.z);
+            if (!finite) {
+                // Recover like MuJoCo: report it and put the body back at rest where it was.
+                b = m_saved[i];
+                b.linearVelocity = {};
+                b.angularVelocity = {};
+                ++nonFinite;
+            }
         }
-        b.position += b.linearVelocity * h;
-        b.orientation = rigid::integrate(b.orientation, b.angularVelocity, h);
-        b.updateDerived();
-        const bool finite =
-            std::isfinite(b.position.x) && std::isfinite(b.position.y) &&
-            std::isfinite(b.position.z) && std::isfinite(b.orientation.w) &&
-            std::isfinite(b.linearVelocity.x + b.linearVelocity.y + b.linearVelocity.z +
-                          b.angularVelocity.x + b.angularVelocity.y + b.angularVelocity.z);
-        if (!finite) {
-            // Recover like MuJoCo: report it and put the body back at rest where it was.
-            b = m_saved[i];
-            b.linearVelocity = {};
-            b.angularVelocity = {};
-            ++m_stats.nonFiniteBodies;
-        }
-    }
+        return nonFinite;
+    };
+    // ~100 operations a body (a quaternion step and the world inertia).
+    m_stats.nonFiniteBodies += m_ex->reduce(
+        exec::chunkCount(bodyCount, kIntegrateChunkBodies), 0, advance, std::plus<int>{},
+        100 * bodyCount);
 }
 
 void World::shockBias() {
     // Each block's rows are its contacts' rows in block order, with b = J (v + h g) + bias, and
-    // the velocities are v + h g now: so bias = b - J v.
+    // the velocities are v + h g now: so bias = b - J v. Posed contacts in fixed chunks of
+    // m_blockIds positions; each contact's rows are its own.
     m_shockBias.assign(3 * m_contacts.size(), 0.0f);
     m_posed.assign(m_contacts.size(), 0);
-    for (int k = 0; k + 1 < static_cast<int>(m_blockStart.size()); ++k) {
-        const int begin = m_blockStart[k];
-        const int count = m_blockStart[k + 1] - begin;
-        const std::vector<float>& b = m_blocks[k].b;
-        for (int q = 0; q < count; ++q) {
-            const auto c = static_cast<std::size_t>(m_blockIds[begin + q]);
-            const Contact& ct = m_contacts[c];
+    const auto posedCount = static_cast<std::ptrdiff_t>(m_blockStart.back());
+    const auto chunk = [&](std::ptrdiff_t c) {
+        const auto first = static_cast<int>(c * kShockBiasChunkContacts);
+        const auto last = static_cast<int>(std::min(posedCount, (c + 1) * kShockBiasChunkContacts));
+        // The block of position `first`, then walked forward.
+        int k = static_cast<int>(std::upper_bound(m_blockStart.begin(), m_blockStart.end(), first) -
+                                 m_blockStart.begin()) -
+                1;
+        for (int at = first; at < last; ++at) {
+            while (at >= m_blockStart[k + 1]) {
+                ++k;
+            }
+            const int q = at - m_blockStart[k];
+            const std::vector<float>& b = m_blocks[k].b;
+            const auto id = static_cast<std::size_t>(m_blockIds[at]);
+            const Contact& ct = m_contacts[id];
             const Body& a = m_bodies[ct.bodyA];
             const Body& bb = m_bodies[ct.bodyB];
-            m_posed[c] = 1;
+            m_posed[id] = 1;
             for (std::size_t r = 0; r < 3; ++r) {
-                const RowJacobian& j = m_jac[3 * c + r];
+                const RowJacobian& j = m_jac[3 * id + r];
                 const float jv = dot(j.linA, a.linearVelocity) + dot(j.angA, a.angularVelocity) +
                                  dot(j.linB, bb.linearVelocity) + dot(j.angB, bb.angularVelocity);
-                m_shockBias[3 * c + r] = b[3 * static_cast<std::size_t>(q) + r] - jv;
+                m_shockBias[3 * id + r] = b[3 * static_cast<std::size_t>(q) + r] - jv;
             }
         }
-    }
+    };
+    // ~40 operations a contact.
+    m_ex->parallelFor(exec::chunkCount(posedCount, kShockBiasChunkContacts), chunk,
+                      40 * posedCount);
 }
 
 std::uint64_t World::stateHash() const {
