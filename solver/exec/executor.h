@@ -132,6 +132,36 @@ class Executor {
     std::unique_ptr<Impl> m_impl;
 };
 
+/// Executor::parallelFor on `ex`, or every chunk in order on the calling thread when ex is null
+/// (solvers take an optional executor).
+template <typename F>
+void forChunks(const Executor* ex, std::ptrdiff_t nChunks, F&& fn,
+               std::ptrdiff_t work = kMinParallelWork, LoopAffinity* affinity = nullptr) {
+    if (ex != nullptr) {
+        ex->parallelFor(nChunks, fn, work, affinity);
+        return;
+    }
+    for (std::ptrdiff_t c = 0; c < nChunks; ++c) {
+        fn(c);
+    }
+}
+
+/// Executor::reduce on `ex`, or the same chunks combined in chunk order on the calling thread
+/// when ex is null: the same result either way.
+template <typename T, typename ChunkFn, typename Combine>
+T reduceChunks(const Executor* ex, std::ptrdiff_t nChunks, T init, ChunkFn&& chunkFn,
+               Combine&& combine, std::ptrdiff_t work = kMinParallelWork,
+               LoopAffinity* affinity = nullptr) {
+    if (ex != nullptr) {
+        return ex->reduce(nChunks, std::move(init), chunkFn, combine, work, affinity);
+    }
+    T acc = std::move(init);
+    for (std::ptrdiff_t c = 0; c < nChunks; ++c) {
+        acc = combine(std::move(acc), chunkFn(c));
+    }
+    return acc;
+}
+
 /// Chunks of `chunk` items covering [0, count): ceil(count / chunk).
 inline std::ptrdiff_t chunkCount(std::ptrdiff_t count, std::ptrdiff_t chunk) {
     return count <= 0 ? 0 : (count + chunk - 1) / chunk;

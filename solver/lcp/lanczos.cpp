@@ -85,22 +85,10 @@ float lanczosLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s,
     const std::ptrdiff_t rowChunks = exec::chunkCount(n, kRowChunk);
     const auto work = static_cast<std::ptrdiff_t>(op.macs() / 2);
     const auto forChunks = [&](std::ptrdiff_t count, const auto& f) {
-        if (ex != nullptr) {
-            ex->parallelFor(count, f, work);
-        } else {
-            for (std::ptrdiff_t c = 0; c < count; ++c) {
-                f(c);
-            }
-        }
+        exec::forChunks(ex, count, f, work);
     };
     const auto reduceChunks = [&](std::ptrdiff_t count, auto zero, const auto& f, const auto& add) {
-        if (ex != nullptr) {
-            return ex->reduce(count, zero, f, add, work);
-        }
-        for (std::ptrdiff_t c = 0; c < count; ++c) {
-            zero = add(zero, f(c));
-        }
-        return zero;
+        return exec::reduceChunks(ex, count, zero, f, add, work);
     };
     const auto rowRange = [n](std::ptrdiff_t chunk) {
         const auto first = static_cast<std::size_t>(chunk * kRowChunk);

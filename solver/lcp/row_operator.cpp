@@ -82,18 +82,9 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
     };
     const std::ptrdiff_t entryChunks = exec::chunkCount(entries, kChunk);
     const std::ptrdiff_t rowChunks = exec::chunkCount(static_cast<std::ptrdiff_t>(n), kChunk);
-    if (ex != nullptr) {
-        // About 8 loads and stores an entry; 12 a row and its diagonal's ~30 operations.
-        ex->parallelFor(entryChunks, byBody, 8 * entries);
-        ex->parallelFor(rowChunks, byPlane, 40 * static_cast<std::ptrdiff_t>(n));
-    } else {
-        for (std::ptrdiff_t c = 0; c < entryChunks; ++c) {
-            byBody(c);
-        }
-        for (std::ptrdiff_t c = 0; c < rowChunks; ++c) {
-            byPlane(c);
-        }
-    }
+    // About 8 loads and stores an entry; 12 a row and its diagonal's ~30 operations.
+    exec::forChunks(ex, entryChunks, byBody, 8 * entries);
+    exec::forChunks(ex, rowChunks, byPlane, 40 * static_cast<std::ptrdiff_t>(n));
     diagonalsCfm = cfm;
 }
 
@@ -159,37 +150,44 @@ void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int last
 #if defined(__AVX2__) && defined(__FMA__)
     // One body's six sums in lanes 0-5 of a vector: per entry one masked load of its K block,
     // one broadcast and one fused multiply-add, the scalar loop's operations lane by lane.
-    // Four bodies at a time, each its own chain of fused multiply-adds in its own order: one
-    // body's chain is latency-bound (a wall brick has ~70 entries), four in flight are not.
+    // Eight bodies at a time, each its own chain of fused multiply-adds in its own order: one
+    // body's chain is latency-bound (a wall brick has ~70 entries), eight in flight are not.
     const __m256i six = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
     const auto term = [&](std::int32_t e, __m256 acc) {
         const auto ue = static_cast<std::size_t>(e);
         const __m256 kr = _mm256_maskload_ps(kByBody.data() + kU * ue, six);
         return _mm256_fmadd_ps(kr, _mm256_set1_ps(x[entryRow[ue]]), acc);
     };
-    int b = firstBody;
-    for (; b + 4 <= lastBody; b += 4) {
-        __m256 acc[4];
-        std::int32_t e[4], end[4];
-        std::int32_t common = bodyStart[b + 1] - bodyStart[b];
-        for (int q = 0; q < 4; ++q) {
+    // kGroup bodies' chains side by side: their common number of entries together, the rest of
+    // each body's entries after them (each body's own order either way).
+    const auto group = [&]<int kGroup>(int first) {
+        __m256 acc[kGroup];
+        std::int32_t e[kGroup], end[kGroup];
+        std::int32_t common = bodyStart[first + 1] - bodyStart[first];
+        for (int q = 0; q < kGroup; ++q) {
             acc[q] = _mm256_setzero_ps();
-            e[q] = bodyStart[b + q];
-            end[q] = bodyStart[b + q + 1];
+            e[q] = bodyStart[first + q];
+            end[q] = bodyStart[first + q + 1];
             common = std::min(common, end[q] - e[q]);
         }
         for (std::int32_t s = 0; s < common; ++s) {
-            acc[0] = term(e[0] + s, acc[0]);
-            acc[1] = term(e[1] + s, acc[1]);
-            acc[2] = term(e[2] + s, acc[2]);
-            acc[3] = term(e[3] + s, acc[3]);
+            for (int q = 0; q < kGroup; ++q) {
+                acc[q] = term(e[q] + s, acc[q]);
+            }
         }
-        for (int q = 0; q < 4; ++q) {
+        for (int q = 0; q < kGroup; ++q) {
             for (std::int32_t s = e[q] + common; s < end[q]; ++s) {
                 acc[q] = term(s, acc[q]);
             }
-            _mm256_maskstore_ps(u + static_cast<std::size_t>(kU) * (b + q), six, acc[q]);
+            _mm256_maskstore_ps(u + static_cast<std::size_t>(kU) * (first + q), six, acc[q]);
         }
+    };
+    int b = firstBody;
+    for (; b + 8 <= lastBody; b += 8) {
+        group.template operator()<8>(b);
+    }
+    for (; b + 4 <= lastBody; b += 4) {
+        group.template operator()<4>(b);
     }
     for (; b < lastBody; ++b) {
         __m256 acc = _mm256_setzero_ps();

@@ -76,14 +76,7 @@ void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact
             rowsOf(static_cast<std::size_t>(k));
         }
     };
-    const std::ptrdiff_t chunks = exec::chunkCount(count, kChunk);
-    if (ex != nullptr) {
-        ex->parallelFor(chunks, chunk, 100 * count);
-    } else {
-        for (std::ptrdiff_t c = 0; c < chunks; ++c) {
-            chunk(c);
-        }
-    }
+    exec::forChunks(ex, exec::chunkCount(count, kChunk), chunk, 100 * count);
 }
 
 void ContactAssembler::assemble(const std::vector<Body>& bodies,
@@ -181,14 +174,8 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
         }
         assembleRows(bodies, contacts, ids, p, out, guess, first, last);
     };
-    const std::ptrdiff_t chunks = exec::chunkCount(count, kAssemblyChunkContacts);
-    if (ex != nullptr) {
-        ex->parallelFor(chunks, chunk, 60 * static_cast<std::ptrdiff_t>(count));
-    } else {
-        for (std::ptrdiff_t c = 0; c < chunks; ++c) {
-            chunk(c);
-        }
-    }
+    exec::forChunks(ex, exec::chunkCount(count, kAssemblyChunkContacts), chunk,
+                    60 * static_cast<std::ptrdiff_t>(count));
     releaseSlots();
     op.buildBodyIndex(ex);
 }
@@ -472,22 +459,10 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
     const std::ptrdiff_t bodyChunks = exec::chunkCount(bodies, kBodyChunk);
     const std::ptrdiff_t rowChunks = exec::chunkCount(nRows, kRowChunk);
     const auto forChunks = [&](std::ptrdiff_t n, const auto& f) {
-        if (ex != nullptr) {
-            ex->parallelFor(n, f, work);
-        } else {
-            for (std::ptrdiff_t c = 0; c < n; ++c) {
-                f(c);
-            }
-        }
+        exec::forChunks(ex, n, f, work);
     };
     const auto reduceChunks = [&](std::ptrdiff_t n, auto zero, const auto& f, const auto& add) {
-        if (ex != nullptr) {
-            return ex->reduce(n, zero, f, add, work);
-        }
-        for (std::ptrdiff_t c = 0; c < n; ++c) {
-            zero = add(zero, f(c));
-        }
-        return zero;
+        return exec::reduceChunks(ex, n, zero, f, add, work);
     };
     // Lanczos in the D inner product (D^-1 A is self-adjoint in it): q_1 = v / |v|_D,
     // alpha_k = q_k^T A q_k, beta_k q_k+1 = D^-1 A q_k - alpha_k q_k - beta_k-1 q_k-1. The

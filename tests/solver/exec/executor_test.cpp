@@ -89,6 +89,24 @@ TEST(Executor, ReduceEqualsTheSerialChunkOrderFoldAtAnyThreadCount) {
                 static_cast<std::ptrdiff_t>(v.size()), round % 2 == 1 ? &affinity : nullptr);
             ASSERT_EQ(r, serial) << threads << " threads, round " << round << ", seed " << seed;
         }
+        // The free forms: on an executor, and on the caller alone without one.
+        const auto add = [](float acc, float x) { return acc + x; };
+        for (const Executor* on : {&ex, static_cast<const Executor*>(nullptr)}) {
+            ASSERT_EQ(reduceChunks(on, chunks, 0.0f, chunkSum, add,
+                                   static_cast<std::ptrdiff_t>(v.size())),
+                      serial)
+                << threads << " threads, seed " << seed;
+            std::vector<float> partial(static_cast<std::size_t>(chunks), 0.0f);
+            forChunks(
+                on, chunks,
+                [&](std::ptrdiff_t c) { partial[static_cast<std::size_t>(c)] = chunkSum(c); },
+                static_cast<std::ptrdiff_t>(v.size()));
+            float folded = 0.0f;
+            for (const float x : partial) {
+                folded += x;
+            }
+            ASSERT_EQ(folded, serial) << threads << " threads, seed " << seed;
+        }
     }
 }
 
