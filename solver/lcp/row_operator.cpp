@@ -325,7 +325,8 @@ void RowOperator::apply(const float* x, float* u, float* w) const {
 
 std::size_t RowOperator::bytes() const {
     return body.size() * sizeof(std::int32_t) +
-           (j.size() + k.size() + kByBody.size() + jByPlane.size() + diagonals.size()) * sizeof(float) +
+           (j.size() + k.size() + kByBody.size() + jByPlane.size() + diagonals.size()) *
+               sizeof(float) +
            (bodyStart.size() + bodyEntries.size() + entryRow.size()) * sizeof(std::int32_t);
 }
 

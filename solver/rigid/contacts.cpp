@@ -77,11 +77,10 @@ int ContactCache::warmStart(std::span<Contact> contacts, float factor) const {
         if (c.bodyA != pairA || c.bodyB != pairB) {
             pairA = c.bodyA;
             pairB = c.bodyB;
-            pairBegin = std::lower_bound(m_entries.begin(), m_entries.end(), c,
-                                         [](const Entry& e, const Contact& k) {
-                                             return std::tie(e.bodyA, e.bodyB) <
-                                                    std::tie(k.bodyA, k.bodyB);
-                                         });
+            pairBegin = std::lower_bound(
+                m_entries.begin(), m_entries.end(), c, [](const Entry& e, const Contact& k) {
+                    return std::tie(e.bodyA, e.bodyB) < std::tie(k.bodyA, k.bodyB);
+                });
             pairEnd = pairBegin;
             while (pairEnd != m_entries.end() && pairEnd->bodyA == pairA &&
                    pairEnd->bodyB == pairB) {

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <cstdio>
+#include <functional>
 #include <span>
 
 #include "solver/core/hash.h"
@@ -556,9 +556,8 @@ void World::integrate(float h) {
         return nonFinite;
     };
     // ~100 operations a body (a quaternion step and the world inertia).
-    m_stats.nonFiniteBodies += m_ex->reduce(
-        exec::chunkCount(bodyCount, kIntegrateChunkBodies), 0, advance, std::plus<int>{},
-        100 * bodyCount);
+    m_stats.nonFiniteBodies += m_ex->reduce(exec::chunkCount(bodyCount, kIntegrateChunkBodies), 0,
+                                            advance, std::plus<int>{}, 100 * bodyCount);
 }
 
 void World::shockBias() {

@@ -66,7 +66,6 @@ TEST(ContactCache, WarmStartKeepsTheWorldFrictionImpulseAcrossABasisFlip) {
     }
 }
 
-
 // The cache finds a contact by (bodyA, bodyB, feature) whatever order the contacts come in: the
 // pair-at-a-time search against a scan of every stored entry, on random pairs and features
 // stored in random order and asked for in random order, with misses (unknown pairs, unknown
