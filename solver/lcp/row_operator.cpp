@@ -65,18 +65,43 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
         }
     };
     const auto n = static_cast<std::size_t>(rows());
-    jByPlane.resize(j.size());
+    triples = n % 3 == 0;
+    for (std::size_t t = 0; triples && t < n / 3; ++t) {
+        const std::int32_t* bt = body.data() + 6 * t;
+        triples = bt[0] == bt[2] && bt[0] == bt[4] && bt[1] == bt[3] && bt[1] == bt[5];
+    }
+    constexpr std::size_t kGroupRows = 3 * kTripleGroup;
+    jByPlane.resize(triples ? 0 : j.size());
+    jByTriple.resize(triples ? kTripleGroupFloats * (n / kGroupRows) : 0);
     // Invalid (NaN never equals cfm) until every row's is written.
     diagonalsCfm = std::numeric_limits<float>::quiet_NaN();
     diagonals.resize(n);
     const auto byPlane = [&](std::ptrdiff_t c) {
+        const auto first = static_cast<std::size_t>(c * kChunk);
         const std::size_t last = std::min(n, static_cast<std::size_t>((c + 1) * kChunk));
-        for (std::size_t cpt = 0; cpt < static_cast<std::size_t>(kJ); ++cpt) {
-            for (auto i = static_cast<std::size_t>(c * kChunk); i < last; ++i) {
-                jByPlane[cpt * n + i] = j[kJ * i + cpt];
+        if (!triples) {
+            for (std::size_t cpt = 0; cpt < static_cast<std::size_t>(kJ); ++cpt) {
+                for (std::size_t i = first; i < last; ++i) {
+                    jByPlane[cpt * n + i] = j[kJ * i + cpt];
+                }
+            }
+        } else {
+            // The whole groups whose first row falls in this chunk.
+            const std::size_t groups = n / kGroupRows;
+            for (std::size_t g = (first + kGroupRows - 1) / kGroupRows;
+                 g < groups && g * kGroupRows < last; ++g) {
+                float* out = jByTriple.data() + kTripleGroupFloats * g;
+                for (std::size_t cpt = 0; cpt < static_cast<std::size_t>(kJ); ++cpt) {
+                    for (std::size_t r = 0; r < 3; ++r) {
+                        for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
+                            const std::size_t row = kGroupRows * g + 3 * lane + r;
+                            out[(3 * cpt + r) * kTripleGroup + lane] = j[kJ * row + cpt];
+                        }
+                    }
+                }
             }
         }
-        for (auto i = static_cast<std::size_t>(c * kChunk); i < last; ++i) {
+        for (std::size_t i = first; i < last; ++i) {
             diagonals[i] = computeDiagonal(static_cast<int>(i));
         }
     };
@@ -126,7 +151,9 @@ std::string RowOperator::validate(int n) const {
     if (bodyStart.size() != static_cast<std::size_t>(bodies) + 1 || bodyStart.front() != 0 ||
         bodyEntries.size() != static_cast<std::size_t>(bodyStart.back()) ||
         entryRow.size() != bodyEntries.size() || kByBody.size() != kU * bodyEntries.size() ||
-        jByPlane.size() != j.size()) {
+        jByPlane.size() != (triples ? 0 : j.size()) ||
+        jByTriple.size() !=
+            (triples ? kTripleGroupFloats * (un / (3 * kTripleGroup)) : std::size_t{0})) {
         return "the matrix-free operator's body index is stale (call buildBodyIndex)";
     }
     for (int b = 0; b < bodies; ++b) {
@@ -232,15 +259,137 @@ inline float dotSide(const float* ji, const float* ub) {
 
 }  // namespace
 
+#if defined(__AVX2__) && defined(__FMA__)
+namespace {
+
+// The eight body sums u_b named by side8 (-1: none, zeros), transposed so that vector c holds
+// component c of the eight (lanes 6, 7 of each block are not loaded: u may end there; a side
+// without a body loads nothing: u may be empty).
+inline void transposedSums(const float* u, const std::int32_t* side8, __m256 (&uc)[kU]) {
+    const __m256i six = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
+    __m256 r[8];
+    for (int q = 0; q < 8; ++q) {
+        const std::int32_t bq = side8[q];
+        r[q] = bq < 0 ? _mm256_setzero_ps()
+                      : _mm256_maskload_ps(u + static_cast<std::size_t>(kU) * bq, six);
+    }
+    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);  // 00 10 01 11 | 04 14 05 15
+    const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);  // 02 12 03 13 | (06 16 07 17)
+    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
+    const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
+    const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
+    const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);  // c0 rows 0-3 | c4 rows 0-3
+    const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xee);  // c1 | c5
+    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);  // c2 | c6
+    const __m256 s3 = _mm256_shuffle_ps(t1, t3, 0xee);  // c3 | c7
+    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);  // c0 rows 4-7 | c4 rows 4-7
+    const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xee);
+    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
+    const __m256 s7 = _mm256_shuffle_ps(t5, t7, 0xee);
+    uc[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+    uc[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+    uc[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+    uc[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+    uc[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+    uc[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+}
+
+// J_side . u of eight rows, lane by lane dotSide's operations: j holds component c of the
+// eight rows at j + c * stride.
+inline __m256 dotSide8(const float* j, std::size_t stride, const __m256 (&uc)[kU]) {
+    __m256 d = _mm256_mul_ps(_mm256_loadu_ps(j + stride), uc[1]);
+    d = _mm256_fmadd_ps(_mm256_loadu_ps(j), uc[0], d);
+    for (int c = 2; c < kU; ++c) {
+        d = _mm256_fmadd_ps(_mm256_loadu_ps(j + static_cast<std::size_t>(c) * stride), uc[c], d);
+    }
+    return d;
+}
+
+}  // namespace
+
+void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, int firstGroup,
+                                    int lastGroup) const {
+    // Per group: the 24 rows' x split into each contact's first, second and third rows (a
+    // blend and a lane permutation each), the two sides' body sums transposed once for the
+    // three rows, and w put back in row order by the inverse permutations and blends.
+    const __m256 cfm8 = _mm256_set1_ps(cfm);
+    const __m256i none = _mm256_set1_epi32(-1);
+    const __m256i split[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
+                              _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6),
+                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
+    const __m256i merge[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
+                              _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2),
+                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
+    constexpr int kG = kTripleGroup;
+    for (int g = firstGroup; g < lastGroup; ++g) {
+        const auto row0 = static_cast<std::size_t>(3 * kG) * static_cast<std::size_t>(g);
+        alignas(32) std::int32_t side8[2][kG];
+        for (int q = 0; q < kG; ++q) {
+            side8[0][q] = body[2 * (row0 + 3 * static_cast<std::size_t>(q))];
+            side8[1][q] = body[2 * (row0 + 3 * static_cast<std::size_t>(q)) + 1];
+        }
+        const __m256 v0 = _mm256_loadu_ps(x + row0);
+        const __m256 v1 = _mm256_loadu_ps(x + row0 + 8);
+        const __m256 v2 = _mm256_loadu_ps(x + row0 + 16);
+        // Lane q of xk[k] is x of row 3q + k of the group.
+        __m256 wk[3] = {
+            _mm256_mul_ps(cfm8,
+                          _mm256_permutevar8x32_ps(
+                              _mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24), split[0])),
+            _mm256_mul_ps(cfm8,
+                          _mm256_permutevar8x32_ps(
+                              _mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49), split[1])),
+            _mm256_mul_ps(cfm8,
+                          _mm256_permutevar8x32_ps(
+                              _mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92), split[2]))};
+        const float* jg = jByTriple.data() + static_cast<std::size_t>(kTripleGroupFloats) * g;
+        for (int side = 0; side < 2; ++side) {
+            __m256 uc[kU];
+            transposedSums(u, side8[side], uc);
+            const __m256 present = _mm256_castsi256_ps(_mm256_cmpgt_epi32(
+                _mm256_load_si256(reinterpret_cast<const __m256i*>(side8[side])), none));
+            for (int r = 0; r < 3; ++r) {
+                const float* jr = jg + static_cast<std::size_t>((3 * kU * side + r) * kG);
+                const __m256 d = dotSide8(jr, 3 * kG, uc);
+                wk[r] = _mm256_blendv_ps(wk[r], _mm256_add_ps(wk[r], d), present);
+            }
+        }
+        const __m256 m0 = _mm256_permutevar8x32_ps(wk[0], merge[0]);
+        const __m256 m1 = _mm256_permutevar8x32_ps(wk[1], merge[1]);
+        const __m256 m2 = _mm256_permutevar8x32_ps(wk[2], merge[2]);
+        _mm256_storeu_ps(w + row0, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x92), m2, 0x24));
+        _mm256_storeu_ps(w + row0 + 8, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x24), m2, 0x49));
+        _mm256_storeu_ps(w + row0 + 16, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x49), m2, 0x92));
+    }
+}
+#endif
+
 void RowOperator::applyRows(const float* x, const float* u, float* w, int firstRow,
                             int lastRow) const {
 #if defined(__AVX2__) && defined(__FMA__)
+    if (triples) {
+        // Whole groups of contacts inside [firstRow, lastRow), the rows around them one by one.
+        constexpr int kGroupRows = 3 * kTripleGroup;
+        const int groups = rows() / kGroupRows;
+        const int firstGroup = std::min(groups, (firstRow + kGroupRows - 1) / kGroupRows);
+        const int lastGroup = std::max(firstGroup, std::min(groups, lastRow / kGroupRows));
+        if (firstGroup == lastGroup) {
+            applyRowsScalar(x, u, w, firstRow, lastRow);
+            return;
+        }
+        applyRowsScalar(x, u, w, firstRow, kGroupRows * firstGroup);
+        applyTripleGroups(x, u, w, firstGroup, lastGroup);
+        applyRowsScalar(x, u, w, kGroupRows * lastGroup, lastRow);
+        return;
+    }
     // Eight rows per step from the planes of J, each lane the scalar tail's operations: w = cfm
     // x, then w + dotSide per side present, so a row's w does not depend on where it falls.
     const auto n = static_cast<std::size_t>(rows());
     const __m256 cfm8 = _mm256_set1_ps(cfm);
     const __m256i evens = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    const __m256i six = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
     const __m256i none = _mm256_set1_epi32(-1);
     int i = firstRow;
     for (; i + 8 <= lastRow; i += 8) {
@@ -257,52 +406,24 @@ void RowOperator::applyRows(const float* x, const float* u, float* w, int firstR
                            _mm256_permute2x128_si256(p0, p1, 0x31));
         __m256 wi = _mm256_mul_ps(cfm8, _mm256_loadu_ps(x + i));
         for (int side = 0; side < 2; ++side) {
-            // Row k's u block in lane group k, transposed so that vector c holds component c of
-            // the eight rows (lanes 6, 7 of each block are not loaded: u may end there; a side
-            // without a body loads nothing: u may be empty).
-            __m256 r[8];
-            for (int q = 0; q < 8; ++q) {
-                const std::int32_t bq = side8[side][q];
-                r[q] = bq < 0 ? _mm256_setzero_ps()
-                              : _mm256_maskload_ps(u + static_cast<std::size_t>(kU) * bq, six);
-            }
-            const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);  // 00 10 01 11 | 04 14 05 15
-            const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);  // 02 12 03 13 | (06 16 07 17)
-            const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
-            const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
-            const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
-            const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
-            const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
-            const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
-            const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);  // c0 rows 0-3 | c4 rows 0-3
-            const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xee);  // c1 | c5
-            const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);  // c2 | c6
-            const __m256 s3 = _mm256_shuffle_ps(t1, t3, 0xee);  // c3 | c7
-            const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);  // c0 rows 4-7 | c4 rows 4-7
-            const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xee);
-            const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
-            const __m256 s7 = _mm256_shuffle_ps(t5, t7, 0xee);
-            const __m256 uc[kU] = {
-                _mm256_permute2f128_ps(s0, s4, 0x20), _mm256_permute2f128_ps(s1, s5, 0x20),
-                _mm256_permute2f128_ps(s2, s6, 0x20), _mm256_permute2f128_ps(s3, s7, 0x20),
-                _mm256_permute2f128_ps(s0, s4, 0x31), _mm256_permute2f128_ps(s1, s5, 0x31)};
+            __m256 uc[kU];
+            transposedSums(u, side8[side], uc);
             const float* jp = jByPlane.data() + static_cast<std::size_t>(kU * side) * n + ui;
-            __m256 d = _mm256_mul_ps(_mm256_loadu_ps(jp + n), uc[1]);
-            d = _mm256_fmadd_ps(_mm256_loadu_ps(jp), uc[0], d);
-            for (int c = 2; c < kU; ++c) {
-                d = _mm256_fmadd_ps(_mm256_loadu_ps(jp + static_cast<std::size_t>(c) * n), uc[c],
-                                    d);
-            }
             const __m256 present = _mm256_castsi256_ps(_mm256_cmpgt_epi32(
                 _mm256_load_si256(reinterpret_cast<const __m256i*>(side8[side])), none));
-            wi = _mm256_blendv_ps(wi, _mm256_add_ps(wi, d), present);
+            wi = _mm256_blendv_ps(wi, _mm256_add_ps(wi, dotSide8(jp, n, uc)), present);
         }
         _mm256_storeu_ps(w + i, wi);
     }
 #else
     int i = firstRow;
 #endif
-    for (; i < lastRow; ++i) {
+    applyRowsScalar(x, u, w, i, lastRow);
+}
+
+void RowOperator::applyRowsScalar(const float* x, const float* u, float* w, int firstRow,
+                                  int lastRow) const {
+    for (int i = firstRow; i < lastRow; ++i) {
         const auto ui = static_cast<std::size_t>(i);
         const float* ji = j.data() + kJ * ui;
         const std::int32_t a = body[2 * ui];
@@ -325,7 +446,8 @@ void RowOperator::apply(const float* x, float* u, float* w) const {
 
 std::size_t RowOperator::bytes() const {
     return body.size() * sizeof(std::int32_t) +
-           (j.size() + k.size() + kByBody.size() + jByPlane.size() + diagonals.size()) *
+           (j.size() + k.size() + kByBody.size() + jByPlane.size() + jByTriple.size() +
+            diagonals.size()) *
                sizeof(float) +
            (bodyStart.size() + bodyEntries.size() + entryRow.size()) * sizeof(std::int32_t);
 }

@@ -41,6 +41,17 @@ struct RowOperator {
     /// J as kJacobianFloats planes (plane c of row i at c * rows + i), so that applyRows loads
     /// one component of eight consecutive rows with one vector load. Built by buildBodyIndex.
     std::vector<float> jByPlane;
+    /// True when the rows come in threes on one body pair (rows 3t, 3t + 1, 3t + 2 name the same
+    /// bodies: a contact's normal and two tangents): applyRows then loads and transposes the
+    /// body sums once per contact instead of once per row. Set by buildBodyIndex.
+    bool triples = false;
+    /// With triples, J by groups of kTripleGroup contacts (3 * kTripleGroup rows) in place of
+    /// jByPlane: group g holds, for each J component c and row k of a contact, the component
+    /// of its kTripleGroup contacts' k-th rows side by side (at g * kTripleGroupFloats +
+    /// (3 c + k) * kTripleGroup). Rows after the last whole group take the scalar loop.
+    static constexpr int kTripleGroup = 8;
+    static constexpr int kTripleGroupFloats = 3 * kJacobianFloats * kTripleGroup;
+    std::vector<float> jByTriple;
     /// A_ii of every row as diagonal() computes it, with the cfm it was computed with. Built by
     /// buildBodyIndex: a solve reads each diagonal several times (validation, the lambda_max
     /// estimate, the step scales), each a row's two J . K products.
@@ -51,9 +62,9 @@ struct RowOperator {
     bool empty() const { return body.empty(); }
     /// Sizes body, j and k for `rows` rows of `bodies` slots (contents unspecified).
     void resize(int rows, int bodies);
-    /// Fills bodyStart, bodyEntries, kByBody, entryRow and jByPlane from body, j and k (call
-    /// after the rows are written, and again after any of them changes). With an executor the
-    /// copies into kByBody, entryRow and jByPlane run on its threads (the same result).
+    /// Fills bodyStart, bodyEntries, kByBody, entryRow, triples and jByPlane or jByTriple from
+    /// body, j and k (call after the rows are written, and again after any of them changes).
+    /// With an executor the copies run on its threads (the same result).
     void buildBodyIndex(const exec::Executor* ex = nullptr);
     /// A_ii = J_iA . K_iA + J_iB . K_iB + cfm (when both sides name one body, the cross terms
     /// J_iA . K_iB + J_iB . K_iA too): from `diagonals` while they match the rows and cfm.
@@ -72,10 +83,19 @@ struct RowOperator {
     void gatherBodies(const float* x, float* u, int firstBody, int lastBody) const;
     /// (A x)_i for the rows [firstRow, lastRow), from u of gatherBodies (w indexed by row).
     void applyRows(const float* x, const float* u, float* w, int firstRow, int lastRow) const;
+    /// applyRows's loop one row at a time (the rows outside whole vector steps).
+    void applyRowsScalar(const float* x, const float* u, float* w, int firstRow, int lastRow) const;
+#if defined(__AVX2__) && defined(__FMA__)
+    /// applyRows for the whole triple groups [firstGroup, lastGroup) (triples only).
+    void applyTripleGroups(const float* x, const float* u, float* w, int firstGroup,
+                           int lastGroup) const;
+#endif
     /// w = A x on the calling thread (u: scratch of kBodyFloats * bodies).
     void apply(const float* x, float* u, float* w) const;
     /// Multiply-adds of one product: what a Jacobi iteration costs beside the projection.
-    double macs() const { return 24.0 * rows(); }
+    double macs() const {
+        return 24.0 * rows();
+    }
     /// Bytes the operator holds (for budgets and memory reports).
     std::size_t bytes() const;
 };

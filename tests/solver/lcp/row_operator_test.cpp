@@ -1,6 +1,6 @@
-// RowOperator (solver/lcp/row_operator.h): the vector product (eight rows a step, four bodies'
-// gathers at a time) against the same product one row and one body at a time, which takes the
-// scalar loops, and against the double-precision product.
+// RowOperator (solver/lcp/row_operator.h): the vector product (eight rows a step, or eight
+// contacts' 24 rows; eight bodies' gathers at a time) against the same product one row and one
+// body at a time, which takes the scalar loops, and against the double-precision product.
 #include "solver/lcp/row_operator.h"
 
 #include <gtest/gtest.h>
@@ -51,10 +51,20 @@ TEST(RowOperator, ProductDoesNotDependOnWhereARowOrBodyFalls) {
         for (std::size_t c = 0; c < uSize; ++c) {
             ASSERT_EQ(u[c], uOne[c]) << "u entry " << c;
         }
+        // Contacts of three adjacent rows take the triple groups (24 rows a step); a range cut
+        // anywhere runs the rows before and after its whole groups one by one.
+        ASSERT_EQ(op.triples, shape.friction && !shape.grouped);
+        std::vector<float> wCut(n, 0.0f);
+        for (int first = 0; first < p.n;) {
+            const int last = std::min(p.n, first + 1 + static_cast<int>(rng() % 40u));
+            op.applyRows(x.data(), u.data(), wCut.data(), first, last);
+            first = last;
+        }
         std::vector<double> wd;
         applyRowOperatorDouble(op, x, wd);
         for (std::size_t i = 0; i < n; ++i) {
             ASSERT_EQ(w[i], wOne[i]) << "row " << i;
+            ASSERT_EQ(w[i], wCut[i]) << "row " << i;
             // A row sums ~2 x 70 float products of O(1) terms (a body has up to ~2 n / bodies
             // rows): float rounding stays far below 1e-4 of the magnitude.
             EXPECT_NEAR(w[i], wd[i], 1e-4 * (1.0 + std::abs(wd[i]))) << "row " << i;
