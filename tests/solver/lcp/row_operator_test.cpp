@@ -113,14 +113,18 @@ TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
     threaded.kByBody.clear();
     threaded.entryRow.clear();
     threaded.jByPlane.clear();
+    threaded.jByTriple.clear();
     threaded.diagonals.clear();
     threaded.buildBodyIndex(test::executor().get());
     ASSERT_FALSE(p.op.kByBody.empty());
+    ASSERT_TRUE(p.op.triples);  // contacts of three adjacent rows: J by triple groups
+    ASSERT_FALSE(p.op.jByTriple.empty());
     EXPECT_EQ(threaded.bodyStart, p.op.bodyStart);
     EXPECT_EQ(threaded.bodyEntries, p.op.bodyEntries);
     EXPECT_EQ(threaded.kByBody, p.op.kByBody);
     EXPECT_EQ(threaded.entryRow, p.op.entryRow);
     EXPECT_EQ(threaded.jByPlane, p.op.jByPlane);
+    EXPECT_EQ(threaded.jByTriple, p.op.jByTriple);
     EXPECT_EQ(threaded.diagonals, p.op.diagonals);
 }
 
