@@ -2,6 +2,7 @@
 #include "solver/lcp/row_operator.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -70,6 +71,14 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
         const std::int32_t* bt = body.data() + 6 * t;
         triples = bt[0] == bt[2] && bt[0] == bt[4] && bt[1] == bt[3] && bt[1] == bt[5];
     }
+    for (std::size_t i = 0; triples && i < n; ++i) {
+        if (body[2 * i] >= 0 && body[2 * i + 1] >= 0) {
+            for (std::size_t c = 0; c < 3; ++c) {
+                triples = triples && std::bit_cast<std::uint32_t>(-j[kJ * i + c]) ==
+                                         std::bit_cast<std::uint32_t>(j[kJ * i + kU + c]);
+            }
+        }
+    }
     constexpr std::size_t kGroupRows = 3 * kTripleGroup;
     jByPlane.resize(triples ? 0 : j.size());
     jByTriple.resize(triples ? kTripleGroupFloats * (n / kGroupRows) : 0);
@@ -91,11 +100,17 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
             for (std::size_t g = (first + kGroupRows - 1) / kGroupRows;
                  g < groups && g * kGroupRows < last; ++g) {
                 float* out = jByTriple.data() + kTripleGroupFloats * g;
-                for (std::size_t cpt = 0; cpt < static_cast<std::size_t>(kJ); ++cpt) {
+                for (std::size_t cpt = 0; cpt < kTripleComponents; ++cpt) {
                     for (std::size_t r = 0; r < 3; ++r) {
                         for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
                             const std::size_t row = kGroupRows * g + 3 * lane + r;
-                            out[(3 * cpt + r) * kTripleGroup + lane] = j[kJ * row + cpt];
+                            const float* jr = j.data() + kJ * row;
+                            // L (J_A's linear part, or J_B's negated), J_A's angular, J_B's.
+                            const float v = cpt >= 6             ? jr[cpt + 3]
+                                            : cpt >= 3           ? jr[cpt]
+                                            : body[2 * row] >= 0 ? jr[cpt]
+                                                                 : -jr[kU + cpt];
+                            out[(3 * cpt + r) * kTripleGroup + lane] = v;
                         }
                     }
                 }
@@ -308,6 +323,21 @@ inline __m256 dotSide8(const float* j, std::size_t stride, const __m256 (&uc)[kU
     return d;
 }
 
+// dotSide8 for side B of a triple group: its linear part is -L (L at j, j + stride, j + 2
+// stride), its angular part at j + 6 stride ...: the same operations on the negated values,
+// exactly (-(a b) = (-a) b, and fnmadd(a, b, c) = fma(-a, b, c)).
+inline __m256 dotSideB8(const float* j, std::size_t stride, const __m256 (&uc)[kU]) {
+    __m256 d =
+        _mm256_xor_ps(_mm256_mul_ps(_mm256_loadu_ps(j + stride), uc[1]), _mm256_set1_ps(-0.0f));
+    d = _mm256_fnmadd_ps(_mm256_loadu_ps(j), uc[0], d);
+    d = _mm256_fnmadd_ps(_mm256_loadu_ps(j + 2 * stride), uc[2], d);
+    for (int c = 3; c < kU; ++c) {
+        d = _mm256_fmadd_ps(_mm256_loadu_ps(j + static_cast<std::size_t>(c + 3) * stride), uc[c],
+                            d);
+    }
+    return d;
+}
+
 }  // namespace
 
 void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, int firstGroup,
@@ -352,8 +382,10 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
             const __m256 present = _mm256_castsi256_ps(_mm256_cmpgt_epi32(
                 _mm256_load_si256(reinterpret_cast<const __m256i*>(side8[side])), none));
             for (int r = 0; r < 3; ++r) {
-                const float* jr = jg + static_cast<std::size_t>((3 * kU * side + r) * kG);
-                const __m256 d = dotSide8(jr, 3 * kG, uc);
+                // Component c of row r at jr + c * 3 kG: L for c = 0-2, then side A's angular
+                // part (c = 3-5) or, three components on, side B's.
+                const float* jr = jg + static_cast<std::size_t>(r * kG);
+                const __m256 d = side == 0 ? dotSide8(jr, 3 * kG, uc) : dotSideB8(jr, 3 * kG, uc);
                 wk[r] = _mm256_blendv_ps(wk[r], _mm256_add_ps(wk[r], d), present);
             }
         }

@@ -42,15 +42,21 @@ struct RowOperator {
     /// one component of eight consecutive rows with one vector load. Built by buildBodyIndex.
     std::vector<float> jByPlane;
     /// True when the rows come in threes on one body pair (rows 3t, 3t + 1, 3t + 2 name the same
-    /// bodies: a contact's normal and two tangents): applyRows then loads and transposes the
-    /// body sums once per contact instead of once per row. Set by buildBodyIndex.
+    /// bodies: a contact's normal and two tangents) and each row's linear J of side B is that of
+    /// side A negated, bit for bit, where both sides have a body (a contact's J_B = (-d,
+    /// -(r_B x d)) beside J_A = (d, r_A x d)): applyRows then loads and transposes the body sums
+    /// once per contact instead of once per row, and reads the linear part of J once for both
+    /// sides. Set by buildBodyIndex.
     bool triples = false;
     /// With triples, J by groups of kTripleGroup contacts (3 * kTripleGroup rows) in place of
-    /// jByPlane: group g holds, for each J component c and row k of a contact, the component
-    /// of its kTripleGroup contacts' k-th rows side by side (at g * kTripleGroupFloats +
-    /// (3 c + k) * kTripleGroup). Rows after the last whole group take the scalar loop.
+    /// jByPlane, nine components a row: the linear part L shared by the sides (J_A's, or when
+    /// side A has no body, J_B's negated), J_A's angular part, J_B's angular part. Group g
+    /// holds, for each of the nine components c and row k of a contact, that component of its
+    /// kTripleGroup contacts' k-th rows side by side (at g * kTripleGroupFloats + (3 c + k) *
+    /// kTripleGroup). Rows after the last whole group take the scalar loop.
     static constexpr int kTripleGroup = 8;
-    static constexpr int kTripleGroupFloats = 3 * kJacobianFloats * kTripleGroup;
+    static constexpr int kTripleComponents = 9;
+    static constexpr int kTripleGroupFloats = 3 * kTripleComponents * kTripleGroup;
     std::vector<float> jByTriple;
     /// A_ii of every row as diagonal() computes it, with the cfm it was computed with. Built by
     /// buildBodyIndex: a solve reads each diagonal several times (validation, the lambda_max

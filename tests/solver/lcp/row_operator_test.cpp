@@ -72,6 +72,46 @@ TEST(RowOperator, ProductDoesNotDependOnWhereARowOrBodyFalls) {
     }
 }
 
+// Contacts of three rows on one body pair whose linear J of side B is not side A's negated
+// (one row's changed by an ulp) cannot share it: the operator takes the eight-row path, and its
+// product is the same as one row at a time.
+TEST(RowOperator, TriplesWhoseSidesDoNotShareTheLinearPartTakeTheRowPath) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    LcpProblem p = test::rowOperatorProblem(test::RowOperatorShape{40, true}, seed);
+    RowOperator& op = p.op;
+    ASSERT_TRUE(op.triples);
+    std::vector<int> both;
+    for (int i = 0; i < p.n; ++i) {
+        if (op.body[2 * static_cast<std::size_t>(i)] >= 0 &&
+            op.body[2 * static_cast<std::size_t>(i) + 1] >= 0) {
+            both.push_back(i);
+        }
+    }
+    ASSERT_FALSE(both.empty());
+    const auto row = static_cast<std::size_t>(both[rng() % both.size()]);
+    float& linB = op.j[RowOperator::kJacobianFloats * row + RowOperator::kBodyFloats + rng() % 3u];
+    linB = std::nextafter(linB, 2.0f);
+    op.buildBodyIndex();
+    ASSERT_FALSE(op.triples);
+    ASSERT_EQ(op.validate(p.n), "");
+    std::vector<float> x(static_cast<std::size_t>(p.n));
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    for (float& v : x) {
+        v = value(rng);
+    }
+    const auto uSize = static_cast<std::size_t>(RowOperator::kBodyFloats * op.bodies);
+    std::vector<float> u(uSize), w(x.size()), wOne(x.size());
+    op.apply(x.data(), u.data(), w.data());
+    for (int i = 0; i < p.n; ++i) {
+        op.applyRows(x.data(), u.data(), wOne.data(), i, i + 1);
+    }
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        ASSERT_EQ(w[i], wOne[i]) << "row " << i;
+    }
+}
+
 TEST(RowOperator, RowsWithoutBodiesReadNoBodySums) {
     // Rows on no body at all (both sides -1) and no body slots: u is empty, and each row's
     // product is cfm x_i exactly (one float multiply), in the vector part and the tail.
