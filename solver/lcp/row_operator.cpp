@@ -82,6 +82,7 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
     constexpr std::size_t kGroupRows = 3 * kTripleGroup;
     jByPlane.resize(triples ? 0 : j.size());
     jByTriple.resize(triples ? kTripleGroupFloats * (n / kGroupRows) : 0);
+    bodyByTriple.resize(triples ? 2 * kTripleGroup * (n / kGroupRows) : 0);
     // Invalid (NaN never equals cfm) until every row's is written.
     diagonalsCfm = std::numeric_limits<float>::quiet_NaN();
     diagonals.resize(n);
@@ -99,6 +100,11 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
             const std::size_t groups = n / kGroupRows;
             for (std::size_t g = (first + kGroupRows - 1) / kGroupRows;
                  g < groups && g * kGroupRows < last; ++g) {
+                for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
+                    const std::size_t row = kGroupRows * g + 3 * lane;
+                    bodyByTriple[2 * kTripleGroup * g + lane] = body[2 * row];
+                    bodyByTriple[2 * kTripleGroup * g + kTripleGroup + lane] = body[2 * row + 1];
+                }
                 float* out = jByTriple.data() + kTripleGroupFloats * g;
                 for (std::size_t cpt = 0; cpt < kTripleComponents; ++cpt) {
                     for (std::size_t r = 0; r < 3; ++r) {
@@ -168,7 +174,9 @@ std::string RowOperator::validate(int n) const {
         entryRow.size() != bodyEntries.size() || kByBody.size() != kU * bodyEntries.size() ||
         jByPlane.size() != (triples ? 0 : j.size()) ||
         jByTriple.size() !=
-            (triples ? kTripleGroupFloats * (un / (3 * kTripleGroup)) : std::size_t{0})) {
+            (triples ? kTripleGroupFloats * (un / (3 * kTripleGroup)) : std::size_t{0}) ||
+        bodyByTriple.size() !=
+            (triples ? 2 * kTripleGroup * (un / (3 * kTripleGroup)) : std::size_t{0})) {
         return "the matrix-free operator's body index is stale (call buildBodyIndex)";
     }
     for (int b = 0; b < bodies; ++b) {
@@ -356,11 +364,7 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
     constexpr int kG = kTripleGroup;
     for (int g = firstGroup; g < lastGroup; ++g) {
         const auto row0 = static_cast<std::size_t>(3 * kG) * static_cast<std::size_t>(g);
-        alignas(32) std::int32_t side8[2][kG];
-        for (int q = 0; q < kG; ++q) {
-            side8[0][q] = body[2 * (row0 + 3 * static_cast<std::size_t>(q))];
-            side8[1][q] = body[2 * (row0 + 3 * static_cast<std::size_t>(q)) + 1];
-        }
+        const std::int32_t* sides = bodyByTriple.data() + 2 * kG * static_cast<std::size_t>(g);
         const __m256 v0 = _mm256_loadu_ps(x + row0);
         const __m256 v1 = _mm256_loadu_ps(x + row0 + 8);
         const __m256 v2 = _mm256_loadu_ps(x + row0 + 16);
@@ -378,9 +382,10 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
         const float* jg = jByTriple.data() + static_cast<std::size_t>(kTripleGroupFloats) * g;
         for (int side = 0; side < 2; ++side) {
             __m256 uc[kU];
-            transposedSums(u, side8[side], uc);
+            const std::int32_t* side8 = sides + kG * side;
+            transposedSums(u, side8, uc);
             const __m256 present = _mm256_castsi256_ps(_mm256_cmpgt_epi32(
-                _mm256_load_si256(reinterpret_cast<const __m256i*>(side8[side])), none));
+                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(side8)), none));
             for (int r = 0; r < 3; ++r) {
                 // Component c of row r at jr + c * 3 kG: L for c = 0-2, then side A's angular
                 // part (c = 3-5) or, three components on, side B's.
@@ -481,7 +486,8 @@ std::size_t RowOperator::bytes() const {
            (j.size() + k.size() + kByBody.size() + jByPlane.size() + jByTriple.size() +
             diagonals.size()) *
                sizeof(float) +
-           (bodyStart.size() + bodyEntries.size() + entryRow.size()) * sizeof(std::int32_t);
+           (bodyStart.size() + bodyEntries.size() + entryRow.size() + bodyByTriple.size()) *
+               sizeof(std::int32_t);
 }
 
 void applyRowOperatorDouble(const RowOperator& op, std::span<const float> x,

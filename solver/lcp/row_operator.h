@@ -58,6 +58,9 @@ struct RowOperator {
     static constexpr int kTripleComponents = 9;
     static constexpr int kTripleGroupFloats = 3 * kTripleComponents * kTripleGroup;
     std::vector<float> jByTriple;
+    /// With triples, the bodies of each whole group's contacts: side A's kTripleGroup, then
+    /// side B's (2 * kTripleGroup a group), so that a group reads its bodies in two loads.
+    std::vector<std::int32_t> bodyByTriple;
     /// A_ii of every row as diagonal() computes it, with the cfm it was computed with. Built by
     /// buildBodyIndex: a solve reads each diagonal several times (validation, the lambda_max
     /// estimate, the step scales), each a row's two J . K products.

@@ -154,6 +154,7 @@ TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
     threaded.entryRow.clear();
     threaded.jByPlane.clear();
     threaded.jByTriple.clear();
+    threaded.bodyByTriple.clear();
     threaded.diagonals.clear();
     threaded.buildBodyIndex(test::executor().get());
     ASSERT_FALSE(p.op.kByBody.empty());
@@ -165,6 +166,7 @@ TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
     EXPECT_EQ(threaded.entryRow, p.op.entryRow);
     EXPECT_EQ(threaded.jByPlane, p.op.jByPlane);
     EXPECT_EQ(threaded.jByTriple, p.op.jByTriple);
+    EXPECT_EQ(threaded.bodyByTriple, p.op.bodyByTriple);
     EXPECT_EQ(threaded.diagonals, p.op.diagonals);
 }
 
