@@ -50,21 +50,6 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
             bodyEntries[static_cast<std::size_t>(fill[b]++)] = static_cast<std::int32_t>(e);
         }
     }
-    // The copies: K by entry and J by plane, in fixed chunks of entries and rows.
-    constexpr std::ptrdiff_t kChunk = 2048;
-    kByBody.resize(kU * bodyEntries.size());
-    entryRow.resize(bodyEntries.size());
-    const auto entries = static_cast<std::ptrdiff_t>(bodyEntries.size());
-    const auto byBody = [&](std::ptrdiff_t c) {
-        const std::ptrdiff_t last = std::min(entries, (c + 1) * kChunk);
-        for (auto e = static_cast<std::size_t>(c * kChunk); e < static_cast<std::size_t>(last);
-             ++e) {
-            const auto entry = static_cast<std::size_t>(bodyEntries[e]);
-            entryRow[e] = static_cast<std::int32_t>(entry >> 1);
-            std::copy_n(k.data() + kJ * (entry >> 1) + kU * (entry & 1), kU,
-                        kByBody.data() + kU * e);
-        }
-    };
     const auto n = static_cast<std::size_t>(rows());
     triples = n % 3 == 0;
     for (std::size_t t = 0; triples && t < n / 3; ++t) {
@@ -79,6 +64,30 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
             }
         }
     }
+    tripleRuns = triples;
+    for (std::size_t i = 0; tripleRuns && i < n; ++i) {
+        tripleRuns = body[2 * i] < 0 || body[2 * i] != body[2 * i + 1];
+    }
+    // The copies: K by entry and J by plane, in fixed chunks of entries and rows.
+    constexpr std::ptrdiff_t kChunk = 2048;
+    kByBody.resize(kU * bodyEntries.size());
+    entryRow.resize(tripleRuns ? 0 : bodyEntries.size());
+    runRow.resize(tripleRuns ? bodyEntries.size() / 3 : 0);
+    const auto entries = static_cast<std::ptrdiff_t>(bodyEntries.size());
+    const auto byBody = [&](std::ptrdiff_t c) {
+        const std::ptrdiff_t last = std::min(entries, (c + 1) * kChunk);
+        for (auto e = static_cast<std::size_t>(c * kChunk); e < static_cast<std::size_t>(last);
+             ++e) {
+            const auto entry = static_cast<std::size_t>(bodyEntries[e]);
+            if (!tripleRuns) {
+                entryRow[e] = static_cast<std::int32_t>(entry >> 1);
+            } else if (e % 3 == 0) {
+                runRow[e / 3] = static_cast<std::int32_t>(entry >> 1);
+            }
+            std::copy_n(k.data() + kJ * (entry >> 1) + kU * (entry & 1), kU,
+                        kByBody.data() + kU * e);
+        }
+    };
     constexpr std::size_t kGroupRows = 3 * kTripleGroup;
     jByPlane.resize(triples ? 0 : j.size());
     jByTriple.resize(triples ? kTripleGroupFloats * (n / kGroupRows) : 0);
@@ -171,8 +180,9 @@ std::string RowOperator::validate(int n) const {
     }
     if (bodyStart.size() != static_cast<std::size_t>(bodies) + 1 || bodyStart.front() != 0 ||
         bodyEntries.size() != static_cast<std::size_t>(bodyStart.back()) ||
-        entryRow.size() != bodyEntries.size() || kByBody.size() != kU * bodyEntries.size() ||
-        jByPlane.size() != (triples ? 0 : j.size()) ||
+        entryRow.size() != (tripleRuns ? 0 : bodyEntries.size()) ||
+        runRow.size() != (tripleRuns ? bodyEntries.size() / 3 : 0) ||
+        kByBody.size() != kU * bodyEntries.size() || jByPlane.size() != (triples ? 0 : j.size()) ||
         jByTriple.size() !=
             (triples ? kTripleGroupFloats * (un / (3 * kTripleGroup)) : std::size_t{0}) ||
         bodyByTriple.size() !=
@@ -197,27 +207,44 @@ std::string RowOperator::validate(int n) const {
 }
 
 void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int lastBody) const {
+    if (tripleRuns) {
+        gatherUnits<3>(x, u, firstBody, lastBody);
+    } else {
+        gatherUnits<1>(x, u, firstBody, lastBody);
+    }
+}
+
+template <int kRun>
+void RowOperator::gatherUnits(const float* x, float* u, int firstBody, int lastBody) const {
+    // Units of kRun entries: single entries (their rows from entryRow), or a contact's runs of
+    // three (rows runRow[s], + 1, + 2). Either way each entry's term in the body's order.
+    const auto rowOf = [&](std::size_t unit, int at) {
+        return kRun == 1 ? entryRow[unit] : runRow[unit] + at;
+    };
 #if defined(__AVX2__) && defined(__FMA__)
     // One body's six sums in lanes 0-5 of a vector: per entry one masked load of its K block,
     // one broadcast and one fused multiply-add, the scalar loop's operations lane by lane.
     // Eight bodies at a time, each its own chain of fused multiply-adds in its own order: one
     // body's chain is latency-bound (a wall brick has ~70 entries), eight in flight are not.
     const __m256i six = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
-    const auto term = [&](std::int32_t e, __m256 acc) {
-        const auto ue = static_cast<std::size_t>(e);
-        const __m256 kr = _mm256_maskload_ps(kByBody.data() + kU * ue, six);
-        return _mm256_fmadd_ps(kr, _mm256_set1_ps(x[entryRow[ue]]), acc);
+    const auto term = [&](std::int32_t s, __m256 acc) {
+        const auto us = static_cast<std::size_t>(s);
+        for (int at = 0; at < kRun; ++at) {
+            const __m256 kr = _mm256_maskload_ps(kByBody.data() + kU * (kRun * us + at), six);
+            acc = _mm256_fmadd_ps(kr, _mm256_set1_ps(x[rowOf(us, at)]), acc);
+        }
+        return acc;
     };
-    // kGroup bodies' chains side by side: their common number of entries together, the rest of
-    // each body's entries after them (each body's own order either way).
+    // kGroup bodies' chains side by side: their common number of units together, the rest of
+    // each body's units after them (each body's own order either way).
     const auto group = [&]<int kGroup>(int first) {
         __m256 acc[kGroup];
         std::int32_t e[kGroup], end[kGroup];
-        std::int32_t common = bodyStart[first + 1] - bodyStart[first];
+        std::int32_t common = (bodyStart[first + 1] - bodyStart[first]) / kRun;
         for (int q = 0; q < kGroup; ++q) {
             acc[q] = _mm256_setzero_ps();
-            e[q] = bodyStart[first + q];
-            end[q] = bodyStart[first + q + 1];
+            e[q] = bodyStart[first + q] / kRun;
+            end[q] = bodyStart[first + q + 1] / kRun;
             common = std::min(common, end[q] - e[q]);
         }
         for (std::int32_t s = 0; s < common; ++s) {
@@ -241,8 +268,8 @@ void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int last
     }
     for (; b < lastBody; ++b) {
         __m256 acc = _mm256_setzero_ps();
-        for (std::int32_t e = bodyStart[b]; e < bodyStart[b + 1]; ++e) {
-            acc = term(e, acc);
+        for (std::int32_t s = bodyStart[b] / kRun; s < bodyStart[b + 1] / kRun; ++s) {
+            acc = term(s, acc);
         }
         _mm256_maskstore_ps(u + static_cast<std::size_t>(kU) * b, six, acc);
     }
@@ -252,7 +279,7 @@ void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int last
         for (std::int32_t e = bodyStart[b]; e < bodyStart[b + 1]; ++e) {
             const auto ue = static_cast<std::size_t>(e);
             const float* kr = kByBody.data() + kU * ue;
-            const float xi = x[entryRow[ue]];
+            const float xi = x[rowOf(ue / kRun, static_cast<int>(ue % kRun))];
             for (int c = 0; c < kU; ++c) {
                 acc[c] += kr[c] * xi;
             }
@@ -486,7 +513,8 @@ std::size_t RowOperator::bytes() const {
            (j.size() + k.size() + kByBody.size() + jByPlane.size() + jByTriple.size() +
             diagonals.size()) *
                sizeof(float) +
-           (bodyStart.size() + bodyEntries.size() + entryRow.size() + bodyByTriple.size()) *
+           (bodyStart.size() + bodyEntries.size() + entryRow.size() + runRow.size() +
+            bodyByTriple.size()) *
                sizeof(std::int32_t);
 }
 

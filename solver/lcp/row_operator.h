@@ -37,7 +37,12 @@ struct RowOperator {
     /// entry's row: what gatherBodies streams, so that its loads are sequential instead of one
     /// scattered 24-byte K block per entry. Built by buildBodyIndex from k.
     std::vector<float> kByBody;
-    std::vector<std::int32_t> entryRow;
+    std::vector<std::int32_t> entryRow;  ///< empty with tripleRuns
+    /// True with triples when no row names one body on both sides: every body's entries then
+    /// come in runs of three (a contact's rows 3t, 3t + 1, 3t + 2 on one side), and runRow
+    /// holds the first row of each run in place of entryRow (a third of the indices to stream).
+    bool tripleRuns = false;
+    std::vector<std::int32_t> runRow;
     /// J as kJacobianFloats planes (plane c of row i at c * rows + i), so that applyRows loads
     /// one component of eight consecutive rows with one vector load. Built by buildBodyIndex.
     std::vector<float> jByPlane;
@@ -92,6 +97,9 @@ struct RowOperator {
     void gatherBodies(const float* x, float* u, int firstBody, int lastBody) const;
     /// (A x)_i for the rows [firstRow, lastRow), from u of gatherBodies (w indexed by row).
     void applyRows(const float* x, const float* u, float* w, int firstRow, int lastRow) const;
+    /// gatherBodies over units of kRun entries (1: entryRow, 3: runRow).
+    template <int kRun>
+    void gatherUnits(const float* x, float* u, int firstBody, int lastBody) const;
     /// applyRows's loop one row at a time (the rows outside whole vector steps).
     void applyRowsScalar(const float* x, const float* u, float* w, int firstRow, int lastRow) const;
 #if defined(__AVX2__) && defined(__FMA__)

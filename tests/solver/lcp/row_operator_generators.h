@@ -27,6 +27,7 @@ struct RowOperatorShape {
     float mu = 0.6f;
     bool grouped = false;    ///< normals first, then the friction rows
     float cfmScale = 1e-2f;  ///< cfm relative to the mean diagonal of J W J^T
+    bool sameBody = true;    ///< some contacts name one body on both sides (else never)
 };
 
 inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigned seed) {
@@ -77,7 +78,7 @@ inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigne
         int b0 = pick(rng);
         int b1 = pick(rng);
         const int k = kind(rng);
-        if (k < 6) {  // two bodies
+        if (k < 6 || (k == 9 && !shape.sameBody)) {  // two bodies
             b1 = b1 == b0 ? (b0 + 1) % bodies : b1;
         } else if (k < 9) {  // one body against the static world, on a random side
             (k == 7 ? b0 : b1) = -1;

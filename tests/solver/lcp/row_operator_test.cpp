@@ -21,11 +21,12 @@ TEST(RowOperator, ProductDoesNotDependOnWhereARowOrBodyFalls) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937 rng(seed);
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < 8; ++k) {
         test::RowOperatorShape shape;
         shape.contacts = 20 + static_cast<int>(rng() % 70u);  // row counts not multiples of 8
         shape.friction = (k & 1) != 0;
         shape.grouped = (k & 2) != 0;
+        shape.sameBody = (k & 4) == 0;
         const unsigned sub = static_cast<unsigned>(rng());
         SCOPED_TRACE("contacts " + std::to_string(shape.contacts) + " sub-seed " +
                      std::to_string(sub));
@@ -54,6 +55,10 @@ TEST(RowOperator, ProductDoesNotDependOnWhereARowOrBodyFalls) {
         // Contacts of three adjacent rows take the triple groups (24 rows a step); a range cut
         // anywhere runs the rows before and after its whole groups one by one.
         ASSERT_EQ(op.triples, shape.friction && !shape.grouped);
+        // Without contacts on one body twice, every body's entries come in runs of three.
+        if (!shape.sameBody) {
+            ASSERT_EQ(op.tripleRuns, op.triples);
+        }
         std::vector<float> wCut(n, 0.0f);
         for (int first = 0; first < p.n;) {
             const int last = std::min(p.n, first + 1 + static_cast<int>(rng() % 40u));
@@ -140,18 +145,14 @@ TEST(RowOperator, RowsWithoutBodiesReadNoBodySums) {
     }
 }
 
-// The index built on three threads (chunks of entries and rows copied in parallel) is the
-// one built on the caller alone, array for array (a random operator of 6000 rows, above the
-// parallel threshold).
-TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
-    const unsigned seed = test::freshSeed();
-    SCOPED_TRACE("seed " + std::to_string(seed));
-    const LcpProblem p = test::rowOperatorProblem(test::RowOperatorShape{2000, true}, seed);
+// p's index against the one built again on three threads, array for array.
+void checkBodyIndexOnThreads(const LcpProblem& p) {
     RowOperator threaded = p.op;
     threaded.bodyStart.clear();
     threaded.bodyEntries.clear();
     threaded.kByBody.clear();
     threaded.entryRow.clear();
+    threaded.runRow.clear();
     threaded.jByPlane.clear();
     threaded.jByTriple.clear();
     threaded.bodyByTriple.clear();
@@ -159,15 +160,35 @@ TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
     threaded.buildBodyIndex(test::executor().get());
     ASSERT_FALSE(p.op.kByBody.empty());
     ASSERT_TRUE(p.op.triples);  // contacts of three adjacent rows: J by triple groups
+    ASSERT_EQ(p.op.runRow.empty(), !p.op.tripleRuns);
     ASSERT_FALSE(p.op.jByTriple.empty());
     EXPECT_EQ(threaded.bodyStart, p.op.bodyStart);
     EXPECT_EQ(threaded.bodyEntries, p.op.bodyEntries);
     EXPECT_EQ(threaded.kByBody, p.op.kByBody);
     EXPECT_EQ(threaded.entryRow, p.op.entryRow);
+    EXPECT_EQ(threaded.runRow, p.op.runRow);
+    EXPECT_EQ(threaded.tripleRuns, p.op.tripleRuns);
     EXPECT_EQ(threaded.jByPlane, p.op.jByPlane);
     EXPECT_EQ(threaded.jByTriple, p.op.jByTriple);
     EXPECT_EQ(threaded.bodyByTriple, p.op.bodyByTriple);
     EXPECT_EQ(threaded.diagonals, p.op.diagonals);
+}
+
+// The index built on three threads (chunks of entries and rows copied in parallel) is the
+// one built on the caller alone, array for array (a random operator of 6000 rows, above the
+// parallel threshold).
+TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    for (const bool sameBody : {true, false}) {
+        SCOPED_TRACE(sameBody ? "contacts on one body twice" : "runs of three");
+        test::RowOperatorShape shape{2000, true};
+        shape.sameBody = sameBody;
+        const LcpProblem p = test::rowOperatorProblem(shape, seed);
+        // 2000 contacts, a tenth of them on one body twice, or none: runs of three or not.
+        ASSERT_EQ(p.op.tripleRuns, !sameBody);
+        checkBodyIndexOnThreads(p);
+    }
 }
 
 // The diagonals kept by buildBodyIndex are computeDiagonal's bit for bit (rows on one body, on
