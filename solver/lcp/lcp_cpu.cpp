@@ -45,9 +45,12 @@ namespace {
 // 256-body chunks split a 402-body island 256 : 146 over two threads, and over more threads
 // than chunks left most of them idle (20 x 20 collapse, two threads: solve p50 4.37 -> 4.0 ms).
 constexpr std::ptrdiff_t kGatherChunkBodies = 32;
-constexpr std::ptrdiff_t kMatrixFreeChunkRows = 1024;
-// Rows whose bounds a Jacobi pass computes at a time, into a buffer on the stack (2 KiB).
-constexpr std::ptrdiff_t kBoundRows = 256;
+// Rows per chunk of a matrix-free pass: 42 whole triple groups (RowOperator::kTripleGroup
+// contacts of three rows), so that only a block's last rows take applyRows's scalar loop.
+constexpr std::ptrdiff_t kMatrixFreeChunkRows = 1008;
+static_assert(kMatrixFreeChunkRows % (3 * RowOperator::kTripleGroup) == 0);
+// Rows whose bounds a Jacobi pass computes at a time, into a buffer on the stack (~2 KiB).
+constexpr std::ptrdiff_t kBoundRows = 240;
 
 struct Workspace {
     std::vector<float> cur, next, good, w, invDiag, lo, hi;
