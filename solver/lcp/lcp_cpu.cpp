@@ -78,6 +78,12 @@ struct Workspace {
     /// lo, hi), kPinnedRow (a disc pair's row, pinned to its current value for the pair pass),
     /// or the index of the normal row a friction row's interval scales with.
     std::vector<std::int32_t> boundOf;
+    /// Matrix-free Jacobi whose rows are contacts (row 3k a normal with the problem's bounds,
+    /// rows 3k + 1, 3k + 2 its disc pair k) and whose pairs all run with their row chunk: each
+    /// chunk then updates a contact's three rows together (contactRange), reading x^{t-1}
+    /// before it writes x^{t+1}, so neither prev nor the pinned rows' bounds are needed.
+    bool contactRows = false;
+    bool contactRowsPossible = false;  ///< the layout allows contactRows (set by reserve)
     /// Where the Jacobi pass's row chunks ran last pass: A's rows stay in that core's cache.
     exec::LoopAffinity passAffinity;
     /// The same for the matrix-free gather's body chunks.
@@ -126,6 +132,16 @@ struct Workspace {
                          : k >= 0                            ? k
                                                              : kFixedBounds;
         }
+        bool possible = !chunkPairBegin.empty() && strayPairs.empty() &&
+                        kMatrixFreeChunkRows % 3 == 0 && 3 * pairs.size() == n;
+        for (std::size_t k = 0; possible && k < pairs.size(); ++k) {
+            const auto row = static_cast<std::int32_t>(3 * k);
+            possible = pairNormal[k] == row && pairFirst[k] == row + 1 &&
+                       pairSecond[k] == row + 2 &&
+                       boundOf[static_cast<std::size_t>(row)] == kFixedBounds;
+        }
+        contactRowsPossible = possible;
+        contactRows = possible;
     }
     static constexpr std::int32_t kFixedBounds = -1;
     static constexpr std::int32_t kPinnedRow = -2;
@@ -535,6 +551,17 @@ inline __m256 strideThree(const float* v) {
                              (18 + S) % 8, (21 + S) % 8));
 }
 
+// strideThree's inverse: v[3 l + s] = a_s lane l for the 24 floats v[0 .. 24).
+inline void storeThree(float* v, __m256 a0, __m256 a1, __m256 a2) {
+    // Lane l of stream s goes to position (3 l + s) mod 8 of the vector holding row 3 l + s.
+    const __m256 t0 = _mm256_permutevar8x32_ps(a0, _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    const __m256 t1 = _mm256_permutevar8x32_ps(a1, _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
+    const __m256 t2 = _mm256_permutevar8x32_ps(a2, _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+    _mm256_storeu_ps(v, _mm256_blend_ps(_mm256_blend_ps(t0, t1, 0x92), t2, 0x24));
+    _mm256_storeu_ps(v + 8, _mm256_blend_ps(_mm256_blend_ps(t0, t1, 0x24), t2, 0x49));
+    _mm256_storeu_ps(v + 16, _mm256_blend_ps(_mm256_blend_ps(t0, t1, 0x49), t2, 0x92));
+}
+
 // pairPass's update of pairs [begin, end) 8 at a time, the same operations as its scalar
 // loop, so that a pair's result does not depend on where it falls; returns where the scalar
 // loop continues (the last end - begin mod 8 pairs).
@@ -665,6 +692,133 @@ RowsResult pairRange(const LcpProblem& p, const float* cur, float* next, const W
     return out;
 }
 
+// The row-wise part of a Jacobi pass over rows [b, e), w = A x^t there: x^{t-1} kept for the
+// pair pass, then the bounds (a friction row's from its normal's current value) kBoundRows
+// rows at a time into buffers that stay in this core's L1, and the projection.
+RowsResult projectRowRange(const LcpProblem& p, const float* cur, float* next, Workspace& ws,
+                           float weight, std::ptrdiff_t b, std::ptrdiff_t e) {
+    if (weight != 1.0f && !ws.prev.empty()) {
+        std::copy(next + b, next + e, ws.prev.data() + b);  // x^{t-1}, for the pair pass
+    }
+    if (!p.hasFriction()) {
+        return projectRows(cur + b, ws.w.data() + b, p.b.data() + b, p.lo.data() + b,
+                           p.hi.data() + b, ws.invDiag.data() + b, next + b, weight, e - b);
+    }
+    RowsResult out;
+    for (std::ptrdiff_t s = b; s < e; s += kBoundRows) {
+        const std::ptrdiff_t count = std::min(kBoundRows, e - s);
+        alignas(64) float lo[kBoundRows];
+        alignas(64) float hi[kBoundRows];
+        rowBounds(cur, ws.boundOf.data() + s, p.mu.data() + s, p.lo.data() + s, p.hi.data() + s, lo,
+                  hi, s, count);
+        const RowsResult q = projectRows(cur + s, ws.w.data() + s, p.b.data() + s, lo, hi,
+                                         ws.invDiag.data() + s, next + s, weight, count);
+        out.r = std::max(out.r, q.r);
+        out.probe += q.probe;
+    }
+    return out;
+}
+
+#if defined(__AVX2__) && defined(__FMA__)
+// Contacts [begin, end) of a pass over contact rows (Workspace::contactRows) eight at a time:
+// each normal row with projectRows's operations, each pair with pairPassAvx2's, x^{t-1} read
+// from next before the contacts' x^{t+1} overwrite it. The pairs' rows add to r and the probe
+// what projectRows adds for a pinned row (|x - x| and 0 (w + x)). Returns where the rest
+// continues (the last end - begin mod 8 contacts).
+std::ptrdiff_t contactPassAvx2(const LcpProblem& p, const float* cur, float* next,
+                               const Workspace& ws, float weight, bool wantResidual,
+                               std::ptrdiff_t begin, std::ptrdiff_t end, RowsResult& out) {
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 wt = _mm256_set1_ps(weight);
+    const auto clamp = [](__m256 v, __m256 l, __m256 h) {
+        return _mm256_min_ps(h, _mm256_max_ps(l, v));  // a NaN v stays NaN
+    };
+    __m256 r = zero;
+    __m256 probe = zero;
+    std::ptrdiff_t k = begin;
+    for (; k + 8 <= end; k += 8) {
+        const std::ptrdiff_t base = 3 * k;
+        const float* xr = cur + base;
+        const float* wr = ws.w.data() + base;
+        const float* br = p.b.data() + base;
+        const float* dr = ws.invDiag.data() + base;
+        const __m256 xn = strideThree<0>(xr);
+        const __m256 xf = strideThree<1>(xr);
+        const __m256 xg = strideThree<2>(xr);
+        const __m256 wn = _mm256_add_ps(strideThree<0>(wr), strideThree<0>(br));
+        const __m256 wf = _mm256_add_ps(strideThree<1>(wr), strideThree<1>(br));
+        const __m256 wg = _mm256_add_ps(strideThree<2>(wr), strideThree<2>(br));
+        // The normal row: projectRows.
+        const __m256 l = strideThree<0>(p.lo.data() + base);
+        const __m256 h = strideThree<0>(p.hi.data() + base);
+        r = _mm256_max_ps(
+            r, _mm256_and_ps(absMask, _mm256_sub_ps(xn, clamp(_mm256_sub_ps(xn, wn), l, h))));
+        __m256 vn = clamp(_mm256_fnmadd_ps(strideThree<0>(dr), wn, xn), l, h);
+        // The pair rows as pinned rows in projectRows: x - clamp(x - w, x, x) and 0 (w + x).
+        r = _mm256_max_ps(
+            r, _mm256_and_ps(absMask, _mm256_sub_ps(xf, clamp(_mm256_sub_ps(xf, wf), xf, xf))));
+        r = _mm256_max_ps(
+            r, _mm256_and_ps(absMask, _mm256_sub_ps(xg, clamp(_mm256_sub_ps(xg, wg), xg, xg))));
+        probe = _mm256_add_ps(probe, _mm256_mul_ps(zero, _mm256_add_ps(wn, xn)));
+        probe = _mm256_add_ps(probe, _mm256_mul_ps(zero, _mm256_add_ps(wf, xf)));
+        probe = _mm256_add_ps(probe, _mm256_mul_ps(zero, _mm256_add_ps(wg, xg)));
+        // The pair: pairPassAvx2.
+        const __m256 radius =
+            _mm256_mul_ps(_mm256_loadu_ps(ws.pairMu.data() + k), _mm256_max_ps(zero, xn));
+        if (wantResidual) {
+            __m256 nf = _mm256_sub_ps(xf, wf);
+            __m256 ng = _mm256_sub_ps(xg, wg);
+            projectDisc8(nf, ng, radius);
+            r = _mm256_max_ps(r, _mm256_and_ps(absMask, _mm256_sub_ps(xf, nf)));
+            r = _mm256_max_ps(r, _mm256_and_ps(absMask, _mm256_sub_ps(xg, ng)));
+            probe = _mm256_add_ps(probe, _mm256_mul_ps(zero, _mm256_add_ps(wf, wg)));
+        }
+        __m256 vf = _mm256_fnmadd_ps(strideThree<1>(dr), wf, xf);
+        __m256 vg = _mm256_fnmadd_ps(strideThree<2>(dr), wg, xg);
+        projectDisc8(vf, vg, radius);
+        if (weight != 1.0f) {
+            const float* pr = next + base;  // x^{t-1}
+            const __m256 pn = strideThree<0>(pr);
+            const __m256 pf = strideThree<1>(pr);
+            const __m256 pg = strideThree<2>(pr);
+            vn = clamp(_mm256_fmadd_ps(wt, _mm256_sub_ps(vn, pn), pn), l, h);
+            vf = _mm256_fmadd_ps(wt, _mm256_sub_ps(vf, pf), pf);
+            vg = _mm256_fmadd_ps(wt, _mm256_sub_ps(vg, pg), pg);
+            projectDisc8(vf, vg, radius);
+        }
+        storeThree(next + base, vn, vf, vg);
+    }
+    alignas(32) float rl[8], pl[8];
+    _mm256_store_ps(rl, r);
+    _mm256_store_ps(pl, probe);
+    for (int q = 0; q < 8; ++q) {
+        out.r = std::max(out.r, rl[q]);
+        out.probe += pl[q];
+    }
+    return k;
+}
+#endif
+
+// Contacts [begin, end) of a pass over contact rows (Workspace::contactRows), w = A x^t on
+// their rows: the rows' and the pairs' updates of projectRowRange and pairRange, eight
+// contacts at a time where the CPU has AVX2.
+RowsResult contactRange(const LcpProblem& p, const float* cur, float* next, Workspace& ws,
+                        float weight, bool wantResidual, std::ptrdiff_t begin, std::ptrdiff_t end) {
+    RowsResult out;
+    std::ptrdiff_t k = begin;
+#if defined(__AVX2__) && defined(__FMA__)
+    k = contactPassAvx2(p, cur, next, ws, weight, wantResidual, k, end, out);
+#endif
+    if (k < end) {
+        const RowsResult q = projectRowRange(p, cur, next, ws, weight, 3 * k, 3 * end);
+        const RowsResult pq = pairRange(p, cur, next, ws, weight, wantResidual, k, end);
+        out.r = std::max({out.r, q.r, pq.r});
+        out.probe += q.probe + pq.probe;
+    }
+    return out;
+}
+
 // The disc pairs of one Jacobi pass as a pass of their own. Pairs are independent, so they
 // run in chunks on the executor's threads (ex == nullptr: on this one). Returns the pairs'
 // part of r(x^t), infinite when anything is NaN or infinite, or 0 without wantResidual.
@@ -718,36 +872,17 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
         } else {
             linalg::matVec(a + b * n, static_cast<int>(e - b), n, cur, ws.w.data() + b);
         }
-        if (weight != 1.0f && !ws.prev.empty()) {
-            std::copy(next + b, next + e, ws.prev.data() + b);  // x^{t-1}, for the pair pass
-        }
-        if (!p.hasFriction()) {
-            const RowsResult q =
-                projectRows(cur + b, ws.w.data() + b, p.b.data() + b, p.lo.data() + b,
-                            p.hi.data() + b, ws.invDiag.data() + b, next + b, weight, e - b);
-            return Partial{q.r, q.probe};
-        }
-        // Friction rows take their bounds from their normal's current value: kBoundRows rows'
-        // bounds at a time into buffers that stay in this core's L1, then their projection.
-        Partial out;
-        for (std::ptrdiff_t s = b; s < e; s += kBoundRows) {
-            const std::ptrdiff_t count = std::min(kBoundRows, e - s);
-            alignas(64) float lo[kBoundRows];
-            alignas(64) float hi[kBoundRows];
-            rowBounds(cur, ws.boundOf.data() + s, p.mu.data() + s, p.lo.data() + s, p.hi.data() + s,
-                      lo, hi, s, count);
-            const RowsResult q = projectRows(cur + s, ws.w.data() + s, p.b.data() + s, lo, hi,
-                                             ws.invDiag.data() + s, next + s, weight, count);
-            out = Partial{std::max(out.r, q.r), out.probe + q.probe};
-        }
-        return out;
+        const RowsResult q =
+            ws.contactRows ? contactRange(p, cur, next, ws, weight, wantResidual, b / 3, e / 3)
+                           : projectRowRange(p, cur, next, ws, weight, b, e);
+        return Partial{q.r, q.probe};
     };
     const auto combine = [](Partial acc, const Partial& q) {
         return Partial{std::max(acc.r, q.r), acc.probe + q.probe};
     };
     // Each row chunk's own disc pairs right after its rows (Workspace::chunkPairBegin): their
     // w, x^t and x^{t-1} are all in that chunk.
-    const bool pairsInChunks = ex != nullptr && !ws.chunkPairBegin.empty();
+    const bool pairsInChunks = ex != nullptr && !ws.chunkPairBegin.empty() && !ws.contactRows;
     Partial total;
     if (ex != nullptr) {
         const std::ptrdiff_t kRows = matrixFree ? kMatrixFreeChunkRows : linalg::kMatVecChunkRows;
@@ -776,7 +911,7 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
         }
         r = std::max(r, stray.r);
         probe += stray.probe;
-    } else if (!ws.pairs.empty()) {
+    } else if (!ws.pairs.empty() && !ws.contactRows) {
         r = std::max(r, pairPass(p, cur, next, ws, weight, wantResidual, ex));
     }
     return std::isfinite(probe) ? r : kInfinity;
@@ -787,6 +922,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     const auto n = static_cast<std::size_t>(p.n);
     const int maxIt = iterationCount(p, o);
     const int every = std::max(1, o.checkEvery);
+    ws.contactRows = ws.contactRowsPossible && o.contactPasses;
     std::copy_n(x.data(), n, ws.cur.data());
     std::copy_n(x.data(), n, ws.good.data());
     const auto scales = [&](std::ptrdiff_t c) {

@@ -123,6 +123,11 @@ struct LcpOptions {
     /// plain iteration; near 1 it accelerates the slow modes most (a tall stack's).
     float chebyshevRho = 0.0f;
     int chebyshevDelay = 5;
+    /// CPU matrix-free Jacobi only: where the rows are contacts (a normal and its disc pair of
+    /// tangents, three rows each, in order), update each contact's three rows together in the
+    /// row pass. false runs the rows, then the pairs, as for any other layout: the same bits,
+    /// more memory traffic (for tests and measurements).
+    bool contactPasses = true;
     /// GPU only: solve problems of n <= 1024 in a single dispatch (one workgroup iterates with
     /// barriers). false forces one dispatch per iteration over many workgroups, which wins
     /// when one workgroup cannot keep the device busy.

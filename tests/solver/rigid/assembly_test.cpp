@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/lcp/lcp_common.h"
 #include "solver/lcp/lcp_omega.h"
 #include "solver/rigid/assembly.h"
 #include "solver/rigid/islands.h"
@@ -827,6 +828,52 @@ TEST(MatrixFree, PairsUpdatedWithTheirRowChunkMatchAPassOfTheirOwn) {
         batched.pop_back();
         EXPECT_NE(chunked, guess) << "the solve changed nothing";
         ASSERT_EQ(chunked, batched) << "seed " << seed << ", rho " << rho;
+    }
+}
+
+// Where the rows are contacts (a normal, then its disc pair of tangents), a matrix-free Jacobi
+// pass updates each contact's three rows together (LcpOptions::contactPasses); it must give the
+// bits of the row pass followed by the pair pass, with and without Chebyshev (which reads
+// x^{t-1}), with and without residual checks, on two threads and on one.
+TEST(MatrixFree, ContactPassesMatchTheRowAndPairPasses) {
+    const unsigned seed = static_cast<unsigned>(ww::test::freshSeed());
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const RandomScene s = makeRandomScene(seed, 150, 430);
+    const PosedPair q = poseBoth(s, AssemblyParams{});
+    const lcp::LcpProblem& p = q.matrixFree;
+    ASSERT_TRUE(p.validate().empty()) << p.validate();
+    // The contact layout the contact pass needs: 430 contacts of three rows, each contact's
+    // tangents a disc pair, more than one row chunk and a last group of fewer than 8 contacts.
+    ASSERT_EQ(p.n, 3 * 430);
+    const std::vector<lcp::FrictionPair> pairs = lcp::frictionPairs(p);
+    ASSERT_EQ(pairs.size(), 430u);
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        ASSERT_EQ(pairs[k].normal, static_cast<int>(3 * k));
+        ASSERT_EQ(pairs[k].first, static_cast<int>(3 * k + 1));
+        ASSERT_EQ(pairs[k].second, static_cast<int>(3 * k + 2));
+    }
+    for (const int threads : {2, 1}) {
+        auto solver = lcp::makeCpuLcpSolver(std::make_shared<const exec::Executor>(threads));
+        for (float rho : {0.0f, 0.99f}) {
+            for (float tolerance : {0.0f, 1e-6f}) {
+                lcp::LcpOptions o;
+                o.omega = 0.2f;
+                o.maxIterations = 40;
+                o.chebyshevRho = rho;
+                o.tolerance = tolerance;
+                std::vector<float> together = q.guess;
+                const lcp::LcpReport a = solver->solve(p, together, o);
+                o.contactPasses = false;
+                std::vector<float> apart = q.guess;
+                const lcp::LcpReport b = solver->solve(p, apart, o);
+                SCOPED_TRACE("threads " + std::to_string(threads) + ", rho " + std::to_string(rho) +
+                             ", tolerance " + std::to_string(tolerance));
+                EXPECT_NE(together, q.guess) << "the solve changed nothing";
+                ASSERT_EQ(together, apart);
+                EXPECT_EQ(a.iterations, b.iterations);
+                EXPECT_EQ(a.residual, b.residual);
+            }
+        }
     }
 }
 
