@@ -76,9 +76,10 @@ struct RowOperator {
     bool empty() const { return body.empty(); }
     /// Sizes body, j and k for `rows` rows of `bodies` slots (contents unspecified).
     void resize(int rows, int bodies);
-    /// Fills bodyStart, bodyEntries, kByBody, entryRow, triples and jByPlane or jByTriple from
-    /// body, j and k (call after the rows are written, and again after any of them changes).
-    /// With an executor the copies run on its threads (the same result).
+    /// Fills bodyStart, bodyEntries, kByBody, triples and tripleRuns, entryRow or runRow, and
+    /// jByPlane or jByTriple with bodyByTriple, from body, j and k (call after the rows are
+    /// written, and again after any of them changes). With an executor the copies run on its
+    /// threads (the same result).
     void buildBodyIndex(const exec::Executor* ex = nullptr);
     /// A_ii = J_iA . K_iA + J_iB . K_iB + cfm (when both sides name one body, the cross terms
     /// J_iA . K_iB + J_iB . K_iA too): from `diagonals` while they match the rows and cfm.
