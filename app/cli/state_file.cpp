@@ -13,7 +13,7 @@ namespace ww::app {
 namespace {
 
 constexpr char kMagic[8] = {'W', 'W', 'S', 'T', 'A', 'T', 'E', '\n'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // 2: the rigid world's lambda_max start
 
 Error ioError(std::string message) {
     return {ErrorKind::kIo, std::move(message)};

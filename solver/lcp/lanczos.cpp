@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <utility>
 
 namespace ww::lcp {
 
@@ -24,6 +25,125 @@ float startComponent(std::size_t i) {
     x *= 0x7feb352du;
     x ^= x >> 15;
     return 1.0f + 0.5f * (static_cast<float>(x >> 8) / 8388608.0f - 1.0f);
+}
+
+// The steps in row space (D^-1 A in the D inner product), from the hash start by row: for
+// operators without masses, and with cfm (its I term has no body-space form).
+float rowSpaceLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s,
+                        const exec::Executor* ex) {
+    const int n = op.rows();
+    if (n == 0 || iterations <= 0) {
+        return 0.0f;
+    }
+    const auto rows = static_cast<std::size_t>(n);
+    for (auto* v : {&s.rowQ, &s.rowNext, &s.rowPrev, &s.rowDiag, &s.rowAq}) {
+        v->resize(rows);
+    }
+    s.u.resize(static_cast<std::size_t>(RowOperator::kBodyFloats) *
+               static_cast<std::size_t>(std::max(op.bodies, 0)));
+    s.alpha.clear();
+    s.beta.clear();
+
+    const std::ptrdiff_t bodyChunks = exec::chunkCount(op.bodies, kBodyChunk);
+    const std::ptrdiff_t rowChunks = exec::chunkCount(n, kRowChunk);
+    const auto work = static_cast<std::ptrdiff_t>(op.macs() / 2);
+    const auto forChunks = [&](std::ptrdiff_t count, const auto& f) {
+        exec::forChunks(ex, count, f, work);
+    };
+    const auto reduceChunks = [&](std::ptrdiff_t count, auto zero, const auto& f, const auto& add) {
+        return exec::reduceChunks(ex, count, zero, f, add, work);
+    };
+    const auto rowRange = [n](std::ptrdiff_t chunk) {
+        const auto first = static_cast<std::size_t>(chunk * kRowChunk);
+        const auto last = static_cast<std::size_t>(
+            std::min<std::ptrdiff_t>((chunk + 1) * kRowChunk, static_cast<std::ptrdiff_t>(n)));
+        return std::pair{first, last};
+    };
+
+    // The diagonal and the (unnormalised) start vector, with its D norm.
+    const double vdv = reduceChunks(
+        rowChunks, 0.0,
+        [&](std::ptrdiff_t c) {
+            const auto [first, last] = rowRange(c);
+            double sum = 0.0;
+            for (std::size_t i = first; i < last; ++i) {
+                s.rowDiag[i] = op.diagonal(static_cast<int>(i));
+                s.rowNext[i] = startComponent(i);
+                s.rowPrev[i] = 0.0f;
+                sum += double(s.rowNext[i]) * s.rowNext[i] * s.rowDiag[i];
+            }
+            return sum;
+        },
+        std::plus<double>{});
+    if (!(vdv > 0.0)) {
+        return 0.0f;
+    }
+    // s.rowNext holds beta_k q_k+1 (unnormalised); scale = 1 / beta_k.
+    double scale = 1.0 / std::sqrt(vdv);
+    double alpha = 0.0, betaPrev = 0.0;
+
+    struct Sums {
+        double qaq = 0.0, qdq = 0.0;
+    };
+    const auto gather = [&](std::ptrdiff_t c) {
+        const auto first = static_cast<int>(c * kBodyChunk);
+        const int last = std::min(first + static_cast<int>(kBodyChunk), op.bodies);
+        op.gatherBodies(s.rowNext.data(), s.u.data(), first, last);
+    };
+    // q_k = next * scale, (D^-1 A q_k) into aq, and q_k^T A q_k, q_k^T D q_k.
+    const auto applyA = [&](std::ptrdiff_t c) {
+        const auto [first, last] = rowRange(c);
+        op.applyRows(s.rowNext.data(), s.u.data(), s.rowAq.data(), static_cast<int>(first),
+                     static_cast<int>(last));
+        Sums out;
+        const auto f = static_cast<float>(scale);
+        for (std::size_t i = first; i < last; ++i) {
+            const float q = s.rowNext[i] * f;
+            const float aq = s.rowAq[i] * f;
+            s.rowQ[i] = q;
+            out.qaq += double(q) * aq;
+            out.qdq += double(q) * q * s.rowDiag[i];
+            s.rowAq[i] = s.rowDiag[i] > 0.0f ? aq / s.rowDiag[i] : 0.0f;
+        }
+        return out;
+    };
+    const auto addSums = [](Sums a, const Sums& b) { return Sums{a.qaq + b.qaq, a.qdq + b.qdq}; };
+    // beta_k q_k+1 = D^-1 A q_k - alpha_k q_k - beta_k-1 q_k-1 into next (q_k into prev), and
+    // its D norm.
+    const auto orthogonalise = [&](std::ptrdiff_t c) {
+        const auto [first, last] = rowRange(c);
+        double wdw = 0.0;
+        for (std::size_t i = first; i < last; ++i) {
+            const auto w =
+                static_cast<float>(s.rowAq[i] - alpha * s.rowQ[i] - betaPrev * s.rowPrev[i]);
+            s.rowPrev[i] = s.rowQ[i];
+            s.rowNext[i] = w;
+            wdw += double(w) * w * s.rowDiag[i];
+        }
+        return wdw;
+    };
+    for (int it = 0; it < iterations; ++it) {
+        forChunks(bodyChunks, gather);
+        const Sums sums = reduceChunks(rowChunks, Sums{}, applyA, addSums);
+        if (!(sums.qdq > 0.0)) {
+            break;
+        }
+        alpha = sums.qaq / sums.qdq;
+        s.alpha.push_back(alpha);
+        if (it + 1 == iterations) {
+            break;
+        }
+        const double beta =
+            std::sqrt(reduceChunks(rowChunks, 0.0, orthogonalise, std::plus<double>{}));
+        // An invariant subspace (beta ~ 0 relative to alpha): T_k's eigenvalues are exact.
+        if (!(beta > 1e-7 * std::abs(alpha))) {
+            break;
+        }
+        s.beta.push_back(beta);
+        scale = 1.0 / beta;
+        betaPrev = beta;
+    }
+    return static_cast<float>(largestTridiagonalEigenvalue(s.alpha, s.beta));
 }
 
 }  // namespace
@@ -66,111 +186,237 @@ double largestTridiagonalEigenvalue(const std::vector<double>& alpha,
     return hi;
 }
 
-float lanczosLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s,
-                       const exec::Executor* ex) {
+std::vector<double> tridiagonalTopEigenvector(const std::vector<double>& alpha,
+                                              const std::vector<double>& beta, double theta) {
+    const std::size_t k = alpha.size();
+    // From e_1: every eigenvector of an unreduced tridiagonal has a nonzero first component
+    // (Lanczos's beta are > 0), so e_1 has a part along the one sought.
+    std::vector<double> z(k, 0.0);
+    if (k == 0) {
+        return z;
+    }
+    z[0] = 1.0;
+    if (k == 1) {
+        return z;
+    }
+    const auto offDiag = [&](std::size_t i) { return i < beta.size() ? beta[i] : 0.0; };
+    const double shift = theta + 1e-9 * std::max(std::abs(theta), 1e-300);
+    // T - shift I = L D L^T, L unit lower bidiagonal (l), D negative (d).
+    std::vector<double> d(k), l(k, 0.0);
+    d[0] = alpha[0] - shift;
+    for (std::size_t i = 0; i + 1 < k; ++i) {
+        d[i] = std::min(d[i], -std::numeric_limits<double>::min());
+        l[i] = offDiag(i) / d[i];
+        d[i + 1] = alpha[i + 1] - shift - l[i] * offDiag(i);
+    }
+    d[k - 1] = std::min(d[k - 1], -std::numeric_limits<double>::min());
+    for (int pass = 0; pass < 3; ++pass) {
+        for (std::size_t i = 1; i < k; ++i) {  // L y = z
+            z[i] -= l[i - 1] * z[i - 1];
+        }
+        for (std::size_t i = 0; i < k; ++i) {  // D w = y
+            z[i] /= d[i];
+        }
+        for (std::size_t i = k - 1; i > 0; --i) {  // L^T z = w
+            z[i - 1] -= l[i - 1] * z[i];
+        }
+        double norm = 0.0;
+        for (double v : z) {
+            norm += v * v;
+        }
+        norm = std::sqrt(norm);
+        for (double& v : z) {
+            v /= norm;
+        }
+    }
+    return z;
+}
+
+LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, LanczosScratch& s,
+                               const exec::Executor* ex) {
+    const int iterations = o.maxSteps;
     const int n = op.rows();
-    if (n == 0 || iterations <= 0) {
-        return 0.0f;
+    if (n == 0 || iterations <= 0 || op.bodies <= 0) {
+        return {};
+    }
+    constexpr int kU = RowOperator::kBodyFloats;
+    constexpr int kM = RowOperator::kMassFloats;
+    if (op.cfm > 0.0f || op.bodyMass.size() != kM * static_cast<std::size_t>(op.bodies)) {
+        s.ritz.clear();
+        return {rowSpaceLambdaMax(op, iterations, s, ex), iterations};
     }
     const auto rows = static_cast<std::size_t>(n);
-    for (auto* v : {&s.q, &s.next, &s.prev, &s.diag, &s.aq}) {
-        v->resize(rows);
+    const std::size_t floats = kU * static_cast<std::size_t>(op.bodies);
+    s.zeros.resize(rows, 0.0f);  // never written: applyRows's cfm term then adds nothing
+    s.invDiag.resize(rows);
+    s.y.resize(rows);
+    for (auto* v : {&s.qf, &s.u}) {
+        v->resize(floats);
     }
-    s.u.resize(static_cast<std::size_t>(RowOperator::kBodyFloats) *
-               static_cast<std::size_t>(std::max(op.bodies, 0)));
+    for (auto* v : {&s.q, &s.prev, &s.next}) {
+        v->resize(floats);
+    }
+    const bool ritz = o.ritzVector;
+    if (ritz) {
+        s.basis.resize(floats * static_cast<std::size_t>(iterations));
+    }
     s.alpha.clear();
     s.beta.clear();
 
     const std::ptrdiff_t bodyChunks = exec::chunkCount(op.bodies, kBodyChunk);
     const std::ptrdiff_t rowChunks = exec::chunkCount(n, kRowChunk);
     const auto work = static_cast<std::ptrdiff_t>(op.macs() / 2);
-    const auto forChunks = [&](std::ptrdiff_t count, const auto& f) {
-        exec::forChunks(ex, count, f, work);
-    };
-    const auto reduceChunks = [&](std::ptrdiff_t count, auto zero, const auto& f, const auto& add) {
-        return exec::reduceChunks(ex, count, zero, f, add, work);
-    };
+    const auto bodyWork = static_cast<std::ptrdiff_t>(8 * floats);
     const auto rowRange = [n](std::ptrdiff_t chunk) {
-        const auto first = static_cast<std::size_t>(chunk * kRowChunk);
-        const auto last = static_cast<std::size_t>(
+        const auto first = static_cast<int>(chunk * kRowChunk);
+        const auto last = static_cast<int>(
             std::min<std::ptrdiff_t>((chunk + 1) * kRowChunk, static_cast<std::ptrdiff_t>(n)));
         return std::pair{first, last};
     };
+    const auto bodyRange = [&op](std::ptrdiff_t chunk) {
+        const auto first = static_cast<int>(chunk * kBodyChunk);
+        return std::pair{first, std::min(first + static_cast<int>(kBodyChunk), op.bodies)};
+    };
+    // <a, c>_M over body b's six components.
+    const auto massDot = [&op](const double* a, const double* c, int b) {
+        const float* m = op.bodyMass.data() + kM * static_cast<std::size_t>(b);
+        const std::size_t at = kU * static_cast<std::size_t>(b);
+        const double* ab = a + at;
+        const double* cb = c + at;
+        const double lin = ab[0] * cb[0] + ab[1] * cb[1] + ab[2] * cb[2];
+        const double ix = m[1] * cb[3] + m[2] * cb[4] + m[3] * cb[5];
+        const double iy = m[2] * cb[3] + m[4] * cb[4] + m[5] * cb[5];
+        const double iz = m[3] * cb[3] + m[5] * cb[4] + m[6] * cb[5];
+        return m[0] * lin + ab[3] * ix + ab[4] * iy + ab[5] * iz;
+    };
 
-    // The diagonal and the (unnormalised) start vector, with its D norm.
-    const double vdv = reduceChunks(
-        rowChunks, 0.0,
+    // 1 / A_ii per row.
+    exec::forChunks(
+        ex, rowChunks,
         [&](std::ptrdiff_t c) {
             const auto [first, last] = rowRange(c);
-            double sum = 0.0;
-            for (std::size_t i = first; i < last; ++i) {
-                s.diag[i] = op.diagonal(static_cast<int>(i));
-                s.next[i] = startComponent(i);
-                s.prev[i] = 0.0f;
-                sum += double(s.next[i]) * s.next[i] * s.diag[i];
+            for (int i = first; i < last; ++i) {
+                const float d = op.diagonal(i);
+                s.invDiag[static_cast<std::size_t>(i)] = d > 0.0f ? 1.0f / d : 0.0f;
+            }
+        },
+        work);
+    // The start vector in next and qf (unnormalised), with its M norm: the hash start, or
+    // the given one (unit M norm) plus startMix times the hash start (unit M norm).
+    const bool given = o.start.size() == floats;
+    struct Norms {
+        double hash = 0.0, given = 0.0;
+    };
+    const Norms norms = exec::reduceChunks(
+        ex, bodyChunks, Norms{},
+        [&](std::ptrdiff_t c) {
+            const auto [first, last] = bodyRange(c);
+            Norms sum;
+            for (int b = first; b < last; ++b) {
+                for (int k = 0; k < kU; ++k) {
+                    const std::size_t i = kU * static_cast<std::size_t>(b) + k;
+                    s.next[i] = startComponent(i);
+                    s.q[i] = given ? static_cast<double>(o.start[i]) : 0.0;
+                    s.prev[i] = 0.0;
+                }
+                sum.hash += massDot(s.next.data(), s.next.data(), b);
+                sum.given += given ? massDot(s.q.data(), s.q.data(), b) : 0.0;
             }
             return sum;
         },
-        std::plus<double>{});
-    if (!(vdv > 0.0)) {
-        return 0.0f;
+        [](Norms a, const Norms& b) {
+            return Norms{a.hash + b.hash, a.given + b.given};
+        },
+        bodyWork);
+    const bool warm = given && norms.given > 0.0 && std::isfinite(norms.given);
+    const double hashWeight = warm ? o.startMix / std::sqrt(norms.hash) : 1.0;
+    const double givenWeight = warm ? 1.0 / std::sqrt(norms.given) : 0.0;
+    const double vmv = exec::reduceChunks(
+        ex, bodyChunks, 0.0,
+        [&](std::ptrdiff_t c) {
+            const auto [first, last] = bodyRange(c);
+            double sum = 0.0;
+            for (int b = first; b < last; ++b) {
+                for (int k = 0; k < kU; ++k) {
+                    const std::size_t i = kU * static_cast<std::size_t>(b) + k;
+                    s.next[i] = hashWeight * s.next[i] + givenWeight * s.q[i];
+                    s.qf[i] = static_cast<float>(s.next[i]);
+                }
+                sum += massDot(s.next.data(), s.next.data(), b);
+            }
+            return sum;
+        },
+        std::plus<double>{}, bodyWork);
+    if (!(vmv > 0.0)) {
+        return {};
     }
-    // s.next holds beta_k q_k+1 (unnormalised); scale = 1 / beta_k.
-    double scale = 1.0 / std::sqrt(vdv);
+    // next holds beta_k q_k+1 (unnormalised, qf its float copy); scale = 1 / beta_k.
+    double scale = 1.0 / std::sqrt(vmv);
     double alpha = 0.0, betaPrev = 0.0;
+    int step = 0;
 
-    struct Sums {
-        double qaq = 0.0, qdq = 0.0;
-    };
-    const auto gather = [&](std::ptrdiff_t c) {
-        const auto first = static_cast<int>(c * kBodyChunk);
-        const int last = std::min(first + static_cast<int>(kBodyChunk), op.bodies);
-        op.gatherBodies(s.next.data(), s.u.data(), first, last);
-    };
-    // q_k = next * scale, (D^-1 A q_k) into aq, and q_k^T A q_k, q_k^T D q_k.
-    const auto applyA = [&](std::ptrdiff_t c) {
+    // y = D^-1 J qf on the rows.
+    const auto scaledRows = [&](std::ptrdiff_t c) {
         const auto [first, last] = rowRange(c);
-        op.applyRows(s.next.data(), s.u.data(), s.aq.data(), static_cast<int>(first),
-                     static_cast<int>(last));
-        Sums out;
-        const auto f = static_cast<float>(scale);
-        for (std::size_t i = first; i < last; ++i) {
-            const float q = s.next[i] * f;
-            const float aq = s.aq[i] * f;
-            s.q[i] = q;
-            out.qaq += double(q) * aq;
-            out.qdq += double(q) * q * s.diag[i];
-            s.aq[i] = s.diag[i] > 0.0f ? aq / s.diag[i] : 0.0f;
+        op.applyRows(s.zeros.data(), s.qf.data(), s.y.data(), first, last);
+        for (int i = first; i < last; ++i) {
+            s.y[static_cast<std::size_t>(i)] *= s.invDiag[static_cast<std::size_t>(i)];
         }
-        return out;
     };
-    const auto addSums = [](Sums a, const Sums& b) { return Sums{a.qaq + b.qaq, a.qdq + b.qdq}; };
-    // beta_k q_k+1 = D^-1 A q_k - alpha_k q_k - beta_k-1 q_k-1 into next (q_k into prev), and
-    // its D norm.
+    // u = W J^T y on the bodies; q_k = next * scale, B q_k = u * scale (into next), and
+    // <q_k, B q_k>_M.
+    const auto gatherAlpha = [&](std::ptrdiff_t c) {
+        const auto [first, last] = bodyRange(c);
+        op.gatherBodies(s.y.data(), s.u.data(), first, last);
+        double sum = 0.0;
+        for (int b = first; b < last; ++b) {
+            for (int k = 0; k < kU; ++k) {
+                const std::size_t i = kU * static_cast<std::size_t>(b) + k;
+                s.q[i] = s.next[i] * scale;
+                s.next[i] = static_cast<double>(s.u[i]) * scale;
+                if (ritz) {
+                    s.basis[floats * static_cast<std::size_t>(step) + i] =
+                        static_cast<float>(s.q[i]);
+                }
+            }
+            sum += massDot(s.q.data(), s.next.data(), b);
+        }
+        return sum;
+    };
+    // beta_k q_k+1 = B q_k - alpha_k q_k - beta_k-1 q_k-1 into next and qf (q_k into prev), and
+    // its M norm.
     const auto orthogonalise = [&](std::ptrdiff_t c) {
-        const auto [first, last] = rowRange(c);
-        double wdw = 0.0;
-        for (std::size_t i = first; i < last; ++i) {
-            const auto w = static_cast<float>(s.aq[i] - alpha * s.q[i] - betaPrev * s.prev[i]);
-            s.prev[i] = s.q[i];
-            s.next[i] = w;
-            wdw += double(w) * w * s.diag[i];
+        const auto [first, last] = bodyRange(c);
+        double sum = 0.0;
+        for (int b = first; b < last; ++b) {
+            for (int k = 0; k < kU; ++k) {
+                const std::size_t i = kU * static_cast<std::size_t>(b) + k;
+                const double w = s.next[i] - alpha * s.q[i] - betaPrev * s.prev[i];
+                s.prev[i] = s.q[i];
+                s.next[i] = w;
+                s.qf[i] = static_cast<float>(w);
+            }
+            sum += massDot(s.next.data(), s.next.data(), b);
         }
-        return wdw;
+        return sum;
     };
-    for (int it = 0; it < iterations; ++it) {
-        forChunks(bodyChunks, gather);
-        const Sums sums = reduceChunks(rowChunks, Sums{}, applyA, addSums);
-        if (!(sums.qdq > 0.0)) {
-            break;
-        }
-        alpha = sums.qaq / sums.qdq;
+    double theta = 0.0;
+    for (step = 0; step < iterations; ++step) {
+        exec::forChunks(ex, rowChunks, scaledRows, work);
+        alpha = exec::reduceChunks(ex, bodyChunks, 0.0, gatherAlpha, std::plus<double>{}, work);
         s.alpha.push_back(alpha);
-        if (it + 1 == iterations) {
+        if (o.stopRise > 0.0) {
+            const double previous = theta;
+            theta = largestTridiagonalEigenvalue(s.alpha, s.beta);
+            if (step + 1 >= std::max(o.minSteps, 2) && theta - previous <= o.stopRise * theta) {
+                break;
+            }
+        }
+        if (step + 1 == iterations) {
             break;
         }
-        const double beta =
-            std::sqrt(reduceChunks(rowChunks, 0.0, orthogonalise, std::plus<double>{}));
+        const double beta = std::sqrt(
+            exec::reduceChunks(ex, bodyChunks, 0.0, orthogonalise, std::plus<double>{}, bodyWork));
         // An invariant subspace (beta ~ 0 relative to alpha): T_k's eigenvalues are exact.
         if (!(beta > 1e-7 * std::abs(alpha))) {
             break;
@@ -179,7 +425,46 @@ float lanczosLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s,
         scale = 1.0 / beta;
         betaPrev = beta;
     }
-    return static_cast<float>(largestTridiagonalEigenvalue(s.alpha, s.beta));
+    const int steps = static_cast<int>(s.alpha.size());
+    theta = largestTridiagonalEigenvalue(s.alpha, s.beta);
+    if (ritz) {
+        // y = sum_k z_k q_k, z T's eigenvector for theta, then scaled to unit M norm.
+        const std::vector<double> z = tridiagonalTopEigenvector(s.alpha, s.beta, theta);
+        s.ritz.resize(floats);
+        const double yMy = exec::reduceChunks(
+            ex, bodyChunks, 0.0,
+            [&](std::ptrdiff_t c) {
+                const auto [first, last] = bodyRange(c);
+                double sum = 0.0;
+                for (int b = first; b < last; ++b) {
+                    for (int k = 0; k < kU; ++k) {
+                        const std::size_t i = kU * static_cast<std::size_t>(b) + k;
+                        double y = 0.0;
+                        for (int t = 0; t < steps; ++t) {
+                            y += z[static_cast<std::size_t>(t)] *
+                                 s.basis[floats * static_cast<std::size_t>(t) + i];
+                        }
+                        s.q[i] = y;
+                    }
+                    sum += massDot(s.q.data(), s.q.data(), b);
+                }
+                return sum;
+            },
+            std::plus<double>{}, bodyWork);
+        const double unit = yMy > 0.0 ? 1.0 / std::sqrt(yMy) : 0.0;
+        for (std::size_t i = 0; i < floats; ++i) {
+            s.ritz[i] = static_cast<float>(s.q[i] * unit);
+        }
+    }
+    return {static_cast<float>(theta), steps};
+}
+
+float lanczosLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s,
+                       const exec::Executor* ex) {
+    LanczosOptions o;
+    o.maxSteps = iterations;
+    o.minSteps = iterations;
+    return lanczosLambdaMax(op, o, s, ex).lambda;
 }
 
 }  // namespace ww::lcp

@@ -1,17 +1,20 @@
-// lambda_max(D^-1 A) of a matrix-free LCP matrix (row_operator.h) by Lanczos steps in the D
-// inner product, through the operator's own product kernels.
+// lambda_max(D^-1 A) of a matrix-free LCP matrix (row_operator.h) by Lanczos steps, through the
+// operator's own product kernels.
 //
-// D^-1 A is self-adjoint in <x, y>_D = x^T D y, so Lanczos in that inner product builds a
-// symmetric tridiagonal T_k (alpha, beta) whose largest eigenvalue (the Ritz value) approaches
-// lambda_max(D^-1 A) from below, much faster than the power iteration's Rayleigh quotient with
-// the same products:
-//   q_1 = v / |v|_D,  alpha_k = q_k^T A q_k,  beta_k q_k+1 = D^-1 A q_k - alpha_k q_k - beta_k-1
-//   q_k-1.
-// Each step is one product (RowOperator::gatherBodies, then applyRows) and one pass over the
-// rows; the normalisation of q_k+1 is folded into the next step's product (A is linear: the
-// step gathers the unnormalised vector and scales the product).
+// A = J W J^T + cfm I. The nonzero eigenvalues of D^-1 J W J^T (rows) are those of
+// B = W J^T D^-1 J (bodies: 6 per body, a few times fewer than rows), and B is self-adjoint in
+// the mass inner product <v, v'>_M = v^T M v' (M = W^-1: <v, B v'>_M = (J v)^T D^-1 (J v')). So
+// the steps run in body space: each is one product (applyRows on the body vector, the rows
+// scaled by 1 / A_ii, then gatherBodies) and a few passes over the bodies, not the rows:
+//   q_1 = v / |v|_M,  alpha_k = <q_k, B q_k>_M,  beta_k q_k+1 = B q_k - alpha_k q_k -
+//   beta_k-1 q_k-1.
+// The tridiagonal T_k (alpha, beta) has Ritz values that approach lambda_max(B) from below.
+// With cfm > 0 (its cfm I has no body-space form) or without the masses (RowOperator::bodyMass)
+// the steps run in row space instead: D^-1 A is self-adjoint in <x, y>_D = x^T D y, each step
+// one product and two passes over the rows, from a hash start by row, with no Ritz vector.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "solver/exec/executor.h"
@@ -21,17 +24,58 @@ namespace ww::lcp {
 
 /// Scratch of lanczosLambdaMax (reused between calls so that a step does not allocate).
 struct LanczosScratch {
-    std::vector<float> q, next, prev, diag, u, aq;
+    std::vector<float> zeros, invDiag, y;  ///< per row: 0 (applyRows's x), 1 / A_ii, D^-1 J q
+    std::vector<float> qf, u;              ///< per body slot: the vector multiplied, B times it
+    std::vector<double> q, prev, next;     ///< per body slot: q_k, q_k-1, beta_k q_k+1
+    std::vector<float> rowQ, rowNext, rowPrev, rowDiag, rowAq;  ///< the row-space steps'
+    std::vector<float> basis;         ///< q_1 .. q_k (with LanczosOptions::ritzVector)
     std::vector<double> alpha, beta;  ///< the Lanczos tridiagonal
+    /// With LanczosOptions::ritzVector: the Ritz vector of the returned value (kBodyFloats per
+    /// body slot, unit M norm), the start of the next estimate on a similar operator.
+    std::vector<float> ritz;
 };
 
-/// The largest Ritz value of `iterations` Lanczos steps on D^-1 A, A = op's matrix: never above
-/// lambda_max(D^-1 A) up to float rounding. 0 for an empty operator. The start vector is
-/// deterministic (1 + sin(i) / 2). With an executor the steps run on its threads in fixed
-/// chunks (bodies for the gather, rows for the rest) and the sums are combined in chunk order,
-/// so the result does not depend on the thread count.
+struct LanczosOptions {
+    int maxSteps = 12;
+    /// Stop once a step after the first minSteps raised the Ritz value by at most stopRise of
+    /// it (0 = always run maxSteps): from a good start (a Ritz vector of the last estimate) the
+    /// value settles in a few steps.
+    int minSteps = 12;
+    double stopRise = 0.0;
+    /// A start vector (kBodyFloats per body slot), or empty for the hash start alone. Given, the
+    /// start is it (scaled to unit M norm) plus startMix times the hash start (also of unit M
+    /// norm): the hash part keeps every direction in the Krylov space, so that a mode the
+    /// given vector misses can still rise. A given vector of zero norm means the hash start.
+    std::span<const float> start;
+    double startMix = 0.2;
+    /// Compute the Ritz vector of the returned value into LanczosScratch::ritz.
+    bool ritzVector = false;
+};
+
+struct LanczosResult {
+    float lambda = 0.0f;  ///< the estimate (see lanczosLambdaMax)
+    int steps = 0;        ///< Lanczos steps taken (products with A)
+};
+
+/// The largest Ritz value of o.maxSteps Lanczos steps (fewer with o.stopRise) on D^-1 A,
+/// A = op's matrix: never above lambda_max(D^-1 A) up to float rounding. 0 for an empty
+/// operator. In row space (cfm > 0, or no masses) o's start, stopRise and ritzVector do not
+/// apply: maxSteps steps from the hash start, and s.ritz is left empty. With an executor the
+/// passes run on its threads in fixed chunks (rows for the product's first half, bodies for the
+/// rest) and the sums are combined in chunk order, so the result does not depend on the thread
+/// count.
+LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, LanczosScratch& s,
+                               const exec::Executor* ex = nullptr);
+/// The same from the hash start with `iterations` steps (the start vector: a hash of each
+/// component's index, in [0.5, 1.5]).
 float lanczosLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s,
                        const exec::Executor* ex = nullptr);
+
+/// A unit eigenvector of the symmetric tridiagonal matrix (alpha, beta) for its eigenvalue
+/// theta (the largest: largestTridiagonalEigenvalue), by inverse iteration with the shift just
+/// above theta (T - shift I is then negative definite and its LDL^T needs no pivoting).
+std::vector<double> tridiagonalTopEigenvector(const std::vector<double>& alpha,
+                                              const std::vector<double>& beta, double theta);
 
 /// The largest eigenvalue of the symmetric tridiagonal matrix with diagonal `alpha` and
 /// off-diagonal `beta` (beta.size() < alpha.size()), by bisection on Sturm counts between

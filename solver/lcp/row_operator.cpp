@@ -172,6 +172,11 @@ std::string RowOperator::validate(int n) const {
     if (bodies < 0) {
         return "the matrix-free operator has a negative body count";
     }
+    if (!bodyMass.empty() && bodyMass.size() != kMassFloats * static_cast<std::size_t>(bodies)) {
+        return "the matrix-free operator has " + std::to_string(bodyMass.size()) +
+               " mass floats for " + std::to_string(bodies) + " bodies; expected " +
+               std::to_string(kMassFloats) + " per body, or none";
+    }
     for (std::size_t e = 0; e < body.size(); ++e) {
         if (body[e] < -1 || body[e] >= bodies) {
             return "row " + std::to_string(e / 2) + " names body " + std::to_string(body[e]) +
@@ -511,7 +516,7 @@ void RowOperator::apply(const float* x, float* u, float* w) const {
 std::size_t RowOperator::bytes() const {
     return body.size() * sizeof(std::int32_t) +
            (j.size() + k.size() + kByBody.size() + jByPlane.size() + jByTriple.size() +
-            diagonals.size()) *
+            diagonals.size() + bodyMass.size()) *
                sizeof(float) +
            (bodyStart.size() + bodyEntries.size() + entryRow.size() + runRow.size() +
             bodyByTriple.size()) *

@@ -66,6 +66,11 @@ struct RowOperator {
     /// With triples, the bodies of each whole group's contacts: side A's kTripleGroup, then
     /// side B's (2 * kTripleGroup a group), so that a group reads its bodies in two loads.
     std::vector<std::int32_t> bodyByTriple;
+    /// Each body slot's mass matrix M_b = W_b^-1 (kMassFloats per slot: the mass, then the
+    /// world-frame inertia tensor's xx, xy, xz, yy, yz, zz), or empty. The products do not read
+    /// it; lanczosLambdaMax (lanczos.h) needs it for its inner product.
+    static constexpr int kMassFloats = 7;
+    std::vector<float> bodyMass;
     /// A_ii of every row as diagonal() computes it, with the cfm it was computed with. Built by
     /// buildBodyIndex: a solve reads each diagonal several times (validation, the lambda_max
     /// estimate, the step scales), each a row's two J . K products.

@@ -176,6 +176,28 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
     };
     exec::forChunks(ex, exec::chunkCount(count, kAssemblyChunkContacts), chunk,
                     60 * static_cast<std::ptrdiff_t>(count));
+    // Each slot's mass matrix (the Lanczos estimate's inner product): the mass and
+    // I = R diag(1 / invInertiaBody) R^T.
+    op.bodyMass.resize(lcp::RowOperator::kMassFloats * m_slotBodies.size());
+    for (std::size_t slot = 0; slot < m_slotBodies.size(); ++slot) {
+        const Body& b = bodies[m_slotBodies[slot]];
+        const Vec3 inertia{b.invInertiaBody.x > 0.0f ? 1.0f / b.invInertiaBody.x : 0.0f,
+                           b.invInertiaBody.y > 0.0f ? 1.0f / b.invInertiaBody.y : 0.0f,
+                           b.invInertiaBody.z > 0.0f ? 1.0f / b.invInertiaBody.z : 0.0f};
+        const auto world = [&](int r, int c) {  // (R diag(inertia) R^T)_rc; rotation.c[k][r] = R_rk
+            return b.rotation.c[0][r] * inertia.x * b.rotation.c[0][c] +
+                   b.rotation.c[1][r] * inertia.y * b.rotation.c[1][c] +
+                   b.rotation.c[2][r] * inertia.z * b.rotation.c[2][c];
+        };
+        float* m = op.bodyMass.data() + lcp::RowOperator::kMassFloats * slot;
+        m[0] = 1.0f / b.invMass;  // slots are non-static bodies: invMass > 0
+        m[1] = world(0, 0);
+        m[2] = world(0, 1);
+        m[3] = world(0, 2);
+        m[4] = world(1, 1);
+        m[5] = world(1, 2);
+        m[6] = world(2, 2);
+    }
     releaseSlots();
     op.buildBodyIndex(ex);
 }

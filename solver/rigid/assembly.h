@@ -68,6 +68,10 @@ class ContactAssembler {
                             const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess,
                             const exec::Executor* ex = nullptr);
 
+    /// The bodies of the last block's slots, in slot order (after assembleMatrixFree: slot s of
+    /// its operator is body slotBodies()[s]).
+    const std::vector<int>& slotBodies() const { return m_slotBodies; }
+
   private:
     /// The local body slots of the block (m_bodySlot, m_slotBodies) and, with `rows`, the
     /// rows of each slot (m_slotStart, m_slotRows: the dense product's index).

@@ -105,6 +105,12 @@ int World::addBody(const BodyDesc& desc) {
 
 void World::removeBody(int i) {
     m_bodies.erase(m_bodies.begin() + i);
+    const std::size_t mode = lcp::RowOperator::kBodyFloats * static_cast<std::size_t>(i);
+    if (mode < m_lambdaModes.size()) {
+        m_lambdaModes.erase(m_lambdaModes.begin() + static_cast<std::ptrdiff_t>(mode),
+                            m_lambdaModes.begin() +
+                                static_cast<std::ptrdiff_t>(mode + lcp::RowOperator::kBodyFloats));
+    }
     m_cache.removeBody(i);
     m_broad.invalidate();
     m_contacts.clear();
@@ -118,6 +124,7 @@ void World::restoreState(const State& state) {
     m_bodies = state.bodies;
     m_cache = state.cache;
     m_steps = state.steps;
+    m_lambdaModes = state.lambdaModes;
     m_broad.invalidate();
     m_contacts.clear();
     m_blockCount = 0;
@@ -335,12 +342,39 @@ void World::collide(float h) {
 
 float World::estimateBlocksLambdaMax() {
     float lambda = 0.0f;
+    m_lambdaModes.resize(lcp::RowOperator::kBodyFloats * m_bodies.size(), 0.0f);
     m_denseContacts.clear();
     m_denseJac.clear();
     for (int k = 0; k < m_blockCount; ++k) {
         if (m_blocks[k].matrixFree()) {
-            lambda = std::max(
-                lambda, lcp::lanczosLambdaMax(m_blocks[k].op, kLambdaSteps, m_lanczos, m_ex.get()));
+            // From the Ritz vector of the bodies' last estimate (plus the hash start), which
+            // settles in a few steps, and back into m_lambdaModes.
+            constexpr std::size_t kU = lcp::RowOperator::kBodyFloats;
+            const std::vector<int>& slots = m_blockBodies[static_cast<std::size_t>(k)];
+            m_lambdaStart.resize(kU * slots.size());
+            for (std::size_t slot = 0; slot < slots.size(); ++slot) {
+                std::copy_n(m_lambdaModes.begin() + static_cast<std::ptrdiff_t>(
+                                                        kU * static_cast<std::size_t>(slots[slot])),
+                            kU, m_lambdaStart.begin() + static_cast<std::ptrdiff_t>(kU * slot));
+            }
+            lcp::LanczosOptions o;
+            o.maxSteps = kLambdaSteps;
+            o.minSteps = kLambdaMinSteps;
+            o.stopRise = kLambdaStopRise;
+            o.start = m_lambdaStart;
+            o.ritzVector = true;
+            const lcp::LanczosResult r =
+                lcp::lanczosLambdaMax(m_blocks[k].op, o, m_lanczos, m_ex.get());
+            lambda = std::max(lambda, r.lambda);
+            m_stats.lambdaSteps += r.steps;
+            if (m_lanczos.ritz.size() == m_lambdaStart.size()) {
+                for (std::size_t slot = 0; slot < slots.size(); ++slot) {
+                    std::copy_n(
+                        m_lanczos.ritz.begin() + static_cast<std::ptrdiff_t>(kU * slot), kU,
+                        m_lambdaModes.begin() + static_cast<std::ptrdiff_t>(
+                                                    kU * static_cast<std::size_t>(slots[slot])));
+                }
+            }
             continue;
         }
         for (const int id : blockContacts(k)) {
@@ -393,6 +427,7 @@ void World::assembleAndSolve(float h) {
     const int blocks = static_cast<int>(m_blockStart.size()) - 1;
     if (static_cast<int>(m_blocks.size()) < blocks) {
         m_blocks.resize(blocks);
+        m_blockBodies.resize(blocks);
     }
     m_blockCount = blocks;
     m_x.resize(3 * m_blockIds.size());  // the posed contacts (with sleeping, not all)
@@ -430,6 +465,7 @@ void World::assembleAndSolve(float h) {
         if (matrixFree) {
             m_assembler.assembleMatrixFree(m_bodies, m_contacts, m_jac, blockIds, ap, m_blocks[k],
                                            guess, m_ex.get());
+            m_blockBodies[static_cast<std::size_t>(k)] = m_assembler.slotBodies();
             ++m_stats.matrixFreeBlocks;
         } else {
             m_assembler.assemble(m_bodies, m_contacts, m_jac, blockIds, ap, m_blocks[k], guess);

@@ -56,6 +56,11 @@ inline constexpr float kLambdaEstimateMargin = 1.03f;
 /// Lanczos steps of that estimate, one product with A each: 12 reach 0.93 of lambda_max on
 /// the worst of 5000 random scenes, where the 20 power iterations used before reached 0.80.
 inline constexpr int kLambdaSteps = 12;
+/// A matrix-free block's estimate starts from the Ritz vector of its bodies' last one (plus the
+/// hash start: lcp::LanczosOptions::startMix) and stops after at least kLambdaMinSteps steps
+/// once a step raised it by at most kLambdaStopRise of it; at most kLambdaSteps.
+inline constexpr int kLambdaMinSteps = 4;
+inline constexpr double kLambdaStopRise = 0.002;
 
 /// The tuned solver defaults (docs/rigid.md explains how they were found).
 lcp::LcpOptions defaultWallLcpOptions();
@@ -88,8 +93,9 @@ struct WorldParams {
     /// maxIterations 0 = 2n (the paper's count; no cold-start or budget rule).
     lcp::LcpOptions lcp = defaultWallLcpOptions();
     /// Jacobi only: caps omega per step at omegaSafety * 2 / lambda, where lambda estimates
-    /// lambda_max(D^-1 A) over all contacts: 12 Lanczos steps on J M^-1 J^T applied
-    /// through the Jacobians (O(rows) each, no dense matrix), times 1.03, and never more than
+    /// lambda_max(D^-1 A) over all contacts: Lanczos steps on J M^-1 J^T applied through the
+    /// Jacobians (O(rows) each, no dense matrix; 12, or 4-12 on a matrix-free block started
+    /// from its bodies' last Ritz vector: kLambdaMinSteps), times 1.03, and never more than
     /// the Gershgorin bound max_i sum_j |A_ij| / A_ii. Jacobi converges for
     /// omega < 2 / lambda_max, so piles with many contacts per body, whose lambda_max is
     /// large, cannot make it diverge, while stacks get the largest safe omega (docs/rigid.md).
@@ -149,6 +155,7 @@ struct StepStats {
     float residualMax = 0;  ///< natural-map residual, N s
     float omega = 0;        ///< relaxation used (after the adaptive cap)
     float lambdaMax = 0;    ///< the estimate of lambda_max(D^-1 A) that set omega
+    int lambdaSteps = 0;    ///< Lanczos steps of that estimate, over the matrix-free blocks
     int divergedBlocks = 0;
     /// The backend cannot run lcp.method (Gauss-Seidel on the GPU): this step's LCP was
     /// solved by the CPU solver instead.
@@ -220,15 +227,19 @@ class World {
     std::span<const lcp::LcpReport> blockReports() const { return m_reports; }
 
     /// Everything later steps depend on: the bodies (with their sleep state), the warm-start
-    /// cache and the step count. Restoring it (with the same params) and stepping repeats
-    /// the saved run bit for bit, on either backend.
+    /// cache, the step count and the lambda_max estimate's start. Restoring it (with the same
+    /// params) and stepping repeats the saved run bit for bit, on either backend.
     struct State {
         std::vector<Body> bodies;
         ContactCache cache;
         long steps = 0;
-        std::size_t bytes() const { return bodies.size() * sizeof(Body) + cache.bytes(); }
+        std::vector<float> lambdaModes;  ///< see m_lambdaModes
+        std::size_t bytes() const {
+            return bodies.size() * sizeof(Body) + cache.bytes() +
+                   lambdaModes.size() * sizeof(float);
+        }
     };
-    State saveState() const { return {m_bodies, m_cache, m_steps}; }
+    State saveState() const { return {m_bodies, m_cache, m_steps, m_lambdaModes}; }
     /// Replaces the state; this step's contacts and LCP blocks are forgotten (they described
     /// the state being replaced).
     void restoreState(const State& state);
@@ -242,8 +253,9 @@ class World {
     void collide(float h);
     void assembleAndSolve(float h);
     /// lambda_max(D^-1 A) over this substep's blocks (A is block diagonal: the largest block
-    /// value), each a kLambdaSteps-step Lanczos estimate from below: a matrix-free block through
-    /// its operator's kernels, the dense blocks' rows together through their Jacobians.
+    /// value), each a Lanczos estimate from below: a matrix-free block through its operator's
+    /// kernels in body space, from its bodies' m_lambdaModes (kLambdaMinSteps to kLambdaSteps
+    /// steps), the dense blocks' rows together through their Jacobians (kLambdaSteps).
     float estimateBlocksLambdaMax();
     void integrate(float h);
     /// m_shockBias and m_posed for the shock pass, from the blocks' b and the velocities
@@ -286,8 +298,13 @@ class World {
     std::vector<lcp::LcpReport> m_reports;  ///< one per block of the last (sub)step
     PowerScratch m_power;                   ///< lambda_max of the dense blocks' rows
     lcp::LanczosScratch m_lanczos;          ///< lambda_max of each matrix-free block
-    std::vector<Contact> m_denseContacts;   ///< the dense blocks' contacts, for m_power
-    std::vector<RowJacobian> m_denseJac;    ///< and their rows
+    /// Per body (kBodyFloats each): its part of the Ritz vector of the last lambda_max estimate
+    /// of the matrix-free block it was in (0 when none): the next estimate's start.
+    std::vector<float> m_lambdaModes;
+    std::vector<std::vector<int>> m_blockBodies;  ///< per matrix-free block: its slots' bodies
+    std::vector<float> m_lambdaStart;             ///< one block's start, by slot
+    std::vector<Contact> m_denseContacts;         ///< the dense blocks' contacts, for m_power
+    std::vector<RowJacobian> m_denseJac;          ///< and their rows
     RestingLoadScratch m_restingLoad;
     ShockPropagation m_shock;
     std::vector<float> m_shockBias;    ///< per contact row: b - J v before the impulses

@@ -129,6 +129,20 @@ inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigne
         diagonalSum += p.op.computeDiagonal(i);  // cfm still 0
     }
     p.op.cfm = static_cast<float>(shape.cfmScale * diagonalSum / n);
+    // M_b = W_b^-1 per body (what the Lanczos estimate's inner product needs).
+    p.op.bodyMass.resize(lcp::RowOperator::kMassFloats * static_cast<std::size_t>(bodies));
+    for (int b = 0; b < bodies; ++b) {
+        const auto ub = static_cast<std::size_t>(b);
+        const Eigen::Matrix3d inertia = invInertia[ub].inverse();
+        float* m = p.op.bodyMass.data() + lcp::RowOperator::kMassFloats * ub;
+        m[0] = static_cast<float>(1.0 / invMass[ub]);
+        m[1] = static_cast<float>(inertia(0, 0));
+        m[2] = static_cast<float>(inertia(0, 1));
+        m[3] = static_cast<float>(inertia(0, 2));
+        m[4] = static_cast<float>(inertia(1, 1));
+        m[5] = static_cast<float>(inertia(1, 2));
+        m[6] = static_cast<float>(inertia(2, 2));
+    }
     p.op.buildBodyIndex();  // after cfm: the kept diagonals include it
     return p;
 }
