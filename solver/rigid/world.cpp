@@ -533,6 +533,35 @@ void World::assembleAndSolve(float h) {
     m_stats.solveMs += sw.elapsedMs();
 }
 
+void World::applyMatrixFreeImpulses(int k, std::span<const int> ids, std::span<const float> x) {
+    // The velocity changes W J^T x by body slot, through the operator's gather (its K is the
+    // rows' M^-1 J^T), in fixed chunks of bodies: each body once, on any thread.
+    const lcp::RowOperator& op = m_blocks[k].op;
+    const std::vector<int>& slots = m_blockBodies[static_cast<std::size_t>(k)];
+    constexpr std::size_t kU = lcp::RowOperator::kBodyFloats;
+    m_impulseU.resize(kU * static_cast<std::size_t>(op.bodies));
+    exec::forChunks(
+        m_ex.get(), exec::chunkCount(op.bodies, kIntegrateChunkBodies),
+        [&](std::ptrdiff_t chunk) {
+            const auto first = static_cast<int>(chunk * kIntegrateChunkBodies);
+            const int last = std::min(op.bodies, first + static_cast<int>(kIntegrateChunkBodies));
+            op.gatherBodies(x.data(), m_impulseU.data(), first, last);
+            for (int slot = first; slot < last; ++slot) {
+                const float* u = m_impulseU.data() + kU * static_cast<std::size_t>(slot);
+                Body& b = m_bodies[static_cast<std::size_t>(slots[static_cast<std::size_t>(slot)])];
+                b.linearVelocity += Vec3{u[0], u[1], u[2]};
+                b.angularVelocity += Vec3{u[3], u[4], u[5]};
+            }
+        },
+        static_cast<std::ptrdiff_t>(op.macs() / 2));
+    for (std::size_t c = 0; c < ids.size(); ++c) {
+        for (int r = 0; r < 3; ++r) {
+            m_contacts[static_cast<std::size_t>(ids[c])].impulse[r] =
+                x[3 * c + static_cast<std::size_t>(r)];
+        }
+    }
+}
+
 void World::integrate(float h) {
     for (Body& b : m_bodies) {
         if (!b.isStatic() && !b.asleep) {
@@ -546,9 +575,13 @@ void World::integrate(float h) {
     for (int k = 0; k + 1 < static_cast<int>(m_blockStart.size()); ++k) {
         const int begin = m_blockStart[k];
         const int count = m_blockStart[k + 1] - begin;
-        applyImpulses(m_bodies, m_contacts, m_jac,
-                      std::span<const int>(m_blockIds).subspan(begin, count),
-                      std::span<const float>(m_x).subspan(3 * begin, 3 * count));
+        const std::span<const int> ids = std::span<const int>(m_blockIds).subspan(begin, count);
+        const std::span<const float> x = std::span<const float>(m_x).subspan(3 * begin, 3 * count);
+        if (k < m_blockCount && m_blocks[k].matrixFree()) {
+            applyMatrixFreeImpulses(k, ids, x);
+        } else {
+            applyImpulses(m_bodies, m_contacts, m_jac, ids, x);
+        }
     }
     m_cache.store(m_contacts);  // the LCP's impulses: the shock pass's are not warm starts
     if (shock) {

@@ -258,6 +258,9 @@ class World {
     /// steps), the dense blocks' rows together through their Jacobians (kLambdaSteps).
     float estimateBlocksLambdaMax();
     void integrate(float h);
+    /// applyImpulses for matrix-free block k (contacts ids, impulses x) through its operator's
+    /// gather, in parallel over its bodies.
+    void applyMatrixFreeImpulses(int k, std::span<const int> ids, std::span<const float> x);
     /// m_shockBias and m_posed for the shock pass, from the blocks' b and the velocities
     /// before the impulses are applied.
     void shockBias();
@@ -303,6 +306,7 @@ class World {
     std::vector<float> m_lambdaModes;
     std::vector<std::vector<int>> m_blockBodies;  ///< per matrix-free block: its slots' bodies
     std::vector<float> m_lambdaStart;             ///< one block's start, by slot
+    std::vector<float> m_impulseU;                ///< applyMatrixFreeImpulses's body sums
     std::vector<Contact> m_denseContacts;         ///< the dense blocks' contacts, for m_power
     std::vector<RowJacobian> m_denseJac;          ///< and their rows
     RestingLoadScratch m_restingLoad;
