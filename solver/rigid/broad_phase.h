@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "solver/exec/executor.h"
 #include "solver/rigid/body.h"
 
 namespace ww::rigid {
@@ -22,9 +23,10 @@ class BroadPhase {
   public:
     /// Candidate pairs (i < j, sorted) whose bounds overlap, each body's bounds fattened by
     /// margin + |v| * dt (speculative: what it can reach within the step). `pairs` is cleared
-    /// first.
+    /// first. With an executor the sweep runs on its threads in fixed chunks of the order (the
+    /// same pairs).
     void findPairs(const std::vector<Body>& bodies, float margin, float dt,
-                   std::vector<std::pair<int, int>>& pairs);
+                   std::vector<std::pair<int, int>>& pairs, const exec::Executor* ex = nullptr);
     /// Reference path for tests: all pairs tested directly, same output.
     static void findPairsBruteForce(const std::vector<Body>& bodies, float margin, float dt,
                                     std::vector<std::pair<int, int>>& pairs);
@@ -35,6 +37,9 @@ class BroadPhase {
   private:
     std::vector<int> m_order;  ///< indices of bounded bodies, sorted by lower x
     std::vector<Aabb> m_bounds;
+    std::vector<std::vector<std::pair<int, int>>> m_chunkPairs;  ///< the sweep's, per chunk
+    std::vector<int> m_firstStart;                               ///< pairs by first body
+    std::vector<std::pair<int, int>> m_sorted;
 };
 
 }  // namespace ww::rigid

@@ -274,7 +274,7 @@ void World::updateSleep(float h) {
 
 void World::collide(float h) {
     const NarrowPhaseParams& np = m_params.collision;
-    m_broad.findPairs(m_bodies, np.margin, h, m_pairs);
+    m_broad.findPairs(m_bodies, np.margin, h, m_pairs, m_ex.get());
     m_stats.pairs = std::max(m_stats.pairs, static_cast<int>(m_pairs.size()));
     // The pairs in fixed chunks over the executor's threads: each chunk collides its pairs,
     // frames and warm-starts their contacts into its own list, and the lists are joined in

@@ -8,6 +8,7 @@
 
 #include "solver/rigid/broad_phase.h"
 #include "solver/rigid/narrow_phase.h"
+#include "support/executor.h"
 #include "support/seed.h"
 
 namespace ww::rigid {
@@ -222,12 +223,14 @@ TEST(BroadPhase, SortAndSweepMatchesBruteForceOnRandomScenes) {
                                  : box({pos(rng), pos(rng), pos(rng)},
                                        {size(rng), size(rng), size(rng)}, randomRotation(rng)));
         }
-        BroadPhase bp;
-        std::vector<std::pair<int, int>> fast, ref;
+        BroadPhase bp, threaded;
+        std::vector<std::pair<int, int>> fast, ref, onThreads;
         for (int round = 0; round < 3; ++round) {  // reuse of the persistent order
             bp.findPairs(bodies, 0.01f, 0.02f, fast);
+            threaded.findPairs(bodies, 0.01f, 0.02f, onThreads, ww::test::executor().get());
             BroadPhase::findPairsBruteForce(bodies, 0.01f, 0.02f, ref);
             EXPECT_EQ(fast, ref) << "seed " << seed << " round " << round;
+            EXPECT_EQ(onThreads, ref) << "seed " << seed << " round " << round;
             for (Body& b : bodies) {
                 b.position.x += pos(rng) * 0.05f;
                 if (!b.isStatic()) {
