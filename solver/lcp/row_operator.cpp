@@ -51,25 +51,48 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
         }
     }
     const auto n = static_cast<std::size_t>(rows());
-    triples = n % 3 == 0;
-    for (std::size_t t = 0; triples && t < n / 3; ++t) {
-        const std::int32_t* bt = body.data() + 6 * t;
-        triples = bt[0] == bt[2] && bt[0] == bt[4] && bt[1] == bt[3] && bt[1] == bt[5];
-    }
-    for (std::size_t i = 0; triples && i < n; ++i) {
-        if (body[2 * i] >= 0 && body[2 * i + 1] >= 0) {
-            for (std::size_t c = 0; c < 3; ++c) {
-                triples = triples && std::bit_cast<std::uint32_t>(-j[kJ * i + c]) ==
-                                         std::bit_cast<std::uint32_t>(j[kJ * i + kU + c]);
+    // The copies below (K by entry and J by plane) run in fixed chunks of entries and rows; so
+    // do the checks for triples: each contact's three rows on one body pair, the linear parts
+    // of J_B and J_A negatives bit for bit, and (tripleRuns) no row on one body twice.
+    constexpr std::ptrdiff_t kChunk = 2048;
+    constexpr std::size_t kChunkContacts = 672;  // 2016 rows
+    struct Layout {
+        bool triples = true, runs = true;
+    };
+    const auto checkContacts = [&](std::ptrdiff_t c) {
+        Layout out;
+        const std::size_t last =
+            std::min(n / 3, (static_cast<std::size_t>(c) + 1) * kChunkContacts);
+        for (std::size_t t = static_cast<std::size_t>(c) * kChunkContacts; t < last; ++t) {
+            const std::int32_t* bt = body.data() + 6 * t;
+            out.triples =
+                out.triples && bt[0] == bt[2] && bt[0] == bt[4] && bt[1] == bt[3] && bt[1] == bt[5];
+            for (std::size_t i = 3 * t; i < 3 * t + 3; ++i) {
+                if (body[2 * i] >= 0 && body[2 * i + 1] >= 0) {
+                    for (std::size_t cpt = 0; cpt < 3; ++cpt) {
+                        out.triples =
+                            out.triples && std::bit_cast<std::uint32_t>(-j[kJ * i + cpt]) ==
+                                               std::bit_cast<std::uint32_t>(j[kJ * i + kU + cpt]);
+                    }
+                }
+                out.runs = out.runs && (body[2 * i] < 0 || body[2 * i] != body[2 * i + 1]);
             }
         }
-    }
-    tripleRuns = triples;
-    for (std::size_t i = 0; tripleRuns && i < n; ++i) {
-        tripleRuns = body[2 * i] < 0 || body[2 * i] != body[2 * i + 1];
-    }
-    // The copies: K by entry and J by plane, in fixed chunks of entries and rows.
-    constexpr std::ptrdiff_t kChunk = 2048;
+        return out;
+    };
+    const Layout layout = n % 3 != 0
+                              ? Layout{false, false}
+                              : exec::reduceChunks(
+                                    ex,
+                                    exec::chunkCount(static_cast<std::ptrdiff_t>(n / 3),
+                                                     static_cast<std::ptrdiff_t>(kChunkContacts)),
+                                    Layout{}, checkContacts,
+                                    [](Layout a, const Layout& b) {
+                                        return Layout{a.triples && b.triples, a.runs && b.runs};
+                                    },
+                                    static_cast<std::ptrdiff_t>(4 * n));
+    triples = layout.triples;
+    tripleRuns = triples && layout.runs;
     kByBody.resize(kU * bodyEntries.size());
     entryRow.resize(tripleRuns ? 0 : bodyEntries.size());
     runRow.resize(tripleRuns ? bodyEntries.size() / 3 : 0);
