@@ -289,6 +289,24 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
         const double iz = m[3] * cb[3] + m[5] * cb[4] + m[6] * cb[5];
         return m[0] * lin + ab[3] * ix + ab[4] * iy + ab[5] * iz;
     };
+    // Over fixed chunks of bodies: each(i) for every component i of a body, then |v|_M^2 of
+    // the body's part of v, summed in chunk order.
+    const auto massNormAfter = [&](const std::vector<double>& v, const auto& each) {
+        return exec::reduceChunks(
+            ex, bodyChunks, 0.0,
+            [&](std::ptrdiff_t c) {
+                const auto [first, last] = bodyRange(c);
+                double sum = 0.0;
+                for (int b = first; b < last; ++b) {
+                    for (int k = 0; k < kU; ++k) {
+                        each(kU * static_cast<std::size_t>(b) + k);
+                    }
+                    sum += massDot(v.data(), v.data(), b);
+                }
+                return sum;
+            },
+            std::plus<double>{}, bodyWork);
+    };
 
     // 1 / A_ii per row.
     exec::forChunks(
@@ -331,22 +349,10 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     const bool warm = given && norms.given > 0.0 && std::isfinite(norms.given);
     const double hashWeight = warm ? o.startMix / std::sqrt(norms.hash) : 1.0;
     const double givenWeight = warm ? 1.0 / std::sqrt(norms.given) : 0.0;
-    const double vmv = exec::reduceChunks(
-        ex, bodyChunks, 0.0,
-        [&](std::ptrdiff_t c) {
-            const auto [first, last] = bodyRange(c);
-            double sum = 0.0;
-            for (int b = first; b < last; ++b) {
-                for (int k = 0; k < kU; ++k) {
-                    const std::size_t i = kU * static_cast<std::size_t>(b) + k;
-                    s.next[i] = hashWeight * s.next[i] + givenWeight * s.q[i];
-                    s.qf[i] = static_cast<float>(s.next[i]);
-                }
-                sum += massDot(s.next.data(), s.next.data(), b);
-            }
-            return sum;
-        },
-        std::plus<double>{}, bodyWork);
+    const double vmv = massNormAfter(s.next, [&](std::size_t i) {
+        s.next[i] = hashWeight * s.next[i] + givenWeight * s.q[i];
+        s.qf[i] = static_cast<float>(s.next[i]);
+    });
     if (!(vmv > 0.0)) {
         return {};
     }
@@ -385,20 +391,11 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     };
     // beta_k q_k+1 = B q_k - alpha_k q_k - beta_k-1 q_k-1 into next and qf (q_k into prev), and
     // its M norm.
-    const auto orthogonalise = [&](std::ptrdiff_t c) {
-        const auto [first, last] = bodyRange(c);
-        double sum = 0.0;
-        for (int b = first; b < last; ++b) {
-            for (int k = 0; k < kU; ++k) {
-                const std::size_t i = kU * static_cast<std::size_t>(b) + k;
-                const double w = s.next[i] - alpha * s.q[i] - betaPrev * s.prev[i];
-                s.prev[i] = s.q[i];
-                s.next[i] = w;
-                s.qf[i] = static_cast<float>(w);
-            }
-            sum += massDot(s.next.data(), s.next.data(), b);
-        }
-        return sum;
+    const auto orthogonalise = [&](std::size_t i) {
+        const double w = s.next[i] - alpha * s.q[i] - betaPrev * s.prev[i];
+        s.prev[i] = s.q[i];
+        s.next[i] = w;
+        s.qf[i] = static_cast<float>(w);
     };
     double theta = 0.0;
     for (step = 0; step < iterations; ++step) {
@@ -415,8 +412,7 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
         if (step + 1 == iterations) {
             break;
         }
-        const double beta = std::sqrt(
-            exec::reduceChunks(ex, bodyChunks, 0.0, orthogonalise, std::plus<double>{}, bodyWork));
+        const double beta = std::sqrt(massNormAfter(s.next, orthogonalise));
         // An invariant subspace (beta ~ 0 relative to alpha): T_k's eigenvalues are exact.
         if (!(beta > 1e-7 * std::abs(alpha))) {
             break;
@@ -431,26 +427,14 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
         // y = sum_k z_k q_k, z T's eigenvector for theta, then scaled to unit M norm.
         const std::vector<double> z = tridiagonalTopEigenvector(s.alpha, s.beta, theta);
         s.ritz.resize(floats);
-        const double yMy = exec::reduceChunks(
-            ex, bodyChunks, 0.0,
-            [&](std::ptrdiff_t c) {
-                const auto [first, last] = bodyRange(c);
-                double sum = 0.0;
-                for (int b = first; b < last; ++b) {
-                    for (int k = 0; k < kU; ++k) {
-                        const std::size_t i = kU * static_cast<std::size_t>(b) + k;
-                        double y = 0.0;
-                        for (int t = 0; t < steps; ++t) {
-                            y += z[static_cast<std::size_t>(t)] *
-                                 s.basis[floats * static_cast<std::size_t>(t) + i];
-                        }
-                        s.q[i] = y;
-                    }
-                    sum += massDot(s.q.data(), s.q.data(), b);
-                }
-                return sum;
-            },
-            std::plus<double>{}, bodyWork);
+        const double yMy = massNormAfter(s.q, [&](std::size_t i) {
+            double y = 0.0;
+            for (int t = 0; t < steps; ++t) {
+                y += z[static_cast<std::size_t>(t)] *
+                     s.basis[floats * static_cast<std::size_t>(t) + i];
+            }
+            s.q[i] = y;
+        });
         const double unit = yMy > 0.0 ? 1.0 / std::sqrt(yMy) : 0.0;
         for (std::size_t i = 0; i < floats; ++i) {
             s.ritz[i] = static_cast<float>(s.q[i] * unit);
