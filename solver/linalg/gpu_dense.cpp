@@ -26,27 +26,31 @@ constexpr std::uint32_t kMaxGroupsX = 65535;  // the minimum GL guarantees per d
 
 }  // namespace
 
+// The buffer is allocated with its contents (zeros, or the values and a zero tail) in one
+// glNamedBufferData, never cleared and then written: NVIDIA's driver (580, H100) let a
+// glClearNamedBufferData land after a following glNamedBufferSubData of more than 64 KiB,
+// so every matrix above 64 KiB read as zeros (GpuDense.ProductsAtTileEdgesMatchDouble).
 Result<GpuVector> GpuVector::create(int n) {
+    return fromHost(std::vector<float>(static_cast<std::size_t>(std::max(n, 0))), n);
+}
+
+Result<GpuVector> GpuVector::fromHost(std::span<const float> values) {
+    return fromHost(values, static_cast<int>(values.size()));
+}
+
+Result<GpuVector> GpuVector::fromHost(std::span<const float> values, int n) {
     if (n < 0) {
         return inputError("negative vector length " + std::to_string(n));
     }
-    auto buffer = gpu::Buffer::create(std::max<std::size_t>(paddedLength(n), 4) * sizeof(float),
-                                      nullptr, "vector");
+    std::vector<float> padded(std::max<std::size_t>(paddedLength(n), 4), 0.0f);
+    std::copy(values.begin(), values.end(), padded.begin());
+    auto buffer = gpu::Buffer::create(padded.size() * sizeof(float), padded.data(), "vector");
     if (!buffer) {
         return buffer.error();
     }
     GpuVector v;
     v.m_n = n;
     v.m_buffer = std::move(buffer).value();
-    v.m_buffer.clear();
-    return v;
-}
-
-Result<GpuVector> GpuVector::fromHost(std::span<const float> values) {
-    auto v = create(static_cast<int>(values.size()));
-    if (v) {
-        v->m_buffer.upload(values);
-    }
     return v;
 }
 
@@ -84,12 +88,24 @@ Result<GpuMatrix> GpuMatrix::create(int rows, int cols) {
 }
 
 Result<GpuMatrix> GpuMatrix::fromHost(const Matrix& host) {
-    auto m = create(host.rows, host.cols);
-    if (m) {
-        if (auto s = m->upload(host); !s) {
-            return s.error();
-        }
+    if (host.rows < 0 || host.cols < 0) {
+        return inputError("negative matrix shape " + shape(host.rows, host.cols));
     }
+    const std::size_t floats = gpuMatrixFloats(host.rows, host.cols);
+    if (floats > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+        return Error{ErrorKind::kGpuLimit, "matrix " + shape(host.rows, host.cols) + " is too large"};
+    }
+    std::vector<float> packed(floats);
+    packRowBlocks(host.data.data(), host.rows, host.cols, packed.data());
+    auto storage = GpuVector::fromHost(packed);
+    if (!storage) {
+        return Error{storage.error().kind,
+                     "matrix " + shape(host.rows, host.cols) + ": " + storage.error().message};
+    }
+    GpuMatrix m;
+    m.m_rows = host.rows;
+    m.m_cols = host.cols;
+    m.m_storage = std::move(storage).value();
     return m;
 }
 

@@ -30,6 +30,9 @@ class GpuVector {
     const gpu::Buffer& buffer() const { return m_buffer; }
 
   private:
+    /// n entries: `values` (at most n) then zeros, allocated with their contents.
+    static Result<GpuVector> fromHost(std::span<const float> values, int n);
+
     int m_n = 0;
     gpu::Buffer m_buffer;
 };

@@ -1,6 +1,7 @@
 // Shared headless GPU context for tests. A test that needs the GPU calls
 // WW_REQUIRE_GPU(): when no GL 4.3 context can be had it skips locally, but fails when
-// CI=true, so a broken GL set-up can never pass silently in CI.
+// CI=true or WW_REQUIRE_GPU=1 (scripts/gpu-check.sh on a GPU server), so a broken GL set-up can
+// never pass silently there.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -34,10 +35,15 @@ inline gpu::GpuContext* sharedGpu(std::string* why = nullptr) {
     return ctx.get();
 }
 
-inline bool runningInCi() {
-    const char* ci = std::getenv("CI");
-    return ci != nullptr && (std::strcmp(ci, "true") == 0 || std::strcmp(ci, "1") == 0);
+inline bool envIsTrue(const char* name) {
+    const char* v = std::getenv(name);
+    return v != nullptr && (std::strcmp(v, "true") == 0 || std::strcmp(v, "1") == 0);
 }
+
+inline bool runningInCi() { return envIsTrue("CI"); }
+
+/// CI=true, or WW_REQUIRE_GPU=1: a missing GPU context is a failure, not a skip.
+inline bool gpuRequired() { return runningInCi() || envIsTrue("WW_REQUIRE_GPU"); }
 
 }  // namespace ww::test
 
@@ -45,8 +51,8 @@ inline bool runningInCi() {
     do {                                                            \
         std::string wwWhy_;                                         \
         if (::ww::test::sharedGpu(&wwWhy_) == nullptr) {            \
-            if (::ww::test::runningInCi()) {                        \
-                FAIL() << "CI=true but no GPU context: " << wwWhy_; \
+            if (::ww::test::gpuRequired()) {                        \
+                FAIL() << "CI=true or WW_REQUIRE_GPU=1 but no GPU context: " << wwWhy_; \
             }                                                       \
             GTEST_SKIP() << "no GPU context: " << wwWhy_;           \
         }                                                           \

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <random>
+#include <sstream>
 
 #include "random_data.h"
 #include "solver/gpu/shader_library.h"
@@ -149,13 +150,25 @@ void checkProducts(int r, int k, int c, unsigned seed) {
     ASSERT_TRUE(ops().matTMat(ga, gbt, gct));
     const auto y = gy.download(), yt = gyt.download();
     const auto m = gc.download(), mt = gct.download();
+    // A x: every row checked before failing, so that a driver's wrong rows show as a pattern
+    // (which rows, how many, zeros or garbage) rather than as the first one alone.
+    std::ostringstream badRows;
+    int bad = 0;
     for (int i = 0; i < r; ++i) {
         double ref = 0, abs = 0;
         for (int j = 0; j < k; ++j) {
             ref += double(a(i, j)) * x[static_cast<std::size_t>(j)];
             abs += std::abs(double(a(i, j)) * x[static_cast<std::size_t>(j)]);
         }
-        ASSERT_NEAR(y[static_cast<std::size_t>(i)], ref, dotTolerance(abs, k)) << "Ax " << what;
+        const float got = y[static_cast<std::size_t>(i)];
+        if (!(std::abs(got - ref) <= dotTolerance(abs, k))) {
+            if (++bad <= 8) {
+                badRows << " [" << i << "] " << got << " vs " << ref;
+            }
+        }
+    }
+    ASSERT_EQ(bad, 0) << "Ax " << what << ": " << bad << " of " << r << " rows wrong:" << badRows.str();
+    for (int i = 0; i < r; ++i) {
         for (int j = 0; j < c; ++j) {
             double rm = 0, am = 0;
             for (int l = 0; l < k; ++l) {
@@ -193,6 +206,57 @@ TEST(GpuDense, ProductsMatchDouble) {
     std::mt19937 rng(seed);
     checkProducts(1 + static_cast<int>(rng() % 150u), 1 + static_cast<int>(rng() % 150u),
                   1 + static_cast<int>(rng() % 40u), seed);
+}
+
+// A x and A^T x on shapes at the kernels' edges: row counts around a row block (4) and a
+// workgroup's row blocks (64), column counts around the shared-memory tile of x (256 columns).
+// Every shape is checked and the wrong ones listed together, so a driver's failure shows as a
+// pattern (vendor compilers differ from Mesa's in what they do at these edges).
+TEST(GpuDense, ProductsAtTileEdgesMatchDouble) {
+    WW_REQUIRE_GPU();
+    const unsigned seed = ww::test::freshSeed();
+    std::mt19937 rng(seed);
+    std::ostringstream wrong;
+    for (int r : {1, 3, 4, 5, 33, 64, 65, 130, 257}) {
+        for (int k : {1, 4, 255, 256, 257, 261, 512, 513}) {
+            const auto a = randomMatrix(r, k, rng);
+            const auto x = randomVector(static_cast<std::size_t>(k), rng);
+            const auto xt = randomVector(static_cast<std::size_t>(r), rng);
+            auto ga = up(a);
+            auto gx = up(x), gxt = up(xt);
+            auto gy = GpuVector::create(r).value();
+            auto gyt = GpuVector::create(k).value();
+            ASSERT_TRUE(ops().matVec(ga, gx, gy));
+            ASSERT_TRUE(ops().matTVec(ga, gxt, gyt));
+            const auto y = gy.download(), yt = gyt.download();
+            int badY = 0, badYt = 0, firstY = -1, firstYt = -1;
+            for (int i = 0; i < r; ++i) {
+                double ref = 0, abs = 0;
+                for (int j = 0; j < k; ++j) {
+                    ref += double(a(i, j)) * x[static_cast<std::size_t>(j)];
+                    abs += std::abs(double(a(i, j)) * x[static_cast<std::size_t>(j)]);
+                }
+                if (!(std::abs(y[static_cast<std::size_t>(i)] - ref) <= dotTolerance(abs, k))) {
+                    firstY = badY++ == 0 ? i : firstY;
+                }
+            }
+            for (int j = 0; j < k; ++j) {
+                double ref = 0, abs = 0;
+                for (int i = 0; i < r; ++i) {
+                    ref += double(a(i, j)) * xt[static_cast<std::size_t>(i)];
+                    abs += std::abs(double(a(i, j)) * xt[static_cast<std::size_t>(i)]);
+                }
+                if (!(std::abs(yt[static_cast<std::size_t>(j)] - ref) <= dotTolerance(abs, r))) {
+                    firstYt = badYt++ == 0 ? j : firstYt;
+                }
+            }
+            if (badY + badYt > 0) {
+                wrong << " " << r << "x" << k << " (Ax " << badY << " rows from " << firstY
+                      << ", A^Tx " << badYt << " from " << firstYt << ")";
+            }
+        }
+    }
+    EXPECT_TRUE(wrong.str().empty()) << "seed " << seed << ", wrong products:" << wrong.str();
 }
 
 TEST(GpuDense, ShapeAndLimitErrors) {
