@@ -27,9 +27,10 @@ constexpr std::uint32_t kMaxGroupsX = 65535;  // the minimum GL guarantees per d
 }  // namespace
 
 // The buffer is allocated with its contents (zeros, or the values and a zero tail) in one
-// glNamedBufferData, never cleared and then written: NVIDIA's driver (580, H100) let a
-// glClearNamedBufferData land after a following glNamedBufferSubData of more than 64 KiB,
-// so every matrix above 64 KiB read as zeros (GpuDense.ProductsAtTileEdgesMatchDouble).
+// glNamedBufferData, never cleared and then written: on NVIDIA's driver (580, H100, EGL) a
+// buffer of more than 64 KiB cleared with glClearNamedBufferData and then filled with
+// glNamedBufferSubData read as zeros in the next dispatch (every product with such a matrix
+// came out zero; GpuDense.ProductsAtTileEdgesMatchDouble lists the shapes).
 Result<GpuVector> GpuVector::create(int n) {
     return fromHost(std::vector<float>(static_cast<std::size_t>(std::max(n, 0))), n);
 }
