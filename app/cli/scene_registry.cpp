@@ -19,6 +19,7 @@ Result<std::unique_ptr<SimScene>> makeWater(const SceneBuild& b) {
         return s.error();
     }
     s->initialDrop = b.initialDrop;
+    s->energyEvery = b.diagnosticsEvery;
     s->wave.cg.recordHistory = s->wave.cg.recordHistory || b.recordHistory;
     Result<std::unique_ptr<WaterScene>> scene = WaterScene::create(std::move(s).value());
     if (!scene) {
@@ -99,10 +100,11 @@ Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const Scene
 }
 
 Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneOptionValues& v,
-                                            std::uint64_t seed) {
+                                            std::uint64_t seed, int diagnosticsEvery) {
     SceneBuild build;
     build.values = v;
     build.seed = seed;
+    build.diagnosticsEvery = diagnosticsEvery;
     return makeScene(name, build);
 }
 

@@ -23,6 +23,10 @@ struct SceneBuild {
     std::uint64_t seed = 1;
     bool recordHistory = false;  ///< keep each solve's residual per iteration (the panel's plot)
     bool initialDrop = true;     ///< water: a drop in the middle at the start
+    /// Steps between the diagnostics that cost a pass over the whole state (the water's
+    /// energy): 1 evaluates them every step (--check, the demo's plots); the first step and
+    /// the summary always have them.
+    int diagnosticsEvery = 1;
 };
 
 struct SceneEntry {
@@ -50,6 +54,6 @@ std::vector<std::string> sceneNames();
 /// Builds the scene `name`; an input error naming the scenes when there is none of that name.
 Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneBuild& build);
 Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneOptionValues& v,
-                                            std::uint64_t seed);
+                                            std::uint64_t seed, int diagnosticsEvery = 1);
 
 }  // namespace ww::app

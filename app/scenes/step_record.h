@@ -21,6 +21,8 @@ struct StepPhases {
     std::optional<double> coupling;    ///< splash: buoyancy, drag, displaced volume
     std::optional<double> waterRhs;    ///< splash: the water's right-hand side
     std::optional<double> waterSolve;  ///< splash: the water's CG solve
+    /// water: whole-state diagnostics (the energy) on the steps that evaluate them, else 0
+    std::optional<double> diagnostics;
 };
 
 /// The solver statistics of one step; a statistic the scene does not report stays unset.
@@ -69,6 +71,7 @@ inline constexpr PhaseDescriptor kPhaseDescriptors[] = {
     {"coupling", &StepPhases::coupling},
     {"water_rhs", &StepPhases::waterRhs},
     {"water_solve", &StepPhases::waterSolve},
+    {"diagnostics", &StepPhases::diagnostics},
 };
 
 /// A statistic by name and unit; `read` gives it as a double when present.

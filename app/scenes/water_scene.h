@@ -23,6 +23,10 @@ struct WaterSceneSettings {
     /// conserves (undamped) or dissipates the discrete energy exactly; what remains is CG's
     /// tolerance and float rounding, far below 1 %.
     double maxEnergyGrowth = 0.01;
+    /// Steps between energy evaluations (1: every step). The energy check compares each
+    /// evaluation with the one before when no step between them was disturbed; the first step
+    /// and summary() always evaluate it. Any other value only thins the samples.
+    int energyEvery = 1;
     /// Runs the CPU kernels (null: one thread).
     std::shared_ptr<const exec::Executor> executor;
 };
@@ -67,7 +71,11 @@ class WaterScene final : public SimScene {
     bool m_quietStep = false;  ///< the last step had no disturbance at all
     bool m_wakeOn = false;
     bool m_rainOn = false;
-    double m_previousEnergy = 0;  ///< energy before the last step
+    double m_previousEnergy = 0;  ///< the evaluation before the last one
+    double m_energy = 0;          ///< the last evaluation
+    bool m_energyNow = false;     ///< the last step evaluated the energy
+    bool m_quietSinceEnergy = true;  ///< no step between the last two evaluations was disturbed
+    bool m_quietWindow = true;       ///< no step since the last evaluation was disturbed
     wave::StepStats m_last;
 
     // Accumulated for summary().
