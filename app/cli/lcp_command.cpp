@@ -1,6 +1,8 @@
 // `wavewall lcp`: solves a dense bounded LCP read from Matrix Market files (docs/cli.md).
 // Find lo <= x <= hi complementary to w = A x + b; friction rows get the bounds
-// ±mu * max(x[normal], 0) from the current iterate.
+// ±mu * max(x[normal], 0) from the current iterate, each row its own interval (the box cone:
+// ODE's findex and Bullet's MLCP convention) unless --friction-cone disc pairs the two rows
+// that name one normal into ||(x_i, x_j)|| <= mu * max(x[normal], 0).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +25,7 @@ namespace {
 
 struct LcpValues {
     std::string matrix, rhs, lo, hi, friction, guess;
+    std::string frictionCone = "box";  ///< box (the file convention) or disc
     std::string solver = "jacobi";
     std::string omega = "default";  ///< a number, "auto" (lcp_omega.h) or the method's default
     float chebyshevRho = 0.0f;
@@ -83,6 +86,7 @@ Result<lcp::LcpProblem> readProblemUnguarded(const LcpValues& v) {
             p.hi[i] = toBound((*hi)[i]);
         }
     }
+    p.cone = v.frictionCone == "disc" ? lcp::FrictionCone::kDisc : lcp::FrictionCone::kBox;
     if (!v.friction.empty()) {
         Result<io::SparseTriplets> f = io::readMatrixMarket(v.friction);
         if (!f) {
@@ -281,16 +285,19 @@ int runLcp(const LcpValues& v) {
     const std::string renderer =
         gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";
     std::printf(
-        "lcp: n %d, nnz %zu, %s (omega %.4g, cap %s) on %s: %d iterations, residual %.3e, "
+        "lcp: n %d, nnz %zu, %s (omega %.4g, cap %s%s%s) on %s: %d iterations, residual %.3e, "
         "%s, solve %.3f ms, upload %.3f ms\n",
-        n, nnz, v.solver.c_str(), o.omega, v.iterations.c_str(), solver->backendName(),
-        r.iterations, residual, lcp::toString(r.status), r.solveMs, r.uploadMs);
+        n, nnz, v.solver.c_str(), o.omega, v.iterations.c_str(),
+        problem->hasFriction() ? ", friction cone " : "",
+        problem->hasFriction() ? v.frictionCone.c_str() : "", solver->backendName(), r.iterations,
+        residual, lcp::toString(r.status), r.solveMs, r.uploadMs);
     nlohmann::json report = {
         {"n", n},
         {"nnz", nnz},
         {"backend", solver->backendName()},
         {"threads", (*executor)->threads()},
         {"solver", v.solver},
+        {"friction_cone", v.frictionCone},
         {"omega", o.omega},
         {"omega_choice",
          v.omega == "auto" || v.omega == "default" ? v.omega : std::string("given")},
@@ -349,6 +356,12 @@ CommandAction registerLcpCommand(CLI::App& app) {
     cmd->add_option("--hi", v->hi, "Upper bounds (n x 1; default +infinity; >= 1e30 is +infinity)");
     cmd->add_option("--friction", v->friction,
                     "n x 2: per row the 0-based normal row it depends on (or -1) and mu");
+    cmd->add_option("--friction-cone", v->frictionCone,
+                    "How --friction rows are bounded: box (each row |x_i| <= mu x[normal], the "
+                    "convention of ODE's findex and Bullet's MLCP) or disc (the two rows naming "
+                    "one normal: ||(x_i, x_j)|| <= mu x[normal], the wall scenes' cone)")
+        ->check(CLI::IsMember({"box", "disc"}))
+        ->capture_default_str();
     cmd->add_option("--guess", v->guess, "Warm start x0 (n x 1)");
     cmd->add_option("--solver", v->solver, "Method")
         ->check(CLI::IsMember({"jacobi", "gauss-seidel"}))

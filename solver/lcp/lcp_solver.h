@@ -68,6 +68,8 @@ struct LcpProblem {
     std::vector<int> frictionNormal;  ///< empty, or n: -1, or index of the normal row this
                                       ///< friction row depends on (bounds ±mu*max(x[normal],0))
     std::vector<float> mu;            ///< n entries when frictionNormal is non-empty
+    /// The rigid world's contacts use the disc; an LCP file's friction rows mean the box (ODE's
+    /// findex, Bullet's MLCP), which `wavewall lcp` sets unless asked for the disc.
     FrictionCone cone = FrictionCone::kDisc;
     static LcpProblem plain(int n);  ///< sized, lo = 0, hi = +inf, no friction
 

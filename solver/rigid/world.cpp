@@ -470,6 +470,8 @@ void World::assembleAndSolve(float h) {
         } else {
             m_assembler.assemble(m_bodies, m_contacts, m_jac, blockIds, ap, m_blocks[k], guess);
         }
+        // Coulomb's isotropic cone: a contact's two tangent rows bounded jointly (docs/rigid.md).
+        m_blocks[k].cone = lcp::FrictionCone::kDisc;
         work += m_blocks[k].productMacs();
     }
     m_stats.lcpMacs = std::max(m_stats.lcpMacs, work);
