@@ -16,6 +16,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "row_operator_generators.h"
@@ -266,6 +267,18 @@ std::string threeDigits(double v) {
     return text;
 }
 
+// max_i |x_i - reference_i| and the row where it is.
+std::pair<double, std::size_t> largestGap(std::span<const float> x,
+                                          std::span<const double> reference) {
+    std::pair<double, std::size_t> out{0.0, 0};
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (std::abs(x[i] - reference[i]) > out.first) {
+            out = {std::abs(x[i] - reference[i]), i};
+        }
+    }
+    return out;
+}
+
 // The largest number of row sides on one body (the longest sum of a body's u).
 int maxEntriesPerBody(const RowOperator& op) {
     int most = 0;
@@ -370,14 +383,7 @@ TEST(LcpLargeBlock, FixedJacobiPassesMatchTheSamePassesInDouble) {
             const LcpReport rep = solver->solve(p, x, o);
             ASSERT_TRUE(rep.error.empty()) << rep.error;
             ASSERT_EQ(rep.iterations, kPasses);
-            double gap = 0.0;
-            std::size_t at = 0;
-            for (std::size_t i = 0; i < n; ++i) {
-                if (std::abs(x[i] - reference[i]) > gap) {
-                    gap = std::abs(x[i] - reference[i]);
-                    at = i;
-                }
-            }
+            const auto [gap, at] = largestGap(x, reference);
             RecordProperty(
                 std::string("passGap") + (contactPasses ? "C" : "R") + std::to_string(contacts),
                 threeDigits(gap / largest));
@@ -431,14 +437,7 @@ TEST(LcpLargeBlock, ConvergedSolveMatchesGaussSeidelInDouble) {
     ASSERT_TRUE(rep.status == LcpStatus::kConverged || rep.residual <= floor)
         << "residual " << rep.residual << " after " << rep.iterations << " iterations";
     EXPECT_LE(naturalResidualDouble(p, a, std::vector<double>(x.begin(), x.end())), floor);
-    double gap = 0.0;
-    std::size_t at = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (std::abs(x[i] - reference[i]) > gap) {
-            gap = std::abs(x[i] - reference[i]);
-            at = i;
-        }
-    }
+    const auto [gap, at] = largestGap(x, reference);
     RecordProperty("gapOverLargest", threeDigits(gap / largest));
     RecordProperty("iterations", rep.iterations);
     EXPECT_LE(gap, 2e-4 * largest)
