@@ -4,10 +4,16 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
 #include <random>
+#include <set>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "solver/exec/executor.h"
@@ -124,6 +130,53 @@ TEST(Executor, AffinityLoopsRunEveryChunkOnce) {
             for (std::ptrdiff_t c = 0; c < chunks; ++c) {
                 ASSERT_EQ(runs[static_cast<std::size_t>(c)].load(), 1)
                     << threads << " threads, " << chunks << " chunks";
+            }
+        }
+    }
+}
+
+// With more than one thread, a loop's chunks run on more than one thread: every loop form
+// (forEachChunk, parallelFor, reduce) at 2, 3 and 8 threads. No timing: the first chunks to
+// start wait until a second thread has started one, so a caller that ran the chunks alone would
+// wait for ever; the wait gives up after 60 s (a thread not scheduled for a minute, even on a
+// loaded machine, would be a failure anyway), and the loop then reports one thread. The
+// worker indices the chunks are given (per-thread scratch) differ between those threads too.
+TEST(Executor, ChunksRunOnMoreThanOneThreadWhenMoreAreAsked) {
+    for (int threads : {2, 3, 8}) {
+        const Executor ex(threads);
+        for (int form = 0; form < 3; ++form) {
+            SCOPED_TRACE(std::to_string(threads) + " threads, loop form " + std::to_string(form));
+            std::mutex m;
+            std::condition_variable joined;
+            std::set<std::thread::id> ids;
+            std::set<int> workers;
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+            const auto chunk = [&](int worker) {
+                std::unique_lock lock(m);
+                ids.insert(std::this_thread::get_id());
+                workers.insert(worker);
+                joined.notify_all();
+                joined.wait_until(lock, deadline, [&] { return ids.size() >= 2; });
+            };
+            constexpr std::ptrdiff_t kChunks = 64;
+            if (form == 0) {
+                ex.forEachChunk(kChunks, [&](std::ptrdiff_t, int worker) { chunk(worker); });
+            } else if (form == 1) {
+                ex.parallelFor(kChunks, [&](std::ptrdiff_t) { chunk(-1); });
+            } else {
+                const long sum = ex.reduce(
+                    kChunks, 0L,
+                    [&](std::ptrdiff_t c) {
+                        chunk(-1);
+                        return static_cast<long>(c);
+                    },
+                    [](long acc, long c) { return acc + c; });
+                EXPECT_EQ(sum, kChunks * (kChunks - 1) / 2);
+            }
+            // The first failure ends the test: a second loop would wait out the deadline too.
+            ASSERT_GE(ids.size(), 2u);
+            if (form == 0) {
+                ASSERT_GE(workers.size(), 2u);
             }
         }
     }

@@ -9,6 +9,7 @@
 
 #include "solver/lcp/lcp_reference.h"
 #include "solver/rigid/assembly.h"
+#include "solver/rigid/contacts.h"
 #include "solver/rigid/narrow_phase.h"
 #include "solver/rigid/scenes.h"
 #include "solver/rigid/shock.h"
@@ -149,9 +150,10 @@ TEST(Shock, OneBoxOnTheGroundGetsTheReferenceLcpVelocity) {
 
 // Two unit boxes stacked on the ground, both moving down and sideways, impulses zero: the pass
 // corrects the lower one against the ground first and then the upper one against the lower
-// one, held fixed. After it no support row approaches (w >= 0 up to the sweeps' accuracy), the
-// friction impulses stay in their discs, and the lower box's velocity is bit for bit what it
-// is without the upper box: nothing of the upper correction reaches it.
+// one, held fixed. After it no support row approaches (w >= 0 up to the sweeps' accuracy), and
+// the lower box's velocity is bit for bit what it is without the upper box: nothing of the
+// upper correction reaches it. (That the friction impulses stay in their discs is checked by
+// SlidingSphereIsBrakedByTheDiscNotTheBox below.)
 TEST(Shock, StackIsCorrectedFromTheGroundUpWithTheLowerBodyHeldFixed) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -208,6 +210,89 @@ TEST(Shock, StackIsCorrectedFromTheGroundUpWithTheLowerBodyHeldFixed) {
         // The upper box came down at least 0.1 m/s onto a lower one corrected to the ground:
         // it must have been stopped, so the pass did something to it.
         EXPECT_GT(both.bodies[2].linearVelocity.y, upper.linearVelocity.y);
+    }
+}
+
+// A sphere sliding on a plane (one contact, fresh random radius, mass, mu, plane tilt and slip
+// direction in the contact's tangent frame, always including 45 degrees between the tangents),
+// coming down onto it: its normal row and its two tangent rows are decoupled (the normal goes
+// through the centre, the tangents are orthogonal: A = diag(1/m, 1/m + r^2/I, same)), so the
+// pass ends at the closed form x_n = -m w_n and (x_t1, x_t2) = Proj_disc(mu x_n)(-w_t / A_tt),
+// w = J v + bias before the pass. The slip is fast enough to saturate the disc: friction brakes
+// by mu x_n / m against the slip. A box clamp (each tangent alone to mu x_n) brakes sqrt(2)
+// harder at 45 degrees: 0.025 m/s or more here, 250x the tolerance (1e-4 m/s: float rounding of
+// O(1) velocities through a few operations, with slips of 3-4 m/s).
+TEST(Shock, SlidingSphereIsBrakedByTheDiscNotTheBox) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (int trial = 0; trial < 12; ++trial) {
+        const float radius = 0.2f + 0.6f * u(rng);
+        const float mass = 0.5f + 4.5f * u(rng);
+        const float mu = 0.3f + 0.4f * u(rng);
+        const float slipAngle = trial == 0 ? 0.78539816f : 6.2831853f * u(rng);
+        BodyDesc plane;
+        plane.kind = BodyKind::kPlane;
+        plane.massKg = 0.0f;
+        plane.planeNormal = normalize(Vec3{0.3f * (u(rng) - 0.5f), 1.0f, 0.3f * (u(rng) - 0.5f)});
+        const Vec3 n = plane.planeNormal;
+        Vec3 t1, t2;
+        tangentBasis(n, t1, t2);
+        BodyDesc sphere;
+        sphere.kind = BodyKind::kSphere;
+        sphere.radius = radius;
+        sphere.massKg = mass;
+        sphere.position = n * (radius - 0.003f * u(rng));  // up to 3 mm into the plane
+        const float slip = 3.0f + u(rng);
+        sphere.linearVelocity = n * -(0.2f + 0.3f * u(rng)) +
+                                (t1 * std::cos(slipAngle) + t2 * std::sin(slipAngle)) * slip;
+        Scene s = pose({makeBody(plane), makeBody(sphere)}, {{1, 0}}, mu);
+        ASSERT_EQ(s.contacts.size(), 1u) << "trial " << trial;
+        // The contact's own frame (the sphere is body A, the normal points from the plane to it).
+        ASSERT_LE(length(s.jac[0].linA - n), 1e-6f);
+        ASSERT_LE(length(s.jac[1].linA - t1), 1e-6f);
+        ASSERT_LE(length(s.jac[2].linA - t2), 1e-6f);
+        const Body before = s.bodies[1];
+        double w[3], diag[3];
+        for (int r = 0; r < 3; ++r) {
+            const RowJacobian& j = s.jac[static_cast<std::size_t>(r)];
+            w[r] = static_cast<double>(dot(j.linA, before.linearVelocity)) +
+                   dot(j.angA, before.angularVelocity) + s.bias[static_cast<std::size_t>(r)];
+            diag[r] = static_cast<double>(dot(j.linA, j.mLinA)) + dot(j.angA, j.mAngA);
+        }
+        const double xn = std::max(0.0, -w[0] / diag[0]);
+        double xt[2] = {-w[1] / diag[1], -w[2] / diag[2]};
+        const double len = std::hypot(xt[0], xt[1]);
+        ASSERT_GT(len, 1.2 * mu * xn) << "trial " << trial << ": the slip must saturate the disc";
+        xt[0] *= mu * xn / len;
+        xt[1] *= mu * xn / len;
+        const double x[3] = {xn, xt[0], xt[1]};
+        ShockParams p;
+        p.sweeps = 10;
+        p.friction = mu;
+        p.restingSpeed = 1.0e9f;  // sliding: correct it anyway
+        ShockPropagation shock;
+        ASSERT_EQ(shock.apply(s.bodies, s.contacts, s.jac, s.bias, s.posed, p, nullptr), 1);
+        const Body& after = s.bodies[1];
+        for (int c = 0; c < 3; ++c) {
+            double dv = 0.0, dw = 0.0;
+            for (int r = 0; r < 3; ++r) {
+                const RowJacobian& j = s.jac[static_cast<std::size_t>(r)];
+                dv += x[r] * j.mLinA[c];
+                dw += x[r] * j.mAngA[c];
+            }
+            EXPECT_NEAR(after.linearVelocity[c], before.linearVelocity[c] + dv, 1e-4)
+                << "trial " << trial << " component " << c << " (slip at " << slipAngle << " rad)";
+            EXPECT_NEAR(after.angularVelocity[c], before.angularVelocity[c] + dw, 1e-4)
+                << "trial " << trial << " component " << c;
+        }
+        // The friction impulse, read back from the velocity change: mu x_n long, against the
+        // slip.
+        const Vec3 dv = after.linearVelocity - before.linearVelocity;
+        const double ft1 = mass * static_cast<double>(dot(dv, t1));
+        const double ft2 = mass * static_cast<double>(dot(dv, t2));
+        EXPECT_NEAR(std::hypot(ft1, ft2), mu * xn, 1e-4 * mass) << "trial " << trial;
     }
 }
 

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "solver/rigid/scenes.h"
@@ -609,6 +611,74 @@ TEST(World, PushAndRemoveWakeSleepingBricks) {
         w.step();
     }
     EXPECT_NEAR(w.bodies()[*findBrick(w, 0, 1)].position.y, y0 - 1.0f, 0.05f);
+}
+
+// World::State carries the lambda_max estimate's start (each body's part of the last Ritz
+// vector): a saved state restored into a freshly built world (whose modes are still empty)
+// and into the same world after it ran on holds the saved modes bit for bit, and the restored
+// runs repeat the saved one step for step: each step's estimate (lambdaMax, lambdaSteps), the
+// omega it set and the bodies (the hash). A touching wall of fresh random size (one
+// matrix-free island, whose estimate starts from the modes) with a fresh random brick pushed
+// at a fresh random step, saved at a fresh random step. The estimate sets omega on these walls
+// (measured 0.11-0.14, under the 0.3 cap), so the start reaches the bits; the modes are also
+// compared directly, which a restore that drops them fails on every run.
+TEST(World, RestoredStateRepeatsTheLambdaEstimateAndTheRunBitForBit) {
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const auto draw = [&](int lo, int hi) {
+        return std::uniform_int_distribution<int>(lo, hi)(rng);
+    };
+    const WallParams wall{draw(6, 10), draw(4, 7)};
+    const WorldParams params;
+    World w = makeWallWorld(test::executor(), wall, params);
+    const int pushAt = draw(0, 10);
+    const int before = draw(pushAt + 1, 20);
+    for (int s = 0; s < before; ++s) {
+        if (s == pushAt) {
+            ASSERT_TRUE(pushBrick(w, draw(0, wall.cols - 1), draw(0, wall.rows - 1),
+                                  {0.0f, 0.0f, 0.5f + static_cast<float>(draw(0, 20)) / 10.0f}));
+        }
+        w.step();
+    }
+    ASSERT_GE(w.lastStats().matrixFreeBlocks, 1);
+    const World::State saved = w.saveState();
+    ASSERT_EQ(saved.lambdaModes.size(), lcp::RowOperator::kBodyFloats * saved.bodies.size());
+    ASSERT_TRUE(std::any_of(saved.lambdaModes.begin(), saved.lambdaModes.end(),
+                            [](float v) { return v != 0.0f; }));
+    struct Step {
+        float lambdaMax, omega;
+        int lambdaSteps;
+        std::uint64_t hash;
+        bool operator==(const Step&) const = default;
+    };
+    const auto record = [](World& world, int steps) {
+        std::vector<Step> out;
+        for (int s = 0; s < steps; ++s) {
+            const StepStats& st = world.step();
+            out.push_back({st.lambdaMax, st.omega, st.lambdaSteps, world.stateHash()});
+        }
+        return out;
+    };
+    const int after = draw(5, 20);
+    const std::vector<Step> straight = record(w, after);
+    record(w, 13);  // run on: the modes move on too
+
+    World fresh = makeWallWorld(test::executor(), wall, params);
+    for (World* restored : {&fresh, &w}) {
+        SCOPED_TRACE(restored == &fresh ? "into a fresh world" : "into the same world");
+        restored->restoreState(saved);
+        EXPECT_EQ(restored->saveState().lambdaModes, saved.lambdaModes);
+        const std::vector<Step> again = record(*restored, after);
+        for (int s = 0; s < after; ++s) {
+            const Step& a = straight[static_cast<std::size_t>(s)];
+            const Step& b = again[static_cast<std::size_t>(s)];
+            EXPECT_TRUE(a == b) << "step " << s << " after the restore: lambda " << a.lambdaMax
+                                << " vs " << b.lambdaMax << ", " << a.lambdaSteps << " vs "
+                                << b.lambdaSteps << " Lanczos steps, omega " << a.omega << " vs "
+                                << b.omega;
+        }
+    }
 }
 
 }  // namespace
