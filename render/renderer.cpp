@@ -296,12 +296,7 @@ const RendererOptions& Renderer::options() const {
 }
 
 bool isSoftwareRenderer(std::string_view glRenderer) {
-    for (std::string_view name : {"llvmpipe", "softpipe", "swrast", "SwiftShader"}) {
-        if (glRenderer.find(name) != std::string_view::npos) {
-            return true;
-        }
-    }
-    return false;
+    return gpu::isSoftwareRenderer(glRenderer);
 }
 
 const char* toString(RenderQuality q) {

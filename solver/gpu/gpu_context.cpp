@@ -141,6 +141,19 @@ Status initGlAndQueryInfo(bool isEgl, int needMajor, int needMinor, GpuInfo& inf
 
 }  // namespace
 
+bool isSoftwareRenderer(std::string_view glRenderer) {
+    for (std::string_view name : {"llvmpipe", "softpipe", "swrast", "SwiftShader"}) {
+        if (glRenderer.find(name) != std::string_view::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool GpuInfo::software() const {
+    return isSoftwareRenderer(renderer);
+}
+
 std::string GpuInfo::summary() const {
     std::ostringstream s;
     s << renderer << " | GL " << major << "." << minor << " via " << platform << " | max SSBO "

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "solver/core/result.h"
 
@@ -32,7 +33,13 @@ struct GpuInfo {
     bool timerQueries = true;
 
     std::string summary() const;  ///< one line: renderer, GL version, key limits
+    /// The GL rasterizes on the CPU (isSoftwareRenderer of `renderer`).
+    bool software() const;
 };
+
+/// True for GL implementations that rasterize on the CPU (Mesa llvmpipe, softpipe, swrast;
+/// SwiftShader), from the GL_RENDERER string.
+bool isSoftwareRenderer(std::string_view glRenderer);
 
 /// Which headless platform to use; kAuto tries surfaceless first, then devices.
 enum class HeadlessPlatform { kAuto, kSurfaceless, kDevice };

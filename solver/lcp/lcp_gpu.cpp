@@ -19,6 +19,7 @@
 
 #include "solver/core/timer.h"
 #include "solver/gpu/gl_objects.h"
+#include "solver/gpu/gpu_context.h"
 #include "solver/gpu/shader_library.h"
 #include "solver/lcp/lcp_common.h"
 #include "solver/lcp/lcp_gpu_layout.h"
@@ -169,10 +170,17 @@ class GpuLcpSolver final : public LcpSolver {
         if (p.matrixFree()) {
             return m_matrixFree.solve(one, x, o).front();
         }
-        if (o.gpuSingleDispatch && gl::fitsOneDispatch(p.n, iterationCount(p, o))) {
+        if (o.gpuSingleDispatch && gl::fitsOneDispatch(p.n, iterationCount(p, o)) &&
+            !preferManyWorkgroups(p.n)) {
             return solveBlocks(one, x, o).front();
         }
         return solveLarge(p, x, o);
+    }
+
+    /// A lone block on a hardware GPU above gl::kHardwareOneWorkgroupMaxN rows.
+    static bool preferManyWorkgroups(int n) {
+        const gpu::GpuContext* ctx = gpu::GpuContext::current();
+        return n > gl::kHardwareOneWorkgroupMaxN && ctx != nullptr && !ctx->info().software();
     }
 
     std::vector<LcpReport> solveBatch(std::span<const LcpProblem> blocks, std::span<float> x,
@@ -467,7 +475,7 @@ class GpuLcpSolver final : public LcpSolver {
         m_residual.bind(4);
         m_control.bind(5);
         m_good.bind(6);
-        const auto groups = gpu::groupsFor(static_cast<std::size_t>(rowBlocks), gl::kStepThreads);
+        const auto groups = gpu::groupsFor(static_cast<std::size_t>(rowBlocks), gl::kStepRowBlocks);
         chebyshevWeights(o, maxIt, m_weights);
         m_step.set("uAccelerate", m_weights.empty() ? 0u : 1u);
         if (m_weights.empty()) {
@@ -560,7 +568,9 @@ Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& sh
     if (!block) {
         return block.error();
     }
-    auto step = shaders.build(gpu::ProgramSpec::computeStage("lcp_jacobi_step.comp"));
+    auto step = shaders.build(gpu::ProgramSpec::computeStage(
+        "lcp_jacobi_step.comp", {{"LCP_STEP_ROW_BLOCKS", std::to_string(gl::kStepRowBlocks)},
+                                 {"LCP_STEP_SLICES", std::to_string(gl::kStepSlices)}}));
     if (!step) {
         return step.error();
     }

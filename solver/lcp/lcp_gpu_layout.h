@@ -16,7 +16,10 @@ inline constexpr int kBlockMaxN = 1024;
 inline constexpr int kBlockThreads = 256;
 /// Workgroup size for batches whose largest block has at most 4 * 32 rows.
 inline constexpr int kBlockThreadsSmall = 32;
-inline constexpr int kStepThreads = 64;
+/// lcp_jacobi_step.comp's workgroup: row blocks (x) times column slices (y), given to the
+/// shader as LCP_STEP_ROW_BLOCKS and LCP_STEP_SLICES.
+inline constexpr int kStepRowBlocks = 16;
+inline constexpr int kStepSlices = 16;
 /// Mesa's llvmpipe silently ends shader loops after about 65535 trips in one invocation,
 /// counted over all its loops and their entries (found here: single-dispatch solves stopped
 /// after iterations * (n / 4 + ~8) ~ 65535 trips, with garbage marked converged). Per iteration
@@ -31,6 +34,12 @@ inline long blockTripsPerIteration(int n) {
     const long ln = n;
     return (ln + kBlockColumnsPerTrip - 1) / kBlockColumnsPerTrip + (ln + 31) / 32 + 8;
 }
+/// A lone dense problem larger than this goes to the dispatch-per-iteration path on a hardware
+/// GPU even when it fits one dispatch: one workgroup keeps one of the GPU's multiprocessors
+/// busy, the per-iteration path all of them (an H100, n = 400, 2n iterations: 46 ms in one
+/// workgroup, 12.9 ms a dispatch per iteration). A software rasterizer keeps the one dispatch,
+/// where every dispatch costs a pass of the CPU's threads.
+inline constexpr int kHardwareOneWorkgroupMaxN = 256;
 inline bool fitsOneDispatch(int n, int maxIterations) {
     return n <= kBlockMaxN &&
            (static_cast<long>(maxIterations) + 1) * blockTripsPerIteration(n) < kLoopTripLimit;
