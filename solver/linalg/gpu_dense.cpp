@@ -226,7 +226,8 @@ Status GpuOps::matVec(const GpuMatrix& a, const GpuVector& x, GpuVector& y) {
     x.buffer().bind(1);
     y.buffer().bind(2);
     auto status =
-        gpu::dispatch(m_matVec, gpu::groupsFor(static_cast<std::size_t>(a.rowBlocks()), 64));
+        gpu::dispatch(m_matVec, gpu::groupsFor(static_cast<std::size_t>(a.rowBlocks()),
+                                               m_matVec.localSize()[0]));
     gpu::barrier();
     return status;
 }
