@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "app/scenes/solver_state_bytes.h"
+#include "solver/gpu/gl_objects.h"
 #include "solver/io/matrix_market.h"
 
 namespace ww::app {
@@ -113,6 +114,8 @@ void WallScene::build() {
     }
     m_steps = 0;
     m_nMax = m_contactsMax = m_islandsMax = m_matrixFreeMax = 0;
+    m_dispatchesSum = 0;
+    m_dispatchesMax = m_readbacksMax = 0;
     m_omegaUsedMin = 0.0f;
     m_iterationsSum = 0;
     m_residualMax = m_penetrationMax = m_speedMax = m_driftMax = 0;
@@ -124,7 +127,9 @@ void WallScene::reset() {
 
 void WallScene::step(StepRecord& out) {
     m_prevMaxSpeed = m_world.lastStats().maxSpeed;
+    const gpu::TrafficCounts before = gpu::trafficCounts();
     const rigid::StepStats& s = m_world.step();
+    const gpu::TrafficCounts after = gpu::trafficCounts();
     out.stepMs = s.totalMs;
     out.phases = {};
     out.phases.collide = s.collideMs;
@@ -153,6 +158,10 @@ void WallScene::step(StepRecord& out) {
         m_omegaUsedMin = m_omegaUsedMin > 0.0f ? std::min(m_omegaUsedMin, s.omega) : s.omega;
     }
     m_iterationsSum += s.iterationsMean;
+    const long dispatches = after.dispatches - before.dispatches;
+    m_dispatchesSum += static_cast<double>(dispatches);
+    m_dispatchesMax = std::max(m_dispatchesMax, dispatches);
+    m_readbacksMax = std::max(m_readbacksMax, after.readbacks - before.readbacks);
     m_residualMax = std::max(m_residualMax, s.residualMax);
     m_penetrationMax = std::max(m_penetrationMax, s.maxPenetration);
     m_speedMax = std::max(m_speedMax, speed);
@@ -376,6 +385,9 @@ nlohmann::json WallScene::summary() const {
                             {"mode", rigid::toString(m_settings.world.mode)},
                             {"operator", rigid::toString(m_settings.world.lcpOperator)},
                             {"matrix_free_blocks_max", m_matrixFreeMax},
+                            {"dispatches_per_step_mean", m_steps > 0 ? m_dispatchesSum / m_steps : 0.0},
+                            {"dispatches_per_step_max", m_dispatchesMax},
+                            {"readbacks_per_step_max", m_readbacksMax},
                             {"omega_used_min", m_omegaUsedMin},
                             {"solver", lcp::toString(m_settings.world.lcp.method)},
                             {"omega", m_settings.world.lcp.omega}}},

@@ -72,6 +72,9 @@ class WallScene final : public SimScene {
     int m_matrixFreeMax = 0;      ///< most blocks one step posed matrix-free
     float m_omegaUsedMin = 0.0f;  ///< smallest omega a step used (after the adaptive cap)
     double m_iterationsSum = 0;
+    double m_dispatchesSum = 0;  ///< GPU compute dispatches of all steps (gpu::trafficCounts)
+    long m_dispatchesMax = 0;    ///< most dispatches one step issued
+    long m_readbacksMax = 0;     ///< most GPU-to-host transfers one step issued
     float m_residualMax = 0, m_penetrationMax = 0, m_speedMax = 0, m_driftMax = 0;
 };
 

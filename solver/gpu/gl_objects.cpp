@@ -12,7 +12,13 @@ namespace {
 std::atomic<long> g_buffers{0};
 std::atomic<long> g_programs{0};
 std::atomic<long> g_queries{0};
+std::atomic<long> g_dispatches{0};
+std::atomic<long> g_readbacks{0};
 }  // namespace
+
+TrafficCounts trafficCounts() {
+    return {g_dispatches.load(std::memory_order_relaxed), g_readbacks.load(std::memory_order_relaxed)};
+}
 
 LiveObjectCounts liveObjectCounts() {
     return {g_buffers.load(), g_programs.load(), g_queries.load()};
@@ -66,6 +72,7 @@ void Buffer::download(void* data, std::size_t bytes, std::size_t offset) const {
     assert(offset + bytes <= m_bytes);
     glGetNamedBufferSubData(m_name, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes),
                             data);
+    g_readbacks.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Buffer::clear() {
@@ -174,6 +181,7 @@ Status dispatch(const Program& program, std::uint32_t gx, std::uint32_t gy, std:
     }
     program.use();
     glDispatchCompute(gx, gy, gz);
+    g_dispatches.fetch_add(1, std::memory_order_relaxed);
     return {};
 }
 

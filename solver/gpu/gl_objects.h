@@ -168,4 +168,13 @@ struct LiveObjectCounts {
 };
 LiveObjectCounts liveObjectCounts();
 
+/// Work issued since the process started: compute dispatches (dispatch()) and GPU-to-host
+/// transfers (Buffer::download). A caller takes the difference over a step; the counts do not
+/// depend on the hardware.
+struct TrafficCounts {
+    long dispatches = 0;
+    long readbacks = 0;
+};
+TrafficCounts trafficCounts();
+
 }  // namespace ww::gpu

@@ -14,6 +14,7 @@
 #include <random>
 #include <string>
 
+#include "solver/rigid/world.h"
 #include "support/gpu_fixture.h"
 #include "support/seed.h"
 
@@ -194,6 +195,37 @@ TEST_F(Headless, CpuAndGpuWaterAgree) {
     // difference stays around 1e-4 of the wave's amplitude. 1e-3 leaves room for reduction
     // order differences between the backends.
     EXPECT_LT(diff, 1e-3 * peak) << "peak " << peak;
+}
+
+// The GPU wall's traffic per step, counted by gpu::trafficCounts (the same on every GPU): the
+// readbacks stay a handful whatever the wall (the results of the batch of small islands and of
+// the matrix-free batch, not a transfer per island or per iteration), and the dispatches stay
+// within two per iteration for the matrix-free batch plus a few, not one per island. A 6x4
+// wall (one island) and a shot 14x6 wall (many islands) must show the same bounds.
+TEST_F(Headless, GpuWallTrafficPerStepIsBoundedByIterationsNotIslands) {
+    WW_REQUIRE_GPU();
+    for (const char* wall : {"6x4", "14x6"}) {
+        const std::string json = path(std::string("traffic_") + wall + ".json");
+        Outcome r = headless(std::string("--scene wall --column-gap 0 --steps 50 --iterations 30 "
+                                         "--backend gpu --event 10:shoot --wall ") +
+                             wall + " --summary-json " + json);
+        ASSERT_EQ(r.code, 0) << r.output;
+        const nlohmann::json lcp = readJson(json)["lcp"];
+        const int islands = lcp["islands_max"].get<int>();
+        const long dispatches = lcp["dispatches_per_step_max"].get<long>();
+        const long readbacks = lcp["readbacks_per_step_max"].get<long>();
+        EXPECT_GT(dispatches, 0) << wall << ": the GPU solved nothing";
+        // At most 200 iterations a solve (the world's cold-start rule raises --iterations 30
+        // to WorldParams::coldStartIterations when few contacts are warm-started): two
+        // dispatches an iteration, one for the dense islands, a final check and gather. One
+        // dispatch per island and iteration would pass this only with a single island.
+        const int iterations = rigid::WorldParams{}.coldStartIterations;
+        EXPECT_LE(dispatches, 2 * (iterations + 2) + 4) << wall << ", " << islands << " islands";
+        EXPECT_LE(readbacks, 6) << wall << ", " << islands << " islands";
+        if (std::string(wall) == "14x6") {
+            EXPECT_GE(islands, 3) << "the shot wall must break into islands for this to test them";
+        }
+    }
 }
 
 // The top brick of a 3x3 wall pushed off at step 20 (it slides off and falls 2 m), with a fixed
