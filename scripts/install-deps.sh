@@ -15,6 +15,8 @@ packages=(
     xdotool  # the demo tests click, drag and press keys in the real window
     ffmpeg   # the demo's --record (video); without it the frames are PNGs
     python3 python3-matplotlib
+    clang libclang-rt-14-dev  # scripts/fuzz.sh: the libFuzzer targets (clang++ -fsanitize=fuzzer)
+    glslang-tools  # glslangValidator: tests/solver/gpu/shader_validation_test.cpp
 )
 
 missing=()

@@ -1,6 +1,5 @@
 #include "app/cli/state_file.h"
 
-#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +12,10 @@ namespace ww::app {
 namespace {
 
 constexpr char kMagic[8] = {'W', 'W', 'S', 'T', 'A', 'T', 'E', '\n'};
-constexpr std::uint32_t kVersion = 2;  // 2: the rigid world's lambda_max start
+// 2: the rigid world's lambda_max start; 3: the checksum.
+constexpr std::uint32_t kVersion = 3;
+constexpr std::size_t kChecksumAt = sizeof kMagic + sizeof kVersion;
+constexpr std::size_t kBodyAt = kChecksumAt + sizeof(std::uint64_t);
 
 Error ioError(std::string message) {
     return {ErrorKind::kIo, std::move(message)};
@@ -21,27 +23,41 @@ Error ioError(std::string message) {
 
 }  // namespace
 
+std::uint64_t fnv1a64(std::string_view bytes) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const char c : bytes) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+std::string encodeStateFile(std::string_view sceneName, std::string_view payload) {
+    ByteWriter body;
+    body.putVector(std::vector<char>(sceneName.begin(), sceneName.end()));
+    body.put(static_cast<std::uint64_t>(payload.size()));
+    std::string tail = body.take();
+    tail.append(payload);
+    ByteWriter head;
+    for (char c : kMagic) {
+        head.put(c);
+    }
+    head.put(kVersion);
+    head.put(fnv1a64(tail));
+    return head.take() + tail;
+}
+
 Status saveStateFile(const SimScene& scene, const std::string& path) {
     const std::unique_ptr<SceneState> state = scene.saveState();
     if (!state) {
         return inputError("--snapshot-save: the " + std::string(scene.name()) +
                           " scene cannot save its state");
     }
-    const std::string payload = state->serialize();
-    const std::string name = scene.name();
-    ByteWriter w;
-    for (char c : kMagic) {
-        w.put(c);
-    }
-    w.put(kVersion);
-    w.putVector(std::vector<char>(name.begin(), name.end()));
-    w.put(static_cast<std::uint64_t>(payload.size()));
-    const std::string header = w.take();
+    const std::string bytes = encodeStateFile(scene.name(), state->serialize());
     const std::string tmp = path + ".partial";
     {
         std::ofstream out(tmp, std::ios::binary);
-        out.write(header.data(), static_cast<std::streamsize>(header.size()));
-        out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         if (!out) {
             return ioError("--snapshot-save " + path + ": writing failed (disk full?)");
         }
@@ -54,12 +70,8 @@ Status saveStateFile(const SimScene& scene, const std::string& path) {
     return {};
 }
 
-Status loadStateFile(SimScene& scene, const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return ioError("--snapshot-load " + path + ": cannot open it (check the path)");
-    }
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+Status loadStateBytes(SimScene& scene, std::string_view bytes, const std::string& source) {
+    const std::string what = "--snapshot-load " + source + ": ";
     ByteReader r(bytes);
     char magic[8] = {};
     for (char& c : magic) {
@@ -68,41 +80,74 @@ Status loadStateFile(SimScene& scene, const std::string& path) {
         }
     }
     if (std::memcmp(magic, kMagic, sizeof kMagic) != 0) {
-        return inputError("--snapshot-load " + path +
-                          ": not a wavewall state file (write one with --snapshot-save)");
+        return inputError(what +
+                          "not a wavewall state file, or one whose first bytes are corrupted "
+                          "(write one with --snapshot-save)");
     }
     std::uint32_t version = 0;
-    std::vector<char> name;
-    std::uint64_t size = 0;
-    if (!r.get(version) || !r.getVector(name) || !r.get(size)) {
-        return inputError("--snapshot-load " + path + ": the header is truncated");
+    std::uint64_t checksum = 0;
+    if (!r.get(version)) {
+        return inputError(what + "the header is truncated");
     }
     if (version != kVersion) {
-        return inputError("--snapshot-load " + path + ": format version " +
-                          std::to_string(version) + ", this wavewall reads version " +
-                          std::to_string(kVersion));
+        if (version == 1 || version == 2) {
+            return inputError(what + "format version " + std::to_string(version) +
+                              ", written before state files carried a checksum; this wavewall "
+                              "reads version " +
+                              std::to_string(kVersion) +
+                              ": write the state again with --snapshot-save (if this wavewall "
+                              "wrote it, the file is corrupted)");
+        }
+        return inputError(what + "format version " + std::to_string(version) +
+                          ", this wavewall reads version " + std::to_string(kVersion) +
+                          " (a newer wavewall's file, or a corrupted one)");
+    }
+    if (!r.get(checksum)) {
+        return inputError(what + "the header is truncated");
+    }
+    // Everything after the checksum is covered by it, so nothing there is read before it
+    // matches: a corrupted size or name never reaches an allocation or the scene.
+    const std::string_view body = bytes.substr(kBodyAt);
+    if (fnv1a64(body) != checksum) {
+        return inputError(what + "the file is corrupted: its checksum does not match its " +
+                          std::to_string(bytes.size()) +
+                          " bytes (truncated or changed since --snapshot-save wrote it; save it "
+                          "again)");
+    }
+    ByteReader b(body);
+    std::vector<char> name;
+    std::uint64_t size = 0;
+    if (!b.getVector(name) || !b.get(size)) {
+        return inputError(what + "the header is truncated");
     }
     const std::string sceneName(name.begin(), name.end());
     if (sceneName != scene.name()) {
-        return inputError("--snapshot-load " + path + ": the file holds a " + sceneName +
-                          " state; run it with --scene " + sceneName);
+        return inputError(what + "the file holds a " + sceneName + " state; run it with --scene " +
+                          sceneName);
     }
-    const std::size_t headerBytes =
-        sizeof kMagic + sizeof version + sizeof(std::uint64_t) + name.size() + sizeof size;
-    if (bytes.size() - headerBytes != size) {
-        return inputError("--snapshot-load " + path + ": " +
-                          std::to_string(bytes.size() - headerBytes) + " bytes of state, the " +
-                          "header says " + std::to_string(size) + " (truncated?)");
+    const std::size_t payloadAt = sizeof(std::uint64_t) + name.size() + sizeof size;
+    if (body.size() - payloadAt != size) {
+        return inputError(what + std::to_string(body.size() - payloadAt) +
+                          " bytes of state, the header says " + std::to_string(size) +
+                          " (truncated?)");
     }
-    Result<std::unique_ptr<SceneState>> state =
-        scene.readState(std::string_view(bytes).substr(headerBytes));
+    Result<std::unique_ptr<SceneState>> state = scene.readState(body.substr(payloadAt));
     if (!state) {
-        return inputError("--snapshot-load " + path + ": " + state.error().message);
+        return inputError(what + state.error().message);
     }
     if (Status s = scene.restoreState(**state); !s) {
-        return inputError("--snapshot-load " + path + ": " + s.error().message);
+        return inputError(what + s.error().message);
     }
     return {};
+}
+
+Status loadStateFile(SimScene& scene, const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return ioError("--snapshot-load " + path + ": cannot open it (check the path)");
+    }
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return loadStateBytes(scene, bytes, path);
 }
 
 }  // namespace ww::app
