@@ -83,7 +83,10 @@ std::vector<Variant> builtVariants() {
                              {"LCP_BLOCK_MAX_N", std::to_string(gl::kBlockMaxN)}},
                             "makeGpuLcpSolver"));
     }
-    v.push_back(compute("lcp_jacobi_step.comp", {}, "makeGpuLcpSolver"));
+    v.push_back(compute("lcp_jacobi_step.comp",
+                        {{"LCP_STEP_ROW_BLOCKS", std::to_string(gl::kStepRowBlocks)},
+                         {"LCP_STEP_SLICES", std::to_string(gl::kStepSlices)}},
+                        "makeGpuLcpSolver"));
     for (const char* file : {"lcp_mf_gather.comp", "lcp_mf_rows.comp", "lcp_mf_finish.comp"}) {
         v.push_back(compute(file, {{"LCP_MF_THREADS", std::to_string(gl::kMfThreads)}},
                             "GpuMatrixFreeBatch::create"));
