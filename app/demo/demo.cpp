@@ -14,6 +14,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "app/demo/auto_backend.h"
 #include "app/demo/demo_panel.h"
 #include "app/demo/frame_timings.h"
 #include "app/demo/frame_trace.h"
@@ -710,14 +711,13 @@ int Demo::run() {
     report.renderer = gpu->info().renderer;
     gpuWhy.assign(scenes.size(), {});
     Backend startBackend = options.backend;
-    if (options.backendAuto && startBackend == Backend::kGpu &&
-        render::isSoftwareRenderer(report.renderer)) {
-        startBackend = Backend::kCpu;
-        report.backendNote = "--backend auto chose the CPU: the only GL here is " +
-                             report.renderer +
-                             ", a software rasterizer on the same CPU (the GPU solvers would "
-                             "be slower); the GPU backend stays available";
-        panel.message = "backend auto: CPU (GL is a software rasterizer)";
+    if (options.backendAuto) {
+        // The rule of every command (auto_backend.h), for the window's GL.
+        const app::AutoBackendChoice chosen = app::chooseAutoBackend(report.renderer);
+        startBackend = chosen.backend;
+        report.backendNote = chosen.reason;
+        panel.message = chosen.reason;
+        std::fprintf(stderr, "wavewall: %s\n", chosen.reason.c_str());
     }
     for (int i = 0; i < nScenes; ++i) {
         std::string why;

@@ -270,11 +270,24 @@ TEST(DemoUnderXvfb, AutoBackendPrefersTheCpuOnSoftwareGl) {
     if (r.output.find("llvmpipe") == std::string::npos) {
         GTEST_SKIP() << "the display's GL is not llvmpipe: " << r.output;
     }
-    EXPECT_NE(r.output.find("--backend auto chose the CPU"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("demo: backend auto: cpu (the only GL is llvmpipe"), std::string::npos)
+        << r.output;
     EXPECT_NE(r.output.find("quality low, MSAA 0x, cpu backend"), std::string::npos) << r.output;
     r = runDemoXvfb("--scene wall --panel off --frames 2 --backend gpu");
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find("gpu backend"), std::string::npos) << r.output;
+}
+
+// The splash runs on the GPU in the demo as headless runs it there: `--backend gpu` keeps it in
+// the scene list and starts it there, as G switches it (one answer everywhere).
+TEST(DemoUnderXvfb, SplashRunsOnTheGpuWhenAsked) {
+    WW_REQUIRE_XVFB();
+    const CommandResult r =
+        runDemoXvfb("--scene splash --backend gpu --panel off --frames 3 --grid 48x48 "
+                    "--wall 4x3 --pool-size 6");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("gpu backend"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("scene splash shown at the end"), std::string::npos) << r.output;
 }
 
 TEST(DemoUnderXvfb, WaterIsRougherAfterDrops) {
