@@ -1025,6 +1025,38 @@ TEST(WallDemoScene, StepBudgetCutsIterationsAndKeepsTheSetting) {
     }
 }
 
+// On the GPU a standing wall meets the tolerance at its warm-started guess, so the solver
+// reports 0 iterations, while every matrix-free pass up to 2n still runs (enqueued up front,
+// read back once): the adapter counts those, so the budget measures a real ms per iteration
+// and a budget of a nanosecond cuts the next step to the floor. Fails when the budget measures
+// only the reported iterations (it then never cuts: 2n on llvmpipe ran at 0.03x real time).
+TEST(WallDemoScene, StepBudgetHoldsOnTheGpuWhereTheSolverReportsNoIterations) {
+    WW_REQUIRE_GPU();
+    const gpu::ShaderLibrary shaders;
+    SceneOptionValues v;
+    v.wall = "3x2";  // 144 rows, 288 passes of 2n: a short step on llvmpipe
+    v.lcpOperator = "matrix-free";
+    v.iterations = "2n";
+    Result<WallSceneSettings> settings = makeWallSettings(v);
+    ASSERT_TRUE(settings.ok()) << settings.error().message;
+    WallDemoScene scene(*settings, &shaders);
+    std::string why;
+    ASSERT_TRUE(scene.setBackend(Backend::kGpu, &why)) << why;
+    scene.setSolveBudgetMs(1.0e-6f);
+    scene.step();  // measures ms per iteration run
+    const rigid::StepStats& first = scene.scene().world().lastStats();
+    ASSERT_EQ(first.matrixFreeBlocks, 1);
+    EXPECT_EQ(first.iterationsMax, 0) << "the standing wall should meet the tolerance at once";
+    EXPECT_EQ(scene.lastIterationsRun(), 2 * first.lcpNMax);
+    EXPECT_EQ(scene.budgetCap(), 0) << "nothing measured before the first step";
+    scene.step();
+    const rigid::StepStats& second = scene.scene().world().lastStats();
+    EXPECT_EQ(scene.budgetCap(), WallDemoScene::kMinBudgetIterations);
+    EXPECT_EQ(second.iterationCap, WallDemoScene::kMinBudgetIterations);
+    EXPECT_EQ(scene.lastIterationsRun(), WallDemoScene::kMinBudgetIterations);
+    EXPECT_EQ(scene.scene().world().params().lcp.maxIterations, 0) << "the setting changed";
+}
+
 // Switching the method brings its own default omega, unless omega was set by hand; a shot
 // wall switched from Gauss-Seidel (omega 1) to Jacobi then stays sane (no alarm).
 TEST(WallDemoScene, MethodSwitchBringsTheMethodsOmegaUnlessSetByHand) {
