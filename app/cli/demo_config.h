@@ -41,7 +41,8 @@ SceneOptionValues optionValuesOf(SceneOptionValues base, const WallSceneSettings
                                  const wave::WaveParams* water, const SplashSceneSettings* splash,
                                  bool waterShown, std::vector<std::string>* notes);
 
-/// The config document: "scene", "backend", "seed" and every scene option.
+/// The config document: "scene", "backend", "seed" and every scene option ("threads" only
+/// when a count was given).
 nlohmann::json sceneConfigJson(const SceneOptionValues& v, const std::string& scene,
                                const std::string& backend, std::uint64_t seed);
 
