@@ -952,6 +952,7 @@ int Demo::run() {
     report.panelY = panel.panelY;
     report.panelWidth = panel.panelWidth;
     report.panelCollapsed = panel.panelCollapsed;
+    report.panelOverflowPx = panel.overflowPx;
     report.speed = panel.speed;
     report.paused = panel.paused;
     report.helpShown = panel.showHelp;
@@ -996,10 +997,15 @@ int Demo::run() {
         }
         std::printf(
             "demo: ui scale %.2f (monitor content scale %.2f), panel at (%.0f, %.0f) %.0f px "
-            "wide%s; layout %s\n",
+            "wide%s, %s; layout %s\n",
             static_cast<double>(report.uiScale), static_cast<double>(report.contentScale),
             static_cast<double>(report.panelX), static_cast<double>(report.panelY),
             static_cast<double>(report.panelWidth), report.panelCollapsed ? ", collapsed" : "",
+            report.panelOverflowPx > 0.0f
+                ? ("content clipped by " + std::to_string(std::lround(report.panelOverflowPx)) +
+                   " px")
+                      .c_str()
+                : "content fits",
             report.layoutNote.c_str());
         if (!report.configNote.empty()) {
             std::printf("demo: %s\n", report.configNote.c_str());

@@ -112,6 +112,7 @@ struct DemoReport {
     float contentScale = 1.0f;  ///< the monitor's content scale at the end (GLFW)
     float panelX = 0.0f, panelY = 0.0f, panelWidth = 0.0f;  ///< the panel, window pixels
     bool panelCollapsed = false;
+    float panelOverflowPx = 0.0f;  ///< PanelState::overflowPx at the last frame (0: all fits)
     std::string layoutNote;  ///< where the layout was kept, or why it was not
 };
 

@@ -16,6 +16,16 @@ namespace ww::app {
 
 namespace {
 
+// The scene's checks speak to the command line ("try --omega 0.3"); the demo's user has the
+// panel: the same advice names its control.
+std::string inPanelTerms(std::string text) {
+    const std::string flag = "try --omega ";
+    if (const auto at = text.find(flag); at != std::string::npos) {
+        text.replace(at, flag.size(), "set omega (Scene settings) to ");
+    }
+    return text;
+}
+
 constexpr const char* kLayouts[] = {"wall", "pyramid", "stack"};
 
 // Half the vertical field of view of render::OrbitCamera (45 degrees), to frame a sphere.
@@ -125,7 +135,7 @@ void WallDemoScene::step() {
         std::vector<std::string> violations;
         m_scene.checkInvariants(m_last, violations);
         if (!violations.empty()) {
-            m_alarm = "The wall's simulation broke down: " + violations.front() +
+            m_alarm = "The wall's simulation broke down: " + inPanelTerms(violations.front()) +
                       ". Reset restores the wall.";
         }
     }
@@ -463,8 +473,20 @@ void WallDemoScene::drawControls() {
             static_cast<double>(rigid::defaultWallOmega(lcp::LcpMethod::kJacobi)),
             static_cast<double>(rigid::defaultWallOmega(lcp::LcpMethod::kGaussSeidel)));
     }
+    // Adaptive omega and Chebyshev acceleration act on Jacobi only (rigid::World,
+    // lcp::LcpOptions): greyed out under Gauss-Seidel, their values kept for a switch back.
+    const bool jacobi = p.lcp.method == lcp::LcpMethod::kJacobi;
+    const auto jacobiOnlyTip = [] {
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+            ImGui::SetTooltip("Jacobi only: Gauss-Seidel does not use it");
+        }
+    };
+    ImGui::BeginDisabled(!jacobi);
     ImGui::Checkbox("adaptive omega", &p.adaptiveOmega);
-    if (ImGui::IsItemHovered()) {
+    ImGui::EndDisabled();
+    if (!jacobi) {
+        jacobiOnlyTip();
+    } else if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(
             "Jacobi: cap omega each step at %.2f * 2 / lambda, lambda an estimate of "
             "lambda_max(D^-1 A) (Lanczos, at most the Gershgorin bound), which keeps it "
@@ -473,8 +495,12 @@ void WallDemoScene::drawControls() {
     }
     ImGui::SameLine();
     ImGui::TextDisabled("used %.3f", static_cast<double>(m_scene.world().lastStats().omega));
+    ImGui::BeginDisabled(!jacobi);
     ImGui::SliderFloat("Chebyshev rho", &p.lcp.chebyshevRho, 0.0f, 0.999f, "%.3f");
-    if (ImGui::IsItemHovered()) {
+    ImGui::EndDisabled();
+    if (!jacobi) {
+        jacobiOnlyTip();
+    } else if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(
             "Jacobi: Chebyshev semi-iterative acceleration; the plain iteration's spectral "
             "radius estimate (0 = off). Near 1 it speeds up the slow modes of tall stacks.");

@@ -242,6 +242,9 @@ TEST(DemoUnderXvfb, DivergedWallShowsABannerInTheView) {
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find("alarm shown in"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("diverged"), std::string::npos) << r.output;
+    // The advice names the panel's control, not a flag the running demo cannot take.
+    EXPECT_NE(r.output.find("set omega (Scene settings) to 0.3"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("--omega 0.3"), std::string::npos) << r.output;
     const render::Image im = loadPng(path);
     ASSERT_EQ(im.width, kW) << path;
     // The banner: a block of saturated red in the top rows of the scene part of the window.
@@ -1586,6 +1589,56 @@ TEST(DemoUnderXvfb, SaveAsConfigKeyWritesAConfigThatLoadsBack) {
     EXPECT_NE(r.output.find("demo: could not write the config " + gone.string()), std::string::npos)
         << r.output;
     std::filesystem::remove_all(dir);
+}
+
+// Under Gauss-Seidel the Jacobi-only knobs are greyed out: a user's click on "adaptive omega"
+// and on the "Chebyshev rho" slider (with "See the LCP" folded, at the panel's rows as drawn
+// at 800x500) changes neither, as the config saved with the panel's button shows. Fails when
+// they stay active (the click turns adaptive omega off and sets rho to about 0.15).
+TEST(DemoUnderXvfb, GaussSeidelGreysOutTheJacobiOnlyKnobs) {
+    WW_REQUIRE_XVFB();
+    WW_REQUIRE_XDOTOOL();
+    const std::filesystem::path dir = outPath("demo_gs_out");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const CommandResult r = runDemoWithKeys(
+        "demo_gs",
+        "--scene wall --backend cpu --lcp-solver gauss-seidel --adaptive-omega on "
+        "--chebyshev-rho 0.9 --output-dir '" +
+            dir.string() + "'",
+        "xdotool mousemove --window $w 80 224 click 1\nsleep 1\n"   // fold "See the LCP"
+        "xdotool mousemove --window $w 27 384 click 1\nsleep 1\n"   // adaptive omega
+        "xdotool mousemove --window $w 60 407 click 1\nsleep 1\n"   // Chebyshev rho
+        "xdotool mousemove --window $w 318 115 click 1\nsleep 1");  // Save as config...
+    ASSERT_EQ(r.code, 0) << r.output;
+    const std::vector<std::filesystem::path> configs = filesIn(dir, ".json");
+    ASSERT_EQ(configs.size(), 1u) << r.output;
+    Result<nlohmann::json> doc = readJsonFile(configs[0].string());
+    ASSERT_TRUE(doc.ok()) << doc.error().message;
+    EXPECT_EQ((*doc)["lcp-solver"], "gauss-seidel") << doc->dump();
+    EXPECT_EQ((*doc)["adaptive-omega"], "on") << doc->dump();
+    EXPECT_NEAR((*doc)["chebyshev-rho"].get<double>(), 0.9, 1e-6) << doc->dump();
+    std::filesystem::remove_all(dir);
+}
+
+// Every label and line of the panel fits its width (--report measures how far the widest row
+// reached past the panel's content region): the wall under Gauss-Seidel in real-time pacing
+// (the "max steps/frame" row with its speed), the wall on the GPU with its budget and GPU
+// iteration lines, the water and the splash (its "brick density kg/m^3").
+TEST(DemoUnderXvfb, PanelContentFitsItsWidth) {
+    WW_REQUIRE_XVFB();
+    for (const char* args :
+         {"--scene wall --backend cpu --lcp-solver gauss-seidel --pacing real-time",
+          "--scene wall --backend gpu --wall 3x2 --lcp-operator matrix-free --iterations 2n "
+          "--solve-budget-ms 0.001 --pacing real-time",
+          "--scene water --backend cpu --grid 64x48",
+          "--scene splash --backend cpu --grid 48x48 "
+          "--wall 4x3 --pool-size 6"}) {
+        SCOPED_TRACE(args);
+        const CommandResult r = runDemoXvfb(std::string(args) + " --frames 4");
+        ASSERT_EQ(r.code, 0) << r.output;
+        EXPECT_NE(r.output.find("440 px wide, content fits"), std::string::npos) << r.output;
+    }
 }
 
 // The preset picker as a user works it: the combo (at the panel's fourth row) lists the
