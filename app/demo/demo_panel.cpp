@@ -214,6 +214,14 @@ void timingSection(PanelState& state, const FrameTimings& timings,
     ImGui::TextDisabled("%s, MSAA %dx", state.rendererName.c_str(), state.msaaSamples);
 }
 
+// The panel's position kept inside a `display` sized window: wholly inside across when it
+// fits, its title bar inside down.
+ImVec2 clampPanelPosition(ImVec2 pos, float width, ImVec2 display) {
+    const float titleBar = ImGui::GetFrameHeight();
+    return ImVec2(std::clamp(pos.x, 0.0f, std::max(0.0f, display.x - width)),
+                  std::clamp(pos.y, 0.0f, std::max(0.0f, display.y - titleBar)));
+}
+
 // Room for the labels right of the panel's widgets: the longest of them, the splash's
 // "brick density kg/m^3", and the spacing before it.
 float labelColumnWidth() {
@@ -363,6 +371,16 @@ void drawPanel(PanelState& state, PanelRequests& requests,
         return;
     }
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    // Inside the window: a window shrunk to a few pixels lets ImGui push the panel's title bar
+    // off-screen, and it would stay there (and in imgui.ini) when the window grows again.
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (state.panelWidth > 0.0f) {
+        const ImVec2 inside =
+            clampPanelPosition(ImVec2(state.panelX, state.panelY), state.panelWidth, display);
+        if (inside.x != state.panelX || inside.y != state.panelY) {
+            ImGui::SetNextWindowPos(inside, ImGuiCond_Always);
+        }
+    }
     // Sized to the window when it first opens (unless the saved layout has its size) and
     // whenever the window's width or the UI scale changes (a user's resize of the panel holds
     // until then).

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/cli/option_table.h"
@@ -1746,6 +1747,50 @@ TEST(DemoUnderXvfb, PanelLayoutIsKeptPerUserAndCanBeTurnedOff) {
     EXPECT_EQ(r.output.find(warning, at + 1), std::string::npos) << "warned twice: " << r.output;
     std::filesystem::remove_all(config);
     std::filesystem::remove_all(work);
+}
+
+// A user shrinks the window to 1x1 and back: the panel comes back inside the window (ImGui
+// pushed its title bar to negative coordinates while the window was tiny), and the layout
+// kept for the next launch has it inside too, so the next launch opens with the panel where
+// it can be grabbed. Fails without the clamp: the report says "panel at (-18, -13)".
+TEST(DemoUnderXvfb, PanelComesBackInsideAfterTheWindowShrankToAPixel) {
+    WW_REQUIRE_XVFB();
+    WW_REQUIRE_XDOTOOL();
+    const std::filesystem::path config = outPath("demo_shrink_config");
+    std::filesystem::remove_all(config);
+    const std::string env = "XDG_CONFIG_HOME='" + config.string() + "' WAVEWALL_NO_INI= ";
+    const std::string script = outPath("demo_shrink.sh");
+    std::ofstream(script) << "#!/bin/sh\n"
+                          << env << demoCommand("--scene wall --backend cpu") << " &\n"
+                          << "demo=$!\n"
+                          << "w=$(timeout 60 xdotool search --sync --name '^wavewall$' | head -1)\n"
+                          << "sleep 2\n"
+                          << "xdotool windowfocus --sync $w windowsize $w 1 1\nsleep 1.5\n"
+                          << "xdotool windowsize $w " << kW << " " << kH << "\nsleep 1.5\n"
+                          << "xdotool key Escape\n"
+                          << "wait $demo\n";
+    CommandResult r = runShell(kXvfbRun + "sh '" + script + "'");
+    ASSERT_EQ(r.code, 0) << r.output;
+    const auto panelAt = [](const std::string& out) {
+        const std::size_t at = out.find("panel at (");
+        float x = -1e9f, y = -1e9f;
+        if (at != std::string::npos) {
+            std::sscanf(out.c_str() + at, "panel at (%f, %f)", &x, &y);
+        }
+        return std::pair{x, y};
+    };
+    auto [x, y] = panelAt(r.output);
+    EXPECT_GE(x, 0.0f) << r.output;
+    EXPECT_GE(y, 0.0f) << r.output;
+    // The next launch reads the kept layout.
+    r = runShell(kXvfbRun + "sh -c \"" + env + demoCommand("--scene wall --frames 3") + "\"");
+    ASSERT_EQ(r.code, 0) << r.output;
+    std::tie(x, y) = panelAt(r.output);
+    EXPECT_GE(x, 0.0f) << r.output;
+    EXPECT_GE(y, 0.0f) << r.output;
+    EXPECT_LE(x, kW - 100.0f) << r.output;
+    EXPECT_LE(y, kH - 20.0f) << r.output;
+    std::filesystem::remove_all(config);
 }
 
 // --ui-scale: the panel's fonts and sizes scale (440 px wide at 1, 660 at 1.5 in a 1280 px
