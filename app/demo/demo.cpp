@@ -12,7 +12,9 @@
 #include <csignal>
 #include <cstdio>
 #include <ctime>
+#include <deque>
 #include <filesystem>
+#include <optional>
 
 #include "app/demo/auto_backend.h"
 #include "app/demo/demo_panel.h"
@@ -47,6 +49,13 @@ struct InputQueue {
     /// Mouse presses and releases since the last frame, in order: a click whose press and
     /// release fall between two frames is kept (polling the button once a frame loses it).
     std::vector<ButtonEvent> buttons;
+    /// The same presses and releases for the panel, each at the cursor of its moment (the
+    /// cursor callback's last position), handed to Dear ImGui one a frame (feedPanelButton):
+    /// its GLFW backend (1.86) reads the cursor once a frame, so on a slow frame a click on a
+    /// button followed by a move away landed where the cursor was at the next frame, and the
+    /// button never saw it.
+    std::deque<ButtonEvent> panelButtons;
+    std::optional<glm::vec2> cursor;   ///< window pixels, as of the last cursor event
     bool contentScaleChanged = false;  ///< the window moved to a monitor of another scale
 };
 
@@ -91,8 +100,15 @@ void onMouseButton(GLFWwindow* window, int button, int action, int mods) {
     double x = 0.0;
     double y = 0.0;
     glfwGetCursorPos(window, &x, &y);
-    static_cast<InputQueue*>(glfwGetWindowUserPointer(window))
-        ->buttons.push_back({button, action, mods, {static_cast<float>(x), static_cast<float>(y)}});
+    auto* input = static_cast<InputQueue*>(glfwGetWindowUserPointer(window));
+    const glm::vec2 now{static_cast<float>(x), static_cast<float>(y)};
+    input->buttons.push_back({button, action, mods, now});
+    input->panelButtons.push_back({button, action, mods, input->cursor.value_or(now)});
+}
+
+void onCursorPos(GLFWwindow* window, double x, double y) {
+    static_cast<InputQueue*>(glfwGetWindowUserPointer(window))->cursor =
+        glm::vec2{static_cast<float>(x), static_cast<float>(y)};
 }
 
 render::OrbitCamera homeCamera(const DemoScene& scene) {
@@ -441,6 +457,22 @@ struct Demo {
             double cy = 0.0;
             glfwGetCursorPos(window, &cx, &cy);
             dragGestureTo({static_cast<float>(cx), static_cast<float>(cy)}, windowSize);
+        }
+    }
+
+    // The oldest press or release the panel has not seen, with the cursor where it happened
+    // (after the backend's once-a-frame reading, which it overrides): one a frame, so a press
+    // and its release in one slow frame are a click on the next two.
+    void feedPanelButton() {
+        if (input.panelButtons.empty()) {
+            return;
+        }
+        const ButtonEvent e = input.panelButtons.front();
+        input.panelButtons.pop_front();
+        ImGuiIO& io = ImGui::GetIO();
+        if (e.button >= 0 && e.button < IM_ARRAYSIZE(io.MouseDown)) {
+            io.MousePos = ImVec2(e.at.x, e.at.y);
+            io.MouseDown[e.button] = e.action == GLFW_PRESS;
         }
     }
 
@@ -815,6 +847,7 @@ int Demo::run() {
             // the CPU.
             input.keys.clear();
             input.buttons.clear();
+            input.panelButtons.clear();
             ++report.minimizedFrames;
             report.stepsWhileMinimized += t.steps;
             glfwWaitEventsTimeout(0.05);
@@ -847,6 +880,7 @@ int Demo::run() {
             phase.restart();
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
+            feedPanelButton();
             ImGui::NewFrame();
             PanelRequests requests;
             handleKeys(requests);
@@ -1066,6 +1100,7 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
         glfwSetScrollCallback(window, onScroll);
         glfwSetKeyCallback(window, onKey);
         glfwSetMouseButtonCallback(window, onMouseButton);
+        glfwSetCursorPosCallback(window, onCursorPos);
         glfwSetWindowContentScaleCallback(window, onContentScale);
 
         auto gpu = gpu::GpuContext::adoptCurrent();

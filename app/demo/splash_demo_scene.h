@@ -38,6 +38,8 @@ class SplashDemoScene final : public demo::DemoScene {
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     demo::CameraHome cameraHome() const override;
     std::string alarm() const override { return m_alarm; }
+    /// "splash: bodies N (S spheres)" for --report.
+    std::string reportLine() override;
     /// The coupled simulation's state (SplashScene::saveState) for the history.
     std::unique_ptr<demo::SavedState> saveState() override;
     bool restoreState(const demo::SavedState& state, std::string* why) override;

@@ -1592,6 +1592,23 @@ TEST(DemoUnderXvfb, SaveAsConfigKeyWritesAConfigThatLoadsBack) {
     std::filesystem::remove_all(dir);
 }
 
+// The splash's "shoot" button as a user clicks it on a slow frame (the default splash on the
+// GPU backend takes about 100 ms a frame on llvmpipe, as after G): click, and move the mouse
+// away before the next frame. Every click is a shot: three clicks, three spheres (--report counts
+// them). Fails when the panel reads the cursor only once a frame (Dear ImGui 1.86's GLFW backend):
+// the clicks then land where the cursor went, and none shoots.
+TEST(DemoUnderXvfb, SplashShootTakesEveryClickOnSlowFrames) {
+    WW_REQUIRE_XVFB();
+    WW_REQUIRE_XDOTOOL();
+    const CommandResult r = runDemoWithKeys(
+        "demo_shoot",
+        "--scene splash --backend gpu --pacing fixed",  // the default splash: slow frames
+        "for i in 1 2 3; do xdotool mousemove --window $w 40 287 click 1 mousemove --window $w "
+        "600 400; sleep 1; done");  // "shoot", then away
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find(" (3 spheres)"), std::string::npos) << r.output;
+}
+
 // Under Gauss-Seidel the Jacobi-only knobs are greyed out: a user's click on "adaptive omega"
 // and on the "Chebyshev rho" slider (with "See the LCP" folded, at the panel's rows as drawn
 // at 800x500) changes neither, as the config saved with the panel's button shows. Fails when
