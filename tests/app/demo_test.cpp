@@ -286,9 +286,9 @@ TEST(DemoUnderXvfb, AutoBackendPrefersTheCpuOnSoftwareGl) {
 // the scene list and starts it there, as G switches it (one answer everywhere).
 TEST(DemoUnderXvfb, SplashRunsOnTheGpuWhenAsked) {
     WW_REQUIRE_XVFB();
-    const CommandResult r =
-        runDemoXvfb("--scene splash --backend gpu --panel off --frames 3 --grid 48x48 "
-                    "--wall 4x3 --pool-size 6");
+    const CommandResult r = runDemoXvfb(
+        "--scene splash --backend gpu --panel off --frames 3 --grid 48x48 "
+        "--wall 4x3 --pool-size 6");
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find("gpu backend"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("scene splash shown at the end"), std::string::npos) << r.output;
