@@ -138,7 +138,9 @@ CommandAction registerBenchCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--json", v->json, "Write every record as JSON");
     cmd->add_option("--backend", v->backend,
-                    "auto measures GPU rows when a GPU is available; cpu skips them")
+                    "gpu measures the GPU columns beside the CPU baselines; cpu skips them; auto "
+                    "(docs/cli.md) measures them on a hardware GPU only, not on a software "
+                    "rasterizer such as llvmpipe")
         ->check(CLI::IsMember({"cpu", "gpu", "auto"}))
         ->capture_default_str();
     cmd->add_option("--shader-dir", v->shaderDir, "Load shaders from this folder");

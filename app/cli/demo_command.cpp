@@ -113,7 +113,8 @@ bool haveDisplay() {
     return false;
 }
 
-// No window: both scenes headless (CPU unless the GPU was asked for), their summaries, and the
+// No window: both scenes headless (on the backend --backend picks: auto by the rule of every
+// command, through EGL), their summaries, and the
 // --screenshot, if one was asked for, rendered offscreen as `wavewall headless` does.
 int runWithoutDisplay(const DemoValues& v) {
     std::printf(
@@ -122,7 +123,7 @@ int runWithoutDisplay(const DemoValues& v) {
         v.fallbackSteps);
     std::fflush(stdout);
     GpuSession gpu;
-    Result<Backend> backend = selectBackend(v.backend == "gpu" ? "gpu" : "cpu", v.shaderDir, gpu);
+    Result<Backend> backend = selectBackend(v.backend, v.shaderDir, gpu);
     if (!backend) {
         return reportError(backend.error());
     }
@@ -336,8 +337,8 @@ CommandAction registerDemoCommand(CLI::App& app) {
     table->add("scene", v->scene, "Scene shown first (switch with the keys 1, 2 and 3)",
                sceneNames());
     table->add("backend", v->backend,
-               "Solver backend (auto: GPU when available, the CPU when the only GL is a "
-               "software rasterizer)",
+               "Solver backend (auto: the GPU on a hardware GPU, the CPU on a software "
+               "rasterizer or without GL; docs/cli.md)",
                {"cpu", "gpu", "auto"});
     table->add("frames", v->frames,
                "Render this many frames and exit (0: until closed); with --pacing auto such a "

@@ -178,7 +178,13 @@ nlohmann::json sceneConfigJson(const SceneOptionValues& v, const std::string& sc
     in.backend = backend;
     in.seed = seed;
     registerConfigKeys(table, in);
-    return table.values();
+    nlohmann::json doc = table.values();
+    // No thread count given: the key is left out (not ""), so the file runs on every core of
+    // whichever machine reads it, as the demo did.
+    if (v.threads.empty()) {
+        doc.erase("threads");
+    }
+    return doc;
 }
 
 Result<DemoSceneInputs> readDemoConfig(const std::string& path, const DemoSceneInputs& base) {

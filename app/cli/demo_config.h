@@ -20,7 +20,7 @@ namespace ww::app {
 struct DemoSceneInputs {
     SceneOptionValues values;
     std::string scene = "wall";    ///< shown first: wall, water or splash
-    std::string backend = "auto";  ///< cpu, gpu or auto (gpu leaves the CPU-only splash out)
+    std::string backend = "auto";  ///< cpu, gpu or auto
     std::uint64_t seed = 1;
     bool initialDrop = true;
     std::vector<std::string> events;  ///< --event texts, each sent to the scene that has it
@@ -29,7 +29,7 @@ struct DemoSceneInputs {
     float solveBudgetMs = WallDemoScene::kDefaultSolveBudgetMs;
 };
 
-/// The wall, water and (when its options fit and the backend allows) splash demo scenes, on
+/// The wall, water and (when its options fit) splash demo scenes, on
 /// the CPU backend; errors name the option or event.
 Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in, const gpu::ShaderLibrary* shaders);
 
@@ -41,7 +41,8 @@ SceneOptionValues optionValuesOf(SceneOptionValues base, const WallSceneSettings
                                  const wave::WaveParams* water, const SplashSceneSettings* splash,
                                  bool waterShown, std::vector<std::string>* notes);
 
-/// The config document: "scene", "backend", "seed" and every scene option.
+/// The config document: "scene", "backend", "seed" and every scene option ("threads" only
+/// when a count was given).
 nlohmann::json sceneConfigJson(const SceneOptionValues& v, const std::string& scene,
                                const std::string& backend, std::uint64_t seed);
 

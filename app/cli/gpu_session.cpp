@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "app/demo/auto_backend.h"
+
 namespace ww::app {
 
 int exitCodeFor(const Error& e) {
@@ -38,13 +40,21 @@ Result<Backend> selectBackend(const std::string& choice, const std::string& shad
                 return Error{ErrorKind::kGpuUnavailable,
                              "the GPU backend was requested but " + ctx.error().message};
             }
-            std::fprintf(stderr, "wavewall: note: no GPU backend, using the CPU: %s\n",
-                         ctx.error().message.c_str());
+            session.autoReason = autoBackendWithoutGl(ctx.error().message).reason;
+            std::fprintf(stderr, "wavewall: %s\n", session.autoReason.c_str());
             return Backend::kCpu;
         }
         session.context = std::move(ctx).value();
     }
-    return Backend::kGpu;
+    if (choice == "gpu") {
+        return Backend::kGpu;
+    }
+    // auto: the one rule of every command (app/demo/auto_backend.h). The context stays for
+    // what renders (a --screenshot) when the solvers run on the CPU.
+    const AutoBackendChoice chosen = chooseAutoBackend(gpu::GpuContext::current()->info().renderer);
+    session.autoReason = chosen.reason;
+    std::fprintf(stderr, "wavewall: %s\n", chosen.reason.c_str());
+    return chosen.backend;
 }
 
 Status ensureGlContext(GpuSession& session, const std::string& what) {

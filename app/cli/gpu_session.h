@@ -1,6 +1,7 @@
 // Backend selection shared by every subcommand: `--backend cpu` needs no GL at all; `gpu`
-// demands a GL 4.3 context (exit 3 with the reason if none can be had); `auto` uses the GPU
-// when one is available and otherwise falls back to the CPU, saying why.
+// demands a GL 4.3 context (exit 3 with the reason if none can be had); `auto` takes the
+// faster backend for the GL at hand (app/demo/auto_backend.h: the CPU on a software
+// rasterizer or without GL, the GPU on a hardware one) and prints why on stderr.
 #pragma once
 
 #include <memory>
@@ -30,12 +31,15 @@ struct GpuSession {
     std::unique_ptr<gpu::GpuContext> context;  ///< headless context (null if adopted/none)
     gpu::ShaderLibrary shaders;
     std::string unavailableReason;  ///< why there is no GPU, when there is none
+    std::string autoReason;         ///< what `--backend auto` chose and why (empty otherwise)
     bool available() const { return gpu::GpuContext::current() != nullptr; }
 };
 
 /// Resolves `choice` ("cpu" | "gpu" | "auto"). For gpu/auto, creates a headless EGL context
-/// unless one is already current (the desktop app's window). Errors: kGpuUnavailable when
-/// the GPU was demanded and none is available; kInput for a bad shader folder.
+/// unless one is already current (the desktop app's window); auto then follows
+/// chooseAutoBackend and prints its reason ("wavewall: backend auto: cpu (...)") on stderr.
+/// Errors: kGpuUnavailable when the GPU was demanded and none is available; kInput for a bad
+/// shader folder.
 Result<Backend> selectBackend(const std::string& choice, const std::string& shaderDir,
                               GpuSession& session);
 

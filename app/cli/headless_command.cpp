@@ -293,7 +293,9 @@ CommandAction registerHeadlessCommand(CLI::App& app) {
     auto v = std::make_shared<HeadlessValues>();
     auto table = std::make_shared<OptionTable>(*cmd);
     table->add("scene", v->scene, "Scene to run", sceneNames());
-    table->add("backend", v->backend, "Solver backend (auto: GPU when available)",
+    table->add("backend", v->backend,
+               "Solver backend (auto: the GPU on a hardware GPU, the CPU on a software rasterizer "
+               "or without GL; docs/cli.md)",
                {"cpu", "gpu", "auto"});
     table->add("steps", v->steps, "Number of fixed time steps");
     table->add("seed", v->seed, "Random seed (rain, perturbations)");

@@ -57,8 +57,7 @@ const std::vector<SceneEntry>& entries() {
          "wall, LCP and water options, and the splash options",
          makeSplash,
          {},
-         "the demo runs the splash scene on the CPU only for now (headless runs it on the GPU); "
-         "use --backend cpu or auto",
+         nullptr,  // the coupled step runs on either backend (docs/splash.md, "GPU path")
          true},
     };
     return table;

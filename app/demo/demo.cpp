@@ -12,8 +12,11 @@
 #include <csignal>
 #include <cstdio>
 #include <ctime>
+#include <deque>
 #include <filesystem>
+#include <optional>
 
+#include "app/demo/auto_backend.h"
 #include "app/demo/demo_panel.h"
 #include "app/demo/frame_timings.h"
 #include "app/demo/frame_trace.h"
@@ -46,6 +49,13 @@ struct InputQueue {
     /// Mouse presses and releases since the last frame, in order: a click whose press and
     /// release fall between two frames is kept (polling the button once a frame loses it).
     std::vector<ButtonEvent> buttons;
+    /// The same presses and releases for the panel, each at the cursor of its moment (the
+    /// cursor callback's last position), handed to Dear ImGui one a frame (feedPanelButton):
+    /// its GLFW backend (1.86) reads the cursor once a frame, so on a slow frame a click on a
+    /// button followed by a move away landed where the cursor was at the next frame, and the
+    /// button never saw it.
+    std::deque<ButtonEvent> panelButtons;
+    std::optional<glm::vec2> cursor;   ///< window pixels, as of the last cursor event
     bool contentScaleChanged = false;  ///< the window moved to a monitor of another scale
 };
 
@@ -90,8 +100,15 @@ void onMouseButton(GLFWwindow* window, int button, int action, int mods) {
     double x = 0.0;
     double y = 0.0;
     glfwGetCursorPos(window, &x, &y);
-    static_cast<InputQueue*>(glfwGetWindowUserPointer(window))
-        ->buttons.push_back({button, action, mods, {static_cast<float>(x), static_cast<float>(y)}});
+    auto* input = static_cast<InputQueue*>(glfwGetWindowUserPointer(window));
+    const glm::vec2 now{static_cast<float>(x), static_cast<float>(y)};
+    input->buttons.push_back({button, action, mods, now});
+    input->panelButtons.push_back({button, action, mods, input->cursor.value_or(now)});
+}
+
+void onCursorPos(GLFWwindow* window, double x, double y) {
+    static_cast<InputQueue*>(glfwGetWindowUserPointer(window))->cursor =
+        glm::vec2{static_cast<float>(x), static_cast<float>(y)};
 }
 
 render::OrbitCamera homeCamera(const DemoScene& scene) {
@@ -443,6 +460,22 @@ struct Demo {
         }
     }
 
+    // The oldest press or release the panel has not seen, with the cursor where it happened
+    // (after the backend's once-a-frame reading, which it overrides): one a frame, so a press
+    // and its release in one slow frame are a click on the next two.
+    void feedPanelButton() {
+        if (input.panelButtons.empty()) {
+            return;
+        }
+        const ButtonEvent e = input.panelButtons.front();
+        input.panelButtons.pop_front();
+        ImGuiIO& io = ImGui::GetIO();
+        if (e.button >= 0 && e.button < IM_ARRAYSIZE(io.MouseDown)) {
+            io.MousePos = ImVec2(e.at.x, e.at.y);
+            io.MouseDown[e.button] = e.action == GLFW_PRESS;
+        }
+    }
+
     // After a frame's steps: the state they reached joins the history (when kept).
     void recordHistory(int steps) {
         if (steps > 0 && panel.keepHistory) {
@@ -710,14 +743,13 @@ int Demo::run() {
     report.renderer = gpu->info().renderer;
     gpuWhy.assign(scenes.size(), {});
     Backend startBackend = options.backend;
-    if (options.backendAuto && startBackend == Backend::kGpu &&
-        render::isSoftwareRenderer(report.renderer)) {
-        startBackend = Backend::kCpu;
-        report.backendNote = "--backend auto chose the CPU: the only GL here is " +
-                             report.renderer +
-                             ", a software rasterizer on the same CPU (the GPU solvers would "
-                             "be slower); the GPU backend stays available";
-        panel.message = "backend auto: CPU (GL is a software rasterizer)";
+    if (options.backendAuto) {
+        // The rule of every command (auto_backend.h), for the window's GL.
+        const app::AutoBackendChoice chosen = app::chooseAutoBackend(report.renderer);
+        startBackend = chosen.backend;
+        report.backendNote = chosen.reason;
+        panel.message = chosen.reason;
+        std::fprintf(stderr, "wavewall: %s\n", chosen.reason.c_str());
     }
     for (int i = 0; i < nScenes; ++i) {
         std::string why;
@@ -815,6 +847,7 @@ int Demo::run() {
             // the CPU.
             input.keys.clear();
             input.buttons.clear();
+            input.panelButtons.clear();
             ++report.minimizedFrames;
             report.stepsWhileMinimized += t.steps;
             glfwWaitEventsTimeout(0.05);
@@ -847,6 +880,7 @@ int Demo::run() {
             phase.restart();
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
+            feedPanelButton();
             ImGui::NewFrame();
             PanelRequests requests;
             handleKeys(requests);
@@ -952,6 +986,7 @@ int Demo::run() {
     report.panelY = panel.panelY;
     report.panelWidth = panel.panelWidth;
     report.panelCollapsed = panel.panelCollapsed;
+    report.panelOverflowPx = panel.overflowPx;
     report.speed = panel.speed;
     report.paused = panel.paused;
     report.helpShown = panel.showHelp;
@@ -996,10 +1031,15 @@ int Demo::run() {
         }
         std::printf(
             "demo: ui scale %.2f (monitor content scale %.2f), panel at (%.0f, %.0f) %.0f px "
-            "wide%s; layout %s\n",
+            "wide%s, %s; layout %s\n",
             static_cast<double>(report.uiScale), static_cast<double>(report.contentScale),
             static_cast<double>(report.panelX), static_cast<double>(report.panelY),
             static_cast<double>(report.panelWidth), report.panelCollapsed ? ", collapsed" : "",
+            report.panelOverflowPx > 0.0f
+                ? ("content clipped by " + std::to_string(std::lround(report.panelOverflowPx)) +
+                   " px")
+                      .c_str()
+                : "content fits",
             report.layoutNote.c_str());
         if (!report.configNote.empty()) {
             std::printf("demo: %s\n", report.configNote.c_str());
@@ -1060,6 +1100,7 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
         glfwSetScrollCallback(window, onScroll);
         glfwSetKeyCallback(window, onKey);
         glfwSetMouseButtonCallback(window, onMouseButton);
+        glfwSetCursorPosCallback(window, onCursorPos);
         glfwSetWindowContentScaleCallback(window, onContentScale);
 
         auto gpu = gpu::GpuContext::adoptCurrent();

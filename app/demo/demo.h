@@ -34,8 +34,8 @@ struct DemoOptions {
         render::kAutoMsaa;  ///< offscreen target samples: 0 = off, kAutoMsaa = by GL renderer
     int initialScene = 0;   ///< index into the scene list
     Backend backend = Backend::kCpu;  ///< backend the scenes start on
-    /// `--backend auto`: `backend` is kGpu, but the CPU is taken when the only GL is a software
-    /// rasterizer (the GPU solvers would run on the same CPU, slower); the panel says why.
+    /// `--backend auto`: `backend` is ignored; the scenes start where app::chooseAutoBackend
+    /// puts the window's GL (the CPU on a software rasterizer); the panel says why.
     bool backendAuto = false;
     /// Shadow map size, water mesh resolution and MSAA (an explicit `msaa` overrides its part).
     render::RenderQuality quality = render::RenderQuality::kAuto;
@@ -82,7 +82,7 @@ struct DemoReport {
     double msPerStep = 0.0;        ///< simulation ms per step
     std::string renderer;          ///< GL renderer string
     std::string quality;           ///< the render quality level in effect (low, high)
-    std::string backendNote;       ///< why --backend auto chose what it chose, if it overrode
+    std::string backendNote;       ///< what --backend auto chose and why (empty otherwise)
     double medianFrameMs = 0.0;    ///< over the last FrameTimings::kCapacity frames
     std::string screenshot;        ///< path of the last screenshot written, if any
     std::string video;             ///< the last video file (or PNG folder) written, if any
@@ -112,6 +112,7 @@ struct DemoReport {
     float contentScale = 1.0f;  ///< the monitor's content scale at the end (GLFW)
     float panelX = 0.0f, panelY = 0.0f, panelWidth = 0.0f;  ///< the panel, window pixels
     bool panelCollapsed = false;
+    float panelOverflowPx = 0.0f;  ///< PanelState::overflowPx at the last frame (0: all fits)
     std::string layoutNote;  ///< where the layout was kept, or why it was not
 };
 

@@ -1,6 +1,7 @@
 #include "app/demo/demo_panel.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <chrono>
@@ -135,6 +136,11 @@ void runControls(PanelState& state, PanelRequests& requests,
         ImGui::SliderFloat("steps/frame", &state.stepsPerFrame, 0.1f, 8.0f, "%.2f",
                            ImGuiSliderFlags_Logarithmic);
     } else {
+        // The speed readout shares the row: the slider takes what it and the label leave.
+        ImGui::SetNextItemWidth(std::max(
+            ImGui::GetFontSize() * 4.0f,
+            ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("max steps/frame").x -
+                ImGui::CalcTextSize("speed x00.00").x - 2.0f * ImGui::GetStyle().ItemSpacing.x));
         ImGui::SliderInt("max steps/frame", &state.maxStepsPerFrame, 1, 16);
         ImGui::SameLine();
         ImGui::TextDisabled("speed %s", speedText(state.speed).c_str());
@@ -208,6 +214,20 @@ void timingSection(PanelState& state, const FrameTimings& timings,
     ImGui::TextDisabled("%s, MSAA %dx", state.rendererName.c_str(), state.msaaSamples);
 }
 
+// The panel's position kept inside a `display` sized window: wholly inside across when it
+// fits, its title bar inside down.
+ImVec2 clampPanelPosition(ImVec2 pos, float width, ImVec2 display) {
+    const float titleBar = ImGui::GetFrameHeight();
+    return ImVec2(std::clamp(pos.x, 0.0f, std::max(0.0f, display.x - width)),
+                  std::clamp(pos.y, 0.0f, std::max(0.0f, display.y - titleBar)));
+}
+
+// Room for the labels right of the panel's widgets: the longest of them, the splash's
+// "brick density kg/m^3", and the spacing before it.
+float labelColumnWidth() {
+    return ImGui::CalcTextSize("brick density kg/m^3").x + ImGui::GetStyle().ItemInnerSpacing.x;
+}
+
 // Both columns of the key and mouse table (app/demo/key_bindings.h).
 void bindingsTable() {
     if (!ImGui::BeginTable("bindings", 2, ImGuiTableFlags_SizingFixedFit)) {
@@ -254,9 +274,16 @@ void contactOverlaySection(ContactOverlay& o) {
         ImGui::SetTooltip("Friction impulses: the tangent rows' impulse as a world vector");
     }
     ImGui::TextUnformatted("bodies (B)");
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     for (int k = 0; k < kBodyColouringCount; ++k) {
         const auto c = static_cast<BodyColouring>(k);
-        ImGui::SameLine();
+        // On this row while the radio button fits, else on the next.
+        const float width =
+            ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(toString(c)).x;
+        if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) {
+            ImGui::SameLine();
+        }
         if (ImGui::RadioButton(toString(c), o.bodies == c)) {
             o.bodies = c;
         }
@@ -287,7 +314,15 @@ double StatusNote::now() {
 
 void StatusNote::draw() const {
     if (visibleAt(now())) {
-        ImGui::TextDisabled("%s", m_text.c_str());
+        const float width = ImGui::GetContentRegionAvail().x;
+        std::string shown = m_text;
+        if (ImGui::CalcTextSize(shown.c_str()).x > width) {
+            while (!shown.empty() && ImGui::CalcTextSize((shown + "...").c_str()).x > width) {
+                shown.pop_back();
+            }
+            shown += "...";
+        }
+        ImGui::TextDisabled("%s", shown.c_str());
         if (ImGui::IsItemHovered()) {
             ImGui::SetTooltip("%s", m_text.c_str());
         }
@@ -336,6 +371,16 @@ void drawPanel(PanelState& state, PanelRequests& requests,
         return;
     }
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    // Inside the window: a window shrunk to a few pixels lets ImGui push the panel's title bar
+    // off-screen, and it would stay there (and in imgui.ini) when the window grows again.
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (state.panelWidth > 0.0f) {
+        const ImVec2 inside =
+            clampPanelPosition(ImVec2(state.panelX, state.panelY), state.panelWidth, display);
+        if (inside.x != state.panelX || inside.y != state.panelY) {
+            ImGui::SetNextWindowPos(inside, ImGuiCond_Always);
+        }
+    }
     // Sized to the window when it first opens (unless the saved layout has its size) and
     // whenever the window's width or the UI scale changes (a user's resize of the panel holds
     // until then).
@@ -358,6 +403,11 @@ void drawPanel(PanelState& state, PanelRequests& requests,
     }
     state.coverLeftPx = ImGui::GetWindowPos().x;
     state.coverRightPx = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
+    // Widgets take what the longest label beside them leaves, so no label is clipped, and
+    // lines of text wrap at the panel's edge.
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::PushItemWidth(std::max(ImGui::GetFontSize() * 6.0f,
+                                  ImGui::GetContentRegionAvail().x - labelColumnWidth()));
     runControls(state, requests, scenes, currentScene);
     state.message.draw();
     DemoScene& scene = *scenes[currentScene];
@@ -441,6 +491,11 @@ void drawPanel(PanelState& state, PanelRequests& requests,
     if (ImGui::CollapsingHeader("Keys and mouse (F1)")) {
         bindingsTable();
     }
+    ImGui::PopItemWidth();
+    ImGui::PopTextWrapPos();
+    state.overflowPx =
+        std::max(0.0f, ImGui::GetCurrentWindow()->DC.CursorMaxPos.x -
+                           (ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x));
     ImGui::End();
 }
 

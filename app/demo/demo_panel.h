@@ -33,7 +33,8 @@ class StatusNote {
         return !m_text.empty() && nowSeconds - m_setAtSeconds < kSeconds;
     }
     static double now();
-    /// Draws the note's line: its text while visible, else an empty line of the same height.
+    /// Draws the note's line: its text while visible (cut with "..." to the panel's width, the
+    /// whole text in its tooltip), else an empty line of the same height.
     void draw() const;
 
   private:
@@ -78,6 +79,9 @@ struct PanelState {
     float sizedForWidth = 0.0f;  ///< the window width the panel's width was last set for
     float uiScale = 1.0f;        ///< fonts and sizes (HiDPI)
     float panelX = 0.0f, panelY = 0.0f, panelWidth = 0.0f;  ///< as last drawn, window pixels
+    /// How far the panel's widest row (a widget with its label, a line of text) reached past
+    /// the panel's content region when last drawn, pixels; > 0: something was clipped.
+    float overflowPx = 0.0f;
     bool panelCollapsed = false;
     std::vector<float> plotScratch[2];  ///< frame-time plot buffers, reused every frame
     bool canSaveConfig = false;         ///< "Save as config" is wired up

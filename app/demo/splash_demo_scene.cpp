@@ -93,6 +93,15 @@ void SplashDemoScene::drawControls() {
     }
 }
 
+std::string SplashDemoScene::reportLine() {
+    int spheres = 0;
+    for (const rigid::Body& b : m_scene->world().world().bodies()) {
+        spheres += b.kind == rigid::BodyKind::kSphere ? 1 : 0;
+    }
+    return "splash: bodies " + std::to_string(m_scene->world().world().bodyCount()) + " (" +
+           std::to_string(spheres) + " spheres)";
+}
+
 void SplashDemoScene::drawStats() {
     forEachPhase(m_last.phases,
                  [](const char* name, double ms) { ImGui::Text("%-12s %7.3f ms", name, ms); });

@@ -2,7 +2,8 @@
 // runs the very same coupled simulation as `wavewall headless --scene splash`. The panel shows
 // the brick density (a rebuild), a shoot button and both solvers' statistics; shift + click
 // shoots a sphere along the ray, a plain click drops nothing (the water is moved by the bricks).
-// Drawing reuses the wall's boxes and the water's height field (DrawData). CPU only.
+// Drawing reuses the wall's boxes and the water's height field (DrawData). It runs on either
+// backend (G switches, keeping the state).
 #pragma once
 
 #include <memory>
@@ -37,6 +38,8 @@ class SplashDemoScene final : public demo::DemoScene {
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     demo::CameraHome cameraHome() const override;
     std::string alarm() const override { return m_alarm; }
+    /// "splash: bodies N (S spheres)" for --report.
+    std::string reportLine() override;
     /// The coupled simulation's state (SplashScene::saveState) for the history.
     std::unique_ptr<demo::SavedState> saveState() override;
     bool restoreState(const demo::SavedState& state, std::string* why) override;

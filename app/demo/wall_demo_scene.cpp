@@ -10,10 +10,21 @@
 #include "app/demo/adapter_state.h"
 #include "app/demo/contact_overlay.h"
 #include "app/demo/demo_panel.h"
+#include "solver/lcp/lcp_gpu_layout.h"
 
 namespace ww::app {
 
 namespace {
+
+// The scene's checks speak to the command line ("try --omega 0.3"); the demo's user has the
+// panel: the same advice names its control.
+std::string inPanelTerms(std::string text) {
+    const std::string flag = "try --omega ";
+    if (const auto at = text.find(flag); at != std::string::npos) {
+        text.replace(at, flag.size(), "set omega (Scene settings) to ");
+    }
+    return text;
+}
 
 constexpr const char* kLayouts[] = {"wall", "pyramid", "stack"};
 
@@ -116,14 +127,15 @@ void WallDemoScene::step() {
     p.lcp.maxIterations = askedIterations;
     p.coldStartIterations = askedColdStart;
     const rigid::StepStats& stats = m_scene.world().lastStats();
-    if (stats.iterationsMax > 0) {
-        m_msPerIteration = stats.solveMs / stats.iterationsMax;
+    m_iterationsRun = iterationsRun(stats, backend());
+    if (m_iterationsRun > 0) {
+        m_msPerIteration = stats.solveMs / m_iterationsRun;
     }
     if (m_alarm.empty()) {
         std::vector<std::string> violations;
         m_scene.checkInvariants(m_last, violations);
         if (!violations.empty()) {
-            m_alarm = "The wall's simulation broke down: " + violations.front() +
+            m_alarm = "The wall's simulation broke down: " + inPanelTerms(violations.front()) +
                       ". Reset restores the wall.";
         }
     }
@@ -133,6 +145,21 @@ void WallDemoScene::step() {
     if (m_residuals.size() > kHistorySteps) {
         m_residuals.pop_front();
     }
+}
+
+int WallDemoScene::iterationsRun(const rigid::StepStats& stats, Backend backend) {
+    if (backend != Backend::kGpu || stats.solvedOnCpuFallback || stats.lcpNMax == 0) {
+        return stats.iterationsMax;
+    }
+    // Small dense blocks iterate inside one dispatch and stop there (lcp_gpu.cpp); the
+    // matrix-free and the large dense blocks get every pass up to the cap enqueued.
+    const bool allPassesEnqueued =
+        stats.matrixFreeBlocks > 0 || stats.lcpNMax > lcp::gpu_layout::kBlockMaxN;
+    if (!allPassesEnqueued) {
+        return stats.iterationsMax;
+    }
+    const int cap = stats.iterationCap > 0 ? stats.iterationCap : 2 * stats.lcpNMax;
+    return std::max(stats.iterationsMax, cap);
 }
 
 void WallDemoScene::fillDrawData(render::DrawData& out) {
@@ -153,6 +180,7 @@ void WallDemoScene::reset() {
 void WallDemoScene::clearRun() {
     m_grab.reset();
     m_budgetCap = 0;
+    m_iterationsRun = 0;
     m_alarm.clear();
     m_last = {};
     m_residuals.clear();
@@ -445,8 +473,20 @@ void WallDemoScene::drawControls() {
             static_cast<double>(rigid::defaultWallOmega(lcp::LcpMethod::kJacobi)),
             static_cast<double>(rigid::defaultWallOmega(lcp::LcpMethod::kGaussSeidel)));
     }
+    // Adaptive omega and Chebyshev acceleration act on Jacobi only (rigid::World,
+    // lcp::LcpOptions): greyed out under Gauss-Seidel, their values kept for a switch back.
+    const bool jacobi = p.lcp.method == lcp::LcpMethod::kJacobi;
+    const auto jacobiOnlyTip = [] {
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+            ImGui::SetTooltip("Jacobi only: Gauss-Seidel does not use it");
+        }
+    };
+    ImGui::BeginDisabled(!jacobi);
     ImGui::Checkbox("adaptive omega", &p.adaptiveOmega);
-    if (ImGui::IsItemHovered()) {
+    ImGui::EndDisabled();
+    if (!jacobi) {
+        jacobiOnlyTip();
+    } else if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(
             "Jacobi: cap omega each step at %.2f * 2 / lambda, lambda an estimate of "
             "lambda_max(D^-1 A) (Lanczos, at most the Gershgorin bound), which keeps it "
@@ -455,8 +495,12 @@ void WallDemoScene::drawControls() {
     }
     ImGui::SameLine();
     ImGui::TextDisabled("used %.3f", static_cast<double>(m_scene.world().lastStats().omega));
+    ImGui::BeginDisabled(!jacobi);
     ImGui::SliderFloat("Chebyshev rho", &p.lcp.chebyshevRho, 0.0f, 0.999f, "%.3f");
-    if (ImGui::IsItemHovered()) {
+    ImGui::EndDisabled();
+    if (!jacobi) {
+        jacobiOnlyTip();
+    } else if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(
             "Jacobi: Chebyshev semi-iterative acceleration; the plain iteration's spectral "
             "radius estimate (0 = off). Near 1 it speeds up the slow modes of tall stacks.");
@@ -584,6 +628,16 @@ void WallDemoScene::drawStats() {
         "iterations %.1f mean, %d max; residual %s N s", static_cast<double>(s.iterationsMean),
         s.iterationsMax,
         demo::finiteOr(static_cast<double>(s.residualMax), "%.2e", 1e6, "diverged").c_str());
+    if (m_iterationsRun > s.iterationsMax) {
+        ImGui::Text("GPU ran %d iterations (%.3f ms each)", m_iterationsRun, m_msPerIteration);
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip(
+                "The GPU enqueues every pass up to the cap and reads back once: a block that "
+                "met the tolerance earlier (%d iterations reported) idles through the rest. "
+                "The step budget counts these.",
+                s.iterationsMax);
+        }
+    }
     if (m_budgetCap > 0) {
         ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f),
                            "budget-limited: %d iterations (%.0f ms budget), residual %.2e",

@@ -102,6 +102,13 @@ class WallDemoScene final : public demo::DemoScene {
     float solveBudgetMs() const { return m_solveBudgetMs; }
     /// The iteration cap the budget set for the last step (0: it did not cut the count).
     int budgetCap() const { return m_budgetCap; }
+    /// Iterations the backend ran in the last step's largest block: what the solver reports on
+    /// the CPU (it stops at the tolerance); on the GPU the cap itself when a block is
+    /// matrix-free or too large for one dispatch (every pass is enqueued up front and read
+    /// back once: a block that met the tolerance at its guess reports 0 iterations but still
+    /// takes the time of all passes). The budget measures ms per iteration over this count.
+    static int iterationsRun(const rigid::StepStats& stats, Backend backend);
+    int lastIterationsRun() const { return m_iterationsRun; }
     static constexpr int kMinBudgetIterations = 10;
     /// 100 ms: the window stays responsive (10 frames a second at worst).
     static constexpr float kDefaultSolveBudgetMs = 100.0f;
@@ -141,8 +148,9 @@ class WallDemoScene final : public demo::DemoScene {
     int m_fixedIterations = 40;   ///< shown when iterations are fixed (not 2n)
     int m_brick[2] = {0, 0};      ///< column, row for the remove / push buttons
     float m_solveBudgetMs = kDefaultSolveBudgetMs;
-    double m_msPerIteration = 0.0;  ///< the last step's solve ms over its iterations
+    double m_msPerIteration = 0.0;  ///< the last step's solve ms over its iterations run
     int m_budgetCap = 0;
+    int m_iterationsRun = 0;  ///< iterationsRun() of the last step
     bool m_omegaByHand = false;
     std::optional<Grab> m_grab;
     demo::ContactOverlay m_overlay;

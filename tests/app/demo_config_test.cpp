@@ -183,6 +183,31 @@ TEST(DemoConfig, LiveSettingsRoundTripThroughAConfigFile) {
     fs::remove_all(dir);
 }
 
+// A demo started without a thread count saves none: the key is left out rather than written
+// as "" (which no reader means); a count that was given is kept, and both files read back.
+TEST(DemoConfig, ThreadsAreSavedOnlyWhenGiven) {
+    const fs::path dir = freshDir("threads");
+    for (const std::string threads : {"", "3"}) {
+        SCOPED_TRACE("threads '" + threads + "'");
+        SceneOptionValues v;
+        v.threads = threads;
+        const nlohmann::json doc = sceneConfigJson(v, "wall", "cpu", 7);
+        if (threads.empty()) {
+            EXPECT_FALSE(doc.contains("threads")) << doc.dump();
+        } else {
+            EXPECT_EQ(doc.value("threads", ""), threads) << doc.dump();
+        }
+        const fs::path file = dir / ("threads_" + threads + ".json");
+        std::ofstream(file) << doc.dump(2);
+        DemoSceneInputs base;
+        base.values.threads = "2";  // what the reading demo was started with
+        Result<DemoSceneInputs> read = readDemoConfig(file.string(), base);
+        ASSERT_TRUE(read.ok()) << read.error().message;
+        EXPECT_EQ(read->values.threads, threads.empty() ? "2" : threads);
+    }
+    fs::remove_all(dir);
+}
+
 TEST(DemoConfig, SavingNeverReplacesAFileAndNamesAnUnwritablePath) {
     const fs::path dir = freshDir("write");
     Result<std::string> first = demo::writeNewConfigFile(dir.string(), "{\"a\": 1}\n");

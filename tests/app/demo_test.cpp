@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/cli/option_table.h"
@@ -242,6 +243,9 @@ TEST(DemoUnderXvfb, DivergedWallShowsABannerInTheView) {
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find("alarm shown in"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("diverged"), std::string::npos) << r.output;
+    // The advice names the panel's control, not a flag the running demo cannot take.
+    EXPECT_NE(r.output.find("set omega (Scene settings) to 0.3"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("--omega 0.3"), std::string::npos) << r.output;
     const render::Image im = loadPng(path);
     ASSERT_EQ(im.width, kW) << path;
     // The banner: a block of saturated red in the top rows of the scene part of the window.
@@ -270,11 +274,24 @@ TEST(DemoUnderXvfb, AutoBackendPrefersTheCpuOnSoftwareGl) {
     if (r.output.find("llvmpipe") == std::string::npos) {
         GTEST_SKIP() << "the display's GL is not llvmpipe: " << r.output;
     }
-    EXPECT_NE(r.output.find("--backend auto chose the CPU"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("demo: backend auto: cpu (the only GL is llvmpipe"), std::string::npos)
+        << r.output;
     EXPECT_NE(r.output.find("quality low, MSAA 0x, cpu backend"), std::string::npos) << r.output;
     r = runDemoXvfb("--scene wall --panel off --frames 2 --backend gpu");
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find("gpu backend"), std::string::npos) << r.output;
+}
+
+// The splash runs on the GPU in the demo as headless runs it there: `--backend gpu` keeps it in
+// the scene list and starts it there, as G switches it (one answer everywhere).
+TEST(DemoUnderXvfb, SplashRunsOnTheGpuWhenAsked) {
+    WW_REQUIRE_XVFB();
+    const CommandResult r = runDemoXvfb(
+        "--scene splash --backend gpu --panel off --frames 3 --grid 48x48 "
+        "--wall 4x3 --pool-size 6");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("gpu backend"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("scene splash shown at the end"), std::string::npos) << r.output;
 }
 
 TEST(DemoUnderXvfb, WaterIsRougherAfterDrops) {
@@ -1012,6 +1029,38 @@ TEST(WallDemoScene, StepBudgetCutsIterationsAndKeepsTheSetting) {
     }
 }
 
+// On the GPU a standing wall meets the tolerance at its warm-started guess, so the solver
+// reports 0 iterations, while every matrix-free pass up to 2n still runs (enqueued up front,
+// read back once): the adapter counts those, so the budget measures a real ms per iteration
+// and a budget of a nanosecond cuts the next step to the floor. Fails when the budget measures
+// only the reported iterations (it then never cuts: 2n on llvmpipe ran at 0.03x real time).
+TEST(WallDemoScene, StepBudgetHoldsOnTheGpuWhereTheSolverReportsNoIterations) {
+    WW_REQUIRE_GPU();
+    const gpu::ShaderLibrary shaders;
+    SceneOptionValues v;
+    v.wall = "3x2";  // 144 rows, 288 passes of 2n: a short step on llvmpipe
+    v.lcpOperator = "matrix-free";
+    v.iterations = "2n";
+    Result<WallSceneSettings> settings = makeWallSettings(v);
+    ASSERT_TRUE(settings.ok()) << settings.error().message;
+    WallDemoScene scene(*settings, &shaders);
+    std::string why;
+    ASSERT_TRUE(scene.setBackend(Backend::kGpu, &why)) << why;
+    scene.setSolveBudgetMs(1.0e-6f);
+    scene.step();  // measures ms per iteration run
+    const rigid::StepStats& first = scene.scene().world().lastStats();
+    ASSERT_EQ(first.matrixFreeBlocks, 1);
+    EXPECT_EQ(first.iterationsMax, 0) << "the standing wall should meet the tolerance at once";
+    EXPECT_EQ(scene.lastIterationsRun(), 2 * first.lcpNMax);
+    EXPECT_EQ(scene.budgetCap(), 0) << "nothing measured before the first step";
+    scene.step();
+    const rigid::StepStats& second = scene.scene().world().lastStats();
+    EXPECT_EQ(scene.budgetCap(), WallDemoScene::kMinBudgetIterations);
+    EXPECT_EQ(second.iterationCap, WallDemoScene::kMinBudgetIterations);
+    EXPECT_EQ(scene.lastIterationsRun(), WallDemoScene::kMinBudgetIterations);
+    EXPECT_EQ(scene.scene().world().params().lcp.maxIterations, 0) << "the setting changed";
+}
+
 // Switching the method brings its own default omega, unless omega was set by hand; a shot
 // wall switched from Gauss-Seidel (omega 1) to Jacobi then stays sane (no alarm).
 TEST(WallDemoScene, MethodSwitchBringsTheMethodsOmegaUnlessSetByHand) {
@@ -1543,6 +1592,73 @@ TEST(DemoUnderXvfb, SaveAsConfigKeyWritesAConfigThatLoadsBack) {
     std::filesystem::remove_all(dir);
 }
 
+// The splash's "shoot" button as a user clicks it on a slow frame (the default splash on the
+// GPU backend takes about 100 ms a frame on llvmpipe, as after G): click, and move the mouse
+// away before the next frame. Every click is a shot: three clicks, three spheres (--report counts
+// them). Fails when the panel reads the cursor only once a frame (Dear ImGui 1.86's GLFW backend):
+// the clicks then land where the cursor went, and none shoots.
+TEST(DemoUnderXvfb, SplashShootTakesEveryClickOnSlowFrames) {
+    WW_REQUIRE_XVFB();
+    WW_REQUIRE_XDOTOOL();
+    const CommandResult r = runDemoWithKeys(
+        "demo_shoot",
+        "--scene splash --backend gpu --pacing fixed",  // the default splash: slow frames
+        "for i in 1 2 3; do xdotool mousemove --window $w 40 287 click 1 mousemove --window $w "
+        "600 400; sleep 1; done");  // "shoot", then away
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find(" (3 spheres)"), std::string::npos) << r.output;
+}
+
+// Under Gauss-Seidel the Jacobi-only knobs are greyed out: a user's click on "adaptive omega"
+// and on the "Chebyshev rho" slider (with "See the LCP" folded, at the panel's rows as drawn
+// at 800x500) changes neither, as the config saved with the panel's button shows. Fails when
+// they stay active (the click turns adaptive omega off and sets rho to about 0.15).
+TEST(DemoUnderXvfb, GaussSeidelGreysOutTheJacobiOnlyKnobs) {
+    WW_REQUIRE_XVFB();
+    WW_REQUIRE_XDOTOOL();
+    const std::filesystem::path dir = outPath("demo_gs_out");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const CommandResult r = runDemoWithKeys(
+        "demo_gs",
+        "--scene wall --backend cpu --lcp-solver gauss-seidel --adaptive-omega on "
+        "--chebyshev-rho 0.9 --output-dir '" +
+            dir.string() + "'",
+        "xdotool mousemove --window $w 80 224 click 1\nsleep 1\n"   // fold "See the LCP"
+        "xdotool mousemove --window $w 27 384 click 1\nsleep 1\n"   // adaptive omega
+        "xdotool mousemove --window $w 60 407 click 1\nsleep 1\n"   // Chebyshev rho
+        "xdotool mousemove --window $w 318 115 click 1\nsleep 1");  // Save as config...
+    ASSERT_EQ(r.code, 0) << r.output;
+    const std::vector<std::filesystem::path> configs = filesIn(dir, ".json");
+    ASSERT_EQ(configs.size(), 1u) << r.output;
+    Result<nlohmann::json> doc = readJsonFile(configs[0].string());
+    ASSERT_TRUE(doc.ok()) << doc.error().message;
+    EXPECT_EQ((*doc)["lcp-solver"], "gauss-seidel") << doc->dump();
+    EXPECT_EQ((*doc)["adaptive-omega"], "on") << doc->dump();
+    EXPECT_NEAR((*doc)["chebyshev-rho"].get<double>(), 0.9, 1e-6) << doc->dump();
+    std::filesystem::remove_all(dir);
+}
+
+// Every label and line of the panel fits its width (--report measures how far the widest row
+// reached past the panel's content region): the wall under Gauss-Seidel in real-time pacing
+// (the "max steps/frame" row with its speed), the wall on the GPU with its budget and GPU
+// iteration lines, the water and the splash (its "brick density kg/m^3").
+TEST(DemoUnderXvfb, PanelContentFitsItsWidth) {
+    WW_REQUIRE_XVFB();
+    for (const char* args :
+         {"--scene wall --backend cpu --lcp-solver gauss-seidel --pacing real-time",
+          "--scene wall --backend gpu --wall 3x2 --lcp-operator matrix-free --iterations 2n "
+          "--solve-budget-ms 0.001 --pacing real-time",
+          "--scene water --backend cpu --grid 64x48",
+          "--scene splash --backend cpu --grid 48x48 "
+          "--wall 4x3 --pool-size 6"}) {
+        SCOPED_TRACE(args);
+        const CommandResult r = runDemoXvfb(std::string(args) + " --frames 4");
+        ASSERT_EQ(r.code, 0) << r.output;
+        EXPECT_NE(r.output.find("440 px wide, content fits"), std::string::npos) << r.output;
+    }
+}
+
 // The preset picker as a user works it: the combo (at the panel's fourth row) lists the
 // presets folder (WAVEWALL_ASSETS_DIR here); picking a water preset switches the wall to the
 // water scene with its grid, picking a broken one says what is wrong and keeps the scene.
@@ -1648,6 +1764,50 @@ TEST(DemoUnderXvfb, PanelLayoutIsKeptPerUserAndCanBeTurnedOff) {
     EXPECT_EQ(r.output.find(warning, at + 1), std::string::npos) << "warned twice: " << r.output;
     std::filesystem::remove_all(config);
     std::filesystem::remove_all(work);
+}
+
+// A user shrinks the window to 1x1 and back: the panel comes back inside the window (ImGui
+// pushed its title bar to negative coordinates while the window was tiny), and the layout
+// kept for the next launch has it inside too, so the next launch opens with the panel where
+// it can be grabbed. Fails without the clamp: the report says "panel at (-18, -13)".
+TEST(DemoUnderXvfb, PanelComesBackInsideAfterTheWindowShrankToAPixel) {
+    WW_REQUIRE_XVFB();
+    WW_REQUIRE_XDOTOOL();
+    const std::filesystem::path config = outPath("demo_shrink_config");
+    std::filesystem::remove_all(config);
+    const std::string env = "XDG_CONFIG_HOME='" + config.string() + "' WAVEWALL_NO_INI= ";
+    const std::string script = outPath("demo_shrink.sh");
+    std::ofstream(script) << "#!/bin/sh\n"
+                          << env << demoCommand("--scene wall --backend cpu") << " &\n"
+                          << "demo=$!\n"
+                          << "w=$(timeout 60 xdotool search --sync --name '^wavewall$' | head -1)\n"
+                          << "sleep 2\n"
+                          << "xdotool windowfocus --sync $w windowsize $w 1 1\nsleep 1.5\n"
+                          << "xdotool windowsize $w " << kW << " " << kH << "\nsleep 1.5\n"
+                          << "xdotool key Escape\n"
+                          << "wait $demo\n";
+    CommandResult r = runShell(kXvfbRun + "sh '" + script + "'");
+    ASSERT_EQ(r.code, 0) << r.output;
+    const auto panelAt = [](const std::string& out) {
+        const std::size_t at = out.find("panel at (");
+        float x = -1e9f, y = -1e9f;
+        if (at != std::string::npos) {
+            std::sscanf(out.c_str() + at, "panel at (%f, %f)", &x, &y);
+        }
+        return std::pair{x, y};
+    };
+    auto [x, y] = panelAt(r.output);
+    EXPECT_GE(x, 0.0f) << r.output;
+    EXPECT_GE(y, 0.0f) << r.output;
+    // The next launch reads the kept layout.
+    r = runShell(kXvfbRun + "sh -c \"" + env + demoCommand("--scene wall --frames 3") + "\"");
+    ASSERT_EQ(r.code, 0) << r.output;
+    std::tie(x, y) = panelAt(r.output);
+    EXPECT_GE(x, 0.0f) << r.output;
+    EXPECT_GE(y, 0.0f) << r.output;
+    EXPECT_LE(x, kW - 100.0f) << r.output;
+    EXPECT_LE(y, kH - 20.0f) << r.output;
+    std::filesystem::remove_all(config);
 }
 
 // --ui-scale: the panel's fonts and sizes scale (440 px wide at 1, 660 at 1.5 in a 1280 px
