@@ -153,7 +153,6 @@ void SplashGpu::setGrid(const gpu::Program& p) const {
 void SplashGpu::setSampleUniforms(const ColumnParams& column, float dryMarginM,
                                   int sampleOffset) const {
     setGrid(m_sample);
-    m_sample.set("uDtSeconds", m_grid.dtSeconds);
     m_sample.set("uWaterDensity", column.waterDensity);
     m_sample.set("uGravity", column.gravity);
     m_sample.set("uLinearDrag", column.linearDrag);
@@ -251,15 +250,13 @@ void SplashGpu::reduceHeights(unsigned u) {
 
 void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
                              unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
-                             std::vector<float>& waterSpeedAtCentre, double& etaSum,
-                             double& lastCorrectionM) {
+                             double& etaSum, double& lastCorrectionM) {
     m_linesBefore = layBodies(world, column);
     // Room for the lines of any pose of these bodies, so that the pass after the LCP step
     // never reallocates (and loses) the lines of this one.
     const int most = column.maxSamples * column.maxSamples * static_cast<int>(m_records.size());
     if (Status s = reserveLines(std::max(1, most)); !s) {
         forces.assign(m_records.size(), BodyWater{});
-        waterSpeedAtCentre.assign(m_records.size(), 0.0f);
         etaSum = std::numeric_limits<double>::quiet_NaN();
         lastCorrectionM = 0.0;
         return;
@@ -290,7 +287,6 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
     etaSum = static_cast<double>(header[0]);
     lastCorrectionM = static_cast<double>(header[2]);
     forces.assign(m_records.size(), BodyWater{});
-    waterSpeedAtCentre.assign(m_records.size(), 0.0f);
     for (std::size_t i = 0; i < m_records.size(); ++i) {
         if (m_records[i].info[2] == 0) {
             continue;
@@ -298,18 +294,18 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
         const gpu_layout::Force& f = m_readback[i];
         BodyWater& w = forces[i];
         w.submergedVolume = f.buoyancy[3];
-        w.buoyancyForce = {f.buoyancy[0], f.buoyancy[1], f.buoyancy[2]};
+        w.buoyancyForce = {0.0f, f.buoyancy[1], 0.0f};
         w.dragForce = {f.drag[0], f.drag[1], f.drag[2]};
         w.torque = {f.torque[0], f.torque[1], f.torque[2]};
         w.dragTorque = {f.dragTorque[0], f.dragTorque[1], f.dragTorque[2]};
         w.buoyancyCentre = world.bodies()[i].position;
-        waterSpeedAtCentre[i] = f.drag[3];
     }
 }
 
 Status SplashGpu::displace(const rigid::World& world, const ColumnParams& column, unsigned u,
                            unsigned uPrev, bool moveWater, float negligibleM3,
-                           int sourceOffsetCells, float spreadSigmaM) {
+                           int sourceOffsetCells, float spreadSigmaM, std::vector<float>& lift) {
+    lift.assign(m_records.size(), 0.0f);
     const std::size_t before = m_before.size();
     const int lines = layBodies(world, column);
     if (lines > m_lineCapacity || m_records.size() != before) {
@@ -391,6 +387,14 @@ Status SplashGpu::displace(const rigid::World& world, const ColumnParams& column
         m_distribute.set("uSourceOffsetCells", sourceOffsetCells);
         (void)gpu::dispatch(m_distribute, bodies);
         gpu::barrier();
+        // Each body's lift (dragTorque.w) for the radiation reaction: the second, small
+        // readback of the step (64 bytes a body).
+        m_readback.resize(m_records.size());
+        m_forces.download(m_readback.data(), m_readback.size() * sizeof(gpu_layout::Force),
+                          gpu_layout::kForceHeaderBytes);
+        for (std::size_t i = 0; i < m_records.size(); ++i) {
+            lift[i] = m_readback[i].dragTorque[3];
+        }
     }
     const std::size_t cells =
         static_cast<std::size_t>(m_grid.nx) * static_cast<std::size_t>(m_grid.ny);
@@ -494,10 +498,9 @@ const SplashStats& SplashWorld::stepGpu() {
     // 1. water -> bodies, under eta^n, on the GPU; the forces come back (with the level
     // correction the previous step added).
     double etaSum = 0.0;
-    std::vector<float> waterSpeed;
     m_gpu->sampleForces(m_world, m_params.column, m_water->heightBufferHandle(),
-                        m_water->previousHeightBufferHandle(), kDryMarginM, m_forces, waterSpeed,
-                        etaSum, m_stats.levelCorrectionM);
+                        m_water->previousHeightBufferHandle(), kDryMarginM, m_forces, etaSum,
+                        m_stats.levelCorrectionM);
     float submerged = 0.0f;
     for (int i = 0; i < m_world.bodyCount(); ++i) {
         const BodyWater& f = m_forces[static_cast<std::size_t>(i)];
@@ -505,7 +508,7 @@ const SplashStats& SplashWorld::stepGpu() {
             continue;
         }
         submerged += f.submergedVolume;
-        applyWaterForces(m_world.body(i), f, waterSpeed[static_cast<std::size_t>(i)], dt);
+        applyWaterForces(m_world.body(i), f, dt);
     }
     m_stats.submergedVolume = submerged;
     m_stats.waterVolume =
@@ -518,9 +521,21 @@ const SplashStats& SplashWorld::stepGpu() {
 
     // 3. bodies -> water, on the GPU: no readback.
     sw.restart();
+    std::vector<float> lift;
     (void)m_gpu->displace(m_world, m_params.column, m_water->heightBufferHandle(),
                           m_water->previousHeightBufferHandle(), m_params.bodiesMoveWater,
-                          kNegligibleVolumeM3, m_params.sourceOffsetCells, m_params.sourceSpreadM);
+                          kNegligibleVolumeM3, m_params.sourceOffsetCells, m_params.sourceSpreadM,
+                          lift);
+    if (m_params.bodiesMoveWater) {  // the radiation reaction, as the CPU step's 3
+        const double rhoG =
+            static_cast<double>(m_params.column.waterDensity) * m_params.column.gravity;
+        for (std::size_t i = 0; i < lift.size(); ++i) {
+            if (lift[i] > 0.0f) {  // body(i) wakes it
+                m_stats.radiationJ +=
+                    chargeRadiation(m_world.body(static_cast<int>(i)), rhoG * lift[i]);
+            }
+        }
+    }
     m_stats.couplingMs += sw.elapsedMs();
 
     // 4. the water step.

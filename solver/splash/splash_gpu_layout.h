@@ -27,10 +27,14 @@ static_assert(offsetof(Body, walk) == 144);
 
 /// What the water does to one body (SplashForce).
 struct Force {
-    std::array<float, 4> buoyancy{};    ///< N, w submerged volume m^3
-    std::array<float, 4> drag{};        ///< N, w the water's vertical speed at the centre m/s
+    /// x the waterplane of the partly submerged lines m^2, y N (vertical), w submerged volume
+    /// m^3
+    std::array<float, 4> buoyancy{};
+    std::array<float, 4> drag{};        ///< N, w unused
     std::array<float, 4> torque{};      ///< N m, buoyancy + drag
-    std::array<float, 4> dragTorque{};  ///< N m
+    /// N m; w: after splash_distribute.comp, sum dv (eta_target - eta_cell) of the body's moved
+    /// volume, m^4 (its radiation energy over rho g)
+    std::array<float, 4> dragTorque{};
 };
 static_assert(sizeof(Force) == 64);
 

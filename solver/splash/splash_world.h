@@ -15,6 +15,10 @@
 //      not a flow of water; it is returned as a uniform level correction
 //        eta += (W0 - W^n) / A_pool,   W = sum_c (d + eta_c) h^2 - sum_c D_c(eta, body)
 //      so the water volume W stays W0 (up to the last step's surface change under bodies).
+//      Moving the volume from a cell at level eta_c to a target at eta_t changes the water's
+//      potential energy by rho g dv (eta_t - eta_c) beyond what the motion did; that energy
+//      is taken from the body's kinetic energy (a radiation reaction, chargeRadiation), so
+//      the coupling cannot create energy (docs/splash.md).
 //   4. the Crank–Nicolson water step (rhs, CG solve).
 #pragma once
 
@@ -75,9 +79,13 @@ struct SplashStats {
     double waterVolume = 0.0;      ///< W^n, m^3
     double volumeDriftRel = 0.0;   ///< (W^n - W0) / W0
     /// The uniform correction added this step (on the GPU: the previous step's, which comes
-    /// back with this step's forces).
+    /// back with this step's forces): (W0 - W) / (A_pool - A_wp), A_wp the waterplane of the
+    /// partly submerged bodies (the shift's own effect on their submerged volume).
     double levelCorrectionM = 0.0;
     double sourceVolume = 0.0;  ///< |sum| of the local sources this step, m^3 (CPU only)
+    /// Kinetic energy taken from the bodies this step for the potential energy their moved
+    /// volume gained between its cell's level and its target's (chargeRadiation), J.
+    double radiationJ = 0.0;
 };
 
 /// Where a body is relative to the water.
@@ -144,6 +152,8 @@ class SplashWorld {
     std::unique_ptr<wave::WaveModel> m_water;
     SplashStats m_stats;
     double m_volume0 = 0.0;
+    /// The waterplane of the last sampling pass: sum of its samples' waterplane, m^2.
+    double m_waterplaneM2 = 0.0;
     /// The highest eta of this step's surface (+inf: not known, every body is sampled).
     float m_surfaceMaxM = std::numeric_limits<float>::infinity();
 
@@ -168,6 +178,7 @@ class SplashWorld {
         int cell = 0;
         int target = -1;
         float dv = 0.0f;
+        int body = 0;
     };
     /// A worker's scratch for the moved volumes: one body's field at a time.
     struct MoveScratch {
@@ -177,6 +188,7 @@ class SplashWorld {
     };
     std::vector<std::vector<MovedVolume>> m_chunkMoves;  ///< per chunk of bodies, body order
     std::vector<MoveScratch> m_workerScratch;
+    std::vector<double> m_radiation;  ///< per body: this step's radiation energy, J
     std::vector<double> m_source;
     std::vector<char> m_sourceMark;
     std::vector<int> m_cells;
