@@ -9,7 +9,7 @@ layout(local_size_x = 256) in;
 
 layout(std430, binding = 0) buffer U { float u[]; };
 layout(std430, binding = 1) buffer UPrev { float uPrev[]; };
-layout(std430, binding = 3) buffer Out { vec4 header; SplashForce forces[]; };
+layout(std430, binding = 3) buffer Out { vec4 header; vec4 header2; SplashForce forces[]; };
 
 uniform int uBodies;
 uniform float uCellArea;    // h^2, m^2

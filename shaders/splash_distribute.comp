@@ -13,7 +13,7 @@ layout(local_size_x = 64) in;
 
 layout(std430, binding = 0) readonly buffer U { float u[]; };
 layout(std430, binding = 2) readonly buffer Bodies { SplashBody bodies[]; };
-layout(std430, binding = 3) buffer Out { vec4 header; SplashForce forces[]; };
+layout(std430, binding = 3) buffer Out { vec4 header; vec4 header2; SplashForce forces[]; };
 layout(std430, binding = 6) buffer Tiles { int tiles[]; };
 layout(std430, binding = 7) readonly buffer Footprint { int footprint[]; };
 layout(std430, binding = 8) buffer Source { int source[]; };

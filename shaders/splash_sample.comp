@@ -10,7 +10,7 @@ layout(local_size_x = 64) in;
 
 layout(std430, binding = 0) readonly buffer U { float u[]; };
 layout(std430, binding = 2) readonly buffer Bodies { SplashBody bodies[]; };
-layout(std430, binding = 3) buffer Out { vec4 header; SplashForce forces[]; };
+layout(std430, binding = 3) buffer Out { vec4 header; vec4 header2; SplashForce forces[]; };
 layout(std430, binding = 4) writeonly buffer Samples { vec4 samples[]; };
 
 uniform float uWaterDensity;
@@ -55,8 +55,8 @@ vec4 submergeLine(vec3 p0, vec3 d, float halfLen, float weight, out float plane)
     return vec4(p0 + d * (0.5 * (top - halfLen)), weight * len);
 }
 
-// volume, drag xyz, torque xyz, drag torque xyz, buoyancy y, waterplane
-shared float sAcc[12][64];
+// volume, drag xyz, torque xyz, drag torque xyz, buoyancy y, waterplane, volume * height
+shared float sAcc[13][64];
 
 void main() {
     uint b = gl_WorkGroupID.x;
@@ -68,8 +68,8 @@ void main() {
     float sum = header.x;
     float dryAbove = (isinf(sum) || isnan(sum)) ? 1.0 / 0.0 : uRestLevelM + header.y + uDryMarginM;
     bool dry = body.angVel.w > dryAbove;
-    float acc[12];
-    for (int a = 0; a < 12; ++a) {
+    float acc[13];
+    for (int a = 0; a < 13; ++a) {
         acc[a] = 0.0;
     }
     vec3 pos = body.centre.xyz;
@@ -123,17 +123,18 @@ void main() {
         acc[9] += dtq.z;
         acc[10] += fb.y;
         acc[11] += plane;
+        acc[12] += smp.w * smp.y;
     }
     if (uWriteForces == 0) {
         return;
     }
-    for (int a = 0; a < 12; ++a) {
+    for (int a = 0; a < 13; ++a) {
         sAcc[a][lid] = acc[a];
     }
     barrier();
     for (uint s = 32u; s > 0u; s >>= 1) {
         if (lid < s) {
-            for (int a = 0; a < 12; ++a) {
+            for (int a = 0; a < 13; ++a) {
                 sAcc[a][lid] += sAcc[a][lid + s];
             }
         }
@@ -141,7 +142,7 @@ void main() {
     }
     if (lid == 0u) {
         SplashForce f;
-        f.buoyancy = vec4(sAcc[11][0], sAcc[10][0], 0.0, sAcc[0][0]);
+        f.buoyancy = vec4(sAcc[11][0], sAcc[10][0], sAcc[12][0], sAcc[0][0]);
         f.drag = vec4(sAcc[1][0], sAcc[2][0], sAcc[3][0], 0.0);
         f.torque = vec4(sAcc[4][0], sAcc[5][0], sAcc[6][0], 0.0);
         f.dragTorque = vec4(sAcc[7][0], sAcc[8][0], sAcc[9][0], 0.0);

@@ -21,10 +21,27 @@ struct SplashSceneSettings {
     float wallXM = 0.0f;  ///< the wall's centre, m from the pool's centre
     float wallZM = 0.0f;
     rigid::ShotParams shot;
-    /// --check: penetration bound as the wall scene's (a tenth of a brick's side).
+    /// --check: the deepest a contact may penetrate beyond what its bodies' approach speed in
+    /// the last step explains (a contact found one step late can be that deep) and beyond its
+    /// pair's deepest contact in the step before (the LCP pushes it out over a few steps; a
+    /// turning box's contact may change its feature), m: a tenth
+    /// of a brick's side, at most 5 cm.
     float maxPenetrationM = 0.05f;
     /// --check: largest relative change of the water volume W (docs/splash.md).
     double maxVolumeDrift = 1e-3;
+    /// --check: the surface must stay above maxTroughOfDepth times the depth below its rest
+    /// level and below maxCrestOfDepth times the depth above it. A trough may touch the floor
+    /// for a moment where bricks slam into the pool (the 20 x 20 wall's fall from 10 m reaches
+    /// 1.36 times the depth), but one half the depth below the floor is a hole in the water;
+    /// crests: the default collapse's splash reaches 1.3 times the depth, the 20 x 20 wall's
+    /// 2.1 times.
+    float maxTroughOfDepth = 1.5f;
+    float maxCrestOfDepth = 3.0f;
+    /// --check: the water's potential energy may exceed the work the bodies did on it (and the
+    /// radiation energy they paid) by this fraction of all the work exchanged, plus
+    /// energySlackJ (docs/splash.md, "Checks").
+    double energySlackOfWork = 0.05;
+    double energySlackJ = 200.0;
 };
 
 class SplashScene final : public SimScene {
@@ -66,6 +83,24 @@ class SplashScene final : public SimScene {
     mutable std::vector<float> m_heightsForDrawing;
     const gpu::ShaderLibrary* m_shaders = nullptr;  ///< for reset() on the GPU
     float m_prevMaxSpeed = 0;
+    /// The bodies' state at the start of the last step (the penetration check's approach).
+    std::vector<rigid::Vec3> m_startPosition, m_startVelocity, m_startSpin;
+    /// The energy check: the water's potential energy at the first step, the work the bodies
+    /// did on it before the last step (plus the radiation energy they paid), and the sum of
+    /// the work's magnitudes, J.
+    bool m_energyStarted = false;
+    double m_potential0 = 0, m_energyIn = 0, m_workExchanged = 0, m_energyExcess = 0;
+    double m_energyExcessMax = 0;
+    float m_etaMin = 0, m_etaMax = 0;
+    /// The deepest penetration beyond its contact's one-step approach and its depth the step
+    /// before (the check's margin), m.
+    mutable float m_unexplainedMax = 0;
+    /// Each body pair's deepest contact the step before, by (body A, body B), sorted.
+    struct ContactDepth {
+        int a, b;
+        float depth;
+    };
+    mutable std::vector<ContactDepth> m_lastDepths, m_depths;
 
     // Accumulated for summary().
     int m_steps = 0;

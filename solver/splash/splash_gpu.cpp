@@ -101,7 +101,7 @@ Result<std::unique_ptr<SplashGpu>> SplashGpu::create(const gpu::ShaderLibrary& s
         buffer->clear();
     }
     auto partials =
-        gpu::Buffer::create(kReduceGroupsMax * 2 * sizeof(float), nullptr, "splash partial sums");
+        gpu::Buffer::create(kReduceGroupsMax * 4 * sizeof(float), nullptr, "splash partial sums");
     if (!partials) {
         return partials.error();
     }
@@ -250,7 +250,7 @@ void SplashGpu::reduceHeights(unsigned u) {
 
 void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
                              unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
-                             double& etaSum, double& lastCorrectionM) {
+                             double& etaSum, double& lastCorrectionM, SurfaceStats& surface) {
     m_linesBefore = layBodies(world, column);
     // Room for the lines of any pose of these bodies, so that the pass after the LCP step
     // never reallocates (and loses) the lines of this one.
@@ -277,7 +277,7 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
     gpu::barrier();
 
     // The step's one readback: the header (sum, max of eta) and a Force per body.
-    std::array<float, 4> header{};
+    std::array<float, 8> header{};
     m_readback.resize(m_records.size());
     m_forces.download(header.data(), sizeof header);
     if (!m_records.empty()) {
@@ -286,6 +286,9 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
     }
     etaSum = static_cast<double>(header[0]);
     lastCorrectionM = static_cast<double>(header[2]);
+    surface.etaMaxM = header[1];
+    surface.etaSumSq = static_cast<double>(header[3]);
+    surface.etaMinM = header[4];
     forces.assign(m_records.size(), BodyWater{});
     for (std::size_t i = 0; i < m_records.size(); ++i) {
         if (m_records[i].info[2] == 0) {
@@ -294,6 +297,7 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
         const gpu_layout::Force& f = m_readback[i];
         BodyWater& w = forces[i];
         w.submergedVolume = f.buoyancy[3];
+        w.submergedMomentY = f.buoyancy[2];
         w.buoyancyForce = {0.0f, f.buoyancy[1], 0.0f};
         w.dragForce = {f.drag[0], f.drag[1], f.drag[2]};
         w.torque = {f.torque[0], f.torque[1], f.torque[2]};
@@ -498,15 +502,20 @@ const SplashStats& SplashWorld::stepGpu() {
     // 1. water -> bodies, under eta^n, on the GPU; the forces come back (with the level
     // correction the previous step added).
     double etaSum = 0.0;
+    SurfaceStats surface;
     m_gpu->sampleForces(m_world, m_params.column, m_water->heightBufferHandle(),
                         m_water->previousHeightBufferHandle(), kDryMarginM, m_forces, etaSum,
-                        m_stats.levelCorrectionM);
+                        m_stats.levelCorrectionM, surface);
+    m_stats.etaMinM = surface.etaMinM;
+    m_stats.etaMaxM = surface.etaMaxM;
     float submerged = 0.0f;
+    double momentY = 0.0;
     for (int i = 0; i < m_world.bodyCount(); ++i) {
         const BodyWater& f = m_forces[static_cast<std::size_t>(i)];
         if (!(f.submergedVolume > 0.0f)) {
             continue;
         }
+        momentY += static_cast<double>(f.submergedMomentY);
         submerged += f.submergedVolume;
         applyWaterForces(m_world.body(i), f, dt);
     }
@@ -514,10 +523,15 @@ const SplashStats& SplashWorld::stepGpu() {
     m_stats.waterVolume =
         (static_cast<double>(m_params.waterDepthM) * cells + etaSum) * cellArea - submerged;
     m_stats.volumeDriftRel = m_volume0 > 0.0 ? (m_stats.waterVolume - m_volume0) / m_volume0 : 0.0;
+    m_stats.waterPotentialJ =
+        static_cast<double>(m_params.column.waterDensity) * m_params.column.gravity *
+        (cellArea * (static_cast<double>(m_params.waterDepthM) * etaSum + 0.5 * surface.etaSumSq) -
+         momentY);
     m_stats.couplingMs = sw.elapsedMs();
 
     // 2. the LCP step (on the GPU LCP backend).
     m_stats.rigid = m_world.step();
+    m_stats.workOnWaterJ = workOnWater();
 
     // 3. bodies -> water, on the GPU: no readback.
     sw.restart();

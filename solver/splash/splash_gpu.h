@@ -51,6 +51,13 @@ inline constexpr float kDisplacementQuantumM = 1.0e-8f;
 /// spec): a kGpuLimit error naming the option to change when not.
 Status gpuFits(const SplashParams& p, int bodies, std::int64_t maxSsboBytes);
 
+/// What the reduction of the heights found besides their sum.
+struct SurfaceStats {
+    float etaMinM = 0.0f;
+    float etaMaxM = 0.0f;
+    double etaSumSq = 0.0;
+};
+
 class SplashGpu {
   public:
     /// Builds the kernels and the grid-sized buffers (kShader, kGpuLimit on failure).
@@ -62,7 +69,7 @@ class SplashGpu {
     /// last correctLevel() added (0 before any). One readback.
     void sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
                       unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
-                      double& etaSum, double& lastCorrectionM);
+                      double& etaSum, double& lastCorrectionM, SurfaceStats& surface);
     /// Bodies -> water: the lines of the bodies' current poses under the same (u, uPrev) as
     /// sampleForces, the change against the poses sampleForces saw moved out of the
     /// footprints, spread by a Gaussian of `spreadSigmaM` (0: none) as the CPU path spreads

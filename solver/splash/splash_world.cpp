@@ -290,11 +290,18 @@ void SplashWorld::spreadSources(const WaterGrid& g) {
 
 double SplashWorld::measureWater(const WaterGrid& g, float& submerged) {
     double etaSum = 0.0;
+    double etaSumSq = 0.0;
     float etaMax = -std::numeric_limits<float>::infinity();
+    float etaMin = std::numeric_limits<float>::infinity();
     for (float e : g.eta) {
         etaSum += static_cast<double>(e);
+        etaSumSq += static_cast<double>(e) * e;
         etaMax = std::max(etaMax, e);
+        etaMin = std::min(etaMin, e);
     }
+    m_etaSum = etaSum;
+    m_etaSumSq = etaSumSq;
+    m_etaMin = etaMin;
     // NaN heights make etaSum NaN (the scene's check sees W); sample everything then.
     m_surfaceMaxM = std::isfinite(etaSum) ? etaMax : std::numeric_limits<float>::infinity();
     submerged = sampleBodies(g);
@@ -319,7 +326,17 @@ const SplashStats& SplashWorld::step() {
 
     // 1. water -> bodies, under eta^n.
     m_stats.waterVolume = measureWater(g, m_stats.submergedVolume);
+    m_stats.etaMinM = m_etaMin;
+    m_stats.etaMaxM = m_surfaceMaxM;
     m_forces.assign(static_cast<std::size_t>(m_world.bodyCount()), BodyWater{});
+    double momentY = 0.0;
+    for (const SubmergedSample& s : m_samples) {
+        momentY += static_cast<double>(s.volume) * s.centroid.y;
+    }
+    const double rhoG = static_cast<double>(m_params.column.waterDensity) * m_params.column.gravity;
+    m_stats.waterPotentialJ =
+        rhoG *
+        (cellArea * (static_cast<double>(g.restLevelM) * m_etaSum + 0.5 * m_etaSumSq) - momentY);
     for (int i = 0; i < m_world.bodyCount(); ++i) {
         const auto first = static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i)]);
         const auto last = static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i) + 1]);
@@ -339,6 +356,7 @@ const SplashStats& SplashWorld::step() {
 
     // 2. the LCP step.
     m_stats.rigid = m_world.step();
+    m_stats.workOnWaterJ = workOnWater();
 
     // 3. bodies -> water: what the motion pushed aside, under the same eta^n, moved out of
     // the bodies' footprints (docs/splash.md: water a body pushes away rises beside it, not
@@ -412,7 +430,6 @@ const SplashStats& SplashWorld::step() {
     m_params.executor->forEachChunk(chunks, moveChunk, moveWork);
     double source = 0.0;
     m_radiation.assign(static_cast<std::size_t>(bodies), 0.0);
-    const double rhoG = static_cast<double>(m_params.column.waterDensity) * m_params.column.gravity;
     for (int c = 0; c < chunks; ++c) {
         for (const MovedVolume& m : m_chunkMoves[static_cast<std::size_t>(c)]) {
             source += m.dv;
@@ -500,6 +517,18 @@ const SplashStats& SplashWorld::step() {
     m_stats.couplingMs += sw.elapsedMs();
     m_stats.totalMs = total.elapsedMs();
     return m_stats;
+}
+
+double SplashWorld::workOnWater() const {
+    double work = 0.0;
+    const int n = std::min(m_world.bodyCount(), static_cast<int>(m_forces.size()));
+    for (int i = 0; i < n; ++i) {
+        const BodyWater& f = m_forces[static_cast<std::size_t>(i)];
+        const rigid::Body& b = m_world.bodies()[static_cast<std::size_t>(i)];
+        work -= static_cast<double>(dot(f.buoyancyForce + f.dragForce, b.linearVelocity)) +
+                static_cast<double>(dot(f.torque, b.angularVelocity));
+    }
+    return work * static_cast<double>(m_params.world.dtSeconds);
 }
 
 std::string SplashWorld::stateHash() const {

@@ -83,6 +83,16 @@ struct SplashStats {
     /// partly submerged bodies (the shift's own effect on their submerged volume).
     double levelCorrectionM = 0.0;
     double sourceVolume = 0.0;  ///< |sum| of the local sources this step, m^3 (CPU only)
+    /// The surface eta^n at the start of the step: lowest and highest height above rest, m.
+    float etaMinM = 0.0f;
+    float etaMaxM = 0.0f;
+    /// The water's potential energy at the start of the step relative to the still pool
+    /// without bodies: rho g [h^2 sum (d eta + eta^2 / 2) - sum_samples v y], J (the water
+    /// occupies 0 <= y <= d + eta less the bodies' submerged volume).
+    double waterPotentialJ = 0.0;
+    /// The work the bodies did on the water this step: -dt sum (F . v + tau . omega) over the
+    /// water's forces (buoyancy and drag) and the velocities after the LCP step, J.
+    double workOnWaterJ = 0.0;
     /// Kinetic energy taken from the bodies this step for the potential energy their moved
     /// volume gained between its cell's level and its target's (chargeRadiation), J.
     double radiationJ = 0.0;
@@ -152,6 +162,12 @@ class SplashWorld {
     std::unique_ptr<wave::WaveModel> m_water;
     SplashStats m_stats;
     double m_volume0 = 0.0;
+    /// The surface statistics measureWater() found: sum of eta^2, lowest eta.
+    double m_etaSum = 0.0;
+    double m_etaSumSq = 0.0;
+    float m_etaMin = 0.0f;
+    /// -dt sum (F . v + tau . omega) of m_forces with the bodies' velocities now, J.
+    double workOnWater() const;
     /// The waterplane of the last sampling pass: sum of its samples' waterplane, m^2.
     double m_waterplaneM2 = 0.0;
     /// The highest eta of this step's surface (+inf: not known, every body is sampled).

@@ -94,6 +94,10 @@ struct BodyWater {
     rigid::Vec3 dragForce;         ///< N
     rigid::Vec3 torque;            ///< N m about the body's centre, buoyancy + drag
     rigid::Vec3 dragTorque;        ///< N m, the drag part of torque
+    /// sum of the samples' volume times their centroid's height, m^4 (the submerged volume's
+    /// first moment: rho g times it is what the body's displacement takes from the water's
+    /// potential energy)
+    float submergedMomentY = 0.0f;
 };
 
 /// Volume of a box or sphere (0 for planes).
