@@ -21,10 +21,10 @@ struct SplashSceneSettings {
     float wallXM = 0.0f;  ///< the wall's centre, m from the pool's centre
     float wallZM = 0.0f;
     rigid::ShotParams shot;
-    /// --check: the deepest a contact may penetrate beyond what its bodies' approach speed in
-    /// the last step explains (a contact found one step late can be that deep) and beyond its
-    /// pair's deepest contact in the step before (the LCP pushes it out over a few steps; a
-    /// turning box's contact may change its feature), m: a tenth
+    /// --check: the deepest a contact may penetrate beyond what one step of approach explains
+    /// (its pair's or the fastest closing contact of either body: a contact found one step late
+    /// can be that deep; the allowance is kept while the pair stays in contact, so a pair that
+    /// sinks into each other over several steps fails), m: a tenth
     /// of a brick's side, at most 5 cm.
     float maxPenetrationM = 0.05f;
     /// --check: largest relative change of the water volume W (docs/splash.md).
@@ -95,12 +95,13 @@ class SplashScene final : public SimScene {
     /// The deepest penetration beyond its contact's one-step approach and its depth the step
     /// before (the check's margin), m.
     mutable float m_unexplainedMax = 0;
-    /// Each body pair's deepest contact the step before, by (body A, body B), sorted.
+    /// Each touching body pair's penetration allowance (m), by (body A, body B), sorted.
     struct ContactDepth {
         int a, b;
         float depth;
     };
     mutable std::vector<ContactDepth> m_lastDepths, m_depths;
+    mutable std::vector<float> m_bodyClosing;  ///< per body: its contacts' fastest closing
 
     // Accumulated for summary().
     int m_steps = 0;
