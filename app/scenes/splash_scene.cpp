@@ -41,6 +41,7 @@ void SplashScene::reset() {
     m_potential0 = m_energyIn = m_workExchanged = m_energyExcess = m_energyExcessMax = 0;
     m_etaMin = m_etaMax = 0;
     m_unexplainedMax = 0;
+    m_imbalanceMax = m_correctionUnexplainedMax = 0;
     m_lastDepths.clear();
 }
 
@@ -66,6 +67,11 @@ void SplashScene::step(StepRecord& out) {
     m_energyExcessMax = std::max(m_energyExcessMax, m_energyExcess);
     m_energyIn += s.workOnWaterJ + s.radiationJ;
     m_workExchanged += std::abs(s.workOnWaterJ) + s.radiationJ;
+    if (std::isfinite(s.sourceImbalanceM3)) {
+        m_imbalanceMax = std::max(m_imbalanceMax, std::abs(s.sourceImbalanceM3));
+        m_correctionUnexplainedMax =
+            std::max(m_correctionUnexplainedMax, s.correctionUnexplainedM3);
+    }
     m_etaMin = std::min(m_etaMin, s.etaMinM);
     m_etaMax = std::max(m_etaMax, s.etaMaxM);
     const rigid::StepStats& r = s.rigid;
@@ -268,6 +274,23 @@ void SplashScene::checkInvariants(const StepRecord&, std::vector<std::string>& o
                       " m (the depth is " + std::to_string(depth) +
                       " m: the floor shows between spikes)");
     }
+    if (std::isfinite(s.sourceImbalanceM3)) {
+        const double slack =
+            m_settings.sourceSlackOfMotion * std::abs(s.sourceMotionM3) + m_settings.sourceSlackM3;
+        if (std::abs(s.sourceImbalanceM3) > slack) {
+            out.push_back(at + "the sources gave the water " +
+                          std::to_string(s.sourceMotionM3 + s.sourceImbalanceM3) +
+                          " m^3 for the bodies' " + std::to_string(s.sourceMotionM3) +
+                          " m^3 of displacement (slack " + std::to_string(slack) + " m^3)");
+        }
+        if (s.correctionUnexplainedM3 > slack) {
+            out.push_back(at + "the level correction returns " +
+                          std::to_string(s.correctionUnexplainedM3) +
+                          " m^3 more than the drift, the partly submerged bodies and the water's "
+                          "step explain (slack " +
+                          std::to_string(slack) + " m^3)");
+        }
+    }
     const double energyBound =
         m_settings.energySlackOfWork * m_workExchanged + m_settings.energySlackJ;
     if (m_energyExcess > energyBound) {
@@ -403,7 +426,9 @@ nlohmann::json SplashScene::summary() const {
           {"potential_energy_j",
            m_energyStarted ? m_world.lastStats().waterPotentialJ - m_potential0 : 0.0},
           {"energy_from_bodies_j", m_energyIn},
-          {"energy_excess_max_j", m_energyExcessMax}}},
+          {"energy_excess_max_j", m_energyExcessMax},
+          {"source_imbalance_max_m3", m_imbalanceMax},
+          {"correction_unexplained_max_m3", m_correctionUnexplainedMax}}},
         {"bodies",
          {{"count", world.bodyCount() - 1},
           {"floating", floating},

@@ -490,6 +490,10 @@ Status SplashWorld::setBackend(Backend backend, const gpu::ShaderLibrary* shader
 const SplashStats& SplashWorld::stepGpu() {
     Stopwatch total;
     m_stats = SplashStats{};
+    // The sources' balance is measured on the CPU path only (it would need another readback).
+    m_stats.sourceMotionM3 = std::numeric_limits<double>::quiet_NaN();
+    m_stats.sourceImbalanceM3 = std::numeric_limits<double>::quiet_NaN();
+    m_stats.correctionUnexplainedM3 = std::numeric_limits<double>::quiet_NaN();
     Stopwatch sw;
     const float dt = m_params.world.dtSeconds;
     // As the CPU step: 1 mm above the highest water a body has no submerged line.

@@ -364,7 +364,7 @@ const SplashStats& SplashWorld::step() {
     sw.restart();
     m_samplesBefore.swap(m_samples);
     m_startBefore.swap(m_sampleStart);
-    (void)sampleBodies(g);
+    const float submergedMoved = sampleBodies(g);  // the new poses under the same eta^n
     splatAll(g, m_after, m_touchedAfter);
     for (const std::vector<int>* list : {&m_touchedBefore, &m_touchedAfter}) {
         for (int c : *list) {
@@ -478,6 +478,11 @@ const SplashStats& SplashWorld::step() {
             m_after[k] = 0.0f;
         }
     }
+    // What the sources give the heights, read back from them (the cells they touch).
+    double heightsBefore = 0.0;
+    for (int c : m_cells) {
+        heightsBefore += static_cast<double>(g.eta[static_cast<std::size_t>(c)]);
+    }
     if (m_params.bodiesMoveWater) {
         m_water->addAtRest(m_cells, m_delta, 0.0f);
         // The radiation reaction: the bodies pay for the potential energy their moved volume
@@ -490,6 +495,12 @@ const SplashStats& SplashWorld::step() {
         }
     }
     m_stats.sourceVolume = std::abs(source);
+    double heightsAfter = 0.0;
+    const std::span<const float> added = m_water->cpuHeights();
+    for (int c : m_cells) {
+        heightsAfter += static_cast<double>(added[static_cast<std::size_t>(c)]);
+    }
+    const double sourcesApplied = (heightsAfter - heightsBefore) * cellArea;
     m_stats.couplingMs += sw.elapsedMs();
 
     // 4. the water step.
@@ -500,8 +511,25 @@ const SplashStats& SplashWorld::step() {
     // uniform shift of the level, which makes no wave (docs/splash.md). Measured after the
     // water step, so that every state between steps holds W0.
     sw.restart();
+    const double etaSumStart = m_etaSum;  // eta^n, as the step began
     float submergedAfter = 0.0f;
     const double after = measureWater(grid(), submergedAfter);
+    // The sources' own balance: the volume the sources gave the heights against the displaced
+    // volume the bodies' motion changed under the same eta^n. And what the correction must
+    // return: the drift carried in, the partly submerged bodies' volume change under the
+    // surface's change (the new poses under eta^n+1 against eta^n) and the water step's own
+    // change of the sum of the heights (its CG's residual; ~4e-4 m^3 a step at most in the
+    // default collapse); a source that is doubled, flipped or lost shows in both
+    // (docs/splash.md, "Checks").
+    if (m_params.bodiesMoveWater && std::isfinite(after)) {
+        const double motion = static_cast<double>(submergedMoved) - m_stats.submergedVolume;
+        m_stats.sourceMotionM3 = motion;
+        m_stats.sourceImbalanceM3 = sourcesApplied - motion;
+        const double waterStep = (m_etaSum - etaSumStart) * cellArea - sourcesApplied;
+        m_stats.correctionUnexplainedM3 =
+            std::abs(m_volume0 - after) - std::abs(m_stats.waterVolume - m_volume0) -
+            std::abs(static_cast<double>(submergedAfter) - submergedMoved) - std::abs(waterStep);
+    }
     // The shift S raises the partly submerged bodies' displaced volume by A_wp S too (their
     // waterplane, from the sampling just made): W(S) = W + (A_pool - A_wp) S. Dividing by
     // A_pool alone left (A_wp / A_pool) of the deviation behind each step, 31 % with the 20 x 20

@@ -83,6 +83,15 @@ struct SplashStats {
     /// partly submerged bodies (the shift's own effect on their submerged volume).
     double levelCorrectionM = 0.0;
     double sourceVolume = 0.0;  ///< |sum| of the local sources this step, m^3 (CPU only)
+    /// The sources' balance (CPU only; NaN on the GPU): the bodies' motion changed their
+    /// displaced volume under eta^n by sourceMotionM3; the heights gained sourceImbalanceM3
+    /// more than that over the step (0 up to float sums and the CG's tolerance).
+    double sourceMotionM3 = 0.0;
+    double sourceImbalanceM3 = 0.0;
+    /// |W0 - W| before the level correction less what explains it: the drift carried into the
+    /// step and the partly submerged bodies' volume change under the surface's change (CPU
+    /// only; NaN on the GPU), m^3. Above 0 only by float sums and the CG's tolerance.
+    double correctionUnexplainedM3 = 0.0;
     /// The surface eta^n at the start of the step: lowest and highest height above rest, m.
     float etaMinM = 0.0f;
     float etaMaxM = 0.0f;
