@@ -5,11 +5,15 @@
 // the sourceOffsetCells-th cell outside every footprint; volumes below the negligible one stay
 // in their cell (and are not spread). The volume is added to the target in fixed point
 // (order-independent). A workgroup per body; the tile is zeroed for the next step as it is
-// read.
+// read. Each body's sum of dv (eta_target - eta_cell) over its moved volume (the potential
+// energy, over rho g, that the move gave the water: SplashWorld's radiation reaction) is
+// reduced in a fixed tree into forces[body].dragTorque.w, which the CPU reads back.
 layout(local_size_x = 64) in;
 #include "splash_layout.glsl"
 
+layout(std430, binding = 0) readonly buffer U { float u[]; };
 layout(std430, binding = 2) readonly buffer Bodies { SplashBody bodies[]; };
+layout(std430, binding = 3) buffer Out { vec4 header; vec4 header2; SplashForce forces[]; };
 layout(std430, binding = 6) buffer Tiles { int tiles[]; };
 layout(std430, binding = 7) readonly buffer Footprint { int footprint[]; };
 layout(std430, binding = 8) buffer Source { int source[]; };
@@ -73,11 +77,15 @@ void deposit(int target, int units) {
     atomicAdd(source[target], units);
 }
 
+shared float sLift[64];
+
 void main() {
     SplashBody body = bodies[gl_WorkGroupID.x];
+    uint lid = gl_LocalInvocationID.x;
     int w = body.tile.z;
     int cells = w * body.tile.w;
-    for (int t = int(gl_LocalInvocationID.x); t < cells; t += 64) {
+    float lift = 0.0;
+    for (int t = int(lid); t < cells; t += 64) {
         int k = body.tileAt.x + t;
         int units = tiles[k];
         tiles[k] = 0;
@@ -90,7 +98,20 @@ void main() {
         if (abs(dv) < uNegligibleM3) {
             atomicAdd(stay[cell], units);  // stays in its cell, unspread
         } else {
-            deposit(outsideFootprint(cell, body.walk.xy), units);
+            int target = outsideFootprint(cell, body.walk.xy);
+            deposit(target, units);
+            lift += dv * (u[target] - u[cell]);
         }
+    }
+    sLift[lid] = lift;
+    barrier();
+    for (uint s = 32u; s > 0u; s >>= 1) {
+        if (lid < s) {
+            sLift[lid] += sLift[lid + s];
+        }
+        barrier();
+    }
+    if (lid == 0u) {
+        forces[gl_WorkGroupID.x].dragTorque.w = sLift[0];
     }
 }

@@ -19,10 +19,13 @@ struct SplashBody {
 
 // What the water does to one body (16 floats).
 struct SplashForce {
-    vec4 buoyancy;    // xyz N, w submerged volume m^3
-    vec4 drag;        // xyz N, w the water's vertical speed at the body's centre m/s
+    vec4 buoyancy;    // x the waterplane of the partly submerged lines m^2, y N, z sum of the
+                      // lines' volume times height m^4, w submerged volume m^3 (buoyancy is
+                      // vertical: x and z of the force are 0)
+    vec4 drag;        // xyz N, w unused
     vec4 torque;      // xyz N m about the centre, buoyancy + drag
-    vec4 dragTorque;  // xyz N m, the drag part
+    vec4 dragTorque;  // xyz N m, the drag part; w (splash_distribute.comp, after the LCP step)
+                      // sum dv (eta_target - eta_cell) of the body's moved volume, m^4
 };
 
 uniform int uNx;

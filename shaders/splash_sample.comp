@@ -9,12 +9,10 @@ layout(local_size_x = 64) in;
 #include "splash_layout.glsl"
 
 layout(std430, binding = 0) readonly buffer U { float u[]; };
-layout(std430, binding = 1) readonly buffer UPrev { float uPrev[]; };
 layout(std430, binding = 2) readonly buffer Bodies { SplashBody bodies[]; };
-layout(std430, binding = 3) buffer Out { vec4 header; SplashForce forces[]; };
+layout(std430, binding = 3) buffer Out { vec4 header; vec4 header2; SplashForce forces[]; };
 layout(std430, binding = 4) writeonly buffer Samples { vec4 samples[]; };
 
-uniform float uDtSeconds;
 uniform float uWaterDensity;
 uniform float uGravity;
 uniform float uLinearDrag;
@@ -24,7 +22,6 @@ uniform int uSampleOffset;  // where this pass's lines start in the samples
 uniform int uWriteForces;
 
 SPLASH_BILINEAR(etaOf, u)
-SPLASH_BILINEAR(etaPrevOf, uPrev)
 
 // Surface level at (x, z), or -inf outside the pool.
 float surfaceAt(vec3 p) {
@@ -34,16 +31,10 @@ float surfaceAt(vec3 p) {
     return uRestLevelM + etaOf(bilinearCell(p.x, p.z));
 }
 
-// The water's vertical velocity at height y over cell bc (eta `now` there): deta/dt at the
-// surface, falling linearly to 0 at the floor (WaterGrid::verticalSpeedAt).
-float waterSpeed(float y, float now, vec4 bc) {
-    float rate = uDtSeconds > 0.0 ? (now - etaPrevOf(bc)) / uDtSeconds : 0.0;
-    float depth = uRestLevelM + now;
-    return depth > 0.0 ? rate * clamp(y / depth, 0.0, 1.0) : 0.0;
-}
-
-// The submerged part of the line p0 + t d, t in [-halfLen, halfLen]: xyz centroid, w volume.
-vec4 submergeLine(vec3 p0, vec3 d, float halfLen, float weight) {
+// The submerged part of the line p0 + t d, t in [-halfLen, halfLen]: xyz centroid, w volume;
+// `plane` its waterplane share weight / d.y where the surface crosses it (0 wholly under).
+vec4 submergeLine(vec3 p0, vec3 d, float halfLen, float weight, out float plane) {
+    plane = 0.0;
     float t = clamp((uRestLevelM - p0.y) / d.y, -halfLen, halfLen);
     float level = surfaceAt(p0 + d * t);
     if (isinf(level) || isnan(level)) {
@@ -60,11 +51,12 @@ vec4 submergeLine(vec3 p0, vec3 d, float halfLen, float weight) {
     if (!(len > 0.0)) {
         return vec4(0.0);
     }
+    plane = ts < halfLen ? weight / d.y : 0.0;
     return vec4(p0 + d * (0.5 * (top - halfLen)), weight * len);
 }
 
-// volume, drag xyz, torque xyz, drag torque xyz, buoyancy y
-shared float sAcc[11][64];
+// volume, drag xyz, torque xyz, drag torque xyz, buoyancy y, waterplane, volume * height
+shared float sAcc[13][64];
 
 void main() {
     uint b = gl_WorkGroupID.x;
@@ -76,13 +68,14 @@ void main() {
     float sum = header.x;
     float dryAbove = (isinf(sum) || isnan(sum)) ? 1.0 / 0.0 : uRestLevelM + header.y + uDryMarginM;
     bool dry = body.angVel.w > dryAbove;
-    float acc[11];
-    for (int a = 0; a < 11; ++a) {
+    float acc[13];
+    for (int a = 0; a < 13; ++a) {
         acc[a] = 0.0;
     }
     vec3 pos = body.centre.xyz;
     for (int s = int(lid); s < lines; s += 64) {
         vec4 smp = vec4(0.0);
+        float plane = 0.0;
         if (!dry) {
             int s1 = s / n2;
             int s2 = s - s1 * n2;
@@ -92,7 +85,7 @@ void main() {
                 float uu = a1 * ((2.0 * float(s1) + 1.0) / float(n1) - 1.0);
                 float vv = a2 * ((2.0 * float(s2) + 1.0) / float(n2) - 1.0);
                 smp = submergeLine(pos + body.e1.xyz * uu + body.e2.xyz * vv, body.axis.xyz,
-                                   body.axis.w, body.linVel.w);
+                                   body.axis.w, body.linVel.w, plane);
             } else {
                 float r = body.e1.w;
                 float side = 2.0 * r / float(n1);
@@ -101,7 +94,7 @@ void main() {
                 float rho2 = x * x + z * z;
                 if (rho2 < r * r) {
                     smp = submergeLine(pos + vec3(x, 0.0, z), vec3(0.0, 1.0, 0.0),
-                                       sqrt(r * r - rho2), side * side);
+                                       sqrt(r * r - rho2), side * side, plane);
                 }
             }
         }
@@ -110,11 +103,9 @@ void main() {
             continue;
         }
         vec3 r = smp.xyz - pos;
-        vec4 bc = bilinearCell(smp.x, smp.z);
-        float now = etaOf(bc);
-        float rate = waterSpeed(smp.y, now, bc);
         vec3 fb = vec3(0.0, uWaterDensity * uGravity * smp.w, 0.0);
-        vec3 rel = body.linVel.xyz + cross(body.angVel.xyz, r) - vec3(0.0, rate, 0.0);
+        // Drag relative to still water (water_column.h: the water cannot feel its reaction).
+        vec3 rel = body.linVel.xyz + cross(body.angVel.xyz, r);
         float speed = length(rel);
         vec3 fd = rel * (-uWaterDensity * smp.w *
                          (uLinearDrag + uQuadraticDrag * speed / body.centre.w));
@@ -131,29 +122,28 @@ void main() {
         acc[8] += dtq.y;
         acc[9] += dtq.z;
         acc[10] += fb.y;
+        acc[11] += plane;
+        acc[12] += smp.w * smp.y;
     }
     if (uWriteForces == 0) {
         return;
     }
-    for (int a = 0; a < 11; ++a) {
+    for (int a = 0; a < 13; ++a) {
         sAcc[a][lid] = acc[a];
     }
     barrier();
     for (uint s = 32u; s > 0u; s >>= 1) {
         if (lid < s) {
-            for (int a = 0; a < 11; ++a) {
+            for (int a = 0; a < 13; ++a) {
                 sAcc[a][lid] += sAcc[a][lid + s];
             }
         }
         barrier();
     }
     if (lid == 0u) {
-        vec4 bc = bilinearCell(pos.x, pos.z);
-        float now = etaOf(bc);
-        float rate = waterSpeed(pos.y, now, bc);
         SplashForce f;
-        f.buoyancy = vec4(0.0, sAcc[10][0], 0.0, sAcc[0][0]);
-        f.drag = vec4(sAcc[1][0], sAcc[2][0], sAcc[3][0], rate);
+        f.buoyancy = vec4(sAcc[11][0], sAcc[10][0], sAcc[12][0], sAcc[0][0]);
+        f.drag = vec4(sAcc[1][0], sAcc[2][0], sAcc[3][0], 0.0);
         f.torque = vec4(sAcc[4][0], sAcc[5][0], sAcc[6][0], 0.0);
         f.dragTorque = vec4(sAcc[7][0], sAcc[8][0], sAcc[9][0], 0.0);
         forces[b] = f;

@@ -414,7 +414,7 @@ Result<SplashSceneSettings> makeSplashSettings(const SceneOptionValues& v) {
     // the wall becomes one LCP island (docs/splash.md); a wider gap would only hide that.
     s.brickDensityKgM3 = v.brickDensity;
     s.splash.waterDepthM = v.waterDepth;
-    s.maxPenetrationM = 0.1f * v.brickSize;
+    s.maxPenetrationM = std::min(0.05f, 0.1f * v.brickSize);  // beyond one step's approach
     // The wall's footprint against the pool (both centred; cells of side poolSize / max(nx, ny)).
     const wave::WaveParams& p = s.splash.wave;
     const float poolX = p.cellSize() * static_cast<float>(p.nx);

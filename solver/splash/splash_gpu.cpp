@@ -101,7 +101,7 @@ Result<std::unique_ptr<SplashGpu>> SplashGpu::create(const gpu::ShaderLibrary& s
         buffer->clear();
     }
     auto partials =
-        gpu::Buffer::create(kReduceGroupsMax * 2 * sizeof(float), nullptr, "splash partial sums");
+        gpu::Buffer::create(kReduceGroupsMax * 4 * sizeof(float), nullptr, "splash partial sums");
     if (!partials) {
         return partials.error();
     }
@@ -153,7 +153,6 @@ void SplashGpu::setGrid(const gpu::Program& p) const {
 void SplashGpu::setSampleUniforms(const ColumnParams& column, float dryMarginM,
                                   int sampleOffset) const {
     setGrid(m_sample);
-    m_sample.set("uDtSeconds", m_grid.dtSeconds);
     m_sample.set("uWaterDensity", column.waterDensity);
     m_sample.set("uGravity", column.gravity);
     m_sample.set("uLinearDrag", column.linearDrag);
@@ -251,15 +250,13 @@ void SplashGpu::reduceHeights(unsigned u) {
 
 void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
                              unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
-                             std::vector<float>& waterSpeedAtCentre, double& etaSum,
-                             double& lastCorrectionM) {
+                             double& etaSum, double& lastCorrectionM, SurfaceStats& surface) {
     m_linesBefore = layBodies(world, column);
     // Room for the lines of any pose of these bodies, so that the pass after the LCP step
     // never reallocates (and loses) the lines of this one.
     const int most = column.maxSamples * column.maxSamples * static_cast<int>(m_records.size());
     if (Status s = reserveLines(std::max(1, most)); !s) {
         forces.assign(m_records.size(), BodyWater{});
-        waterSpeedAtCentre.assign(m_records.size(), 0.0f);
         etaSum = std::numeric_limits<double>::quiet_NaN();
         lastCorrectionM = 0.0;
         return;
@@ -280,7 +277,7 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
     gpu::barrier();
 
     // The step's one readback: the header (sum, max of eta) and a Force per body.
-    std::array<float, 4> header{};
+    std::array<float, 8> header{};
     m_readback.resize(m_records.size());
     m_forces.download(header.data(), sizeof header);
     if (!m_records.empty()) {
@@ -289,8 +286,10 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
     }
     etaSum = static_cast<double>(header[0]);
     lastCorrectionM = static_cast<double>(header[2]);
+    surface.etaMaxM = header[1];
+    surface.etaSumSq = static_cast<double>(header[3]);
+    surface.etaMinM = header[4];
     forces.assign(m_records.size(), BodyWater{});
-    waterSpeedAtCentre.assign(m_records.size(), 0.0f);
     for (std::size_t i = 0; i < m_records.size(); ++i) {
         if (m_records[i].info[2] == 0) {
             continue;
@@ -298,18 +297,19 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
         const gpu_layout::Force& f = m_readback[i];
         BodyWater& w = forces[i];
         w.submergedVolume = f.buoyancy[3];
-        w.buoyancyForce = {f.buoyancy[0], f.buoyancy[1], f.buoyancy[2]};
+        w.submergedMomentY = f.buoyancy[2];
+        w.buoyancyForce = {0.0f, f.buoyancy[1], 0.0f};
         w.dragForce = {f.drag[0], f.drag[1], f.drag[2]};
         w.torque = {f.torque[0], f.torque[1], f.torque[2]};
         w.dragTorque = {f.dragTorque[0], f.dragTorque[1], f.dragTorque[2]};
         w.buoyancyCentre = world.bodies()[i].position;
-        waterSpeedAtCentre[i] = f.drag[3];
     }
 }
 
 Status SplashGpu::displace(const rigid::World& world, const ColumnParams& column, unsigned u,
                            unsigned uPrev, bool moveWater, float negligibleM3,
-                           int sourceOffsetCells, float spreadSigmaM) {
+                           int sourceOffsetCells, float spreadSigmaM, std::vector<float>& lift) {
+    lift.assign(m_records.size(), 0.0f);
     const std::size_t before = m_before.size();
     const int lines = layBodies(world, column);
     if (lines > m_lineCapacity || m_records.size() != before) {
@@ -391,6 +391,14 @@ Status SplashGpu::displace(const rigid::World& world, const ColumnParams& column
         m_distribute.set("uSourceOffsetCells", sourceOffsetCells);
         (void)gpu::dispatch(m_distribute, bodies);
         gpu::barrier();
+        // Each body's lift (dragTorque.w) for the radiation reaction: the second, small
+        // readback of the step (64 bytes a body).
+        m_readback.resize(m_records.size());
+        m_forces.download(m_readback.data(), m_readback.size() * sizeof(gpu_layout::Force),
+                          gpu_layout::kForceHeaderBytes);
+        for (std::size_t i = 0; i < m_records.size(); ++i) {
+            lift[i] = m_readback[i].dragTorque[3];
+        }
     }
     const std::size_t cells =
         static_cast<std::size_t>(m_grid.nx) * static_cast<std::size_t>(m_grid.ny);
@@ -482,6 +490,10 @@ Status SplashWorld::setBackend(Backend backend, const gpu::ShaderLibrary* shader
 const SplashStats& SplashWorld::stepGpu() {
     Stopwatch total;
     m_stats = SplashStats{};
+    // The sources' balance is measured on the CPU path only (it would need another readback).
+    m_stats.sourceMotionM3 = std::numeric_limits<double>::quiet_NaN();
+    m_stats.sourceImbalanceM3 = std::numeric_limits<double>::quiet_NaN();
+    m_stats.correctionUnexplainedM3 = std::numeric_limits<double>::quiet_NaN();
     Stopwatch sw;
     const float dt = m_params.world.dtSeconds;
     // As the CPU step: 1 mm above the highest water a body has no submerged line.
@@ -494,33 +506,54 @@ const SplashStats& SplashWorld::stepGpu() {
     // 1. water -> bodies, under eta^n, on the GPU; the forces come back (with the level
     // correction the previous step added).
     double etaSum = 0.0;
-    std::vector<float> waterSpeed;
+    SurfaceStats surface;
     m_gpu->sampleForces(m_world, m_params.column, m_water->heightBufferHandle(),
-                        m_water->previousHeightBufferHandle(), kDryMarginM, m_forces, waterSpeed,
-                        etaSum, m_stats.levelCorrectionM);
+                        m_water->previousHeightBufferHandle(), kDryMarginM, m_forces, etaSum,
+                        m_stats.levelCorrectionM, surface);
+    m_stats.etaMinM = surface.etaMinM;
+    m_stats.etaMaxM = surface.etaMaxM;
     float submerged = 0.0f;
+    double momentY = 0.0;
     for (int i = 0; i < m_world.bodyCount(); ++i) {
         const BodyWater& f = m_forces[static_cast<std::size_t>(i)];
         if (!(f.submergedVolume > 0.0f)) {
             continue;
         }
+        momentY += static_cast<double>(f.submergedMomentY);
         submerged += f.submergedVolume;
-        applyWaterForces(m_world.body(i), f, waterSpeed[static_cast<std::size_t>(i)], dt);
+        applyWaterForces(m_world.body(i), f, dt);
     }
     m_stats.submergedVolume = submerged;
     m_stats.waterVolume =
         (static_cast<double>(m_params.waterDepthM) * cells + etaSum) * cellArea - submerged;
     m_stats.volumeDriftRel = m_volume0 > 0.0 ? (m_stats.waterVolume - m_volume0) / m_volume0 : 0.0;
+    m_stats.waterPotentialJ =
+        static_cast<double>(m_params.column.waterDensity) * m_params.column.gravity *
+        (cellArea * (static_cast<double>(m_params.waterDepthM) * etaSum + 0.5 * surface.etaSumSq) -
+         momentY);
     m_stats.couplingMs = sw.elapsedMs();
 
     // 2. the LCP step (on the GPU LCP backend).
     m_stats.rigid = m_world.step();
+    m_stats.workOnWaterJ = workOnWater();
 
     // 3. bodies -> water, on the GPU: no readback.
     sw.restart();
+    std::vector<float> lift;
     (void)m_gpu->displace(m_world, m_params.column, m_water->heightBufferHandle(),
                           m_water->previousHeightBufferHandle(), m_params.bodiesMoveWater,
-                          kNegligibleVolumeM3, m_params.sourceOffsetCells, m_params.sourceSpreadM);
+                          kNegligibleVolumeM3, m_params.sourceOffsetCells, m_params.sourceSpreadM,
+                          lift);
+    if (m_params.bodiesMoveWater) {  // the radiation reaction, as the CPU step's 3
+        const double rhoG =
+            static_cast<double>(m_params.column.waterDensity) * m_params.column.gravity;
+        for (std::size_t i = 0; i < lift.size(); ++i) {
+            if (lift[i] > 0.0f) {  // body(i) wakes it
+                m_stats.radiationJ +=
+                    chargeRadiation(m_world.body(static_cast<int>(i)), rhoG * lift[i]);
+            }
+        }
+    }
     m_stats.couplingMs += sw.elapsedMs();
 
     // 4. the water step.

@@ -51,6 +51,13 @@ inline constexpr float kDisplacementQuantumM = 1.0e-8f;
 /// spec): a kGpuLimit error naming the option to change when not.
 Status gpuFits(const SplashParams& p, int bodies, std::int64_t maxSsboBytes);
 
+/// What the reduction of the heights found besides their sum.
+struct SurfaceStats {
+    float etaMinM = 0.0f;
+    float etaMaxM = 0.0f;
+    double etaSumSq = 0.0;
+};
+
 class SplashGpu {
   public:
     /// Builds the kernels and the grid-sized buffers (kShader, kGpuLimit on failure).
@@ -62,16 +69,16 @@ class SplashGpu {
     /// last correctLevel() added (0 before any). One readback.
     void sampleForces(const rigid::World& world, const ColumnParams& column, unsigned u,
                       unsigned uPrev, float dryMarginM, std::vector<BodyWater>& forces,
-                      std::vector<float>& waterSpeedAtCentre, double& etaSum,
-                      double& lastCorrectionM);
+                      double& etaSum, double& lastCorrectionM, SurfaceStats& surface);
     /// Bodies -> water: the lines of the bodies' current poses under the same (u, uPrev) as
     /// sampleForces, the change against the poses sampleForces saw moved out of the
     /// footprints, spread by a Gaussian of `spreadSigmaM` (0: none) as the CPU path spreads
-    /// them, then added to u and uPrev at rest (`moveWater` false: nothing is added). No
-    /// readback.
+    /// them, then added to u and uPrev at rest (`moveWater` false: nothing is added). One
+    /// small readback: per body, sum dv (eta_target - eta_cell) of its moved volume (m^4,
+    /// `lift`), for the radiation reaction (SplashWorld).
     Status displace(const rigid::World& world, const ColumnParams& column, unsigned u,
                     unsigned uPrev, bool moveWater, float negligibleM3, int sourceOffsetCells,
-                    float spreadSigmaM);
+                    float spreadSigmaM, std::vector<float>& lift);
     /// After the water's step: W under the new (u, uPrev) with the bodies of the last
     /// displace(), and (W0 - W) / A_pool added to both; `restMinusW0` = d nx ny h^2 - W0 (m^3).
     /// No readback (the shift comes back with the next sampleForces).

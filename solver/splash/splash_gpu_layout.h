@@ -27,14 +27,19 @@ static_assert(offsetof(Body, walk) == 144);
 
 /// What the water does to one body (SplashForce).
 struct Force {
-    std::array<float, 4> buoyancy{};    ///< N, w submerged volume m^3
-    std::array<float, 4> drag{};        ///< N, w the water's vertical speed at the centre m/s
+    /// x the waterplane of the partly submerged lines m^2, y N (vertical), z sum of the lines'
+    /// volume times height m^4, w submerged volume m^3
+    std::array<float, 4> buoyancy{};
+    std::array<float, 4> drag{};        ///< N, w unused
     std::array<float, 4> torque{};      ///< N m, buoyancy + drag
-    std::array<float, 4> dragTorque{};  ///< N m
+    /// N m; w: after splash_distribute.comp, sum dv (eta_target - eta_cell) of the body's moved
+    /// volume, m^4 (its radiation energy over rho g)
+    std::array<float, 4> dragTorque{};
 };
 static_assert(sizeof(Force) == 64);
 
-/// The force buffer starts with one vec4: x sum of eta, y max eta.
-inline constexpr std::size_t kForceHeaderBytes = 16;
+/// The force buffer starts with two vec4: x sum of eta, y max eta, z the last level correction,
+/// w sum of eta^2; x min eta.
+inline constexpr std::size_t kForceHeaderBytes = 32;
 
 }  // namespace ww::splash::gpu_layout

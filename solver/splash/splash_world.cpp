@@ -177,6 +177,10 @@ float SplashWorld::sampleBodies(const WaterGrid& g) {
         total += m_bodySampled[static_cast<std::size_t>(i)];
         m_sampleStart.push_back(m_sampleStart.back() + m_bodyLines[static_cast<std::size_t>(i)]);
     }
+    m_waterplaneM2 = 0.0;
+    for (const SubmergedSample& s : m_samples) {
+        m_waterplaneM2 += static_cast<double>(s.waterplane);
+    }
     return total;
 }
 
@@ -286,11 +290,18 @@ void SplashWorld::spreadSources(const WaterGrid& g) {
 
 double SplashWorld::measureWater(const WaterGrid& g, float& submerged) {
     double etaSum = 0.0;
+    double etaSumSq = 0.0;
     float etaMax = -std::numeric_limits<float>::infinity();
+    float etaMin = std::numeric_limits<float>::infinity();
     for (float e : g.eta) {
         etaSum += static_cast<double>(e);
+        etaSumSq += static_cast<double>(e) * e;
         etaMax = std::max(etaMax, e);
+        etaMin = std::min(etaMin, e);
     }
+    m_etaSum = etaSum;
+    m_etaSumSq = etaSumSq;
+    m_etaMin = etaMin;
     // NaN heights make etaSum NaN (the scene's check sees W); sample everything then.
     m_surfaceMaxM = std::isfinite(etaSum) ? etaMax : std::numeric_limits<float>::infinity();
     submerged = sampleBodies(g);
@@ -315,7 +326,17 @@ const SplashStats& SplashWorld::step() {
 
     // 1. water -> bodies, under eta^n.
     m_stats.waterVolume = measureWater(g, m_stats.submergedVolume);
+    m_stats.etaMinM = m_etaMin;
+    m_stats.etaMaxM = m_surfaceMaxM;
     m_forces.assign(static_cast<std::size_t>(m_world.bodyCount()), BodyWater{});
+    double momentY = 0.0;
+    for (const SubmergedSample& s : m_samples) {
+        momentY += static_cast<double>(s.volume) * s.centroid.y;
+    }
+    const double rhoG = static_cast<double>(m_params.column.waterDensity) * m_params.column.gravity;
+    m_stats.waterPotentialJ =
+        rhoG *
+        (cellArea * (static_cast<double>(g.restLevelM) * m_etaSum + 0.5 * m_etaSumSq) - momentY);
     for (int i = 0; i < m_world.bodyCount(); ++i) {
         const auto first = static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i)]);
         const auto last = static_cast<std::size_t>(m_sampleStart[static_cast<std::size_t>(i) + 1]);
@@ -327,7 +348,7 @@ const SplashStats& SplashWorld::step() {
         const BodyWater f = waterForces(seen, g, m_params.column, mine);
         m_forces[static_cast<std::size_t>(i)] = f;
         // body(i) wakes it: the water moves it
-        applyWaterForces(m_world.body(i), f, g.verticalSpeedAt(seen.position), dt);
+        applyWaterForces(m_world.body(i), f, dt);
     }
     splatAll(g, m_before, m_touchedBefore);
     m_stats.volumeDriftRel = m_volume0 > 0.0 ? (m_stats.waterVolume - m_volume0) / m_volume0 : 0.0;
@@ -335,6 +356,7 @@ const SplashStats& SplashWorld::step() {
 
     // 2. the LCP step.
     m_stats.rigid = m_world.step();
+    m_stats.workOnWaterJ = workOnWater();
 
     // 3. bodies -> water: what the motion pushed aside, under the same eta^n, moved out of
     // the bodies' footprints (docs/splash.md: water a body pushes away rises beside it, not
@@ -342,7 +364,7 @@ const SplashStats& SplashWorld::step() {
     sw.restart();
     m_samplesBefore.swap(m_samples);
     m_startBefore.swap(m_sampleStart);
-    (void)sampleBodies(g);
+    const float submergedMoved = sampleBodies(g);  // the new poses under the same eta^n
     splatAll(g, m_after, m_touchedAfter);
     for (const std::vector<int>* list : {&m_touchedBefore, &m_touchedAfter}) {
         for (int c : *list) {
@@ -399,7 +421,7 @@ const SplashStats& SplashWorld::step() {
                 // stay in their cell, unspread, rather than walking out of a long footprint
                 // such as the wall's.
                 const bool stays = std::abs(dv) < kNegligibleVolumeM3;
-                out.push_back({c, stays ? -1 : outsideFootprint(g, c, origin), dv});
+                out.push_back({c, stays ? -1 : outsideFootprint(g, c, origin), dv, i});
             }
         }
     };
@@ -407,9 +429,16 @@ const SplashStats& SplashWorld::step() {
     const std::ptrdiff_t moveWork = static_cast<std::ptrdiff_t>(m_touchedAfter.size()) * 200;
     m_params.executor->forEachChunk(chunks, moveChunk, moveWork);
     double source = 0.0;
+    m_radiation.assign(static_cast<std::size_t>(bodies), 0.0);
     for (int c = 0; c < chunks; ++c) {
         for (const MovedVolume& m : m_chunkMoves[static_cast<std::size_t>(c)]) {
             source += m.dv;
+            if (m.target >= 0) {
+                m_radiation[static_cast<std::size_t>(m.body)] +=
+                    rhoG * m.dv *
+                    (static_cast<double>(g.eta[static_cast<std::size_t>(m.target)]) -
+                     g.eta[static_cast<std::size_t>(m.cell)]);
+            }
             if (m.target < 0) {
                 m_stayCells.push_back(m.cell);
                 m_stayVolumes.push_back(m.dv);
@@ -449,10 +478,29 @@ const SplashStats& SplashWorld::step() {
             m_after[k] = 0.0f;
         }
     }
+    // What the sources give the heights, read back from them (the cells they touch).
+    double heightsBefore = 0.0;
+    for (int c : m_cells) {
+        heightsBefore += static_cast<double>(g.eta[static_cast<std::size_t>(c)]);
+    }
     if (m_params.bodiesMoveWater) {
         m_water->addAtRest(m_cells, m_delta, 0.0f);
+        // The radiation reaction: the bodies pay for the potential energy their moved volume
+        // gained on its way out of the footprints (water_column.h, chargeRadiation).
+        for (int i = 0; i < bodies; ++i) {
+            if (m_radiation[static_cast<std::size_t>(i)] > 0.0) {  // body(i) wakes it
+                m_stats.radiationJ +=
+                    chargeRadiation(m_world.body(i), m_radiation[static_cast<std::size_t>(i)]);
+            }
+        }
     }
     m_stats.sourceVolume = std::abs(source);
+    double heightsAfter = 0.0;
+    const std::span<const float> added = m_water->cpuHeights();
+    for (int c : m_cells) {
+        heightsAfter += static_cast<double>(added[static_cast<std::size_t>(c)]);
+    }
+    const double sourcesApplied = (heightsAfter - heightsBefore) * cellArea;
     m_stats.couplingMs += sw.elapsedMs();
 
     // 4. the water step.
@@ -463,10 +511,32 @@ const SplashStats& SplashWorld::step() {
     // uniform shift of the level, which makes no wave (docs/splash.md). Measured after the
     // water step, so that every state between steps holds W0.
     sw.restart();
+    const double etaSumStart = m_etaSum;  // eta^n, as the step began
     float submergedAfter = 0.0f;
     const double after = measureWater(grid(), submergedAfter);
+    // The sources' own balance: the volume the sources gave the heights against the displaced
+    // volume the bodies' motion changed under the same eta^n. And what the correction must
+    // return: the drift carried in, the partly submerged bodies' volume change under the
+    // surface's change (the new poses under eta^n+1 against eta^n) and the water step's own
+    // change of the sum of the heights (its CG's residual; ~4e-4 m^3 a step at most in the
+    // default collapse); a source that is doubled, flipped or lost shows in both
+    // (docs/splash.md, "Checks").
+    if (m_params.bodiesMoveWater && std::isfinite(after)) {
+        const double motion = static_cast<double>(submergedMoved) - m_stats.submergedVolume;
+        m_stats.sourceMotionM3 = motion;
+        m_stats.sourceImbalanceM3 = sourcesApplied - motion;
+        const double waterStep = (m_etaSum - etaSumStart) * cellArea - sourcesApplied;
+        m_stats.correctionUnexplainedM3 =
+            std::abs(m_volume0 - after) - std::abs(m_stats.waterVolume - m_volume0) -
+            std::abs(static_cast<double>(submergedAfter) - submergedMoved) - std::abs(waterStep);
+    }
+    // The shift S raises the partly submerged bodies' displaced volume by A_wp S too (their
+    // waterplane, from the sampling just made): W(S) = W + (A_pool - A_wp) S. Dividing by
+    // A_pool alone left (A_wp / A_pool) of the deviation behind each step, 31 % with the 20 x 20
+    // wall's 180 floating bricks (docs/splash.md). A_wp is capped at 0.9 A_pool.
+    const double effectiveArea = poolArea - std::min(m_waterplaneM2, 0.9 * poolArea);
     const double correction = m_volume0 > 0.0 && m_params.bodiesMoveWater && std::isfinite(after)
-                                  ? (m_volume0 - after) / poolArea
+                                  ? (m_volume0 - after) / effectiveArea
                                   : 0.0;
     if (static_cast<float>(correction) != 0.0f) {
         m_water->addAtRest({}, {}, static_cast<float>(correction));
@@ -475,6 +545,18 @@ const SplashStats& SplashWorld::step() {
     m_stats.couplingMs += sw.elapsedMs();
     m_stats.totalMs = total.elapsedMs();
     return m_stats;
+}
+
+double SplashWorld::workOnWater() const {
+    double work = 0.0;
+    const int n = std::min(m_world.bodyCount(), static_cast<int>(m_forces.size()));
+    for (int i = 0; i < n; ++i) {
+        const BodyWater& f = m_forces[static_cast<std::size_t>(i)];
+        const rigid::Body& b = m_world.bodies()[static_cast<std::size_t>(i)];
+        work -= static_cast<double>(dot(f.buoyancyForce + f.dragForce, b.linearVelocity)) +
+                static_cast<double>(dot(f.torque, b.angularVelocity));
+    }
+    return work * static_cast<double>(m_params.world.dtSeconds);
 }
 
 std::string SplashWorld::stateHash() const {

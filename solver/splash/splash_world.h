@@ -15,6 +15,10 @@
 //      not a flow of water; it is returned as a uniform level correction
 //        eta += (W0 - W^n) / A_pool,   W = sum_c (d + eta_c) h^2 - sum_c D_c(eta, body)
 //      so the water volume W stays W0 (up to the last step's surface change under bodies).
+//      Moving the volume from a cell at level eta_c to a target at eta_t changes the water's
+//      potential energy by rho g dv (eta_t - eta_c) beyond what the motion did; that energy
+//      is taken from the body's kinetic energy (a radiation reaction, chargeRadiation), so
+//      the coupling cannot create energy (docs/splash.md).
 //   4. the Crank–Nicolson water step (rhs, CG solve).
 #pragma once
 
@@ -75,9 +79,32 @@ struct SplashStats {
     double waterVolume = 0.0;      ///< W^n, m^3
     double volumeDriftRel = 0.0;   ///< (W^n - W0) / W0
     /// The uniform correction added this step (on the GPU: the previous step's, which comes
-    /// back with this step's forces).
+    /// back with this step's forces): (W0 - W) / (A_pool - A_wp), A_wp the waterplane of the
+    /// partly submerged bodies (the shift's own effect on their submerged volume).
     double levelCorrectionM = 0.0;
     double sourceVolume = 0.0;  ///< |sum| of the local sources this step, m^3 (CPU only)
+    /// The sources' balance (CPU only; NaN on the GPU): the bodies' motion changed their
+    /// displaced volume under eta^n by sourceMotionM3; the heights gained sourceImbalanceM3
+    /// more than that over the step (0 up to float sums and the CG's tolerance).
+    double sourceMotionM3 = 0.0;
+    double sourceImbalanceM3 = 0.0;
+    /// |W0 - W| before the level correction less what explains it: the drift carried into the
+    /// step and the partly submerged bodies' volume change under the surface's change (CPU
+    /// only; NaN on the GPU), m^3. Above 0 only by float sums and the CG's tolerance.
+    double correctionUnexplainedM3 = 0.0;
+    /// The surface eta^n at the start of the step: lowest and highest height above rest, m.
+    float etaMinM = 0.0f;
+    float etaMaxM = 0.0f;
+    /// The water's potential energy at the start of the step relative to the still pool
+    /// without bodies: rho g [h^2 sum (d eta + eta^2 / 2) - sum_samples v y], J (the water
+    /// occupies 0 <= y <= d + eta less the bodies' submerged volume).
+    double waterPotentialJ = 0.0;
+    /// The work the bodies did on the water this step: -dt sum (F . v + tau . omega) over the
+    /// water's forces (buoyancy and drag) and the velocities after the LCP step, J.
+    double workOnWaterJ = 0.0;
+    /// Kinetic energy taken from the bodies this step for the potential energy their moved
+    /// volume gained between its cell's level and its target's (chargeRadiation), J.
+    double radiationJ = 0.0;
 };
 
 /// Where a body is relative to the water.
@@ -144,6 +171,14 @@ class SplashWorld {
     std::unique_ptr<wave::WaveModel> m_water;
     SplashStats m_stats;
     double m_volume0 = 0.0;
+    /// The surface statistics measureWater() found: sum of eta^2, lowest eta.
+    double m_etaSum = 0.0;
+    double m_etaSumSq = 0.0;
+    float m_etaMin = 0.0f;
+    /// -dt sum (F . v + tau . omega) of m_forces with the bodies' velocities now, J.
+    double workOnWater() const;
+    /// The waterplane of the last sampling pass: sum of its samples' waterplane, m^2.
+    double m_waterplaneM2 = 0.0;
     /// The highest eta of this step's surface (+inf: not known, every body is sampled).
     float m_surfaceMaxM = std::numeric_limits<float>::infinity();
 
@@ -168,6 +203,7 @@ class SplashWorld {
         int cell = 0;
         int target = -1;
         float dv = 0.0f;
+        int body = 0;
     };
     /// A worker's scratch for the moved volumes: one body's field at a time.
     struct MoveScratch {
@@ -177,6 +213,7 @@ class SplashWorld {
     };
     std::vector<std::vector<MovedVolume>> m_chunkMoves;  ///< per chunk of bodies, body order
     std::vector<MoveScratch> m_workerScratch;
+    std::vector<double> m_radiation;  ///< per body: this step's radiation energy, J
     std::vector<double> m_source;
     std::vector<char> m_sourceMark;
     std::vector<int> m_cells;

@@ -47,6 +47,7 @@ void submergeLine(const WaterGrid& w, const Vec3& p0, const Vec3& d, float half,
     SubmergedSample s;
     s.volume = weight * len;
     s.centroid = p0 + d * (0.5f * (top - half));
+    s.waterplane = ts < half ? weight / d.y : 0.0f;
     out.push_back(s);
     total += s.volume;
 }
@@ -183,8 +184,9 @@ float submergedSamples(const rigid::Body& b, const WaterGrid& w, const ColumnPar
     return total;
 }
 
-BodyWater waterForces(const rigid::Body& b, const WaterGrid& w, const ColumnParams& p,
-                      std::span<const SubmergedSample> samples) {
+BodyWater waterForces(const rigid::Body& b,
+                      const WaterGrid& /*water: the drag is relative to still water*/,
+                      const ColumnParams& p, std::span<const SubmergedSample> samples) {
     BodyWater out;
     out.bodyVolume = bodyVolume(b);
     const float lengthScale = std::cbrt(std::max(out.bodyVolume, 1e-9f));
@@ -195,8 +197,7 @@ BodyWater waterForces(const rigid::Body& b, const WaterGrid& w, const ColumnPara
         moment += s.centroid * s.volume;
         const Vec3 r = s.centroid - b.position;
         const Vec3 fb = up * (p.waterDensity * p.gravity * s.volume);
-        const Vec3 rel =
-            b.linearVelocity + cross(b.angularVelocity, r) - up * w.verticalSpeedAt(s.centroid);
+        const Vec3 rel = b.linearVelocity + cross(b.angularVelocity, r);
         const float speed = length(rel);
         const Vec3 fd = rel * (-p.waterDensity * s.volume *
                                (p.linearDrag + p.quadraticDrag * speed / lengthScale));
@@ -210,9 +211,8 @@ BodyWater waterForces(const rigid::Body& b, const WaterGrid& w, const ColumnPara
     return out;
 }
 
-void applyWaterForces(rigid::Body& b, const BodyWater& f, float waterSpeedAtCentre, float dt) {
-    const Vec3 up{0.0f, 1.0f, 0.0f};
-    const float relSpeed = length(b.linearVelocity - up * waterSpeedAtCentre);
+void applyWaterForces(rigid::Body& b, const BodyWater& f, float dt) {
+    const float relSpeed = length(b.linearVelocity);
     const float dragDv = length(f.dragForce) * b.invMass * dt;
     const float linScale = dragDv > relSpeed ? relSpeed / dragDv : 1.0f;
     const Vec3 dragDw = b.invInertiaWorld * f.dragTorque * dt;
@@ -220,6 +220,36 @@ void applyWaterForces(rigid::Body& b, const BodyWater& f, float waterSpeedAtCent
     const float angScale = length(dragDw) > spin ? spin / length(dragDw) : 1.0f;
     b.linearVelocity += (f.buoyancyForce + f.dragForce * linScale) * (b.invMass * dt);
     b.angularVelocity += b.invInertiaWorld * (f.torque - f.dragTorque * (1.0f - angScale)) * dt;
+}
+
+double kineticEnergy(const rigid::Body& b) {
+    if (b.isStatic()) {
+        return 0.0;
+    }
+    const Vec3 v = b.linearVelocity;
+    double k = 0.5 / static_cast<double>(b.invMass) * static_cast<double>(dot(v, v));
+    const Vec3 w = rigid::transposeMul(b.rotation, b.angularVelocity);  // body frame
+    for (int a = 0; a < 3; ++a) {
+        if (b.invInertiaBody[a] > 0.0f) {
+            k += 0.5 * static_cast<double>(w[a]) * w[a] / b.invInertiaBody[a];
+        }
+    }
+    return k;
+}
+
+double chargeRadiation(rigid::Body& b, double energyJ) {
+    if (!(energyJ > 0.0) || b.isStatic()) {
+        return 0.0;
+    }
+    const double k = kineticEnergy(b);
+    if (!(k > 0.0)) {
+        return 0.0;
+    }
+    const double taken = std::min(energyJ, k);
+    const auto scale = static_cast<float>(std::sqrt(1.0 - taken / k));
+    b.linearVelocity = b.linearVelocity * scale;
+    b.angularVelocity = b.angularVelocity * scale;
+    return taken;
 }
 
 GridPoint16 gridPoint16(int nx, int ny, float cellM, const rigid::Vec3& p) {

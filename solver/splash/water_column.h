@@ -19,12 +19,12 @@
 //
 // Forces per line (rho water density, g = |gravity|, u the upward unit vector):
 //   buoyancy   F_b = rho g v u                     at c   (Archimedes, per column)
-//   drag       F_d = -rho v (kLin + kQuad |w| / Lb) w,  w = v_body(c) - v_water(c)
-// with v_water = u deta/dt c.y / (d + eta) (the height field has no horizontal velocity; in
-// shallow water the vertical velocity falls linearly from the surface's to 0 at the floor),
-// and Lb the cube root
-// of the body's volume, so that the quadratic term of a whole submerged body is
-// -1/2 rho Cd A |w| w with A = Lb^2 when kQuad = Cd / 2.
+//   drag       F_d = -rho v (kLin + kQuad |w| / Lb) w,  w = v_body(c)
+// with Lb the cube root of the body's volume, so that the quadratic term of a whole submerged
+// body is -1/2 rho Cd A |w| w with A = Lb^2 when kQuad = Cd / 2. The drag is relative to
+// still water: the height field cannot feel the drag's reaction, so a drag toward the water's
+// own vertical speed would hand the bodies energy the water never loses (docs/splash.md:
+// with it the default collapse pumped the pool into metre-high spikes).
 #pragma once
 
 #include <algorithm>
@@ -76,10 +76,13 @@ struct ColumnParams {
     int maxSamples = 24;
 };
 
-/// One submerged sample: its volume (m^3) and centroid.
+/// One submerged sample: its volume (m^3) and centroid, and its share of the body's
+/// waterplane (m^2: w / d.y where the surface crosses the line, 0 for a line wholly under
+/// water), the rate dV/dS at which its volume changes with the surface level S.
 struct SubmergedSample {
     float volume = 0.0f;
     rigid::Vec3 centroid;
+    float waterplane = 0.0f;
 };
 
 /// What the water does to one body in one step.
@@ -91,6 +94,10 @@ struct BodyWater {
     rigid::Vec3 dragForce;         ///< N
     rigid::Vec3 torque;            ///< N m about the body's centre, buoyancy + drag
     rigid::Vec3 dragTorque;        ///< N m, the drag part of torque
+    /// sum of the samples' volume times their centroid's height, m^4 (the submerged volume's
+    /// first moment: rho g times it is what the body's displacement takes from the water's
+    /// potential energy)
+    float submergedMomentY = 0.0f;
 };
 
 /// Volume of a box or sphere (0 for planes).
@@ -118,17 +125,27 @@ BoxLines boxLines(const rigid::Body& b, float cellM, const ColumnParams& p);
 float submergedSamples(const rigid::Body& b, const WaterGrid& water, const ColumnParams& p,
                        std::vector<SubmergedSample>& out);
 
-/// Buoyancy and drag on `b` from its submerged samples.
+/// Buoyancy and drag on `b` from its submerged samples (`water` is not read: the drag is
+/// relative to still water).
 BodyWater waterForces(const rigid::Body& b, const WaterGrid& water, const ColumnParams& p,
                       std::span<const SubmergedSample> samples);
 
 /// Applies one step's water forces to `b` as velocity changes (dt F / m, dt I_w^-1 tau). Drag
-/// may slow the body to the water's speed within the step, not reverse it (explicit drag of a
-/// light body at speed would otherwise overshoot): its share of the change is clamped to the
-/// speed relative to the water (`waterSpeedAtCentre`, WaterGrid::verticalSpeedAt the body's
-/// centre) and to the spin.
-void applyWaterForces(rigid::Body& b, const BodyWater& f, float waterSpeedAtCentre,
-                      float dtSeconds);
+/// may slow the body to rest within the step, not reverse it (explicit drag of a light body at
+/// speed would otherwise overshoot): its share of the change is clamped to the body's speed
+/// and spin.
+void applyWaterForces(rigid::Body& b, const BodyWater& f, float dtSeconds);
+
+/// Kinetic energy of `b`, translation and rotation, J.
+double kineticEnergy(const rigid::Body& b);
+
+/// The radiation reaction of one step: the body's displaced volume was moved out of the
+/// footprints from the surface level at each cell to the level at its target, which changed
+/// the water's potential energy by `energyJ` = rho g sum dv (eta_target - eta_cell) more than
+/// the body's motion did to it (SplashWorld, docs/splash.md). A positive `energyJ` is taken
+/// from the body's kinetic energy (velocities scaled by sqrt(1 - E / K), to rest at most);
+/// zero or negative changes nothing. Returns the energy taken, J.
+double chargeRadiation(rigid::Body& b, double energyJ);
 
 /// A point of the grid in sixteenths of a cell (cell i's centre at 16 i), rounded from a
 /// position (in double) and clamped to one pool width around the pool; not finite: 0.
