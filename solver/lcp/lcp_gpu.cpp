@@ -19,7 +19,6 @@
 
 #include "solver/core/timer.h"
 #include "solver/gpu/gl_objects.h"
-#include "solver/gpu/gpu_context.h"
 #include "solver/gpu/shader_library.h"
 #include "solver/lcp/lcp_common.h"
 #include "solver/lcp/lcp_gpu_layout.h"
@@ -170,17 +169,10 @@ class GpuLcpSolver final : public LcpSolver {
         if (p.matrixFree()) {
             return m_matrixFree.solve(one, x, o).front();
         }
-        if (o.gpuSingleDispatch && gl::fitsOneDispatch(p.n, iterationCount(p, o)) &&
-            !preferManyWorkgroups(p.n)) {
+        if (o.gpuSingleDispatch && gl::fitsOneDispatch(p.n, iterationCount(p, o))) {
             return solveBlocks(one, x, o).front();
         }
         return solveLarge(p, x, o);
-    }
-
-    /// A lone block on a hardware GPU above gl::kHardwareOneWorkgroupMaxN rows.
-    static bool preferManyWorkgroups(int n) {
-        const gpu::GpuContext* ctx = gpu::GpuContext::current();
-        return n > gl::kHardwareOneWorkgroupMaxN && ctx != nullptr && !ctx->info().software();
     }
 
     std::vector<LcpReport> solveBatch(std::span<const LcpProblem> blocks, std::span<float> x,

@@ -34,12 +34,6 @@ inline long blockTripsPerIteration(int n) {
     const long ln = n;
     return (ln + kBlockColumnsPerTrip - 1) / kBlockColumnsPerTrip + (ln + 31) / 32 + 8;
 }
-/// A lone dense problem larger than this goes to the dispatch-per-iteration path on a hardware
-/// GPU even when it fits one dispatch: one workgroup keeps one of the GPU's multiprocessors
-/// busy, the per-iteration path all of them (an H100, n = 400, 2n iterations: 46 ms in one
-/// workgroup, 12.9 ms a dispatch per iteration). A software rasterizer keeps the one dispatch,
-/// where every dispatch costs a pass of the CPU's threads.
-inline constexpr int kHardwareOneWorkgroupMaxN = 256;
 inline bool fitsOneDispatch(int n, int maxIterations) {
     return n <= kBlockMaxN &&
            (static_cast<long>(maxIterations) + 1) * blockTripsPerIteration(n) < kLoopTripLimit;
