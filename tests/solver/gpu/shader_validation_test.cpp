@@ -13,7 +13,6 @@
 // program's plain uniforms are valid GLSL 4.30 and set by name.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
@@ -30,6 +29,7 @@
 #include "solver/gpu/embedded_shaders.h"
 #include "solver/gpu/shader_library.h"
 #include "solver/lcp/lcp_gpu_layout.h"
+#include "support/run_command.h"
 
 #ifndef WW_GLSLANG_VALIDATOR
 #define WW_GLSLANG_VALIDATOR ""
@@ -141,24 +141,8 @@ std::string describe(const Variant& v) {
     return s + " (built by " + v.builtBy + ")";
 }
 
-struct ValidatorRun {
-    int code = -1;
-    std::string output;
-};
-
-ValidatorRun runValidator(const std::string& args) {
-    ValidatorRun r;
-    FILE* p = popen((std::string(WW_GLSLANG_VALIDATOR) + " " + args + " 2>&1").c_str(), "r");
-    if (p == nullptr) {
-        return r;
-    }
-    std::array<char, 4096> buf{};
-    while (fgets(buf.data(), buf.size(), p) != nullptr) {
-        r.output += buf.data();
-    }
-    const int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+test::CommandResult runValidator(const std::string& args) {
+    return test::runShell(std::string(WW_GLSLANG_VALIDATOR) + " " + args);
 }
 
 // glslang's "ERROR: 0:LINE: message" and "WARNING: 0:LINE: ..." lines, with LINE (of the
@@ -228,7 +212,7 @@ TEST(ShaderValidation, EveryBuiltVariantPassesTheReferenceCompiler) {
             // The stage comes from the file's extension, as for the driver.
             const fs::path path = dir.path() / (std::to_string(index++) + "_" + *file);
             std::ofstream(path) << *source;
-            const ValidatorRun run = runValidator(path.string());
+            const test::CommandResult run = runValidator(path.string());
             const bool warned = run.output.find("WARNING:") != std::string::npos;
             if (run.code != 0 || warned) {
                 stagesOk = false;
@@ -240,7 +224,7 @@ TEST(ShaderValidation, EveryBuiltVariantPassesTheReferenceCompiler) {
             ++checked;
         }
         if (stagesOk && stageFiles.size() == 2) {
-            const ValidatorRun link = runValidator("-l " + stageFiles[0] + " " + stageFiles[1]);
+            const test::CommandResult link = runValidator("-l " + stageFiles[0] + " " + stageFiles[1]);
             EXPECT_EQ(link.code, 0) << "linking the stages fails:\n" << link.output;
         }
     }
