@@ -207,7 +207,7 @@ namespace {
 struct WaterState final : SceneState {
     wave::WaveModel::State model;
     bool disturbed = false, quietStep = false, wakeOn = false, rainOn = false;
-    double previousEnergy = 0.0;
+    double lastEnergy = 0.0;  ///< the last energy evaluation
     std::size_t bytes() const override { return sizeof(*this) + model.bytes(); }
     std::string serialize() const override {
         ByteWriter w;
@@ -215,7 +215,7 @@ struct WaterState final : SceneState {
         for (bool b : {disturbed, quietStep, wakeOn, rainOn}) {
             w.put(static_cast<std::uint8_t>(b));
         }
-        w.put(previousEnergy);
+        w.put(lastEnergy);
         return w.take();
     }
 };
@@ -228,7 +228,7 @@ std::unique_ptr<SceneState> WaterScene::saveState() const {
     s->quietStep = m_quietStep;
     s->wakeOn = m_wakeOn;
     s->rainOn = m_rainOn;
-    s->previousEnergy = m_energy;
+    s->lastEnergy = m_energy;
     return s;
 }
 
@@ -240,7 +240,7 @@ Result<std::unique_ptr<SceneState>> WaterScene::readState(std::string_view bytes
     for (std::uint8_t& f : flags) {
         ok = ok && r.get(f);
     }
-    ok = ok && r.get(s->previousEnergy) && r.atEnd();
+    ok = ok && r.get(s->lastEnergy) && r.atEnd();
     if (!ok) {
         return inputError("water: the saved state is truncated or not a water surface's");
     }
@@ -264,9 +264,9 @@ Status WaterScene::restoreState(const SceneState& state) {
     m_quietStep = s->quietStep;
     m_wakeOn = s->wakeOn;
     m_rainOn = s->rainOn;
-    m_energy = s->previousEnergy;
-    m_quietWindow = false;  // the steps before the save are unknown: no growth check until the
-                            // evaluation after next
+    m_energy = s->lastEnergy;
+    m_quietWindow = false;  // the steps before the save are unknown: the next evaluation is
+                            // not compared with this one
     return {};
 }
 
