@@ -246,6 +246,7 @@ Result<std::unique_ptr<GpuContext>> GpuContext::createHeadless(const HeadlessOpt
         std::string label;
         EGLenum platform;
         void* native;
+        bool softwareDevice = false;  ///< an EGL device that says it is Mesa's software one
     };
     std::vector<Candidate> candidates;
     const bool wantSurfaceless = options.platform != HeadlessPlatform::kDevice;
@@ -266,18 +267,27 @@ Result<std::unique_ptr<GpuContext>> GpuContext::createHeadless(const HeadlessOpt
             EGLDeviceEXT devices[16];
             EGLint count = 0;
             queryDevices(16, devices, &count);
+            auto queryDeviceString = reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(
+                eglGetProcAddress("eglQueryDeviceStringEXT"));
+            const auto isSoftwareDevice = [&](EGLDeviceEXT d) {
+                const char* ext =
+                    queryDeviceString != nullptr ? queryDeviceString(d, EGL_EXTENSIONS) : nullptr;
+                return ext != nullptr && hasExtension(ext, "EGL_MESA_device_software");
+            };
             if (options.deviceIndex >= 0) {
                 if (options.deviceIndex >= count) {
                     tried.push_back("egl-device " + std::to_string(options.deviceIndex) +
                                     ": only " + std::to_string(count) + " EGL devices exist");
                 } else {
                     candidates.push_back({"egl-device " + std::to_string(options.deviceIndex),
-                                          EGL_PLATFORM_DEVICE_EXT, devices[options.deviceIndex]});
+                                          EGL_PLATFORM_DEVICE_EXT, devices[options.deviceIndex],
+                                          isSoftwareDevice(devices[options.deviceIndex])});
                 }
             } else {
                 for (EGLint i = 0; i < count; ++i) {
-                    candidates.push_back(
-                        {"egl-device " + std::to_string(i), EGL_PLATFORM_DEVICE_EXT, devices[i]});
+                    candidates.push_back({"egl-device " + std::to_string(i),
+                                          EGL_PLATFORM_DEVICE_EXT, devices[i],
+                                          isSoftwareDevice(devices[i])});
                 }
                 if (count == 0) {
                     tried.push_back("egl-device: eglQueryDevicesEXT found no devices");
@@ -286,7 +296,14 @@ Result<std::unique_ptr<GpuContext>> GpuContext::createHeadless(const HeadlessOpt
         }
     }
 
+    // A software rasterizer is kept only while no candidate gives a hardware GPU: where Mesa is
+    // installed beside a GPU's own driver (the usual desktop), Mesa answers the surfaceless
+    // platform first, with llvmpipe, and the GPU is one of the EGL devices.
+    std::unique_ptr<GpuContext> softwareFallback;
     for (const Candidate& c : candidates) {
+        if (c.softwareDevice && softwareFallback) {
+            continue;  // another software rasterizer
+        }
         auto egl = std::make_unique<Egl>();
         egl->display = getPlatformDisplay(c.platform, c.native, nullptr);
         if (egl->display == EGL_NO_DISPLAY) {
@@ -313,7 +330,16 @@ Result<std::unique_ptr<GpuContext>> GpuContext::createHeadless(const HeadlessOpt
         }
         ctx->m_egl = std::move(egl);
         g_current = ctx.get();
-        return ctx;
+        if (!ctx->m_info.software()) {
+            return ctx;  // a fallback, if any, is not current and goes
+        }
+        if (!softwareFallback) {
+            softwareFallback = std::move(ctx);
+        }
+    }
+    if (softwareFallback) {
+        softwareFallback->makeCurrent();
+        return softwareFallback;
     }
 
     std::string message = "no OpenGL " + std::to_string(options.glMajor) + "." +
