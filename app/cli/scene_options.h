@@ -73,6 +73,13 @@ void registerSceneOptions(OptionTable& table, SceneOptionValues& values);
 /// get the executor of the resolved thread count (thread_option.h).
 Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v);
 
+/// The most bricks --wall accepts (512 x 512); below it the memory rule decides.
+inline constexpr long long kMaxWallBricks = 262144;
+/// Bytes a wall scene of `bricks` bricks needs at its peak (a collapse), from measured runs.
+double wallMemoryBytes(long long bricks);
+/// An error naming what --wall `wall` would need when that exceeds 80 % of physicalBytes.
+Status checkWallMemory(const std::string& wall, long long bricks, double physicalBytes);
+
 /// Validates the water options; errors name the option and the accepted range.
 Result<WaterSceneSettings> makeWaterSettings(const SceneOptionValues& v, std::uint64_t seed);
 

@@ -47,6 +47,7 @@ struct SolverStats {
     std::optional<double> submergedM3;       ///< splash: volume under water
     std::optional<double> volumeDriftRel;    ///< splash: (W − W0)/W0
     std::optional<double> levelCorrectionM;  ///< splash: uniform correction this step
+    std::optional<double> lcpUploadMs;       ///< GPU LCP: packing and upload, ms (in solve)
 };
 
 /// What one step did. The panel, the trace recorder, --check and the summary all read it.
@@ -109,6 +110,7 @@ inline constexpr StatDescriptor kStatDescriptors[] = {
     {"submerged_m3", "m^3", detail::readStat<&SolverStats::submergedM3>},
     {"volume_drift_rel", "", detail::readStat<&SolverStats::volumeDriftRel>},
     {"level_correction_m", "m", detail::readStat<&SolverStats::levelCorrectionM>},
+    {"lcp_upload_ms", "ms", detail::readStat<&SolverStats::lcpUploadMs>},
 };
 
 /// Calls f(name, ms) for each phase the step has, in display order.

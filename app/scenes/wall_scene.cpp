@@ -149,6 +149,9 @@ void WallScene::step(StepRecord& out) {
     out.stats.penetration = s.maxPenetration;
     out.stats.maxSpeed = speed;
     out.stats.maxDrift = drift;
+    if (s.lcpUploadMs > 0.0) {
+        out.stats.lcpUploadMs = s.lcpUploadMs;
+    }
     ++m_steps;
     m_nMax = std::max(m_nMax, s.lcpN);
     m_contactsMax = std::max(m_contactsMax, s.contacts);

@@ -98,6 +98,10 @@ static_assert(sizeof(Control) == 32 && offsetof(Control, minResidual) == 8 &&
 
 /// Invocations per workgroup of the matrix-free kernels.
 inline constexpr int kMfThreads = 256;
+/// Invocations per body of the gather pass (lcp_mf_gather.comp): a power of two dividing
+/// kMfThreads. A wall's brick has 40-100 entries; 8 lanes make its chain of loads 5-13 long.
+inline constexpr int kMfGatherLanes = 8;
+static_assert(kMfThreads % kMfGatherLanes == 0 && (kMfGatherLanes & (kMfGatherLanes - 1)) == 0);
 /// J of a row as three vec4 planes: (J_A lin xyz, J_A ang x), (J_A ang yz, J_B lin xy),
 /// (J_B lin z, J_B ang xyz); row i of plane c at c * rows + i.
 inline constexpr int kMfJacobianPlanes = 3;

@@ -1,7 +1,7 @@
 // Matrix-free projected Jacobi on the GPU for a batch of blocks (lcp_gpu_matrix_free.h).
 // Per iterate t = 0 .. T (T the batch's largest maxIterations), two dispatches cover every
 // block:
-//   lcp_mf_gather.comp  u_b = sum_{i on b} K_{i,side} x_i^t                  (one per body)
+//   lcp_mf_gather.comp  u_b = sum_{i on b} K_{i,side} x_i^t     (kMfGatherLanes per body)
 //   lcp_mf_rows.comp    w = J u + cfm x + b, r(x^t), x^{t+1}, the stopping rule (one per row)
 // then one more row pass that checks the last iterate of every block still running and
 // lcp_mf_finish.comp, which gathers every block's answer into one plane of x. The host enqueues
@@ -119,7 +119,8 @@ Result<GpuMatrixFreeBatch> GpuMatrixFreeBatch::create(const gpu::ShaderLibrary& 
                                  std::pair{"lcp_mf_rows.comp", &batch.m_rowsPass},
                                  std::pair{"lcp_mf_finish.comp", &batch.m_finish}}) {
         auto built = shaders.build(gpu::ProgramSpec::computeStage(
-            file, {{"LCP_MF_THREADS", std::to_string(gl::kMfThreads)}}));
+            file, {{"LCP_MF_THREADS", std::to_string(gl::kMfThreads)},
+                   {"LCP_MF_GATHER_LANES", std::to_string(gl::kMfGatherLanes)}}));
         if (!built) {
             return built.error();
         }
@@ -219,11 +220,8 @@ GpuMatrixFreeBatch::Totals GpuMatrixFreeBatch::pack(std::span<const LcpProblem* 
                        0,
                        0,
                        0};
-        // x^0 in both iterate planes (x^{-1} = x^0 for the accelerated step) and the good one.
-        for (int plane = 0; plane < gl::kMfIteratePlanes; ++plane) {
-            std::copy_n(x.data() + r0, n,
-                        m_xPlanes.data() + static_cast<std::size_t>(plane) * rows + r0);
-        }
+        // x^0 in the first plane; upload() copies it into the others on the GPU.
+        std::copy_n(x.data() + r0, n, m_xPlanes.data() + r0);
         r0 += n;
         b0 += static_cast<std::size_t>(op.bodies);
         e0 += op.bodyEntries.size();
@@ -258,8 +256,16 @@ Status GpuMatrixFreeBatch::upload(const Totals& sizes, const LcpOptions& o) {
     if (s)
         s = put(m_jacobian, m_jacobianPlanes.data(), m_jacobianPlanes.size() * 4,
                 "matrix-free LCP Jacobians");
+    // x^0 in both iterate planes (x^{-1} = x^0 for the accelerated step) and the good one:
+    // uploaded once, copied on the GPU.
     if (s)
-        s = put(m_x, m_xPlanes.data(), m_xPlanes.size() * 4, "matrix-free LCP x");
+        s = ensureBuffer(m_x, m_xPlanes.size() * 4, "matrix-free LCP x");
+    if (s && sizes.rows > 0) {
+        m_x.upload(m_xPlanes.data(), sizes.rows * 4);
+        for (int plane = 1; plane < gl::kMfIteratePlanes; ++plane) {
+            m_x.copyFrom(m_x, sizes.rows * 4, 0, static_cast<std::size_t>(plane) * sizes.rows * 4);
+        }
+    }
     if (s)
         s = put(m_blockBuffer, m_blocks.data(), m_blocks.size() * sizeof(gl::MfBlock),
                 "matrix-free LCP blocks");
@@ -304,7 +310,8 @@ Status GpuMatrixFreeBatch::iterate(const Totals& sizes, const LcpOptions& o, int
     m_residual.bind(5);
     m_weightBuffer.bind(6);
     const auto rowGroups = gpu::groupsFor(sizes.rows, gl::kMfThreads);
-    const auto bodyGroups = gpu::groupsFor(sizes.bodies, gl::kMfThreads);
+    const auto bodyGroups =
+        gpu::groupsFor(sizes.bodies * static_cast<std::size_t>(gl::kMfGatherLanes), gl::kMfThreads);
     // t = longest + 1 only checks the last iterates (no gather needed).
     for (int t = 0; t <= sizes.longest + 1; ++t) {
         if (t <= sizes.longest && bodies > 0) {

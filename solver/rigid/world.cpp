@@ -525,9 +525,12 @@ void World::assembleAndSolve(float h) {
         m_reports = solver->solveBatch(std::span<const lcp::LcpProblem>(m_blocks.data(), blocks),
                                        m_x, options);
     }
+    double uploadMs = 0.0;  // a batch's reports share one upload: the largest is the batch's
     for (int k = 0; k < static_cast<int>(m_reports.size()); ++k) {
         account(m_reports[k], m_blocks[k].n);
+        uploadMs = std::max(uploadMs, m_reports[k].uploadMs);
     }
+    m_stats.lcpUploadMs += uploadMs;
     m_stats.islands = std::max(m_stats.islands, blocks);
     m_stats.lcpN = std::max(m_stats.lcpN, 3 * nc);
     m_stats.iterationsMean =

@@ -149,6 +149,8 @@ struct StepStats {
     int lcpNMax = 0;           ///< rows of the largest block
     int matrixFreeBlocks = 0;  ///< blocks posed matrix-free (LcpOperator)
     double lcpMacs = 0;        ///< multiply-adds of one product with every block's A
+    /// GPU backend: ms of the solve spent packing and uploading the blocks (part of solveMs)
+    double lcpUploadMs = 0;
     float iterationsMean = 0;  ///< over blocks
     int iterationsMax = 0;
     int iterationCap = 0;   ///< after the cold-start and budget rules (0 = 2n)

@@ -50,14 +50,14 @@ void expectCase(const Case& c, bool wall) {
 // Found by fuzz_config: "65536x65536" passed parseSize (each side <= 65536) and the brick count
 // cols * rows overflowed int (undefined behaviour; UBSan aborts).
 TEST(SceneOptions, WallSizeProductDoesNotOverflow) {
-    for (const char* size : {"65536x65536", "65536x32768", "32768x65536", "4097x1", "64x65"}) {
+    for (const char* size : {"65536x65536", "65536x32768", "32768x65536", "65536x5", "513x512"}) {
         SceneOptionValues v;
         v.wall = size;
         const Result<WallSceneSettings> s = makeWallSettings(v);
         ASSERT_FALSE(s.ok()) << size;
-        EXPECT_NE(s.error().message.find("at most 4096"), std::string::npos) << s.error().message;
+        EXPECT_NE(s.error().message.find("at most 262144"), std::string::npos) << s.error().message;
     }
-    for (const char* size : {"4096x1", "1x4096", "64x64"}) {
+    for (const char* size : {"4096x1", "1x4096", "64x64", "100x100", "200x50", "200x100"}) {
         SceneOptionValues v;
         v.wall = size;
         EXPECT_TRUE(makeWallSettings(v).ok()) << size;
@@ -208,6 +208,28 @@ TEST(SceneOptions, SleepIsOffByDefaultAndReachesTheWorld) {
     Result<WallSceneSettings> on = makeWallSettings(v);
     ASSERT_TRUE(on.ok());
     EXPECT_TRUE(on->world.sleep);
+}
+
+
+// Walls of 10 000-20 000 bricks are accepted; one that would not fit in memory is refused
+// before the run with what it needs (exit 2 at the command line).
+TEST(SceneOptions, WallTooBigForMemoryIsRefusedWithWhatItNeeds) {
+    const double gb = 1e9;
+    // 20 000 bricks need about 1 GB: fine with 8 GB, refused with 1 GB.
+    EXPECT_TRUE(checkWallMemory("200x100", 20000, 8 * gb).ok());
+    const Status small = checkWallMemory("200x100", 20000, 1 * gb);
+    ASSERT_FALSE(small.ok());
+    const std::string& m = small.error().message;
+    EXPECT_NE(m.find("--wall"), std::string::npos) << m;
+    EXPECT_NE(m.find("20000 bricks"), std::string::npos) << m;
+    EXPECT_NE(m.find("1.0 GB"), std::string::npos) << m;
+    // The estimate grows with the wall and stays above the measured peaks (271 MB at 10 000
+    // bricks, 490 MB at 20 000).
+    EXPECT_GT(wallMemoryBytes(10000), 271e6);
+    EXPECT_GT(wallMemoryBytes(20000), 490e6);
+    EXPECT_GT(wallMemoryBytes(20001), wallMemoryBytes(20000));
+    // Unknown physical memory (0) does not refuse.
+    EXPECT_TRUE(checkWallMemory("512x512", 262144, 0.0).ok());
 }
 
 }  // namespace

@@ -174,7 +174,7 @@ TEST_F(LcpGpuMatrixFree, IteratesMatchCpuDense) {
                                                                             xm = xc;
                 const auto rc = m_cpu->solve(dense, xc, o);
                 const auto rp = m_cpu->solve(perturbed, xp, o);
-                const auto rm = m_cpu->solve(p, xm, o);  // the GPU's summation order on the CPU
+                const auto rm = m_cpu->solve(p, xm, o);  // the matrix-free product on the CPU
                 const auto rg = m_gpu->solve(p, xg, o);
                 ASSERT_TRUE(rg.error.empty()) << rg.error;
                 EXPECT_EQ(rg.iterations, rc.iterations) << what;
