@@ -21,7 +21,7 @@ inline constexpr int kBlockThreadsSmall = 32;
 inline constexpr int kStepRowBlocks = 16;
 inline constexpr int kStepSlices = 16;
 /// Mesa's llvmpipe silently ends shader loops after about 65535 trips in one invocation,
-/// counted over all its loops and their entries (found here: single-dispatch solves stopped
+/// counted over all its loops and their entries (a single-dispatch solve past the bound stops
 /// after iterations * (n / 4 + ~8) ~ 65535 trips, with garbage marked converged). Per iteration
 /// the single-dispatch kernel makes ceil(n / kBlockColumnsPerTrip) column trips, up to
 /// ceil(n / 32) trips copying the iterate, and a few more; a block goes through one dispatch

@@ -51,10 +51,10 @@ inline constexpr int kMatrixFreeMinRows = 256;
 /// kLambdaSteps-step Lanczos estimate, which approaches it from below (per matrix-free block
 /// lcp::lanczosLambdaMax, over the dense blocks' rows together estimateLambdaMax; the largest):
 /// on the 20 x 20 wall's island 12 steps reach 0.97-0.98 of the 200-step value (docs/rigid.md,
-/// "lambda_max by Lanczos"). The 20 power iterations used before needed 1.1.
+/// "lambda_max by Lanczos"); 20 power iterations would need 1.1.
 inline constexpr float kLambdaEstimateMargin = 1.03f;
 /// Lanczos steps of that estimate, one product with A each: 12 reach 0.93 of lambda_max on
-/// the worst of 5000 random scenes, where the 20 power iterations used before reached 0.80.
+/// the worst of 5000 random scenes, where 20 power iterations reach 0.80.
 inline constexpr int kLambdaSteps = 12;
 /// A matrix-free block's estimate starts from the Ritz vector of its bodies' last one (plus the
 /// hash start: lcp::LanczosOptions::startMix) and stops after at least kLambdaMinSteps steps

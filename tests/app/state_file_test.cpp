@@ -130,7 +130,7 @@ TEST_F(StateFileCorruption, EveryChangedByteOfEverySceneIsRefused) {
     }
 }
 
-// A file of version 2 (before the checksum) is refused, naming both versions and what to do.
+// A file of version 2 (no checksum) is refused, naming both versions and what to do.
 TEST_F(StateFileCorruption, AnOlderVersionIsRefusedNamingBoth) {
     SceneOptionValues v;
     v.wall = "3x2";

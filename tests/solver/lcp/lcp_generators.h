@@ -108,8 +108,8 @@ inline lcp::LcpProblem contactProblem(int contacts, unsigned seed, bool friction
 }
 
 /// Largest ||(x_f, x_g)|| - mu max(x_k, 0) over the pairs of friction rows that name the same
-/// normal row k (<= 0 when x lies in the disc cone); -inf without pairs. Found here from
-/// frictionNormal directly, independently of the solver's own pairing.
+/// normal row k (<= 0 when x lies in the disc cone); -inf without pairs. The pairs are taken
+/// from frictionNormal directly, independently of the solver's own pairing.
 inline double discConeExcess(const lcp::LcpProblem& p, std::span<const float> x) {
     double excess = -std::numeric_limits<double>::infinity();
     for (int f = 0; f < p.n && p.hasFriction(); ++f) {

@@ -80,7 +80,7 @@ TEST_F(LcpGpu, SingleDispatchMatchesCpu) {
 }
 
 // Long single-workgroup solves. llvmpipe silently ends a shader loop after 65535 trips per
-// invocation; a whole solve in one dispatch at n = 720 with 2n iterations used to stop after 91
+// invocation; a whole solve in one dispatch at n = 720 with 2n iterations would stop after 91
 // iterations and report garbage as converged. Solves longer than the bound must take the
 // per-iteration path and still agree with the CPU iterate for iterate; solves just under it
 // stay in one dispatch. Both checked against the CPU's residual and iterations.
