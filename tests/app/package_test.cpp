@@ -1,7 +1,10 @@
 // What an installed wavewall relies on: the manual page the build generates from the option
-// tables (app/cli/man_page.h) and `wavewall --version` (app/cli/build_info.h).
+// tables (app/cli/man_page.h), `wavewall --version` (app/cli/build_info.h) and `--config NAME`
+// finding a preset (app/cli/option_table.h). scripts/install-check.sh checks the install itself.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -145,6 +148,37 @@ TEST(Version, PrintsTheVersionAndTheBuildsFeatures) {
     EXPECT_EQ(fields["bullet"].rfind("compiled in", 0) == 0, WW_BULLET_FOUND != 0)
         << fields["bullet"];
     EXPECT_EQ(fields["ode"].rfind("compiled in", 0) == 0, WW_ODE_FOUND != 0) << fields["ode"];
+}
+
+// `--config NAME` (no '/', no such file here) reads the preset NAME.json of the assets
+// folder, the same run as the preset's full path; an unknown name lists the presets.
+TEST(ConfigPreset, ANameFindsThePresetFromAnyFolder) {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("ww_preset_" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string cd = "cd " + dir.string() + " && ";
+    const std::string source = std::getenv("WAVEWALL_SOURCE_DIR");
+    const std::string run = " headless --steps 3 --backend cpu --config ";
+    const CommandResult byName = test::runShell(cd + WW_WAVEWALL_EXE + run + "pyramid");
+    const CommandResult byPath =
+        test::runShell(cd + WW_WAVEWALL_EXE + run + source + "/assets/pyramid.json");
+    ASSERT_EQ(byName.code, 0) << byName.output;
+    ASSERT_EQ(byPath.code, 0) << byPath.output;
+    auto hashLine = [](const std::string& out) {
+        const std::size_t at = out.find("hash ");
+        return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+    };
+    EXPECT_FALSE(hashLine(byPath.output).empty()) << byPath.output;
+    EXPECT_EQ(hashLine(byName.output), hashLine(byPath.output));
+    // The pyramid (8-brick base: 36 bricks and the ground), not the default 10 x 6 wall.
+    EXPECT_NE(byName.output.find("bodies           37"), std::string::npos) << byName.output;
+
+    const CommandResult unknown = test::runShell(cd + WW_WAVEWALL_EXE + run + "no_such_preset");
+    EXPECT_EQ(unknown.code, 2) << unknown.output;
+    EXPECT_NE(unknown.output.find("no_such_preset: cannot open config file"), std::string::npos)
+        << unknown.output;
+    EXPECT_NE(unknown.output.find("pyramid, slide"), std::string::npos) << unknown.output;
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace
