@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/build_info.h"
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
+#include "app/cli/man_page.h"
 
 int main(int argc, char** argv) {
     using namespace ww::app;
@@ -18,7 +20,12 @@ int main(int argc, char** argv) {
         "compute) or the CPU.",
         "wavewall"};
     app.require_subcommand(0, 1);
-    app.set_version_flag("--version", "wavewall 0.1.0");
+    app.set_version_flag(
+        "--version", [] { return versionText(); },
+        "Print the version and what this build holds (GPU, SIMD, benchmark peers) and exit");
+    // Hidden (no group): the build writes the manual page with it (app/cli/man_page.h).
+    bool man = false;
+    app.add_flag("--man", man, "Print the manual page (roff) and exit")->group("");
 
     std::map<CLI::App*, CommandAction> actions;
     auto add = [&](CommandAction action) {
@@ -37,7 +44,7 @@ int main(int argc, char** argv) {
     static char demoName[] = "demo";
     const std::string first = argc > 1 ? argv[1] : "";
     if (first.empty() || (first[0] == '-' && first != "-h" && first != "--help" &&
-                          first != "--help-all" && first != "--version")) {
+                          first != "--help-all" && first != "--version" && first != "--man")) {
         args.insert(args.begin() + 1, demoName);
     }
 
@@ -53,6 +60,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "wavewall: error: %s\nRun 'wavewall --help' for the usage.\n",
                      e.what());
         return kExitUsage;
+    }
+    if (man) {
+        std::printf("%s", manPage(app, wavewallVersion()).c_str());
+        return kExitOk;
     }
     for (auto& [cmd, action] : actions) {
         if (cmd->parsed()) {

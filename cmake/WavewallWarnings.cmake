@@ -12,5 +12,7 @@ function(ww_configure_target target)
     if(WW_NATIVE AND NOT WW_SANITIZE)
         target_compile_options(${target} PRIVATE -march=native)
     endif()
-    target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})
+    # The source root in the build; installed targets get include/wavewall instead
+    # (cmake/WavewallInstall.cmake).
+    target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
 endfunction()

@@ -17,6 +17,8 @@ packages=(
     python3 python3-matplotlib
     clang libclang-rt-14-dev  # scripts/fuzz.sh: the libFuzzer targets (clang++ -fsanitize=fuzzer)
     glslang-tools  # glslangValidator: tests/solver/gpu/shader_validation_test.cpp
+    dpkg-dev file desktop-file-utils man-db  # scripts/install-check.sh: cpack -G DEB's
+                                             # dpkg-shlibdeps, the desktop entry, the man page
 )
 
 missing=()

@@ -5,9 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
+
+#include "app/demo/saved_settings.h"
 
 namespace ww::app {
 
@@ -201,9 +204,43 @@ std::string OptionTable::assign(const std::string& name, const nlohmann::json& v
     return {};
 }
 
-Status OptionTable::applyConfig(const std::string& path) const {
+std::string resolveConfigPath(const std::string& given) {
+    std::error_code ec;
+    if (given.empty() || given.find('/') != std::string::npos ||
+        std::filesystem::exists(given, ec)) {
+        return given;
+    }
+    const std::string dir = demo::findAssetsDir();
+    if (dir.empty()) {
+        return given;
+    }
+    for (const std::string& name : {given, given + ".json"}) {
+        const std::filesystem::path preset = std::filesystem::path(dir) / name;
+        if (std::filesystem::is_regular_file(preset, ec)) {
+            return preset.string();
+        }
+    }
+    return given;
+}
+
+Status OptionTable::applyConfig(const std::string& given) const {
+    const std::string path = resolveConfigPath(given);
     Result<nlohmann::json> doc = readJsonFile(path);
     if (!doc) {
+        if (doc.error().kind == ErrorKind::kIo && given.find('/') == std::string::npos) {
+            // Neither a file nor a preset: say which presets there are.
+            std::string tried;
+            const std::string dir = demo::findAssetsDir(&tried);
+            std::string names;
+            for (const std::string& preset : demo::listPresets(dir)) {
+                names +=
+                    (names.empty() ? "" : ", ") + std::filesystem::path(preset).stem().string();
+            }
+            return Error{ErrorKind::kIo,
+                         doc.error().message +
+                             (dir.empty() ? " (no presets folder found: looked in " + tried + ")"
+                                          : ", or name a preset of " + dir + ": " + names)};
+        }
         return doc.error();
     }
     bool ok = false;

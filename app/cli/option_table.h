@@ -91,6 +91,12 @@ class OptionTable {
 /// scenes' range checks then see exactly the value the model gets.
 Result<float> toOptionFloat(const std::string& name, long double value);
 
+/// The file a --config value names: `given` itself when that file exists; else, when `given`
+/// holds no '/', the preset of that name (NAME or NAME.json) in the presets folder
+/// (demo::findAssetsDir: beside the executable, its install's share/wavewall/assets or the
+/// source tree's assets/), so `--config wall` works from any folder; else `given` unchanged.
+std::string resolveConfigPath(const std::string& given);
+
 /// Reads a JSON file; a syntax error names file, line and column.
 Result<nlohmann::json> readJsonFile(const std::string& path);
 /// Writes `doc` as indented JSON (summaries, reports, snapshots); an error names the path.
