@@ -22,7 +22,7 @@ struct Baseline {
 };
 
 struct Record {
-    std::string suite;    ///< ops | lcp | cg | wall | water | splash
+    std::string suite;    ///< ops | lcp | cg | wall | water | splash | capacity
     std::string name;     ///< what was measured, e.g. "jacobi-iteration"
     std::string size;     ///< e.g. "1000x1000", "256x256"
     std::string backend;  ///< cpu | gpu | a library name
@@ -32,12 +32,22 @@ struct Record {
     std::vector<std::pair<std::string, double>> metrics;  ///< e.g. {"GB/s", 9.1}
 };
 
+/// The capacity suite's limits (`--frame-ms`, `--max-bricks`, `--max-grid`; capacity_bench.h).
+struct CapacityLimits {
+    double frameMs = 16.7;  ///< the frame budget a step's p95 must stay within, ms
+    int maxBricks = 20000;  ///< the largest wall the search tries (cols x rows)
+    int maxGrid = 4096;     ///< the largest water grid side the search tries
+};
+
 struct Options {
     int repeats = 5;     ///< timed repetitions per measurement (median reported)
     bool gpu = false;    ///< a GPU context is current and GPU rows should be measured
     bool quick = false;  ///< smaller sizes, for smoke tests of the bench command itself
     /// Runs this library's CPU work; the libraries measured against get its thread count.
     std::shared_ptr<const exec::Executor> executor;
+    /// The capacity suite's thread counts, one executor each (empty: `executor` alone).
+    std::vector<std::shared_ptr<const exec::Executor>> capacityExecutors;
+    CapacityLimits capacity;
 };
 
 class Recorder {

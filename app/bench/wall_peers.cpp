@@ -1,4 +1,4 @@
-// The wall against Bullet and ODE (see wall_peers.h).
+// The wall against Bullet, ODE and Box3D (see wall_peers.h).
 #include "app/bench/wall_peers.h"
 
 #include <malloc.h>
@@ -16,6 +16,17 @@
 
 #include "solver/rigid/scenes.h"
 
+// Each peer is compiled in by app/bench/CMakeLists.txt where the build found it.
+#ifndef WW_HAVE_BULLET
+#define WW_HAVE_BULLET 0
+#endif
+#ifndef WW_HAVE_ODE
+#define WW_HAVE_ODE 0
+#endif
+#ifndef WW_HAVE_BOX3D
+#define WW_HAVE_BOX3D 0
+#endif
+
 namespace ww::bench {
 namespace {
 
@@ -23,6 +34,8 @@ constexpr double kRestSeconds = 30.0;
 constexpr double kCollapseSeconds = 5.0;
 /// A wall "stands" while no brick has moved farther than this from its start.
 constexpr double kStandsDriftM = 0.05;
+/// The rest run also reports its drift after this long (a creep that grows over the 30 s).
+constexpr double kEarlyDriftSeconds = 10.0;
 /// Wall-clock cap of one run (one engine, one wall, one scene), s: the bench reports a slower
 /// engine as stopped after the steps it made instead of hanging.
 constexpr double kCapSeconds = 120.0;
@@ -31,11 +44,6 @@ constexpr double kQuickCapSeconds = 30.0;
 constexpr int kQuickSteps = 30;
 constexpr float kShotSpeedMps = 20.0f;
 constexpr float kShotDistanceM = 8.0f;
-
-struct WallSize {
-    int cols;
-    int rows;
-};
 
 enum class Scene { kRest, kCollapse };
 
@@ -121,7 +129,7 @@ struct Engine {
 
 std::unique_ptr<PeerWall> makeOurs(const Options& opts, const WallSize& size,
                                    const PeerWallSetup&) {
-    return std::make_unique<OurWall>(opts.executor, wallParams(size));
+    return makeOurWall(opts.executor, size);
 }
 
 std::vector<Engine> engines(const Options& opts) {
@@ -148,20 +156,13 @@ std::vector<Engine> engines(const Options& opts) {
         {"ode", odeDescription(), 1,
          [](const Options&, const WallSize&, const PeerWallSetup& s) { return makeOdeWall(s); }});
 #endif
+#if WW_HAVE_BOX3D
+    list.push_back({"box3d", box3dDescription(opts.executor->threads()), opts.executor->threads(),
+                    [](const Options& o, const WallSize&, const PeerWallSetup& s) {
+                        return makeBox3dWall(s, o.executor->threads());
+                    }});
+#endif
     return list;
-}
-
-/// The bricks of rigid::addWall, so that every engine builds the same wall.
-PeerWallSetup setupFor(const Options& opts, const WallSize& size) {
-    const rigid::WallParams wall = wallParams(size);
-    const OurWall probe(opts.executor, wall);
-    PeerWallSetup s;
-    probe.brickCentres(s.brickCentres);
-    s.brickHalfExtents = wall.brickHalfExtents;
-    s.brickMassKg = wall.brickMassKg;
-    s.friction = rigid::WorldParams{}.friction;
-    s.dtSeconds = rigid::WorldParams{}.dtSeconds;
-    return s;
 }
 
 /// Aimed horizontally at the wall's middle height, from kShotDistanceM in front of it (+z).
@@ -178,13 +179,17 @@ struct Run {
     int stepsPlanned = 0;
     bool capped = false;
     double maxDriftM = 0.0;  ///< m; infinity if a brick's position became non-finite
+    /// maxDriftM over the first kEarlyDriftSeconds; NaN when the run is shorter.
+    double earlyDriftM = std::numeric_limits<double>::quiet_NaN();
     double peakRssMb = 0.0;  ///< MiB, the process's, during the run (the engine built and stepped)
     /// MiB resident before the run: what earlier suites of the same process left (GL driver,
     /// allocator caches); peakRssMb - startRssMb is what this run added.
     double startRssMb = 0.0;
 };
 
-Run run(PeerWall& wall, Scene scene, int steps, double capSeconds, const PeerShot& shot) {
+Run run(PeerWall& wall, Scene scene, int steps, double capSeconds, const PeerShot& shot,
+        double dtSeconds) {
+    const auto earlySteps = static_cast<int>(std::lround(kEarlyDriftSeconds / dtSeconds));
     Run r;
     r.stepsPlanned = steps;
     r.stepMs.reserve(static_cast<std::size_t>(steps));
@@ -206,6 +211,9 @@ Run run(PeerWall& wall, Scene scene, int steps, double capSeconds, const PeerSho
             const double d = rigid::length(now[i] - start[i]);
             r.maxDriftM = std::isfinite(d) ? std::max(r.maxDriftM, d)
                                            : std::numeric_limits<double>::infinity();
+        }
+        if (s + 1 == earlySteps) {
+            r.earlyDriftM = r.maxDriftM;
         }
         if (s + 1 < steps && total.elapsedMs() > capSeconds * 1e3) {
             r.capped = true;
@@ -246,6 +254,9 @@ Record toRecord(const Engine& e, const WallSize& size, Scene scene, const Run& r
                    {"threads", e.threads},
                    {"peak_rss_mib", r.peakRssMb},
                    {"rss_growth_mib", r.peakRssMb - r.startRssMb}};
+    if (!std::isnan(r.earlyDriftM)) {
+        rec.metrics.push_back({"max_drift_10s_m", r.earlyDriftM});
+    }
     return rec;
 }
 
@@ -261,29 +272,65 @@ void printHeader(const std::vector<Engine>& list, bool quick, double capSeconds)
     for (const Engine& e : list) {
         std::printf("  %s\n", e.description.c_str());
     }
-#if !WW_HAVE_BULLET
-    std::printf("peers skipped: Bullet not found (install libbullet-dev)\n");
-#endif
-#if !WW_HAVE_ODE
-    std::printf("peers skipped: ODE not found (install libode-dev)\n");
-#endif
+    for (const char* peer : {"bullet", "ode", "box3d"}) {
+        const std::string skip = peerSkipLine(peer);
+        if (!skip.empty()) {
+            std::printf("%s\n", skip.c_str());
+        }
+    }
     std::printf(
         "(peak MiB: the process's resident high-water mark during the run; +MiB: its rise over "
         "the resident size before the run)\n");
-    std::printf("%-13s %-6s %-9s %7s %9s %9s %9s %11s %8s %6s  %s\n", "engine", "wall", "scene",
-                "steps", "p50 ms", "p95 ms", "max ms", "max drift m", "peak MiB", "+MiB",
-                "verdict");
+    std::printf("%-13s %-6s %-9s %7s %9s %9s %9s %11s %11s %8s %6s  %s\n", "engine", "wall",
+                "scene", "steps", "p50 ms", "p95 ms", "max ms", "drift@10s m", "max drift m",
+                "peak MiB", "+MiB", "verdict");
 }
 
 void printRow(const Record& rec, Scene scene, const Run& r) {
-    std::printf("%-13s %-6s %-9s %7zu %9.3f %9.3f %9.3f %11.4f %8.0f %6.0f  %s\n",
+    char early[16] = "-";
+    if (!std::isnan(r.earlyDriftM)) {
+        std::snprintf(early, sizeof early, "%.4f", r.earlyDriftM);
+    }
+    std::printf("%-13s %-6s %-9s %7zu %9.3f %9.3f %9.3f %11s %11.4f %8.0f %6.0f  %s\n",
                 rec.backend.c_str(), rec.size.c_str(), scene == Scene::kRest ? "rest" : "collapse",
                 r.stepMs.size(), rec.medianMs, quantile(r.stepMs, 0.95), quantile(r.stepMs, 1.0),
-                r.maxDriftM, r.peakRssMb, r.peakRssMb - r.startRssMb, verdict(r).c_str());
+                early, r.maxDriftM, r.peakRssMb, r.peakRssMb - r.startRssMb, verdict(r).c_str());
     std::fflush(stdout);
 }
 
 }  // namespace
+
+PeerWallSetup peerWallSetup(const WallSize& size) {
+    const rigid::WallParams wall = wallParams(size);
+    // The bricks' poses come from addWall itself; a one-thread world only reads them.
+    const OurWall probe(std::make_shared<const exec::Executor>(1), wall);
+    PeerWallSetup s;
+    probe.brickCentres(s.brickCentres);
+    s.brickHalfExtents = wall.brickHalfExtents;
+    s.brickMassKg = wall.brickMassKg;
+    s.friction = rigid::WorldParams{}.friction;
+    s.dtSeconds = rigid::WorldParams{}.dtSeconds;
+    return s;
+}
+
+std::unique_ptr<PeerWall> makeOurWall(std::shared_ptr<const exec::Executor> executor,
+                                      const WallSize& size) {
+    return std::make_unique<OurWall>(std::move(executor), wallParams(size));
+}
+
+std::string peerSkipLine(const std::string& peer) {
+    if (peer == "bullet" && WW_HAVE_BULLET == 0) {
+        return "peers skipped: Bullet not found (install libbullet-dev)";
+    }
+    if (peer == "ode" && WW_HAVE_ODE == 0) {
+        return "peers skipped: ODE not found (install libode-dev)";
+    }
+    if (peer == "box3d" && WW_HAVE_BOX3D == 0) {
+        return "peers skipped: Box3D not found (build and install github.com/erincatto/box3d, "
+               "then configure with -DWW_BOX3D_ROOT=<its install prefix>; docs/benchmarks.md)";
+    }
+    return "";
+}
 
 void runWallPeers(const Options& opts, Recorder& recorder) {
     const std::vector<Engine> list = engines(opts);
@@ -294,7 +341,7 @@ void runWallPeers(const Options& opts, Recorder& recorder) {
         walls.resize(1);
     }
     for (const WallSize& size : walls) {
-        const PeerWallSetup setup = setupFor(opts, size);
+        const PeerWallSetup setup = peerWallSetup(size);
         const PeerShot shot = shotFor(setup, size);
         for (Scene scene : {Scene::kRest, Scene::kCollapse}) {
             const double seconds = scene == Scene::kRest ? kRestSeconds : kCollapseSeconds;
@@ -305,7 +352,7 @@ void runWallPeers(const Options& opts, Recorder& recorder) {
                 resetPeakRss();
                 const double startRss = rssMb();
                 std::unique_ptr<PeerWall> wall = e.make(opts, size, setup);
-                Run r = run(*wall, scene, steps, capSeconds, shot);
+                Run r = run(*wall, scene, steps, capSeconds, shot, setup.dtSeconds);
                 r.peakRssMb = peakRssMb();
                 r.startRssMb = startRss;
                 group.push_back(toRecord(e, size, scene, r, setup.dtSeconds));

@@ -1,13 +1,15 @@
 // The wall against its peers (`wavewall bench --suite wall`, after the suite's own rows): the
 // SAME wall of unit cubes in exactly touching columns, awake, built from rigid::addWall's
 // poses, stepped at 60 Hz by our rigid::World (default WorldParams, CPU backend), by Bullet
-// (btDiscreteDynamicsWorld + btSequentialImpulseConstraintSolver, 10 iterations) and by ODE
-// (dWorldQuickStep, 20 iterations), with the same Coulomb friction mu = WorldParams{}.friction.
-// Walls 10x6, 20x20 and 40x25 (cols x rows), each twice: at rest for 30 s (stands while no
-// brick drifts more than 5 cm from its start) and shot by a 10 kg sphere of radius 0.4 m at
-// 20 m/s for 5 s (per-step ms p50 / p95 / max). Each run stops after a wall-clock cap, so a
-// slow engine is reported as stopped instead of hanging the bench. A peer missing at build
-// time (pkg-config `bullet`, `ode`) is skipped with a line saying what to install.
+// (btDiscreteDynamicsWorld + btSequentialImpulseConstraintSolver, 10 iterations), by ODE
+// (dWorldQuickStep, 20 iterations) and by Box3D (its soft step, 4 substeps, on the bench's
+// thread count), with the same Coulomb friction mu = WorldParams{}.friction.
+// Walls 10x6, 20x20 and 40x25 (cols x rows), each twice: at rest for 30 s (the largest brick
+// drift after 10 s and after 30 s; stands while no brick drifts more than 5 cm from its start)
+// and shot by a 10 kg sphere of radius 0.4 m at 20 m/s for 5 s (per-step ms p50 / p95 / max). Each
+// run stops after a wall-clock cap, so a slow engine is reported as stopped instead of hanging the
+// bench. A peer missing at build time (pkg-config `bullet`, `ode`; Box3D: CMake's WW_BOX3D_ROOT,
+// docs/benchmarks.md) is skipped with a line saying what to install.
 #pragma once
 
 #include <memory>
@@ -48,6 +50,21 @@ class PeerWall {
     virtual void brickCentres(std::vector<rigid::Vec3>& out) const = 0;
 };
 
+/// A wall of cols x rows unit cubes.
+struct WallSize {
+    int cols = 10;
+    int rows = 6;
+};
+
+/// The bricks of rigid::addWall for `size`, columns exactly touching (the whole wall one
+/// island), with WorldParams{}'s friction and dt: what every engine builds.
+PeerWallSetup peerWallSetup(const WallSize& size);
+
+/// Our rigid::World (default WorldParams, CPU backend, `executor`'s threads) on the wall of
+/// peerWallSetup(size).
+std::unique_ptr<PeerWall> makeOurWall(std::shared_ptr<const exec::Executor> executor,
+                                      const WallSize& size);
+
 #if WW_HAVE_BULLET
 /// Bullet (bullet_wall.cpp); its settings are listed there and in docs/benchmarks.md.
 std::unique_ptr<PeerWall> makeBulletWall(const PeerWallSetup& setup);
@@ -59,10 +76,19 @@ std::string bulletDescription();
 std::unique_ptr<PeerWall> makeOdeWall(const PeerWallSetup& setup);
 std::string odeDescription();
 #endif
+#if WW_HAVE_BOX3D
+/// Box3D (box3d_wall.cpp) on `threads` workers of its own scheduler (1: the caller alone).
+std::unique_ptr<PeerWall> makeBox3dWall(const PeerWallSetup& setup, int threads);
+std::string box3dDescription(int threads);
+#endif
+
+/// The line printed for a peer this build lacks ("peers skipped: Box3D not found ..."); empty
+/// when the build has it. peer: "bullet", "ode" or "box3d".
+std::string peerSkipLine(const std::string& peer);
 
 /// Runs every engine on every wall (opts.quick: 10x6 only, a few steps per run), prints the
 /// table and adds one record per run (suite "wall", name "peers-rest" / "peers-collapse",
-/// size "COLSxROWS", backend = the engine: "wavewall-cpu", "bullet", "ode").
+/// size "COLSxROWS", backend = the engine: "wavewall-cpu", "bullet", "ode", "box3d").
 void runWallPeers(const Options& opts, Recorder& recorder);
 
 }  // namespace ww::bench

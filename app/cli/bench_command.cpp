@@ -1,13 +1,17 @@
 // `wavewall bench`: runs the benchmark suites of the solver modules and prints their tables
 // (each suite prints its own, in the style of the paper it follows); --json writes the machine,
 // the GL renderer and every record with its same-run baselines (docs/benchmarks.md).
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "app/bench/capacity_bench.h"
 #include "app/bench/cg_bench.h"
 #include "app/bench/lcp_bench.h"
 #include "app/bench/splash_bench.h"
@@ -30,7 +34,43 @@ struct BenchValues {
     std::string shaderDir;
     bool quick = false;
     std::string threads;
+    bench::CapacityLimits capacity;
 };
+
+/// --threads: one count, or for --suite capacity a comma-separated list (default there: 1 and
+/// the count every other suite gets). Each count is checked as every command checks one.
+Result<std::vector<int>> threadCounts(const BenchValues& v) {
+    std::vector<std::string> items;
+    for (std::size_t b = 0; b <= v.threads.size();) {
+        const std::size_t e = std::min(v.threads.find(',', b), v.threads.size());
+        items.push_back(v.threads.substr(b, e - b));
+        b = e + 1;
+    }
+    if (v.threads.empty()) {
+        items = {""};
+    }
+    if (items.size() > 1 && v.suite != "capacity") {
+        return inputError("--threads " + v.threads +
+                          ": a list of thread counts is for --suite capacity only; give one count");
+    }
+    std::vector<int> counts;
+    if (v.threads.empty() && v.suite == "capacity") {
+        counts.push_back(1);
+    }
+    for (const std::string& item : items) {
+        if (items.size() > 1 && item.empty()) {
+            return inputError("--threads " + v.threads + ": an empty entry in the list");
+        }
+        Result<int> n = resolveThreadCount(item);
+        if (!n) {
+            return n.error();
+        }
+        if (std::find(counts.begin(), counts.end(), *n) == counts.end()) {
+            counts.push_back(*n);
+        }
+    }
+    return counts;
+}
 
 std::string cpuModel() {
     std::ifstream in("/proc/cpuinfo");
@@ -52,9 +92,12 @@ int runBench(const BenchValues& v) {
             return reportError(s.error());
         }
     }
-    Result<std::shared_ptr<const exec::Executor>> executor = executorFor(v.threads);
-    if (!executor) {
-        return reportError(executor.error());
+    if (Status s = bench::checkCapacityLimits(v.capacity); !s) {
+        return reportError(s.error());
+    }
+    Result<std::vector<int>> counts = threadCounts(v);
+    if (!counts) {
+        return reportError(counts.error());
     }
     GpuSession gpu;
     Result<Backend> backend = selectBackend(v.backend, v.shaderDir, gpu);
@@ -62,7 +105,11 @@ int runBench(const BenchValues& v) {
         return reportError(backend.error());
     }
     bench::Options opts;
-    opts.executor = *executor;
+    opts.executor = sharedExecutor(counts->back());
+    for (int n : *counts) {
+        opts.capacityExecutors.push_back(sharedExecutor(n));
+    }
+    opts.capacity = v.capacity;
     opts.repeats = v.repeat;
     opts.gpu = *backend == Backend::kGpu;
     opts.quick = v.quick;
@@ -75,12 +122,16 @@ int runBench(const BenchValues& v) {
 
     using Suite = std::function<void(const bench::Options&, bench::Recorder&)>;
     const std::vector<std::pair<std::string, Suite>> suites = {
-        {"ops", lcp::runOpsBench},      {"lcp", lcp::runLcpBench},
-        {"cg", cg::runCgBench},         {"wall", rigid::runWallBench},
-        {"water", wave::runWaterBench}, {"splash", splash::runSplashBench}};
+        {"ops", lcp::runOpsBench},
+        {"lcp", lcp::runLcpBench},
+        {"cg", cg::runCgBench},
+        {"wall", rigid::runWallBench},
+        {"water", wave::runWaterBench},
+        {"splash", splash::runSplashBench},
+        {"capacity", bench::runCapacityBench}};
     bench::Recorder recorder;
     for (const auto& [name, run] : suites) {
-        if (v.suite == "all" || v.suite == name) {
+        if (v.suite == name || (v.suite == "all" && name != "capacity")) {
             std::printf("\n== suite %s ==\n", name.c_str());
             std::fflush(stdout);
             run(opts, recorder);
@@ -131,8 +182,9 @@ CommandAction registerBenchCommand(CLI::App& app) {
         "Benchmark suites with same-run baselines (other backend, Eigen/OpenBLAS, "
         "memory bandwidth)");
     auto v = std::make_shared<BenchValues>();
-    cmd->add_option("--suite", v->suite, "Which suite")
-        ->check(CLI::IsMember({"ops", "lcp", "cg", "wall", "water", "splash", "all"}))
+    cmd->add_option("--suite", v->suite,
+                    "Which suite (all: every suite but capacity, a search that takes minutes)")
+        ->check(CLI::IsMember({"ops", "lcp", "cg", "wall", "water", "splash", "capacity", "all"}))
         ->capture_default_str();
     cmd->add_option("--repeat", v->repeat, "Timed repetitions per measurement (median)")
         ->capture_default_str();
@@ -145,7 +197,17 @@ CommandAction registerBenchCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--shader-dir", v->shaderDir, "Load shaders from this folder");
     cmd->add_option("--threads", v->threads,
-                    "CPU threads (default: WAVEWALL_THREADS, else every hardware thread)");
+                    "CPU threads (default: WAVEWALL_THREADS, else every hardware thread); "
+                    "--suite capacity takes a list such as 1,2 (default: 1 and that count)");
+    cmd->add_option("--frame-ms", v->capacity.frameMs,
+                    "capacity: the frame budget a step's p95 must stay within, ms")
+        ->capture_default_str();
+    cmd->add_option("--max-bricks", v->capacity.maxBricks,
+                    "capacity: the largest wall the search tries, bricks")
+        ->capture_default_str();
+    cmd->add_option("--max-grid", v->capacity.maxGrid,
+                    "capacity: the largest square water grid side the search tries")
+        ->capture_default_str();
     cmd->add_flag("--quick", v->quick, "Smallest sizes only (a smoke test of the suites)");
     return [v]() { return runBench(*v); };
 }

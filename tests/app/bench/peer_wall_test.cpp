@@ -1,7 +1,10 @@
-// The peers' walls (app/bench/bullet_wall.cpp, ode_wall.cpp): a run repeats itself bit for bit
-// whatever ran before it in the process, so the table's rows do not depend on their order.
+// The peers' walls (app/bench/bullet_wall.cpp, ode_wall.cpp, box3d_wall.cpp): a run repeats
+// itself bit for bit whatever ran before it in the process, so the table's rows do not depend
+// on their order; Box3D's gives the same bits on 1 and 2 threads of its scheduler, so its rows
+// at different thread counts simulate the same wall.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -58,6 +61,26 @@ TEST(PeerWall, BulletRunRepeatsAfterOtherBulletRuns) {
     expectBitwiseEqual(first, second);
 #else
     GTEST_SKIP() << "this build has no Bullet";
+#endif
+}
+
+TEST(PeerWall, Box3dRunRepeatsAndIsTheSameOnOneAndTwoThreads) {
+#if WW_HAVE_BOX3D
+    const std::vector<rigid::Vec3> first = oneSecond(*bench::makeBox3dWall(wall10x6(), 1));
+    const std::vector<rigid::Vec3> second = oneSecond(*bench::makeBox3dWall(wall10x6(), 1));
+    expectBitwiseEqual(first, second);
+    const std::vector<rigid::Vec3> twoThreads = oneSecond(*bench::makeBox3dWall(wall10x6(), 2));
+    expectBitwiseEqual(first, twoThreads);
+    // The shot reached the wall: a brick moved (a sphere with no mass or speed leaves all of
+    // them within millimetres of their start in Box3D's soft contacts).
+    const bench::PeerWallSetup start = wall10x6();
+    float moved = 0.0f;
+    for (std::size_t i = 0; i < first.size(); ++i) {
+        moved = std::max(moved, rigid::length(first[i] - start.brickCentres[i]));
+    }
+    EXPECT_GT(moved, 0.2f);
+#else
+    GTEST_SKIP() << "this build has no Box3D (WW_BOX3D_ROOT)";
 #endif
 }
 

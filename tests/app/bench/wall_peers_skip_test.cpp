@@ -1,7 +1,7 @@
-// A build without Bullet and ODE: this binary compiles app/bench/wall_peers.cpp itself without
-// WW_HAVE_BULLET / WW_HAVE_ODE (tests/app/bench/CMakeLists.txt), as a build on a machine
-// without libbullet-dev and libode-dev does. The peer table then says what to install and
-// holds our rows only.
+// A build without Bullet, ODE and Box3D: this binary compiles app/bench/wall_peers.cpp itself
+// without WW_HAVE_BULLET / WW_HAVE_ODE / WW_HAVE_BOX3D (tests/app/bench/CMakeLists.txt), as a
+// build on a machine without libbullet-dev, libode-dev and an installed Box3D does (CI). The
+// peer table then says what to install and holds our rows only.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,6 +29,11 @@ TEST(WallPeersWithoutPeers, PrintsWhatToInstallAndMeasuresOursOnly) {
         << out;
     EXPECT_NE(out.find("peers skipped: ODE not found (install libode-dev)\n"), std::string::npos)
         << out;
+    EXPECT_NE(out.find("peers skipped: Box3D not found (build and install "
+                       "github.com/erincatto/box3d, then configure with "
+                       "-DWW_BOX3D_ROOT=<its install prefix>; docs/benchmarks.md)\n"),
+              std::string::npos)
+        << out;
     ASSERT_EQ(recorder.records().size(), 2u) << out;  // rest and collapse, ours
     for (const bench::Record& r : recorder.records()) {
         EXPECT_EQ(r.backend, "wavewall-cpu");
@@ -40,6 +45,7 @@ TEST(WallPeersWithoutPeers, PrintsWhatToInstallAndMeasuresOursOnly) {
     }
     EXPECT_EQ(out.find("\nbullet "), std::string::npos) << out;  // no peer row
     EXPECT_EQ(out.find("\node "), std::string::npos) << out;
+    EXPECT_EQ(out.find("\nbox3d "), std::string::npos) << out;
 }
 
 }  // namespace

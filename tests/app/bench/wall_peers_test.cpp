@@ -1,5 +1,5 @@
 // Smoke test of the wall suite's peer table: `wavewall bench --suite wall --quick` prints a row
-// for every engine this build has (ours, Bullet, ODE) on the 10x6 wall at rest and shot, and
+// for every engine this build has (ours, Bullet, ODE, Box3D) on the 10x6 wall at rest and shot, and
 // writes a record for each with finite numbers; a peer the build lacks gets its skip line.
 // No timing is checked.
 #include <gtest/gtest.h>
@@ -29,7 +29,8 @@ std::vector<Engine> engines() {
     return {{"wavewall-cpu", true, ""},
             {"bullet", WW_TEST_HAVE_BULLET != 0,
              "peers skipped: Bullet not found (install libbullet-dev)"},
-            {"ode", WW_TEST_HAVE_ODE != 0, "peers skipped: ODE not found (install libode-dev)"}};
+            {"ode", WW_TEST_HAVE_ODE != 0, "peers skipped: ODE not found (install libode-dev)"},
+            {"box3d", WW_TEST_HAVE_BOX3D != 0, "peers skipped: Box3D not found"}};
 }
 
 TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
