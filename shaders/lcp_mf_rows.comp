@@ -12,7 +12,9 @@
 // no invocation of the block writes, so x^{t-1} survives in plane (t - 1) % 2 and later passes
 // skip the block. Pass t = maxIterations + 1 of a block only checks x^maxIterations. Every
 // invocation of a block takes the same decision from the same data, so no host readback is
-// needed until the end.
+// needed until the end. The host dispatches the gather and row passes indirectly from
+// `control`; the leader of the last block to stop sets both passes' group counts to 0, so the
+// passes queued after the whole batch has stopped do no work.
 #include "lcp_layout.glsl"
 
 #ifndef LCP_MF_THREADS
@@ -29,6 +31,9 @@ layout(std430, binding = 3) buffer X { float x[]; };  // planes: even x^t, odd x
 layout(std430, binding = 4) buffer Blocks { LcpMfBlock blocks[]; };
 layout(std430, binding = 5) buffer Residual { uint residualBits[]; };
 layout(std430, binding = 6) readonly buffer Weights { float weights[]; };
+// [0..2] the gather pass's workgroup counts, [3..5] this pass's, [6] blocks still running
+// (lcp_gpu_layout.h, MfControl).
+layout(std430, binding = 7) buffer Control { uint control[]; };
 
 uniform uint uT;
 uniform uint uRows;
@@ -92,6 +97,10 @@ bool stepRow(uint i, inout uint bits) {
                     blocks[row.block].stopAt = tp;
                     blocks[row.block].status = status;
                     blocks[row.block].residual = r;
+                    if (atomicAdd(control[6], 0xffffffffu) == 1u) {
+                        control[0] = 0u;  // the last block has stopped: later passes are empty
+                        control[3] = 0u;
+                    }
                 }
                 return false;
             }

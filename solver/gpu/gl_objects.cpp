@@ -3,6 +3,7 @@
 #include <GL/glew.h>
 
 #include <atomic>
+#include <cassert>
 
 #include "solver/gpu/gpu_context.h"
 
@@ -55,7 +56,71 @@ Result<Buffer> Buffer::create(std::size_t bytes, const void* data, const char* w
     return b;
 }
 
+Result<Buffer> Buffer::createStaging(std::size_t bytes, const char* what) {
+    if (GpuContext::current() == nullptr) {
+        return Error{ErrorKind::kGpuUnavailable, std::string(what) + ": no current GPU context"};
+    }
+    if (!(GLEW_VERSION_4_4 || GLEW_ARB_buffer_storage) || glNamedBufferStorage == nullptr ||
+        glMapNamedBufferRange == nullptr) {
+        return Error{ErrorKind::kGpuUnavailable,
+                     std::string(what) + ": the context has no persistent buffer mapping"};
+    }
+    Buffer b;
+    glCreateBuffers(1, &b.m_name);
+    ++g_buffers;
+    const std::size_t allocBytes = bytes > 0 ? bytes : 4;
+    constexpr GLbitfield kFlags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+    glGetError();
+    glNamedBufferStorage(b.m_name, static_cast<GLsizeiptr>(allocBytes), nullptr, kFlags);
+    if (glGetError() != GL_NO_ERROR) {
+        return Error{ErrorKind::kGpuLimit, std::string(what) + ": cannot allocate " +
+                                               std::to_string(bytes) + " mappable bytes"};
+    }
+    b.m_mapped =
+        glMapNamedBufferRange(b.m_name, 0, static_cast<GLsizeiptr>(allocBytes), kFlags);
+    if (b.m_mapped == nullptr) {
+        return Error{ErrorKind::kGpuLimit, std::string(what) + ": cannot map " +
+                                               std::to_string(bytes) + " bytes"};
+    }
+    b.m_bytes = bytes;
+    return b;
+}
+
+Fence::~Fence() {
+    if (m_sync != nullptr) {
+        glDeleteSync(static_cast<GLsync>(m_sync));
+    }
+}
+
+void Fence::place() {
+    if (m_sync != nullptr) {
+        glDeleteSync(static_cast<GLsync>(m_sync));
+    }
+    m_sync = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+}
+
+void Fence::wait() {
+    if (m_sync == nullptr) {
+        return;
+    }
+    // Flush once, then wait in 1 s slices (a lost context would otherwise hang here forever:
+    // give up after a minute and let the next GL call report the error).
+    GLbitfield flags = GL_SYNC_FLUSH_COMMANDS_BIT;
+    for (int i = 0; i < 60; ++i) {
+        const GLenum r = glClientWaitSync(static_cast<GLsync>(m_sync), flags, 1000000000ull);
+        if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED || r == GL_WAIT_FAILED) {
+            break;
+        }
+        flags = 0;
+    }
+    glDeleteSync(static_cast<GLsync>(m_sync));
+    m_sync = nullptr;
+}
+
 Buffer::~Buffer() {
+    if (m_mapped != nullptr) {
+        glUnmapNamedBuffer(m_name);
+    }
     if (m_name != 0) {
         glDeleteBuffers(1, &m_name);
         --g_buffers;
@@ -162,7 +227,9 @@ void Program::setMat4(const char* name, const float* m) const {
 
 // ---- dispatch --------------------------------------------------------------------------
 
-Status dispatch(const Program& program, std::uint32_t gx, std::uint32_t gy, std::uint32_t gz) {
+namespace {
+
+Status checkGroups(std::uint32_t gx, std::uint32_t gy, std::uint32_t gz) {
     const GpuContext* ctx = GpuContext::current();
     if (ctx != nullptr) {
         const auto& maxCount = ctx->info().maxWorkgroupCount;
@@ -176,6 +243,15 @@ Status dispatch(const Program& program, std::uint32_t gx, std::uint32_t gy, std:
             }
         }
     }
+    return {};
+}
+
+}  // namespace
+
+Status dispatch(const Program& program, std::uint32_t gx, std::uint32_t gy, std::uint32_t gz) {
+    if (Status s = checkGroups(gx, gy, gz); !s) {
+        return s;
+    }
     if (gx == 0 || gy == 0 || gz == 0) {
         return {};
     }
@@ -183,6 +259,26 @@ Status dispatch(const Program& program, std::uint32_t gx, std::uint32_t gy, std:
     glDispatchCompute(gx, gy, gz);
     g_dispatches.fetch_add(1, std::memory_order_relaxed);
     return {};
+}
+
+Status dispatchIndirect(const Program& program, const Buffer& args, std::size_t byteOffset,
+                        std::uint32_t gx, std::uint32_t gy, std::uint32_t gz) {
+    if (Status s = checkGroups(gx, gy, gz); !s) {
+        return s;
+    }
+    assert(byteOffset % 4 == 0 && byteOffset + 12 <= args.bytes());
+    program.use();
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, args.handle());
+    glDispatchComputeIndirect(static_cast<GLintptr>(byteOffset));
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+    g_dispatches.fetch_add(1, std::memory_order_relaxed);
+    return {};
+}
+
+void indirectBarrier() {
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
+                    GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT |
+                    GL_COMMAND_BARRIER_BIT);
 }
 
 void barrier() {

@@ -27,6 +27,11 @@ class Buffer {
     /// if it is not null. `what` names the buffer in error messages.
     static Result<Buffer> create(std::size_t bytes, const void* data = nullptr,
                                  const char* what = "buffer");
+    /// A host-visible staging buffer, mapped for writing for its whole life (immutable storage,
+    /// persistent and coherent: GL 4.4 or ARB_buffer_storage): the host writes into mapped()
+    /// and copyFrom() moves the bytes into device buffers by DMA, without the driver's copy of
+    /// glBufferSubData. kGpuUnavailable where the context has no buffer storage.
+    static Result<Buffer> createStaging(std::size_t bytes, const char* what = "staging buffer");
     template <typename T>
     static Result<Buffer> fromSpan(std::span<const T> values, const char* what = "buffer") {
         return create(values.size_bytes(), values.data(), what);
@@ -64,6 +69,8 @@ class Buffer {
     void bindRange(unsigned binding, std::size_t offset, std::size_t bytes) const;
 
     unsigned handle() const { return m_name; }
+    /// The persistent mapping of a staging buffer, else null.
+    void* mapped() const { return m_mapped; }
     std::size_t bytes() const { return m_bytes; }
     bool valid() const { return m_name != 0; }
 
@@ -71,9 +78,33 @@ class Buffer {
     void swap(Buffer& o) noexcept {
         std::swap(m_name, o.m_name);
         std::swap(m_bytes, o.m_bytes);
+        std::swap(m_mapped, o.m_mapped);
     }
     unsigned m_name = 0;
     std::size_t m_bytes = 0;
+    void* m_mapped = nullptr;
+};
+
+/// A point in the GL command stream (glFenceSync) that the host can wait for: here, that the
+/// GPU has finished reading a staging buffer before the host writes it again.
+class Fence {
+  public:
+    Fence() = default;
+    ~Fence();
+    Fence(Fence&& other) noexcept : m_sync(std::exchange(other.m_sync, nullptr)) {}
+    Fence& operator=(Fence&& other) noexcept {
+        std::swap(m_sync, other.m_sync);
+        return *this;
+    }
+    Fence(const Fence&) = delete;
+    Fence& operator=(const Fence&) = delete;
+    /// Places the fence after the commands issued so far (replacing an earlier one).
+    void place();
+    /// Waits until the GPU has passed the fence (returns at once when none is placed).
+    void wait();
+
+  private:
+    void* m_sync = nullptr;
 };
 
 /// A linked GL program (compute, or vertex + fragment). Uniform locations are cached.
@@ -123,6 +154,15 @@ class Program {
 /// checking them against the context's limits. Returns kGpuLimit if they exceed them.
 Status dispatch(const Program& program, std::uint32_t groupsX, std::uint32_t groupsY = 1,
                 std::uint32_t groupsZ = 1);
+/// Dispatches `program` with the workgroup counts the GPU reads from `args` at byteOffset (three
+/// uints, written by earlier dispatches: glDispatchComputeIndirect), so that a kernel can turn
+/// later dispatches into empty ones without a readback. groupsX/Y/Z are the most the buffer
+/// will hold, checked against the context's limits as dispatch() checks its counts.
+Status dispatchIndirect(const Program& program, const Buffer& args, std::size_t byteOffset,
+                        std::uint32_t groupsX, std::uint32_t groupsY = 1,
+                        std::uint32_t groupsZ = 1);
+/// barrier(), and SSBO writes made visible to the commands that read dispatch arguments.
+void indirectBarrier();
 /// Binds a GL buffer that another object owns (by its name, e.g. WaveModel's heights) to an
 /// indexed GL_SHADER_STORAGE_BUFFER binding point.
 void bindStorage(unsigned binding, unsigned bufferName);

@@ -113,6 +113,18 @@ inline constexpr int kMfBodyPlanes = 2;
 inline constexpr int kMfIteratePlanes = 3;
 inline constexpr int kMfGoodPlane = 2;
 
+/// The matrix-free batch's dispatch control (shaders/lcp_mf_rows.comp, binding 7): the
+/// workgroup counts of the gather and row passes, read by glDispatchComputeIndirect, and the
+/// blocks still running. The leader row of the last block to stop zeroes both X counts.
+struct MfControl {
+    std::uint32_t gather[3];
+    std::uint32_t rows[3];
+    std::uint32_t running;
+    std::uint32_t pad;
+};
+static_assert(sizeof(MfControl) == 32 && offsetof(MfControl, rows) == 12 &&
+              offsetof(MfControl, running) == 24);
+
 /// One row of a matrix-free batch; every index is batch-wide.
 struct MfRow {
     float b;

@@ -146,12 +146,56 @@ GpuMatrixFreeBatch::Totals GpuMatrixFreeBatch::pack(std::span<const LcpProblem* 
         all.longest = std::max(all.longest, maxIt);
     }
     const std::size_t rows = all.rows;
-    m_rows.resize(rows);
-    m_jacobianPlanes.resize(static_cast<std::size_t>(gl::kMfJacobianPlanes) * 4 * rows);
     m_xPlanes.resize(static_cast<std::size_t>(gl::kMfIteratePlanes) * rows);
-    m_bodies.resize(all.bodies);
-    m_entries.resize(all.entries);
     m_blocks.resize(blocks.size());
+    // Where the arrays are written: straight into the mapped staging buffer (upload() then
+    // copies them into the device buffers by DMA), or into host vectors that upload() hands
+    // to glBufferSubData where the context cannot map one.
+    const auto aligned = [](std::size_t bytes) { return (bytes + 255) / 256 * 256; };
+    m_sections.rows = 0;
+    m_sections.jacobian = aligned(m_sections.rows + rows * sizeof(gl::MfRow));
+    m_sections.x = aligned(m_sections.jacobian + rows * 4 * sizeof(float) * gl::kMfJacobianPlanes);
+    m_sections.bodies = aligned(m_sections.x + rows * sizeof(float));
+    m_sections.entries = aligned(m_sections.bodies + all.bodies * sizeof(gl::MfBody));
+    m_sections.end = aligned(m_sections.entries + all.entries * sizeof(gl::MfEntry));
+    m_staged = false;
+    if (m_stagingUsable) {
+        m_stagingFence.wait();  // the last solve's copies out of it have been executed
+        if (!m_staging.valid() || m_staging.bytes() < m_sections.end) {
+            m_staging = {};
+            auto created = gpu::Buffer::createStaging(m_sections.end + m_sections.end / 2,
+                                                      "matrix-free LCP staging");
+            if (created) {
+                m_staging = std::move(created).value();
+            } else {
+                m_stagingUsable = false;  // glBufferSubData from here on
+            }
+        }
+        m_staged = m_staging.valid() && m_staging.mapped() != nullptr;
+    }
+    gl::MfRow* rowsOut = nullptr;
+    float* jacobianOut = nullptr;
+    float* xOut = nullptr;
+    gl::MfBody* bodiesOut = nullptr;
+    gl::MfEntry* entriesOut = nullptr;
+    if (m_staged) {
+        auto* base = static_cast<std::byte*>(m_staging.mapped());
+        rowsOut = reinterpret_cast<gl::MfRow*>(base + m_sections.rows);
+        jacobianOut = reinterpret_cast<float*>(base + m_sections.jacobian);
+        xOut = reinterpret_cast<float*>(base + m_sections.x);
+        bodiesOut = reinterpret_cast<gl::MfBody*>(base + m_sections.bodies);
+        entriesOut = reinterpret_cast<gl::MfEntry*>(base + m_sections.entries);
+    } else {
+        m_rows.resize(rows);
+        m_jacobianPlanes.resize(static_cast<std::size_t>(gl::kMfJacobianPlanes) * 4 * rows);
+        m_bodies.resize(all.bodies);
+        m_entries.resize(all.entries);
+        rowsOut = m_rows.data();
+        jacobianOut = m_jacobianPlanes.data();
+        xOut = m_xPlanes.data();
+        bodiesOut = m_bodies.data();
+        entriesOut = m_entries.data();
+    }
     std::size_t r0 = 0, b0 = 0, e0 = 0, res0 = 0;
     for (std::size_t k = 0; k < blocks.size(); ++k) {
         const LcpProblem& p = *blocks[k];
@@ -167,7 +211,7 @@ GpuMatrixFreeBatch::Totals GpuMatrixFreeBatch::pack(std::span<const LcpProblem* 
                              : static_cast<std::int32_t>(offset + static_cast<std::size_t>(local));
         };
         for (std::size_t i = 0; i < n; ++i) {
-            gl::MfRow& row = m_rows[r0 + i];
+            gl::MfRow& row = rowsOut[r0 + i];
             row.b = p.b[i];
             row.lo = p.lo[i];
             row.hi = p.hi[i];
@@ -188,18 +232,18 @@ GpuMatrixFreeBatch::Totals GpuMatrixFreeBatch::pack(std::span<const LcpProblem* 
             for (int c = 0; c < gl::kMfJacobianPlanes; ++c) {
                 std::copy_n(
                     j + 4 * c, 4,
-                    m_jacobianPlanes.data() + 4 * (static_cast<std::size_t>(c) * rows + r0 + i));
+                    jacobianOut + 4 * (static_cast<std::size_t>(c) * rows + r0 + i));
             }
         }
         for (std::size_t b = 0; b < static_cast<std::size_t>(op.bodies); ++b) {
-            m_bodies[b0 + b] = {static_cast<std::int32_t>(e0) + op.bodyStart[b],
+            bodiesOut[b0 + b] = {static_cast<std::int32_t>(e0) + op.bodyStart[b],
                                 static_cast<std::int32_t>(e0) + op.bodyStart[b + 1],
                                 static_cast<std::uint32_t>(k), 0};
         }
         for (std::size_t e = 0; e < op.bodyEntries.size(); ++e) {
             const auto entry = static_cast<std::size_t>(op.bodyEntries[e]);
             const float* kr = op.k.data() + kJ * (entry >> 1) + kU * (entry & 1);
-            gl::MfEntry& out = m_entries[e0 + e];
+            gl::MfEntry& out = entriesOut[e0 + e];
             std::copy_n(kr, 4, out.k0);
             std::copy_n(kr + 4, 2, out.k1);
             out.row = static_cast<std::uint32_t>(r0 + (entry >> 1));
@@ -221,7 +265,7 @@ GpuMatrixFreeBatch::Totals GpuMatrixFreeBatch::pack(std::span<const LcpProblem* 
                        0,
                        0};
         // x^0 in the first plane; upload() copies it into the others on the GPU.
-        std::copy_n(x.data() + r0, n, m_xPlanes.data() + r0);
+        std::copy_n(x.data() + r0, n, xOut + r0);
         r0 += n;
         b0 += static_cast<std::size_t>(op.bodies);
         e0 += op.bodyEntries.size();
@@ -251,17 +295,37 @@ Status GpuMatrixFreeBatch::upload(const Totals& sizes, const LcpOptions& o) {
     if (m_weights.empty()) {
         m_weights.assign(1, 1.0f);  // a valid binding; not read
     }
+    // The staged sections are copied by the GPU; otherwise the host vectors are uploaded.
+    const std::size_t rowBytes = sizes.rows * sizeof(gl::MfRow);
+    const std::size_t jacobianBytes = sizes.rows * 4 * sizeof(float) * gl::kMfJacobianPlanes;
+    const std::size_t bodyBytes = sizes.bodies * sizeof(gl::MfBody);
+    const std::size_t entryBytes = sizes.entries * sizeof(gl::MfEntry);
+    const auto move = [&](gpu::Buffer& buffer, std::size_t section, const void* data,
+                          std::size_t bytes, const char* what) {
+        if (!m_staged) {
+            return put(buffer, data, bytes, what);
+        }
+        Status st = ensureBuffer(buffer, bytes, what);
+        if (st && bytes > 0) {
+            buffer.copyFrom(m_staging, bytes, section, 0);
+        }
+        return st;
+    };
     Status s =
-        put(m_rowBuffer, m_rows.data(), m_rows.size() * sizeof(gl::MfRow), "matrix-free LCP rows");
+        move(m_rowBuffer, m_sections.rows, m_rows.data(), rowBytes, "matrix-free LCP rows");
     if (s)
-        s = put(m_jacobian, m_jacobianPlanes.data(), m_jacobianPlanes.size() * 4,
-                "matrix-free LCP Jacobians");
+        s = move(m_jacobian, m_sections.jacobian, m_jacobianPlanes.data(), jacobianBytes,
+                 "matrix-free LCP Jacobians");
     // x^0 in both iterate planes (x^{-1} = x^0 for the accelerated step) and the good one:
-    // uploaded once, copied on the GPU.
+    // moved once, copied on the GPU.
     if (s)
         s = ensureBuffer(m_x, m_xPlanes.size() * 4, "matrix-free LCP x");
     if (s && sizes.rows > 0) {
-        m_x.upload(m_xPlanes.data(), sizes.rows * 4);
+        if (m_staged) {
+            m_x.copyFrom(m_staging, sizes.rows * 4, m_sections.x, 0);
+        } else {
+            m_x.upload(m_xPlanes.data(), sizes.rows * 4);
+        }
         for (int plane = 1; plane < gl::kMfIteratePlanes; ++plane) {
             m_x.copyFrom(m_x, sizes.rows * 4, 0, static_cast<std::size_t>(plane) * sizes.rows * 4);
         }
@@ -270,11 +334,14 @@ Status GpuMatrixFreeBatch::upload(const Totals& sizes, const LcpOptions& o) {
         s = put(m_blockBuffer, m_blocks.data(), m_blocks.size() * sizeof(gl::MfBlock),
                 "matrix-free LCP blocks");
     if (s)
-        s = put(m_bodyBuffer, m_bodies.data(), m_bodies.size() * sizeof(gl::MfBody),
-                "matrix-free LCP bodies");
+        s = move(m_bodyBuffer, m_sections.bodies, m_bodies.data(), bodyBytes,
+                 "matrix-free LCP bodies");
     if (s)
-        s = put(m_entryBuffer, m_entries.data(), m_entries.size() * sizeof(gl::MfEntry),
-                "matrix-free LCP body entries (K)");
+        s = move(m_entryBuffer, m_sections.entries, m_entries.data(), entryBytes,
+                 "matrix-free LCP body entries (K)");
+    if (m_staged) {
+        m_stagingFence.place();
+    }
     if (s)
         s = put(m_weightBuffer, m_weights.data(), m_weights.size() * 4, "LCP weights");
     if (s)
@@ -312,13 +379,27 @@ Status GpuMatrixFreeBatch::iterate(const Totals& sizes, const LcpOptions& o, int
     const auto rowGroups = gpu::groupsFor(sizes.rows, gl::kMfThreads);
     const auto bodyGroups =
         gpu::groupsFor(sizes.bodies * static_cast<std::size_t>(gl::kMfGatherLanes), gl::kMfThreads);
+    // The passes read their group counts from m_control, which the row pass zeroes once every
+    // block has stopped: the passes queued after that cost the GPU almost nothing.
+    const gl::MfControl control{{bodyGroups, 1, 1},
+                                {rowGroups, 1, 1},
+                                static_cast<std::uint32_t>(m_blocks.size()),
+                                0};
+    if (Status s = ensureBuffer(m_control, sizeof control, "matrix-free LCP dispatch control");
+        !s) {
+        return s;
+    }
+    m_control.upload(&control, sizeof control);
+    m_control.bind(7);
     // t = longest + 1 only checks the last iterates (no gather needed).
     for (int t = 0; t <= sizes.longest + 1; ++t) {
         if (t <= sizes.longest && bodies > 0) {
             m_bodyBuffer.bind(0);
             m_entryBuffer.bind(1);
             m_gather.set("uT", static_cast<unsigned>(t));
-            if (Status s = gpu::dispatch(m_gather, bodyGroups); !s) {
+            if (Status s = gpu::dispatchIndirect(m_gather, m_control,
+                                                 offsetof(gl::MfControl, gather), bodyGroups);
+                !s) {
                 return s;
             }
             gpu::barrier();
@@ -327,10 +408,12 @@ Status GpuMatrixFreeBatch::iterate(const Totals& sizes, const LcpOptions& o, int
         m_rowBuffer.bind(0);
         m_jacobian.bind(1);
         m_rowsPass.set("uT", static_cast<unsigned>(t));
-        if (Status s = gpu::dispatch(m_rowsPass, rowGroups); !s) {
+        if (Status s = gpu::dispatchIndirect(m_rowsPass, m_control, offsetof(gl::MfControl, rows),
+                                             rowGroups);
+            !s) {
             return s;
         }
-        gpu::barrier();
+        gpu::indirectBarrier();
         ++dispatches;
     }
     if (Status s = gpu::dispatch(m_finish, rowGroups); !s) {

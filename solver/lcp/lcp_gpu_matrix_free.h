@@ -54,7 +54,17 @@ class GpuMatrixFreeBatch {
 
     gpu::Program m_gather, m_rowsPass, m_finish;
     gpu::Buffer m_rowBuffer, m_jacobian, m_u, m_x, m_blockBuffer, m_residual, m_weightBuffer,
-        m_bodyBuffer, m_entryBuffer;
+        m_bodyBuffer, m_entryBuffer, m_control;
+    /// pack() writes the rows, J, x^0, bodies and entries into m_staging where the context can
+    /// map one (sections below), and upload() copies them into the buffers above by DMA; else
+    /// into the host vectors below, uploaded with glBufferSubData.
+    gpu::Buffer m_staging;
+    gpu::Fence m_stagingFence;
+    bool m_stagingUsable = true;
+    bool m_staged = false;
+    struct Sections {
+        std::size_t rows = 0, jacobian = 0, x = 0, bodies = 0, entries = 0, end = 0;
+    } m_sections;
     std::vector<gpu_layout::MfRow> m_rows;
     std::vector<gpu_layout::MfBody> m_bodies;
     std::vector<gpu_layout::MfEntry> m_entries;
