@@ -137,11 +137,14 @@ bool allFinite(std::span<const float> v) {
 class GpuLcpSolver final : public LcpSolver {
   public:
     GpuLcpSolver(gpu::Program blockSmall, gpu::Program block, gpu::Program step,
-                 GpuMatrixFreeBatch matrixFree)
+                 GpuMatrixFreeBatch matrixFree, std::shared_ptr<const exec::Executor> executor)
         : m_blockSmall(std::move(blockSmall)),
           m_block(std::move(block)),
           m_step(std::move(step)),
-          m_matrixFree(std::move(matrixFree)) {}
+          m_matrixFree(std::move(matrixFree)),
+          m_executor(std::move(executor)) {
+        m_matrixFree.setExecutor(m_executor.get());
+    }
 
     const char* backendName() const override { return "gpu"; }
 
@@ -536,6 +539,7 @@ class GpuLcpSolver final : public LcpSolver {
 
     gpu::Program m_blockSmall, m_block, m_step;
     GpuMatrixFreeBatch m_matrixFree;
+    std::shared_ptr<const exec::Executor> m_executor;  ///< packs the matrix-free batch
     gpu::Buffer m_matrix, m_rowBuffer, m_x, m_x2, m_good, m_blocks, m_history, m_results,
         m_weightBuffer, m_residual, m_control;
     std::vector<float> m_packed, m_xPadded, m_weights;
@@ -546,7 +550,8 @@ class GpuLcpSolver final : public LcpSolver {
 
 }  // namespace
 
-Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& shaders) {
+Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(
+    const gpu::ShaderLibrary& shaders, std::shared_ptr<const exec::Executor> executor) {
     auto build = [&](int threads) {
         return shaders.build(gpu::ProgramSpec::computeStage(
             "lcp_jacobi_block.comp", {{"LCP_THREADS", std::to_string(threads)},
@@ -570,9 +575,9 @@ Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& sh
     if (!matrixFree) {
         return matrixFree.error();
     }
-    return std::unique_ptr<LcpSolver>(
-        std::make_unique<GpuLcpSolver>(std::move(blockSmall).value(), std::move(block).value(),
-                                       std::move(step).value(), std::move(matrixFree).value()));
+    return std::unique_ptr<LcpSolver>(std::make_unique<GpuLcpSolver>(
+        std::move(blockSmall).value(), std::move(block).value(), std::move(step).value(),
+        std::move(matrixFree).value(), std::move(executor)));
 }
 
 }  // namespace ww::lcp

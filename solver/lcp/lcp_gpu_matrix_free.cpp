@@ -25,6 +25,8 @@ namespace gl = gpu_layout;
 namespace {
 
 constexpr int kJ = RowOperator::kJacobianFloats;
+/// Rows (or body entries) per chunk of pack()'s loops.
+constexpr std::size_t kPackChunk = 4096;
 constexpr int kU = RowOperator::kBodyFloats;
 
 LcpStatus toStatus(std::uint32_t s) {
@@ -201,7 +203,8 @@ GpuMatrixFreeBatch::Totals GpuMatrixFreeBatch::pack(std::span<const LcpProblem* 
         const LcpProblem& p = *blocks[k];
         const RowOperator& op = p.op;
         const auto n = static_cast<std::size_t>(p.n);
-        std::vector<int> partner(n, -1);
+        std::vector<int>& partner = m_partner;
+        partner.assign(n, -1);
         for (const FrictionPair& q : frictionPairs(p)) {
             partner[static_cast<std::size_t>(q.first)] = q.second;
             partner[static_cast<std::size_t>(q.second)] = q.first;
@@ -210,45 +213,62 @@ GpuMatrixFreeBatch::Totals GpuMatrixFreeBatch::pack(std::span<const LcpProblem* 
             return local < 0 ? -1
                              : static_cast<std::int32_t>(offset + static_cast<std::size_t>(local));
         };
-        for (std::size_t i = 0; i < n; ++i) {
-            gl::MfRow& row = rowsOut[r0 + i];
-            row.b = p.b[i];
-            row.lo = p.lo[i];
-            row.hi = p.hi[i];
-            // The CPU's stepScale: omega / A_ii, a pair's rows omega / max(A_ff, A_gg).
-            float d = op.diagonal(static_cast<int>(i));
-            if (partner[i] >= 0) {
-                d = std::max(d, op.diagonal(partner[i]));
+        // Rows, bodies and entries in fixed chunks, on the executor's threads where there is
+        // one (what each writes is its own: the same bytes on any thread count).
+        const auto chunked = [&](std::size_t count, std::size_t perChunk, auto&& fill) {
+            const auto chunks = exec::chunkCount(static_cast<std::ptrdiff_t>(count),
+                                                 static_cast<std::ptrdiff_t>(perChunk));
+            exec::forChunks(
+                m_executor, chunks,
+                [&](std::ptrdiff_t c) {
+                    const std::size_t first = static_cast<std::size_t>(c) * perChunk;
+                    fill(first, std::min(count, first + perChunk));
+                },
+                static_cast<std::ptrdiff_t>(40 * count));
+        };
+        chunked(n, kPackChunk, [&](std::size_t firstRow, std::size_t lastRow) {
+            for (std::size_t i = firstRow; i < lastRow; ++i) {
+                gl::MfRow& row = rowsOut[r0 + i];
+                row.b = p.b[i];
+                row.lo = p.lo[i];
+                row.hi = p.hi[i];
+                // The CPU's stepScale: omega / A_ii, a pair's rows omega / max(A_ff, A_gg).
+                float d = op.diagonal(static_cast<int>(i));
+                if (partner[i] >= 0) {
+                    d = std::max(d, op.diagonal(partner[i]));
+                }
+                row.scale = o.omega / d;
+                row.mu = p.hasFriction() ? p.mu[i] : 0.0f;
+                row.normal = global(r0, p.hasFriction() ? p.frictionNormal[i] : -1);
+                row.partner = global(r0, partner[i]);
+                row.block = static_cast<std::uint32_t>(k);
+                row.bodyA = global(b0, op.body[2 * i]);
+                row.bodyB = global(b0, op.body[2 * i + 1]);
+                row.pad0 = row.pad1 = 0.0f;
+                const float* j = op.j.data() + kJ * i;
+                for (int c = 0; c < gl::kMfJacobianPlanes; ++c) {
+                    std::copy_n(j + 4 * c, 4,
+                                jacobianOut + 4 * (static_cast<std::size_t>(c) * rows + r0 + i));
+                }
             }
-            row.scale = o.omega / d;
-            row.mu = p.hasFriction() ? p.mu[i] : 0.0f;
-            row.normal = global(r0, p.hasFriction() ? p.frictionNormal[i] : -1);
-            row.partner = global(r0, partner[i]);
-            row.block = static_cast<std::uint32_t>(k);
-            row.bodyA = global(b0, op.body[2 * i]);
-            row.bodyB = global(b0, op.body[2 * i + 1]);
-            row.pad0 = row.pad1 = 0.0f;
-            const float* j = op.j.data() + kJ * i;
-            for (int c = 0; c < gl::kMfJacobianPlanes; ++c) {
-                std::copy_n(
-                    j + 4 * c, 4,
-                    jacobianOut + 4 * (static_cast<std::size_t>(c) * rows + r0 + i));
-            }
-        }
+        });
         for (std::size_t b = 0; b < static_cast<std::size_t>(op.bodies); ++b) {
             bodiesOut[b0 + b] = {static_cast<std::int32_t>(e0) + op.bodyStart[b],
                                 static_cast<std::int32_t>(e0) + op.bodyStart[b + 1],
                                 static_cast<std::uint32_t>(k), 0};
         }
-        for (std::size_t e = 0; e < op.bodyEntries.size(); ++e) {
-            const auto entry = static_cast<std::size_t>(op.bodyEntries[e]);
-            const float* kr = op.k.data() + kJ * (entry >> 1) + kU * (entry & 1);
-            gl::MfEntry& out = entriesOut[e0 + e];
-            std::copy_n(kr, 4, out.k0);
-            std::copy_n(kr + 4, 2, out.k1);
-            out.row = static_cast<std::uint32_t>(r0 + (entry >> 1));
-            out.pad0 = 0;
-        }
+        chunked(op.bodyEntries.size(), kPackChunk,
+                [&](std::size_t firstEntry, std::size_t lastEntry) {
+                    for (std::size_t e = firstEntry; e < lastEntry; ++e) {
+                        const auto entry = static_cast<std::size_t>(op.bodyEntries[e]);
+                        const float* kr = op.k.data() + kJ * (entry >> 1) + kU * (entry & 1);
+                        gl::MfEntry& out = entriesOut[e0 + e];
+                        std::copy_n(kr, 4, out.k0);
+                        std::copy_n(kr + 4, 2, out.k1);
+                        out.row = static_cast<std::uint32_t>(r0 + (entry >> 1));
+                        out.pad0 = 0;
+                    }
+                });
         const int maxIt = iterationCount(p, o);
         m_blocks[k] = {static_cast<std::uint32_t>(r0),
                        static_cast<std::uint32_t>(n),

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "solver/core/result.h"
+#include "solver/exec/executor.h"
 #include "solver/gpu/gl_objects.h"
 #include "solver/lcp/lcp_gpu_layout.h"
 #include "solver/lcp/lcp_solver.h"
@@ -35,6 +36,10 @@ std::string checkMatrixFreeRows(const RowOperator& op);
 class GpuMatrixFreeBatch {
   public:
     static Result<GpuMatrixFreeBatch> create(const gpu::ShaderLibrary& shaders);
+
+    /// Threads for packing the batch's arrays on the host (null: the calling thread only). The
+    /// executor must outlive the batch.
+    void setExecutor(const exec::Executor* executor) { m_executor = executor; }
 
     /// Solves the blocks (all matrix-free, inputs already checked) together; x holds their
     /// unknowns concatenated in order. One report per block; dispatches, readbacks and times are
@@ -70,6 +75,8 @@ class GpuMatrixFreeBatch {
     std::vector<gpu_layout::MfEntry> m_entries;
     std::vector<gpu_layout::MfBlock> m_blocks;
     std::vector<float> m_jacobianPlanes, m_xPlanes, m_weights;
+    std::vector<int> m_partner;  ///< pack(): each row's disc-pair partner in its block, or -1
+    const exec::Executor* m_executor = nullptr;
 };
 
 }  // namespace ww::lcp

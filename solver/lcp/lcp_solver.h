@@ -181,7 +181,9 @@ std::unique_ptr<LcpSolver> makeCpuLcpSolver(std::shared_ptr<const exec::Executor
 inline constexpr std::ptrdiff_t kSplitBlockWork = exec::kMinParallelWork;
 bool isSplitBlock(const LcpProblem& p);
 /// Needs a current GpuContext; fails with a reason (never crashes).
-Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(const gpu::ShaderLibrary& shaders);
+/// `executor` (optional) packs the matrix-free batches on the host on its threads.
+Result<std::unique_ptr<LcpSolver>> makeGpuLcpSolver(
+    const gpu::ShaderLibrary& shaders, std::shared_ptr<const exec::Executor> executor = nullptr);
 
 /// Natural-map residual ||x - Proj(x - (Ax+b))||_inf (friction bounds from x; disc pairs
 /// projected jointly), in double.

@@ -153,7 +153,7 @@ Status World::setBackend(Backend backend, const gpu::ShaderLibrary* shaders) {
                          "rigid::World::setBackend(gpu) needs a "
                          "shader library and a current GL context"};
         }
-        auto r = lcp::makeGpuLcpSolver(*shaders);
+        auto r = lcp::makeGpuLcpSolver(*shaders, m_ex);
         if (!r) {
             return r.error();
         }
