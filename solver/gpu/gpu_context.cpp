@@ -7,7 +7,9 @@
 // clang-format on
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 #include <vector>
 
@@ -351,8 +353,62 @@ Result<std::unique_ptr<GpuContext>> GpuContext::createHeadless(const HeadlessOpt
     for (const std::string& t : tried) {
         message += "\n  - " + t;
     }
-    message += "\nUse --backend cpu, or install Mesa (libegl-mesa0, libgl1-mesa-dri).";
+    message += "\nEGL vendor files (glvnd): " + eglVendorFiles();
+    message +=
+        "\nUse --backend cpu, or install Mesa (libegl-mesa0, libgl1-mesa-dri), or the GPU "
+        "driver's EGL library with its vendor file.";
     return Error{ErrorKind::kGpuUnavailable, message};
+}
+
+std::string eglVendorFiles() {
+    // Where libglvnd looks: __EGL_VENDOR_LIBRARY_FILENAMES (a list of files, used alone), else
+    // __EGL_VENDOR_LIBRARY_DIRS, else /etc/glvnd/egl_vendor.d and /usr/share/glvnd/egl_vendor.d.
+    const auto split = [](const char* list) {
+        std::vector<std::string> out;
+        std::string item;
+        for (const char* c = list; *c != '\0'; ++c) {
+            if (*c == ':') {
+                out.push_back(item);
+                item.clear();
+            } else {
+                item += *c;
+            }
+        }
+        out.push_back(item);
+        return out;
+    };
+    namespace fs = std::filesystem;
+    std::vector<std::string> found;
+    std::string where;
+    std::error_code ec;
+    const char* files = std::getenv("__EGL_VENDOR_LIBRARY_FILENAMES");
+    const char* dirs = std::getenv("__EGL_VENDOR_LIBRARY_DIRS");
+    if (files != nullptr && *files != '\0') {
+        where = "__EGL_VENDOR_LIBRARY_FILENAMES";
+        for (const std::string& f : split(files)) {
+            found.push_back(f + (fs::is_regular_file(f, ec) ? "" : " (missing)"));
+        }
+    } else {
+        const bool fromEnv = dirs != nullptr && *dirs != '\0';
+        where = fromEnv ? "__EGL_VENDOR_LIBRARY_DIRS"
+                        : "/etc/glvnd/egl_vendor.d, /usr/share/glvnd/egl_vendor.d";
+        const std::vector<std::string> list =
+            fromEnv ? split(dirs)
+                    : std::vector<std::string>{"/etc/glvnd/egl_vendor.d",
+                                               "/usr/share/glvnd/egl_vendor.d"};
+        for (const std::string& d : list) {
+            for (const auto& e : fs::directory_iterator(d, ec)) {
+                if (e.path().extension() == ".json") {
+                    found.push_back(e.path().string());
+                }
+            }
+        }
+    }
+    std::string out;
+    for (const std::string& f : found) {
+        out += (out.empty() ? "" : ", ") + f;
+    }
+    return (out.empty() ? std::string("none") : out) + " (from " + where + ")";
 }
 
 Result<std::unique_ptr<GpuContext>> GpuContext::adoptCurrent() {

@@ -44,6 +44,10 @@ bool isSoftwareRenderer(std::string_view glRenderer);
 /// Which headless platform to use; kAuto tries surfaceless first, then devices.
 enum class HeadlessPlatform { kAuto, kSurfaceless, kDevice };
 
+/// The EGL vendor files libglvnd would load, and where it looks for them (for error messages:
+/// a GPU server without its driver's vendor file gets no hardware EGL).
+std::string eglVendorFiles();
+
 struct HeadlessOptions {
     HeadlessPlatform platform = HeadlessPlatform::kAuto;
     int deviceIndex = -1;  ///< with kDevice: which EGL device; -1 = try each

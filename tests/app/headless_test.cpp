@@ -287,6 +287,11 @@ TEST_F(Headless, GpuWithoutGlExits3) {
                          "__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json");
     EXPECT_EQ(r.code, 3) << r.output;
     EXPECT_NE(r.output.find("Tried"), std::string::npos) << r.output;
+    // What was tried names the EGL vendor files glvnd was given, and that this one is missing.
+    EXPECT_NE(r.output.find("EGL vendor files (glvnd): /nonexistent.json (missing) (from "
+                            "__EGL_VENDOR_LIBRARY_FILENAMES)"),
+              std::string::npos)
+        << r.output;
     // auto falls back to the CPU and says why.
     Outcome a = headless("--scene wall --steps 5 --backend auto",
                          "__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json");
