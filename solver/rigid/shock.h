@@ -12,17 +12,15 @@
 // against a fixed support removes the relative motion that the unsolved load leaves, so the
 // wall stands with few iterations a step.
 //
-// A support's slow spin is not followed (ShockParams::followSpinAbove): a body is corrected
-// against the velocity its support's centre has, as if the support only translated, unless the
-// support turns faster than 1e-3 rad/s. Followed, the pass makes each resting body move with
-// its support as one rigid body, so the tiny angular velocity that Jacobi leaves in a low
-// brick of a standing wall (1e-6 to 1e-4 rad/s) became a lateral velocity of everything above
-// it, growing with the lever arm: in a 64-high wall the top bricks moved 3.5e-5 m/s at rest
-// (against 1e-6 without the pass) and the wall fell within a second. A support that really
-// tips (a hit wall's bricks turn at 0.01-1 rad/s) still carries what rests on it: not following
-// it either, the upper bricks stayed upright while their supports tipped, and the collapse of a
-// shot 20 x 20 wall kept more bricks up and cost 12-17 % more a step (docs/rigid.md, "Tall
-// walls").
+// The support's spin is not followed (ShockParams::followSpinAbove): a body is corrected
+// against the velocity its support's centre has, as if the support only translated. Followed,
+// the pass makes each resting body move with its support as one rigid body, so the tiny
+// angular velocity that Jacobi leaves in a low brick of a standing wall became a lateral
+// velocity of everything above it, growing with the lever arm: in a 64-high wall the top
+// bricks moved 3.5e-5 m/s at rest (against 1e-6 without the pass) and the wall fell within a
+// second. Following only spins above 1e-3 or 1e-2 rad/s (a tipping support) let the 64 x 64
+// wall stand but not the 100 x 100, whose ten iterations a step leave faster spins in some
+// bricks (docs/rigid.md, "Tall walls").
 //
 // What it costs in physics: the bodies below do not receive the reaction of the impulses added
 // here, so momentum is not conserved in this pass (only the upper bodies are corrected; the
@@ -34,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -53,8 +52,8 @@ struct ShockParams {
     float restingSpeed = 0.08f;
     /// rad/s: a body is corrected against its support's full rigid motion when the support
     /// turns faster than this, else against the support's linear velocity alone (see the top
-    /// of this file). 0 = always the full motion.
-    float followSpinAbove = 1.0e-3f;
+    /// of this file). 0 = always the full motion; by default never.
+    float followSpinAbove = std::numeric_limits<float>::infinity();
 };
 
 class ShockPropagation {
