@@ -162,7 +162,7 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
                                        bodies[static_cast<std::size_t>(c.bodyB)]) +
                          bias[3 * k + static_cast<std::size_t>(r)];
                 if (length(lower.angularVelocity) <= p.followSpinAbove) {
-                    // The support as if it only translated: its slow spin's part taken out.
+                    // The support as if it only translated: its spin's part taken out.
                     row[1] -= dot(sideA ? j.angB : j.angA, lower.angularVelocity);
                 }
                 row[2] = sideA ? dot(j.linA, j.mLinA) + dot(j.angA, j.mAngA)
