@@ -157,9 +157,14 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
                 const RowJacobian& j = jac[3 * k + static_cast<std::size_t>(r)];
                 float* row = rows.data() + 9 * static_cast<std::size_t>(q) + 3 * r;
                 row[0] = c.impulse[r];
+                const Body& lower = bodies[static_cast<std::size_t>(sideA ? c.bodyB : c.bodyA)];
                 row[1] = velocityAlong(j, bodies[static_cast<std::size_t>(c.bodyA)],
                                        bodies[static_cast<std::size_t>(c.bodyB)]) +
                          bias[3 * k + static_cast<std::size_t>(r)];
+                if (length(lower.angularVelocity) <= p.followSpinAbove) {
+                    // The support as if it only translated: its spin's part taken out.
+                    row[1] -= dot(sideA ? j.angB : j.angA, lower.angularVelocity);
+                }
                 row[2] = sideA ? dot(j.linA, j.mLinA) + dot(j.angA, j.mAngA)
                                : dot(j.linB, j.mLinB) + dot(j.angB, j.mAngB);
             }

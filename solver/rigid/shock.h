@@ -12,6 +12,16 @@
 // against a fixed support removes the relative motion that the unsolved load leaves, so the
 // wall stands with few iterations a step.
 //
+// The support's spin is not followed (ShockParams::followSpinAbove): a body is corrected
+// against the velocity its support's centre has, as if the support only translated. Followed,
+// the pass makes each resting body move with its support as one rigid body, so the tiny
+// angular velocity that Jacobi leaves in a low brick of a standing wall became a lateral
+// velocity of everything above it, growing with the lever arm: after a 4 x 64 wall's first
+// step its top bricks moved 3.8e-5 m/s sideways (2e-8 not followed, 0 without the pass), and
+// the 64 x 64 wall fell within a second. Following only spins above 1e-3 or 1e-2 rad/s (a tipping
+// support) let the 64 x 64 wall stand but not the 100 x 100, whose ten iterations a step leave
+// faster spins in some bricks (docs/rigid.md, "Tall walls").
+//
 // What it costs in physics: the bodies below do not receive the reaction of the impulses added
 // here, so momentum is not conserved in this pass (only the upper bodies are corrected; the
 // contacts' impulses, and so the warm start of the next step, stay those of the LCP). It is
@@ -22,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -39,6 +50,10 @@ struct ShockParams {
     /// m/s: a contact is corrected only while no point of either body moves faster (resting
     /// contact); World uses half a step of free fall, g dt / 2.
     float restingSpeed = 0.08f;
+    /// rad/s: a body is corrected against its support's full rigid motion when the support
+    /// turns faster than this, else against the support's linear velocity alone (see the top
+    /// of this file). 0 = always the full motion; by default never.
+    float followSpinAbove = std::numeric_limits<float>::infinity();
 };
 
 class ShockPropagation {
