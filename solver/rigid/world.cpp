@@ -287,6 +287,7 @@ void World::collide(float h) {
     }
     m_chunkPenetration.assign(uChunks, 0.0f);
     m_chunkWarm.assign(uChunks, 0);
+    m_chunkReused.assign(uChunks, 0);
     m_points.resize(static_cast<std::size_t>(m_ex->threads()));
     m_ex->forEachChunk(
         chunks,
@@ -297,31 +298,61 @@ void World::collide(float h) {
             out.clear();
             float maxPen = 0.0f;
             const std::ptrdiff_t end = std::min(pairCount, (chunk + 1) * kNarrowPhaseChunkPairs);
+            int warm = 0;
+            int reused = 0;
+            std::size_t cacheAt = 0;  // the pairs come sorted: one walk over the cache
             for (std::ptrdiff_t q = chunk * kNarrowPhaseChunkPairs; q < end; ++q) {
                 const auto [i, j] = m_pairs[static_cast<std::size_t>(q)];
-                points.clear();
+                const Body& bi = m_bodies[i];
+                const Body& bj = m_bodies[j];
                 NarrowPhaseParams pairParams = np;
-                pairParams.margin = speculativeMargin(m_bodies[i], np.margin, h) +
-                                    speculativeMargin(m_bodies[j], 0.0f, h);
-                rigid::collide(m_bodies[i], m_bodies[j], pairParams, points);
-                for (const ContactPoint& cp : points) {
-                    out.push_back(makeContact(i, j, cp));
-                    maxPen = std::max(maxPen, -cp.separation);
+                pairParams.margin =
+                    speculativeMargin(bi, np.margin, h) + speculativeMargin(bj, 0.0f, h);
+                // Box pairs keep their manifold while their relative pose holds (contacts.h).
+                const bool boxes = bi.kind == BodyKind::kBox && bj.kind == BodyKind::kBox;
+                const std::size_t first = out.size();
+                if (boxes && reuseManifold(m_cache.pairEntries(i, j, cacheAt), i, j, bi, bj,
+                                           pairParams, m_params.warmStartFactor, out)) {
+                    reused += static_cast<int>(out.size() - first);
+                    for (std::size_t k = first; k < out.size(); ++k) {
+                        if (!m_params.warmStart) {
+                            out[k].impulse[0] = out[k].impulse[1] = out[k].impulse[2] = 0.0f;
+                            out[k].warmStarted = false;
+                        }
+                    }
+                    warm += m_params.warmStart ? static_cast<int>(out.size() - first) : 0;
+                } else {
+                    points.clear();
+                    rigid::collide(bi, bj, pairParams, points);
+                    for (const ContactPoint& cp : points) {
+                        out.push_back(makeContact(i, j, cp));
+                        if (boxes) {
+                            anchorContact(out.back(), bi, bj);
+                        }
+                    }
+                    if (m_params.warmStart) {
+                        warm += m_cache.warmStart(std::span<Contact>(out).subspan(first),
+                                                  m_params.warmStartFactor);
+                    }
+                }
+                for (std::size_t k = first; k < out.size(); ++k) {
+                    maxPen = std::max(maxPen, -out[k].separation);
                 }
             }
             m_chunkPenetration[uc] = maxPen;
-            if (m_params.warmStart) {
-                m_chunkWarm[uc] = m_cache.warmStart(out, m_params.warmStartFactor);
-            }
+            m_chunkWarm[uc] = warm;
+            m_chunkReused[uc] = reused;
         },
         pairCount * kNarrowPhasePairWork);
     std::size_t total = 0;
     float maxPen = 0.0f;
     int warm = 0;
+    int reused = 0;
     for (std::size_t c = 0; c < uChunks; ++c) {
         total += m_chunkContacts[c].size();
         maxPen = std::max(maxPen, m_chunkPenetration[c]);
         warm += m_chunkWarm[c];
+        reused += m_chunkReused[c];
     }
     m_contacts.resize(total);
     std::size_t at = 0;
@@ -333,6 +364,7 @@ void World::collide(float h) {
     if (m_params.warmStart) {
         m_stats.warmStarted = warm;
     }
+    m_stats.reusedContacts = reused;
     if (m_params.restingLoadGuess) {
         guessRestingImpulses(m_bodies, m_contacts, m_params.gravity, h, m_restingLoad);
     }

@@ -144,6 +144,7 @@ struct StepStats {
     int pairs = 0;  ///< broad-phase candidate pairs
     int contacts = 0;
     int warmStarted = 0;       ///< contacts that matched last step's
+    int reusedContacts = 0;    ///< of which kept by their pair's manifold (reuseManifold)
     int islands = 0;           ///< LCP blocks solved (1 in dense mode)
     int lcpN = 0;              ///< rows of all blocks together
     int lcpNMax = 0;           ///< rows of the largest block
@@ -289,6 +290,7 @@ class World {
     std::vector<std::vector<Contact>> m_chunkContacts;
     std::vector<float> m_chunkPenetration;
     std::vector<int> m_chunkWarm;
+    std::vector<int> m_chunkReused;
     std::vector<Contact> m_contacts;
     ContactCache m_cache;
     IslandBuilder m_islandBuilder;

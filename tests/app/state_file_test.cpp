@@ -142,7 +142,7 @@ TEST_F(StateFileCorruption, AnOlderVersionIsRefusedNamingBoth) {
     const Status s = loadStateBytes(**scene, bytes, "old.bin");
     ASSERT_FALSE(s.ok());
     for (const char* says :
-         {"--snapshot-load old.bin", "version 2", "version 3", "--snapshot-save"}) {
+         {"--snapshot-load old.bin", "version 2", "version 4", "--snapshot-save"}) {
         EXPECT_NE(s.error().message.find(says), std::string::npos) << s.error().message;
     }
 }
