@@ -308,8 +308,12 @@ void World::collide(float h) {
                 NarrowPhaseParams pairParams = np;
                 pairParams.margin =
                     speculativeMargin(bi, np.margin, h) + speculativeMargin(bj, 0.0f, h);
-                // Box pairs keep their manifold while their relative pose holds (contacts.h).
-                const bool boxes = bi.kind == BodyKind::kBox && bj.kind == BodyKind::kBox;
+                // Box-box and box-plane pairs keep their manifold while their relative pose
+                // holds (contacts.h).
+                const auto flat = [](const Body& b) {
+                    return b.kind == BodyKind::kBox || b.kind == BodyKind::kPlane;
+                };
+                const bool boxes = flat(bi) && flat(bj);
                 const std::size_t first = out.size();
                 if (boxes && reuseManifold(m_cache.pairEntries(i, j, cacheAt), i, j, bi, bj,
                                            pairParams, m_params.warmStartFactor, out)) {
@@ -389,10 +393,17 @@ float World::estimateBlocksLambdaMax() {
                                                         kU * static_cast<std::size_t>(slots[slot])),
                             kU, m_lambdaStart.begin() + static_cast<std::ptrdiff_t>(kU * slot));
             }
+            bool settled = m_steps % kLambdaRefreshSteps != 0 &&
+                           std::any_of(m_lambdaStart.begin(), m_lambdaStart.end(),
+                                       [](float v) { return v != 0.0f; });
+            for (const int id : blockContacts(k)) {
+                settled = settled && m_contacts[static_cast<std::size_t>(id)].reused;
+            }
             lcp::LanczosOptions o;
-            o.maxSteps = kLambdaSteps;
-            o.minSteps = kLambdaMinSteps;
+            o.maxSteps = settled ? 1 : kLambdaSteps;
+            o.minSteps = settled ? 1 : kLambdaMinSteps;
             o.stopRise = kLambdaStopRise;
+            o.startMix = settled ? 0.0 : o.startMix;
             o.start = m_lambdaStart;
             o.ritzVector = true;
             const lcp::LanczosResult r =

@@ -61,6 +61,14 @@ inline constexpr int kLambdaSteps = 12;
 /// once a step raised it by at most kLambdaStopRise of it; at most kLambdaSteps.
 inline constexpr int kLambdaMinSteps = 4;
 inline constexpr double kLambdaStopRise = 0.002;
+/// A matrix-free block whose contacts all kept their manifolds (reuseManifold: no new contact,
+/// and no pair moved by more than the reuse tolerances since the step that made its points,
+/// which estimated in full) takes one step instead, without the hash start: the Rayleigh
+/// quotient of its bodies' last Ritz vector on this step's operator, the last estimate up to
+/// what the bodies moved. Rows that went only lower lambda_max. Every kLambdaRefreshSteps-th
+/// step (by step count) estimates every block in full, so that a mode the Ritz vector does not
+/// see can still rise (docs/rigid.md, "Step cost").
+inline constexpr int kLambdaRefreshSteps = 8;
 
 /// The tuned solver defaults (docs/rigid.md explains how they were found).
 lcp::LcpOptions defaultWallLcpOptions();
