@@ -43,8 +43,8 @@ struct Contact {
     float separation = 0.0f;                ///< m, negative = penetration
     float impulse[3] = {0.0f, 0.0f, 0.0f};  ///< N s: normal, tangent1, tangent2
     bool warmStarted = false;               ///< matched a contact of the previous step
-    /// The point's manifold anchors (anchorContact): set for box-box points, which
-    /// reuseManifold may carry into later steps.
+    /// The point's manifold anchors (anchorContact): set for box-box and box-plane points,
+    /// which reuseManifold may carry into later steps.
     bool anchored = false;
     bool reused = false;  ///< carried over from a previous step by reuseManifold
     ContactAnchor anchor;
@@ -62,7 +62,7 @@ Contact makeContact(int a, int b, const ContactPoint& cp);
 /// bodies c.bodyA and c.bodyB), and marks it anchored.
 void anchorContact(Contact& c, const Body& a, const Body& b);
 
-/// Remembers last step's impulses (and box-box manifolds) by (bodyA, bodyB, feature).
+/// Remembers last step's impulses (and the box pairs' manifolds) by (bodyA, bodyB, feature).
 class ContactCache {
   public:
     /// One remembered contact (trivially copyable, no padding: snapshots store the entries as

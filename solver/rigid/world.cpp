@@ -313,24 +313,25 @@ void World::collide(float h) {
                 const auto flat = [](const Body& b) {
                     return b.kind == BodyKind::kBox || b.kind == BodyKind::kPlane;
                 };
-                const bool boxes = flat(bi) && flat(bj);
+                const bool keepable = flat(bi) && flat(bj);
                 const std::size_t first = out.size();
-                if (boxes && reuseManifold(m_cache.pairEntries(i, j, cacheAt), i, j, bi, bj,
-                                           pairParams, m_params.warmStartFactor, out)) {
+                if (keepable && reuseManifold(m_cache.pairEntries(i, j, cacheAt), i, j, bi, bj,
+                                              pairParams, m_params.warmStartFactor, out)) {
                     reused += static_cast<int>(out.size() - first);
-                    for (std::size_t k = first; k < out.size(); ++k) {
-                        if (!m_params.warmStart) {
+                    if (m_params.warmStart) {
+                        warm += static_cast<int>(out.size() - first);
+                    } else {
+                        for (std::size_t k = first; k < out.size(); ++k) {
                             out[k].impulse[0] = out[k].impulse[1] = out[k].impulse[2] = 0.0f;
                             out[k].warmStarted = false;
                         }
                     }
-                    warm += m_params.warmStart ? static_cast<int>(out.size() - first) : 0;
                 } else {
                     points.clear();
                     rigid::collide(bi, bj, pairParams, points);
                     for (const ContactPoint& cp : points) {
                         out.push_back(makeContact(i, j, cp));
-                        if (boxes) {
+                        if (keepable) {
                             anchorContact(out.back(), bi, bj);
                         }
                     }
