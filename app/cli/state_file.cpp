@@ -12,8 +12,9 @@ namespace ww::app {
 namespace {
 
 constexpr char kMagic[8] = {'W', 'W', 'S', 'T', 'A', 'T', 'E', '\n'};
-// 2: the rigid world's lambda_max start; 3: the checksum.
-constexpr std::uint32_t kVersion = 3;
+// 2: the rigid world's lambda_max start; 3: the checksum; 4: the contact cache's manifold
+// anchors.
+constexpr std::uint32_t kVersion = 4;
 constexpr std::size_t kChecksumAt = sizeof kMagic + sizeof kVersion;
 constexpr std::size_t kBodyAt = kChecksumAt + sizeof(std::uint64_t);
 
@@ -97,6 +98,13 @@ Status loadStateBytes(SimScene& scene, std::string_view bytes, const std::string
                               std::to_string(kVersion) +
                               ": write the state again with --snapshot-save (if this wavewall "
                               "wrote it, the file is corrupted)");
+        }
+        if (version == 3) {
+            return inputError(what +
+                              "format version 3, written before the contact cache held "
+                              "its manifolds; this wavewall reads version " +
+                              std::to_string(kVersion) +
+                              ": write the state again with --snapshot-save");
         }
         return inputError(what + "format version " + std::to_string(version) +
                           ", this wavewall reads version " + std::to_string(kVersion) +

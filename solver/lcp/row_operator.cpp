@@ -93,7 +93,8 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
                                     static_cast<std::ptrdiff_t>(4 * n));
     triples = layout.triples;
     tripleRuns = triples && layout.runs;
-    kByBody.resize(kU * bodyEntries.size());
+    kByBody.resize(kU * bodyEntries.size() + kByBodyPad);
+    std::fill(kByBody.end() - kByBodyPad, kByBody.end(), 0.0f);
     entryRow.resize(tripleRuns ? 0 : bodyEntries.size());
     runRow.resize(tripleRuns ? bodyEntries.size() / 3 : 0);
     const auto entries = static_cast<std::ptrdiff_t>(bodyEntries.size());
@@ -210,7 +211,8 @@ std::string RowOperator::validate(int n) const {
         bodyEntries.size() != static_cast<std::size_t>(bodyStart.back()) ||
         entryRow.size() != (tripleRuns ? 0 : bodyEntries.size()) ||
         runRow.size() != (tripleRuns ? bodyEntries.size() / 3 : 0) ||
-        kByBody.size() != kU * bodyEntries.size() || jByPlane.size() != (triples ? 0 : j.size()) ||
+        kByBody.size() != kU * bodyEntries.size() + kByBodyPad ||
+        jByPlane.size() != (triples ? 0 : j.size()) ||
         jByTriple.size() !=
             (triples ? kTripleGroupFloats * (un / (3 * kTripleGroup)) : std::size_t{0}) ||
         bodyByTriple.size() !=
@@ -250,15 +252,17 @@ void RowOperator::gatherUnits(const float* x, float* u, int firstBody, int lastB
         return kRun == 1 ? entryRow[unit] : runRow[unit] + at;
     };
 #if defined(__AVX2__) && defined(__FMA__)
-    // One body's six sums in lanes 0-5 of a vector: per entry one masked load of its K block,
-    // one broadcast and one fused multiply-add, the scalar loop's operations lane by lane.
+    // One body's six sums in lanes 0-5 of a vector: per entry one load of its K block (eight
+    // floats: lanes 6 and 7, the next block's or kByBody's padding, are summed but never
+    // stored), one broadcast and one fused multiply-add, the scalar loop's operations lane by
+    // lane.
     // Eight bodies at a time, each its own chain of fused multiply-adds in its own order: one
     // body's chain is latency-bound (a wall brick has ~70 entries), eight in flight are not.
     const __m256i six = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
     const auto term = [&](std::int32_t s, __m256 acc) {
         const auto us = static_cast<std::size_t>(s);
         for (int at = 0; at < kRun; ++at) {
-            const __m256 kr = _mm256_maskload_ps(kByBody.data() + kU * (kRun * us + at), six);
+            const __m256 kr = _mm256_loadu_ps(kByBody.data() + kU * (kRun * us + at));
             acc = _mm256_fmadd_ps(kr, _mm256_set1_ps(x[rowOf(us, at)]), acc);
         }
         return acc;

@@ -37,6 +37,9 @@ struct RowOperator {
     /// entry's row: what gatherBodies streams, so that its loads are sequential instead of one
     /// scattered 24-byte K block per entry. Built by buildBodyIndex from k.
     std::vector<float> kByBody;
+    /// kByBody ends with this many zeros after its entries, so that the gather reads each
+    /// 6-float block with one plain 8-float load (lanes 6 and 7 are never stored).
+    static constexpr int kByBodyPad = 2;
     std::vector<std::int32_t> entryRow;  ///< empty with tripleRuns
     /// True with triples when no row names one body on both sides: every body's entries then
     /// come in runs of three (a contact's rows 3t, 3t + 1, 3t + 2 on one side), and runRow

@@ -31,6 +31,28 @@ Contact makeContact(int a, int b, const ContactPoint& cp) {
 
 namespace {
 
+Quat conjugate(const Quat& q) {
+    return {q.w, -q.x, -q.y, -q.z};
+}
+
+}  // namespace
+
+void anchorContact(Contact& c, const Body& a, const Body& b) {
+    const Vec3 half = c.normal * (0.5f * c.separation);
+    c.anchor.onA = transposeMul(a.rotation, c.point + half - a.position);
+    c.anchor.onB = transposeMul(b.rotation, c.point - half - b.position);
+    c.anchor.normal = transposeMul(a.rotation, c.normal);
+    c.anchor.offset = transposeMul(a.rotation, b.position - a.position);
+    c.anchor.rotation = conjugate(a.orientation) * b.orientation;
+    c.anchored = true;
+}
+
+namespace {
+
+// Snapshots store the entries as bytes: no padding, whose bytes would be indeterminate.
+static_assert(sizeof(ContactCache::Entry) ==
+              3 * sizeof(int) + 19 * sizeof(float) + sizeof(std::uint32_t) + sizeof(Quat));
+
 bool entryBefore(const ContactCache::Entry& x, const ContactCache::Entry& y) {
     return std::tie(x.bodyA, x.bodyB, x.feature) < std::tie(y.bodyA, y.bodyB, y.feature);
 }
@@ -59,7 +81,8 @@ void ContactCache::store(const std::vector<Contact>& contacts) {
     m_entries.clear();
     for (const Contact& c : contacts) {
         m_entries.push_back({c.bodyA, c.bodyB, c.feature, c.impulse[0],
-                             c.tangent1 * c.impulse[1] + c.tangent2 * c.impulse[2], c.normal});
+                             c.tangent1 * c.impulse[1] + c.tangent2 * c.impulse[2], c.normal,
+                             c.anchored ? 1u : 0u, c.anchored ? c.anchor : ContactAnchor{}});
     }
     sortEntries(m_entries);
 }
@@ -102,6 +125,85 @@ int ContactCache::warmStart(std::span<Contact> contacts, float factor) const {
         }
     }
     return matched;
+}
+
+std::span<const ContactCache::Entry> ContactCache::pairEntries(int a, int b,
+                                                               std::size_t& from) const {
+    const auto before = [](const Entry& e, const std::pair<int, int>& k) {
+        return std::tie(e.bodyA, e.bodyB) < std::tie(k.first, k.second);
+    };
+    const std::pair key{a, b};
+    auto first = m_entries.begin() + static_cast<std::ptrdiff_t>(std::min(from, m_entries.size()));
+    if (first != m_entries.begin() && !before(*(first - 1), key)) {
+        first = m_entries.begin();  // asked out of order: search from the start
+    }
+    // A few entries ahead by steps (the next pair's are usually next), else a binary search.
+    for (int k = 0; k < 8 && first != m_entries.end() && before(*first, key); ++k) {
+        ++first;
+    }
+    if (first != m_entries.end() && before(*first, key)) {
+        first = std::lower_bound(first, m_entries.end(), key, before);
+    }
+    auto last = first;
+    while (last != m_entries.end() && last->bodyA == a && last->bodyB == b) {
+        ++last;
+    }
+    from = static_cast<std::size_t>(last - m_entries.begin());
+    return {first, last};
+}
+
+bool reuseManifold(std::span<const ContactCache::Entry> entries, int bodyA, int bodyB,
+                   const Body& a, const Body& b, const NarrowPhaseParams& p, float factor,
+                   std::vector<Contact>& out) {
+    if (entries.empty() || p.reuseDistance <= 0.0f || p.reuseAngle <= 0.0f) {
+        return false;
+    }
+    const ContactAnchor& ref = entries.front().anchor;
+    for (const ContactCache::Entry& e : entries) {
+        // One narrow-phase run made all of a pair's points: they share its pose.
+        if (e.anchored == 0 || e.anchor.offset.x != ref.offset.x ||
+            e.anchor.offset.y != ref.offset.y || e.anchor.offset.z != ref.offset.z) {
+            return false;
+        }
+    }
+    const Vec3 moved = transposeMul(a.rotation, b.position - a.position) - ref.offset;
+    if (dot(moved, moved) > p.reuseDistance * p.reuseDistance) {
+        return false;
+    }
+    // The turn between the two relative rotations: the vector part of q_ref^-1 q has length
+    // sin(angle / 2) (its scalar part, cos(angle / 2), cannot resolve milliradians in float).
+    const Quat turn = conjugate(ref.rotation) * (conjugate(a.orientation) * b.orientation);
+    const float sinHalf2 = turn.x * turn.x + turn.y * turn.y + turn.z * turn.z;
+    const float sinLimit = std::sin(0.5f * p.reuseAngle);
+    if (sinHalf2 > sinLimit * sinLimit) {
+        return false;
+    }
+    const std::size_t start = out.size();
+    for (const ContactCache::Entry& e : entries) {
+        const Vec3 onA = a.position + a.rotation * e.anchor.onA;
+        const Vec3 onB = b.position + b.rotation * e.anchor.onB;
+        const Vec3 n = a.rotation * e.anchor.normal;
+        const float s = dot(onA - onB, n);
+        if (s > p.margin) {
+            out.resize(start);  // a point opens: let the narrow phase look at the pair again
+            return false;
+        }
+        ContactPoint cp;
+        cp.point = (onA + onB) * 0.5f;
+        cp.normal = n;
+        cp.separation = s;
+        cp.feature = e.feature;
+        Contact c = makeContact(bodyA, bodyB, cp);
+        c.impulse[0] = factor * e.normalImpulse;
+        c.impulse[1] = factor * dot(e.friction, c.tangent1);
+        c.impulse[2] = factor * dot(e.friction, c.tangent2);
+        c.warmStarted = true;
+        c.anchored = true;
+        c.reused = true;
+        c.anchor = e.anchor;
+        out.push_back(c);
+    }
+    return true;
 }
 
 void ContactCache::removeBody(int body) {

@@ -21,6 +21,18 @@
 
 namespace ww::rigid {
 
+/// Where a contact point sits on its two bodies, and the pose it was made at: what lets a
+/// later step rebuild it from the bodies' poses without the narrow phase.
+struct ContactAnchor {
+    Vec3 onA;     ///< the point on a's surface (p + n s / 2), a's frame, m
+    Vec3 onB;     ///< the point on b's surface (p - n s / 2), b's frame, m
+    Vec3 normal;  ///< n in a's frame
+    /// b's pose in a's frame when the narrow phase made the point: R_a^T (x_b - x_a), m, and
+    /// q_a^-1 q_b.
+    Vec3 offset;
+    Quat rotation;
+};
+
 struct Contact {
     int bodyA = -1;
     int bodyB = -1;
@@ -31,6 +43,11 @@ struct Contact {
     float separation = 0.0f;                ///< m, negative = penetration
     float impulse[3] = {0.0f, 0.0f, 0.0f};  ///< N s: normal, tangent1, tangent2
     bool warmStarted = false;               ///< matched a contact of the previous step
+    /// The point's manifold anchors (anchorContact): set for box-box and box-plane points,
+    /// which reuseManifold may carry into later steps.
+    bool anchored = false;
+    bool reused = false;  ///< carried over from a previous step by reuseManifold
+    ContactAnchor anchor;
 };
 
 /// Two unit vectors completing n to an orthonormal frame, chosen from n alone (so that a
@@ -41,16 +58,23 @@ void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
 /// tangents; impulses zero, not warm started.
 Contact makeContact(int a, int b, const ContactPoint& cp);
 
-/// Remembers last step's impulses by (bodyA, bodyB, feature).
+/// Sets c's anchor from its point, normal and separation and the poses of a and b (the
+/// bodies c.bodyA and c.bodyB), and marks it anchored.
+void anchorContact(Contact& c, const Body& a, const Body& b);
+
+/// Remembers last step's impulses (and the box pairs' manifolds) by (bodyA, bodyB, feature).
 class ContactCache {
   public:
-    /// One remembered contact (trivially copyable: snapshots store the entries as bytes).
+    /// One remembered contact (trivially copyable, no padding: snapshots store the entries as
+    /// bytes).
     struct Entry {
         int bodyA, bodyB;
         std::uint32_t feature;
         float normalImpulse;  ///< N s
         Vec3 friction;        ///< N s, world space: lambda_t1 t1 + lambda_t2 t2
         Vec3 normal;
+        std::uint32_t anchored;  ///< 1: anchor holds the point's manifold anchors
+        ContactAnchor anchor;
     };
     /// Copies each contact's impulses into the cache (replacing the previous step's).
     void store(const std::vector<Contact>& contacts);
@@ -58,6 +82,10 @@ class ContactCache {
     /// the others get zero. The friction impulse is the cached world-space vector projected
     /// onto the contact's tangent1/tangent2, which must be set. Returns the number matched.
     int warmStart(std::span<Contact> contacts, float factor) const;
+    /// The entries of body pair (a, b) (adjacent: sorted by pair), possibly none. `from`: where
+    /// the search starts and, on return, where the pair's entries end: pairs asked for in
+    /// increasing order (the broad phase's) walk the entries once. Start it at 0.
+    std::span<const Entry> pairEntries(int a, int b, std::size_t& from) const;
     void clear() { m_entries.clear(); }
     /// Forgets contacts of `body` and shifts higher body indices down by one.
     void removeBody(int body);
@@ -70,6 +98,20 @@ class ContactCache {
   private:
     std::vector<Entry> m_entries;  ///< sorted by (bodyA, bodyB, feature)
 };
+
+/// Persistent manifold: when every entry of the pair (a, b) (ContactCache::pairEntries) is
+/// anchored and b's pose in a's frame is within p.reuseDistance and p.reuseAngle of the pose
+/// the points were made at (the same for all of them), appends the pair's contacts rebuilt
+/// from the anchors and the bodies' current poses: each surface point carried by its body,
+/// the point midway, the normal carried by a, the separation the gap along it. Each keeps its
+/// anchor (the drift is measured from where the narrow phase made it, not from last step)
+/// and its feature, and is warm started from its entry (impulses scaled by `factor`; the
+/// friction impulse projected onto the new tangents). Returns false and appends nothing when
+/// the pair cannot be reused, or when one of its points now separates by more than p.margin
+/// (then run the narrow phase). bodyA, bodyB: a's and b's indices.
+bool reuseManifold(std::span<const ContactCache::Entry> entries, int bodyA, int bodyB,
+                   const Body& a, const Body& b, const NarrowPhaseParams& p, float factor,
+                   std::vector<Contact>& out);
 
 /// Scratch of guessRestingImpulses (kept by the world so that steps do not allocate).
 struct RestingLoadScratch {

@@ -287,6 +287,7 @@ void World::collide(float h) {
     }
     m_chunkPenetration.assign(uChunks, 0.0f);
     m_chunkWarm.assign(uChunks, 0);
+    m_chunkReused.assign(uChunks, 0);
     m_points.resize(static_cast<std::size_t>(m_ex->threads()));
     m_ex->forEachChunk(
         chunks,
@@ -297,31 +298,66 @@ void World::collide(float h) {
             out.clear();
             float maxPen = 0.0f;
             const std::ptrdiff_t end = std::min(pairCount, (chunk + 1) * kNarrowPhaseChunkPairs);
+            int warm = 0;
+            int reused = 0;
+            std::size_t cacheAt = 0;  // the pairs come sorted: one walk over the cache
             for (std::ptrdiff_t q = chunk * kNarrowPhaseChunkPairs; q < end; ++q) {
                 const auto [i, j] = m_pairs[static_cast<std::size_t>(q)];
-                points.clear();
+                const Body& bi = m_bodies[i];
+                const Body& bj = m_bodies[j];
                 NarrowPhaseParams pairParams = np;
-                pairParams.margin = speculativeMargin(m_bodies[i], np.margin, h) +
-                                    speculativeMargin(m_bodies[j], 0.0f, h);
-                rigid::collide(m_bodies[i], m_bodies[j], pairParams, points);
-                for (const ContactPoint& cp : points) {
-                    out.push_back(makeContact(i, j, cp));
-                    maxPen = std::max(maxPen, -cp.separation);
+                pairParams.margin =
+                    speculativeMargin(bi, np.margin, h) + speculativeMargin(bj, 0.0f, h);
+                // Box-box and box-plane pairs keep their manifold while their relative pose
+                // holds (contacts.h).
+                const auto flat = [](const Body& b) {
+                    return b.kind == BodyKind::kBox || b.kind == BodyKind::kPlane;
+                };
+                const bool keepable = flat(bi) && flat(bj);
+                const std::size_t first = out.size();
+                if (keepable && reuseManifold(m_cache.pairEntries(i, j, cacheAt), i, j, bi, bj,
+                                              pairParams, m_params.warmStartFactor, out)) {
+                    reused += static_cast<int>(out.size() - first);
+                    if (m_params.warmStart) {
+                        warm += static_cast<int>(out.size() - first);
+                    } else {
+                        for (std::size_t k = first; k < out.size(); ++k) {
+                            out[k].impulse[0] = out[k].impulse[1] = out[k].impulse[2] = 0.0f;
+                            out[k].warmStarted = false;
+                        }
+                    }
+                } else {
+                    points.clear();
+                    rigid::collide(bi, bj, pairParams, points);
+                    for (const ContactPoint& cp : points) {
+                        out.push_back(makeContact(i, j, cp));
+                        if (keepable) {
+                            anchorContact(out.back(), bi, bj);
+                        }
+                    }
+                    if (m_params.warmStart) {
+                        warm += m_cache.warmStart(std::span<Contact>(out).subspan(first),
+                                                  m_params.warmStartFactor);
+                    }
+                }
+                for (std::size_t k = first; k < out.size(); ++k) {
+                    maxPen = std::max(maxPen, -out[k].separation);
                 }
             }
             m_chunkPenetration[uc] = maxPen;
-            if (m_params.warmStart) {
-                m_chunkWarm[uc] = m_cache.warmStart(out, m_params.warmStartFactor);
-            }
+            m_chunkWarm[uc] = warm;
+            m_chunkReused[uc] = reused;
         },
         pairCount * kNarrowPhasePairWork);
     std::size_t total = 0;
     float maxPen = 0.0f;
     int warm = 0;
+    int reused = 0;
     for (std::size_t c = 0; c < uChunks; ++c) {
         total += m_chunkContacts[c].size();
         maxPen = std::max(maxPen, m_chunkPenetration[c]);
         warm += m_chunkWarm[c];
+        reused += m_chunkReused[c];
     }
     m_contacts.resize(total);
     std::size_t at = 0;
@@ -333,6 +369,7 @@ void World::collide(float h) {
     if (m_params.warmStart) {
         m_stats.warmStarted = warm;
     }
+    m_stats.reusedContacts = reused;
     if (m_params.restingLoadGuess) {
         guessRestingImpulses(m_bodies, m_contacts, m_params.gravity, h, m_restingLoad);
     }
@@ -357,10 +394,17 @@ float World::estimateBlocksLambdaMax() {
                                                         kU * static_cast<std::size_t>(slots[slot])),
                             kU, m_lambdaStart.begin() + static_cast<std::ptrdiff_t>(kU * slot));
             }
+            bool settled = m_steps % kLambdaRefreshSteps != 0 &&
+                           std::any_of(m_lambdaStart.begin(), m_lambdaStart.end(),
+                                       [](float v) { return v != 0.0f; });
+            for (const int id : blockContacts(k)) {
+                settled = settled && m_contacts[static_cast<std::size_t>(id)].reused;
+            }
             lcp::LanczosOptions o;
-            o.maxSteps = kLambdaSteps;
-            o.minSteps = kLambdaMinSteps;
+            o.maxSteps = settled ? 1 : kLambdaSteps;
+            o.minSteps = settled ? 1 : kLambdaMinSteps;
             o.stopRise = kLambdaStopRise;
+            o.startMix = settled ? 0.0 : o.startMix;
             o.start = m_lambdaStart;
             o.ritzVector = true;
             const lcp::LanczosResult r =

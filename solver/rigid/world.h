@@ -61,6 +61,14 @@ inline constexpr int kLambdaSteps = 12;
 /// once a step raised it by at most kLambdaStopRise of it; at most kLambdaSteps.
 inline constexpr int kLambdaMinSteps = 4;
 inline constexpr double kLambdaStopRise = 0.002;
+/// A matrix-free block whose contacts all kept their manifolds (reuseManifold: no new contact,
+/// and no pair moved by more than the reuse tolerances since the step that made its points,
+/// which estimated in full) takes one step instead, without the hash start: the Rayleigh
+/// quotient of its bodies' last Ritz vector on this step's operator, the last estimate up to
+/// what the bodies moved. Rows that went only lower lambda_max. Every kLambdaRefreshSteps-th
+/// step (by step count) estimates every block in full, so that a mode the Ritz vector does not
+/// see can still rise (docs/rigid.md, "Step cost").
+inline constexpr int kLambdaRefreshSteps = 8;
 
 /// The tuned solver defaults (docs/rigid.md explains how they were found).
 lcp::LcpOptions defaultWallLcpOptions();
@@ -144,6 +152,7 @@ struct StepStats {
     int pairs = 0;  ///< broad-phase candidate pairs
     int contacts = 0;
     int warmStarted = 0;       ///< contacts that matched last step's
+    int reusedContacts = 0;    ///< of which kept by their pair's manifold (reuseManifold)
     int islands = 0;           ///< LCP blocks solved (1 in dense mode)
     int lcpN = 0;              ///< rows of all blocks together
     int lcpNMax = 0;           ///< rows of the largest block
@@ -289,6 +298,7 @@ class World {
     std::vector<std::vector<Contact>> m_chunkContacts;
     std::vector<float> m_chunkPenetration;
     std::vector<int> m_chunkWarm;
+    std::vector<int> m_chunkReused;
     std::vector<Contact> m_contacts;
     ContactCache m_cache;
     IslandBuilder m_islandBuilder;

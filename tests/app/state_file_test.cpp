@@ -130,7 +130,8 @@ TEST_F(StateFileCorruption, EveryChangedByteOfEverySceneIsRefused) {
     }
 }
 
-// A file of version 2 (no checksum) is refused, naming both versions and what to do.
+// A file of version 2 (no checksum) or 3 (no manifold anchors) is refused, naming both versions
+// and what to do.
 TEST_F(StateFileCorruption, AnOlderVersionIsRefusedNamingBoth) {
     SceneOptionValues v;
     v.wall = "3x2";
@@ -142,8 +143,17 @@ TEST_F(StateFileCorruption, AnOlderVersionIsRefusedNamingBoth) {
     const Status s = loadStateBytes(**scene, bytes, "old.bin");
     ASSERT_FALSE(s.ok());
     for (const char* says :
-         {"--snapshot-load old.bin", "version 2", "version 3", "--snapshot-save"}) {
+         {"--snapshot-load old.bin", "version 2", "version 4", "--snapshot-save"}) {
         EXPECT_NE(s.error().message.find(says), std::string::npos) << s.error().message;
+    }
+    // Version 3 had a checksum but no manifold anchors in the contact cache: refused the same
+    // way, not as "a newer wavewall's file".
+    bytes[8] = 3;
+    const Status s3 = loadStateBytes(**scene, bytes, "old.bin");
+    ASSERT_FALSE(s3.ok());
+    for (const char* says :
+         {"--snapshot-load old.bin", "version 3", "version 4", "manifolds", "--snapshot-save"}) {
+        EXPECT_NE(s3.error().message.find(says), std::string::npos) << s3.error().message;
     }
 }
 

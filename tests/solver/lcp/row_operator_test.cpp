@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -245,6 +246,57 @@ TEST(RowOperator, ValidationOnThreadsReportsTheFirstBadRow) {
                                    : "row " + std::to_string(crossed) + ": lo > hi"),
         std::string::npos)
         << alone;
+}
+
+// The gather loads each body entry's six K floats with an eight-float load (lanes 6 and 7 hold
+// the next entry's first floats, or kByBody's padding after the last): what those lanes sum
+// must never reach u. With NaN in the padding the body sums are the same bits, and a gather of
+// bodies [first, last) writes their six floats each and nothing around them.
+TEST(RowOperator, GatherWritesOnlyItsBodiesSixSums) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    test::RowOperatorShape shape;
+    shape.contacts = 40 + static_cast<int>(rng() % 60u);
+    shape.friction = true;
+    shape.grouped = false;
+    shape.sameBody = false;
+    const LcpProblem p = test::rowOperatorProblem(shape, static_cast<unsigned>(rng()));
+    ASSERT_TRUE(p.op.tripleRuns);
+    RowOperator op = p.op;
+    ASSERT_EQ(op.kByBody.size(),
+              RowOperator::kBodyFloats * op.bodyEntries.size() + RowOperator::kByBodyPad);
+    const auto n = static_cast<std::size_t>(p.n);
+    std::vector<float> x(n);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    for (float& v : x) {
+        v = value(rng);
+    }
+    constexpr std::size_t kU = RowOperator::kBodyFloats;
+    const std::size_t uSize = kU * static_cast<std::size_t>(op.bodies);
+    std::vector<float> clean(uSize);
+    op.gatherBodies(x.data(), clean.data(), 0, op.bodies);
+    std::fill(op.kByBody.end() - RowOperator::kByBodyPad, op.kByBody.end(),
+              std::numeric_limits<float>::quiet_NaN());
+    constexpr float kSentinel = -12345.0f;
+    for (int trial = 0; trial < 20; ++trial) {
+        const int first = static_cast<int>(rng() % static_cast<unsigned>(op.bodies));
+        const int last =
+            first + 1 + static_cast<int>(rng() % static_cast<unsigned>(op.bodies - first));
+        std::vector<float> u(uSize + kU, kSentinel);  // one body's floats of room after the last
+        op.gatherBodies(x.data(), u.data(), first, last);
+        for (std::size_t c = 0; c < u.size(); ++c) {
+            const bool inside = c >= kU * static_cast<std::size_t>(first) &&
+                                c < kU * static_cast<std::size_t>(last);
+            if (inside) {
+                ASSERT_EQ(u[c], clean[c])
+                    << "bodies [" << first << ", " << last << "), float " << c;
+            } else {
+                ASSERT_EQ(u[c], kSentinel)
+                    << "bodies [" << first << ", " << last << "), float " << c;
+            }
+        }
+    }
 }
 
 }  // namespace
