@@ -614,6 +614,14 @@ TEST(World, PushAndRemoveWakeSleepingBricks) {
     EXPECT_NEAR(w.bodies()[*findBrick(w, 0, 1)].position.y, y0 - 1.0f, 0.05f);
 }
 
+/// Integers drawn uniformly from [lo, hi] by a generator on a fresh seed (printed by the
+/// tests that use it, so that WAVEWALL_TEST_SEED replays a failure).
+struct FreshDraw {
+    unsigned seed = ww::test::freshSeed();
+    std::mt19937 rng{seed};
+    int operator()(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+};
+
 // World::State carries the lambda_max estimate's start (each body's part of the last Ritz
 // vector): a saved state restored into a freshly built world (whose modes are still empty)
 // and into the same world after it ran on holds the saved modes bit for bit, and the restored
@@ -624,12 +632,8 @@ TEST(World, PushAndRemoveWakeSleepingBricks) {
 // (measured 0.11-0.14, under the 0.3 cap), so the start reaches the bits; the modes are also
 // compared directly, which a restore that drops them fails on every run.
 TEST(World, RestoredStateRepeatsTheLambdaEstimateAndTheRunBitForBit) {
-    const unsigned seed = ww::test::freshSeed();
-    SCOPED_TRACE("fresh seed " + std::to_string(seed));
-    std::mt19937 rng(seed);
-    const auto draw = [&](int lo, int hi) {
-        return std::uniform_int_distribution<int>(lo, hi)(rng);
-    };
+    FreshDraw draw;
+    SCOPED_TRACE("fresh seed " + std::to_string(draw.seed));
     const WallParams wall{draw(6, 10), draw(4, 7)};
     const WorldParams params;
     World w = makeWallWorld(test::executor(), wall, params);
@@ -692,12 +696,8 @@ TEST(World, RestoredStateRepeatsTheLambdaEstimateAndTheRunBitForBit) {
 // vector by more), and omega stays under 2 / lambda_max on every step. A touching wall of fresh
 // random size (one matrix-free island) with a fresh random brick pushed at a fresh random step.
 TEST(World, LambdaEstimateOfAnUnchangedContactSetTakesOneStepAndStaysClose) {
-    const unsigned seed = ww::test::freshSeed();
-    SCOPED_TRACE("fresh seed " + std::to_string(seed));
-    std::mt19937 rng(seed);
-    const auto draw = [&](int lo, int hi) {
-        return std::uniform_int_distribution<int>(lo, hi)(rng);
-    };
+    FreshDraw draw;
+    SCOPED_TRACE("fresh seed " + std::to_string(draw.seed));
     const WallParams wall{draw(6, 10), draw(4, 7)};
     World w = makeWallWorld(test::executor(), wall);
     const int pushAt = draw(12, 24);
