@@ -124,6 +124,9 @@ struct WorldParams {
     /// "Shock propagation"): at 6 sweeps and more a 20 x 20 wall stands 60 s at 10-50
     /// iterations, at 4 it leans, at 2 it falls.
     int shockSweeps = 10;
+    /// Resting box-box and box-plane pairs keep their contact manifold while their relative
+    /// pose holds (contacts.h, reuseManifold); false makes every pair afresh each step.
+    bool keepManifolds = true;
     /// Real-time budget: the iteration cap is lowered so that iterations * sum_k c_k stays
     /// below this, c_k the multiply-adds of one product with block k's A (n_k^2 dense,
     /// 24 n_k matrix-free: LcpProblem::productMacs); at least 10 iterations are kept. With

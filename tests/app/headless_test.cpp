@@ -198,7 +198,7 @@ TEST_F(Headless, CpuAndGpuWaterAgree) {
 }
 
 // A wall taller than the default solver holds is announced before the run (100 rows stand at
-// rest, 150 may fall): the note names the wall and is absent at 100 rows.
+// rest, taller walls may fall): the note names the wall and is absent at 100 rows.
 TEST_F(Headless, WallsTallerThanTheSolverHoldsAreAnnouncedBeforeTheRun) {
     Outcome tall = headless("--scene wall --backend cpu --wall 3x101 --steps 1");
     ASSERT_EQ(tall.code, 0) << tall.output;
