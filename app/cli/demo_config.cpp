@@ -118,6 +118,7 @@ SceneOptionValues optionValuesOf(SceneOptionValues v, const WallSceneSettings* w
         v.restingLoadGuess = w.restingLoadGuess ? "on" : "off";
         v.shockSweeps = w.shockSweeps;
         v.sleep = w.sleep ? "on" : "off";
+        v.keepManifolds = w.keepManifolds ? "on" : "off";
         v.friction = w.friction;
         v.lcpMode = rigid::toString(w.mode);
         v.lcpSolver = w.lcp.method == lcp::LcpMethod::kJacobi ? "jacobi" : "gauss-seidel";

@@ -64,6 +64,7 @@ SceneOptionValues::SceneOptionValues() {
     restingLoadGuess = w.restingLoadGuess ? "on" : "off";
     shockSweeps = w.shockSweeps;
     sleep = w.sleep ? "on" : "off";
+    keepManifolds = w.keepManifolds ? "on" : "off";
     friction = w.friction;
     lcpMode = rigid::toString(w.mode);
     lcpOperator = rigid::toString(w.lcpOperator);
@@ -124,6 +125,10 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     t.add("sleep", v.sleep,
           "Put islands at rest for 0.5 s to sleep until something awake touches them (wall "
           "scene; docs/rigid.md)",
+          {"on", "off"});
+    t.add("keep-manifolds", v.keepManifolds,
+          "Resting box pairs keep their contact points while their relative pose holds (1 mm, "
+          "2 mrad) instead of a new narrow phase each step (wall scene; docs/rigid.md)",
           {"on", "off"});
     t.add("friction", v.friction, "Coulomb friction coefficient mu of every contact");
     t.add("lcp-mode", v.lcpMode, "One dense LCP for the scene, or one block per island",
@@ -305,6 +310,7 @@ Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v) {
     }
     w.shockSweeps = v.shockSweeps;
     w.sleep = v.sleep == "on";
+    w.keepManifolds = v.keepManifolds == "on";
     if (!(v.friction >= 0.0f) || v.friction > 10.0f) {
         return rangeError("friction", "must be in [0, 10]");
     }

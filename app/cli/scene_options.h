@@ -30,6 +30,7 @@ struct SceneOptionValues {
     std::string restingLoadGuess = "on";
     int shockSweeps = 0;  ///< rigid::WorldParams::shockSweeps (0 = off)
     std::string sleep = "off";
+    std::string keepManifolds = "on";  ///< rigid::WorldParams::keepManifolds
     float friction = 0;
     std::string lcpMode;
     std::string lcpOperator;
