@@ -702,7 +702,8 @@ TEST(World, LambdaEstimateOfAnUnchangedContactSetTakesOneStepAndStaysClose) {
     World w = makeWallWorld(test::executor(), wall);
     const int pushAt = draw(12, 24);
     lcp::LanczosScratch scratch;
-    int settledSteps = 0;
+    int settledBeforePush = 0;
+    int refreshesBeforePush = 0;
     int newContactSteps = 0;
     constexpr float kStill = 2e-3f;
     float previous = 0.0f;
@@ -718,8 +719,9 @@ TEST(World, LambdaEstimateOfAnUnchangedContactSetTakesOneStepAndStaysClose) {
         const bool unchanged = st.reusedContacts == st.contacts;
         if (unchanged && !refresh && s > 0) {
             EXPECT_EQ(st.lambdaSteps, 1);
-            ++settledSteps;
+            settledBeforePush += s < pushAt ? 1 : 0;
         } else {
+            refreshesBeforePush += refresh && s > 0 && s < pushAt ? 1 : 0;
             EXPECT_GE(st.lambdaSteps, kLambdaMinSteps);
             newContactSteps += unchanged ? 0 : 1;
         }
@@ -737,7 +739,10 @@ TEST(World, LambdaEstimateOfAnUnchangedContactSetTakesOneStepAndStaysClose) {
         EXPECT_LE(ratio, 1.0001f) << "a Ritz value is never above lambda_max";
         EXPECT_LT(st.omega * reference, 2.0f);
     }
-    EXPECT_GT(settledSteps, 10) << "the wall at rest keeps its contacts";
+    // Before the push the wall rests: every step after the first keeps all its contacts, so
+    // each one that is not a refresh step takes the one-step estimate.
+    EXPECT_EQ(settledBeforePush, pushAt - 1 - refreshesBeforePush)
+        << "the wall at rest keeps its contacts (pushed at step " << pushAt << ")";
     EXPECT_GT(newContactSteps, 0) << "the push makes contacts";
 }
 
