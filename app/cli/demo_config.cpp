@@ -99,46 +99,19 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
     return set;
 }
 
-SceneOptionValues optionValuesOf(SceneOptionValues v, const WallSceneSettings* wall,
+SceneOptionValues optionValuesOf(SceneOptionValues base, const WallSceneSettings* wall,
                                  const wave::WaveParams* water, const SplashSceneSettings* splash,
                                  bool waterShown, std::vector<std::string>* notes) {
     const rigid::WorldParams defaults;
+    SceneOptionValues v = base;
     if (wall != nullptr) {
-        const rigid::WorldParams& w = wall->world;
-        v.wall = std::to_string(wall->wall.cols) + "x" + std::to_string(wall->wall.rows);
-        v.layout = wall->layout;
-        v.slideSpeed = wall->slide.speedMps;
-        v.slideAngle = wall->slide.angleDeg;
-        v.omega = w.lcp.omega;
-        v.iterations = w.lcp.maxIterations == 0 ? "2n" : std::to_string(w.lcp.maxIterations);
-        v.tolerance = w.lcp.tolerance;
-        v.warmStart = w.warmStart ? "on" : "off";
-        v.adaptiveOmega = w.adaptiveOmega ? "on" : "off";
-        v.chebyshevRho = w.lcp.chebyshevRho;
-        v.restingLoadGuess = w.restingLoadGuess ? "on" : "off";
-        v.shockSweeps = w.shockSweeps;
-        v.sleep = w.sleep ? "on" : "off";
-        v.keepManifolds = w.keepManifolds ? "on" : "off";
-        v.friction = w.friction;
-        v.lcpMode = rigid::toString(w.mode);
-        v.lcpSolver = w.lcp.method == lcp::LcpMethod::kJacobi ? "jacobi" : "gauss-seidel";
-        v.erp = w.erp;
-        v.substeps = w.substeps;
-        v.iterationBudget = w.iterationBudgetMacs;
-        v.dt = w.dtSeconds == defaults.dtSeconds ? 0.0f : w.dtSeconds;
+        readParams(wallParams(), *wall, v);
+        v.dt = wall->world.dtSeconds == defaults.dtSeconds ? 0.0f : wall->world.dtSeconds;
     }
     if (water != nullptr) {
-        v.grid = std::to_string(water->nx) + "x" + std::to_string(water->ny);
-        v.poolSize = water->poolSizeM;
-        v.waveSpeed = water->waveSpeed;
-        v.damping = water->damping;
-        v.scheme = wave::schemeName(water->scheme);
-        v.boundary = water->boundary == cg::Boundary::kNeumann ? "neumann" : "dirichlet";
-        v.cgTolerance = water->cg.tolerance;
-        v.cgMaxIterations = water->cg.maxIterations;
-        v.cgCheckEvery = water->cg.checkEvery;
-        if (water->dtRatio > 0.0f) {
-            v.dtRatio = water->dtRatio;
+        readParams(waterParams(), *water, v);
+        if (water->dtRatio <= 0.0f) {
+            v.dtRatio = base.dtRatio;  // the step is saved as dt
         }
         // --dt, when set, is the water's step too: the scene shown decides.
         const float waterDt = water->dtRatio > 0.0f ? 0.0f : water->dtSeconds;

@@ -10,6 +10,7 @@
 #include "app/demo/adapter_state.h"
 #include "app/demo/contact_overlay.h"
 #include "app/demo/demo_panel.h"
+#include "app/demo/param_widgets.h"
 #include "solver/lcp/lcp_gpu_layout.h"
 
 namespace ww::app {
@@ -26,7 +27,6 @@ std::string inPanelTerms(std::string text) {
     return text;
 }
 
-constexpr const char* kLayouts[] = {"wall", "pyramid", "stack"};
 
 // Half the vertical field of view of render::OrbitCamera (45 degrees), to frame a sphere.
 constexpr float kHalfFovRadians = 0.392699f;
@@ -64,12 +64,7 @@ std::optional<float> rayHitsBox(const render::Ray& ray, const glm::vec3& centre,
 WallDemoScene::WallDemoScene(WallSceneSettings settings, const gpu::ShaderLibrary* shaders)
     : m_scene(std::move(settings)), m_shaders(shaders) {
     const WallSceneSettings& s = m_scene.settings();
-    m_cols = s.wall.cols;
-    m_rows = s.wall.rows;
     m_shotSpeed = std::max(1.0f, rigid::length(s.shot.velocity));
-    if (s.world.lcp.maxIterations > 0) {
-        m_fixedIterations = s.world.lcp.maxIterations;
-    }
     m_omegaByHand = s.world.lcp.omega != rigid::defaultWallOmega(s.world.lcp.method);
     const auto [centre, radius] = m_scene.viewBounds();
     m_home.target = centre;
@@ -414,122 +409,35 @@ void WallDemoScene::traceValues(std::vector<std::pair<std::string, double>>& pha
 void WallDemoScene::drawControls() {
     WallSceneSettings& s = m_scene.settings();
     rigid::WorldParams& p = m_scene.world().params();
-    bool rebuild = false;
-
-    int layout = 0;
-    for (int i = 0; i < 3; ++i) {
-        if (s.layout == kLayouts[i]) {
-            layout = i;
-        }
-    }
-    if (ImGui::Combo("layout", &layout, kLayouts, 3)) {
-        s.layout = kLayouts[layout];
-        rebuild = true;
-    }
-    int size[2] = {m_cols, m_rows};
-    ImGui::InputInt2("wall cols x rows", size);
-    m_cols = std::clamp(size[0], 1, 64);
-    m_rows = std::clamp(size[1], 1, 64);
-    if (ImGui::IsItemDeactivatedAfterEdit() && (m_cols != s.wall.cols || m_rows != s.wall.rows)) {
-        s.wall.cols = m_cols;
-        s.wall.rows = m_rows;
-        s.pyramid.baseCount = m_cols;
-        s.stack.height = m_rows;
-        rebuild = true;
-    }
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
-            "Pyramid: cols is the base; stack: rows is the height. Applied on Enter.");
-    }
+    // The panel edits the live world through the settings (its parameter rows write there):
+    // the rows that rebuild the scene (size, layout, gap) apply on Enter or release.
+    keepSettings();
+    const lcp::LcpMethod methodBefore = s.world.lcp.method;
+    const float omegaBefore = s.world.lcp.omega;
+    ParamPanelEdit edit;
+    drawParams(
+        wallParams(), [](const ParamInfo& info) { return info.rebuilds; }, s, s,
+        m_scene.backend(), m_values, edit);
 
     ImGui::Separator();
     ImGui::TextUnformatted("LCP solver");
-    const bool gpu = m_scene.backend() == Backend::kGpu;
-    int method = p.lcp.method == lcp::LcpMethod::kJacobi ? 0 : 1;
-    ImGui::RadioButton("Jacobi", &method, 0);
-    ImGui::SameLine();
-    ImGui::BeginDisabled(gpu);
-    ImGui::RadioButton("Gauss-Seidel", &method, 1);
-    ImGui::EndDisabled();
-    if (gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-        ImGui::SetTooltip(
-            "The GPU backend implements projected Jacobi only: Gauss-Seidel is "
-            "sequential by nature. Switch to the CPU to use it.");
+    drawParams(
+        wallParams(), [](const ParamInfo& info) { return !info.rebuilds; }, s, s,
+        m_scene.backend(), m_values, edit);
+    // Switching the method sets its default omega unless omega was set here by hand.
+    if (s.world.lcp.omega != omegaBefore) {
+        m_omegaByHand = s.world.lcp.omega != rigid::defaultWallOmega(s.world.lcp.method);
+    } else if (s.world.lcp.method != methodBefore && !m_omegaByHand) {
+        s.world.lcp.omega = rigid::defaultWallOmega(s.world.lcp.method);
     }
-    if (gpu) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("(CPU only)");
+    p = s.world;
+    ImGui::TextDisabled("omega used %.3f (%s)",
+                        static_cast<double>(m_scene.world().lastStats().omega),
+                        m_omegaByHand ? "yours" : "the method's default");
+    if (!edit.error.empty()) {
+        m_note = edit.error;
     }
-    setMethod(method == 0 ? lcp::LcpMethod::kJacobi : lcp::LcpMethod::kGaussSeidel);
-
-    if (ImGui::SliderFloat("omega", &p.lcp.omega, 0.01f, 1.99f, "%.3f",
-                           ImGuiSliderFlags_Logarithmic)) {
-        m_omegaByHand = true;
-    }
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
-            "Switching the method sets its default omega (Jacobi %.2f, "
-            "Gauss-Seidel %.2f) unless you set omega here",
-            static_cast<double>(rigid::defaultWallOmega(lcp::LcpMethod::kJacobi)),
-            static_cast<double>(rigid::defaultWallOmega(lcp::LcpMethod::kGaussSeidel)));
-    }
-    // Adaptive omega and Chebyshev acceleration act on Jacobi only (rigid::World,
-    // lcp::LcpOptions): greyed out under Gauss-Seidel, their values kept for a switch back.
-    const bool jacobi = p.lcp.method == lcp::LcpMethod::kJacobi;
-    const auto jacobiOnlyTip = [] {
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-            ImGui::SetTooltip("Jacobi only: Gauss-Seidel does not use it");
-        }
-    };
-    ImGui::BeginDisabled(!jacobi);
-    ImGui::Checkbox("adaptive omega", &p.adaptiveOmega);
-    ImGui::EndDisabled();
-    if (!jacobi) {
-        jacobiOnlyTip();
-    } else if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
-            "Jacobi: cap omega each step at %.2f * 2 / lambda, lambda an estimate of "
-            "lambda_max(D^-1 A) (Lanczos, at most the Gershgorin bound), which keeps it "
-            "convergent",
-            static_cast<double>(p.omegaSafety));
-    }
-    ImGui::SameLine();
-    ImGui::TextDisabled("used %.3f", static_cast<double>(m_scene.world().lastStats().omega));
-    ImGui::BeginDisabled(!jacobi);
-    ImGui::SliderFloat("Chebyshev rho", &p.lcp.chebyshevRho, 0.0f, 0.999f, "%.3f");
-    ImGui::EndDisabled();
-    if (!jacobi) {
-        jacobiOnlyTip();
-    } else if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
-            "Jacobi: Chebyshev semi-iterative acceleration; the plain iteration's spectral "
-            "radius estimate (0 = off). Near 1 it speeds up the slow modes of tall stacks.");
-    }
-
-    ImGui::SliderInt("shock sweeps", &p.shockSweeps, 0, 30);
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
-            "Shock propagation after the LCP (0 = off): from the ground up, each brick's\n"
-            "contacts with what it rests on are solved again with the brick below held fixed,\n"
-            "by this many Gauss-Seidel sweeps. Lets a tall touching wall stand with few\n"
-            "iterations; below ~6 it does not hold it.");
-    }
-
-    bool twoN = p.lcp.maxIterations == 0;
-    if (ImGui::Checkbox("iterations 2n", &twoN)) {
-        p.lcp.maxIterations = twoN ? 0 : m_fixedIterations;
-    }
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("The paper's choice: twice the number of LCP rows per solve");
-    }
-    if (!twoN) {
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(110.0f);
-        if (ImGui::InputInt("fixed", &m_fixedIterations)) {
-            m_fixedIterations = std::clamp(m_fixedIterations, 1, 100000);
-            p.lcp.maxIterations = m_fixedIterations;
-        }
-    }
+    const bool rebuild = edit.rebuild;
     ImGui::SliderFloat("step budget ms", &m_solveBudgetMs, 0.0f, 2000.0f, "%.0f",
                        ImGuiSliderFlags_Logarithmic);
     if (ImGui::IsItemHovered()) {
@@ -537,42 +445,6 @@ void WallDemoScene::drawControls() {
             "Solve time a step may take: fewer iterations are run when the count asked for "
             "would take longer (0 = no budget; the window may then freeze)");
     }
-    double budgetM = p.iterationBudgetMacs / 1.0e6;
-    if (ImGui::InputDouble("work budget M", &budgetM, 0.0, 0.0, "%.0f")) {
-        p.iterationBudgetMacs = std::clamp(budgetM, 0.0, 1.0e6) * 1.0e6;
-    }
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
-            "Millions of LCP multiply-adds a warm step may spend (--iteration-budget):\n"
-            "the iteration count is capped at budget / (one product with every block's A),\n"
-            "at least 10; 0 = no cap. Unlike the step budget it does not depend on this\n"
-            "machine's speed, so runs stay reproducible.");
-    }
-    ImGui::InputFloat("tolerance", &p.lcp.tolerance, 0.0f, 0.0f, "%.1e");
-    p.lcp.tolerance = std::max(0.0f, p.lcp.tolerance);
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Natural-map residual (N s) to stop at; 0 runs the full count");
-    }
-    ImGui::Checkbox("warm start", &p.warmStart);
-    ImGui::SameLine();
-    ImGui::Checkbox("sleep", &p.sleep);
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
-            "Islands at rest for 0.5 s sleep (not solved, not moved) until something awake "
-            "touches them; a 20x20 wall then stands until shot");
-    }
-    ImGui::SliderFloat("friction mu", &p.friction, 0.0f, 2.0f, "%.2f");
-    int mode = p.mode == rigid::LcpMode::kDense ? 0 : 1;
-    ImGui::RadioButton("dense", &mode, 0);
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("One dense LCP for the whole scene (the paper's setting)");
-    }
-    ImGui::SameLine();
-    ImGui::RadioButton("islands", &mode, 1);
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("One dense block per island of touching bodies, solved as a batch");
-    }
-    p.mode = mode == 0 ? rigid::LcpMode::kDense : rigid::LcpMode::kIslands;
     float dtMs = p.dtSeconds * 1000.0f;
     if (ImGui::SliderFloat("dt ms", &dtMs, 2.0f, 50.0f, "%.2f")) {
         p.dtSeconds = dtMs / 1000.0f;

@@ -22,6 +22,7 @@
 #include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/event_script.h"
+#include "app/scenes/scene_params.h"
 #include "app/scenes/wall_scene.h"
 
 namespace ww::app {
@@ -144,8 +145,7 @@ class WallDemoScene final : public demo::DemoScene {
     demo::StatusNote m_note;      ///< last pick / button outcome, one line in the panel
     std::string m_alarm;          ///< last pick / button outcome, shown in the panel
     float m_shotSpeed = 25.0f;    ///< m/s, the click-to-shoot speed
-    int m_cols = 10, m_rows = 6;  ///< the wall size being edited
-    int m_fixedIterations = 40;   ///< shown when iterations are fixed (not 2n)
+    SceneOptionValues m_values;   ///< the parameter rows' values as the panel shows them
     int m_brick[2] = {0, 0};      ///< column, row for the remove / push buttons
     float m_solveBudgetMs = kDefaultSolveBudgetMs;
     double m_msPerIteration = 0.0;  ///< the last step's solve ms over its iterations run

@@ -7,6 +7,7 @@
 
 #include "app/demo/adapter_state.h"
 #include "app/demo/demo_panel.h"
+#include "app/demo/param_widgets.h"
 
 namespace ww::app {
 
@@ -44,9 +45,6 @@ std::unique_ptr<WaterDemoScene> WaterDemoScene::adopt(std::unique_ptr<WaterScene
 
 WaterDemoScene::WaterDemoScene(std::unique_ptr<WaterScene> scene, const gpu::ShaderLibrary* shaders)
     : m_scene(std::move(scene)), m_shaders(shaders) {
-    m_grid[0] = m_scene->settings().wave.nx;
-    m_grid[1] = m_scene->settings().wave.ny;
-    m_poolM = m_scene->settings().wave.poolSizeM;
 }
 
 void WaterDemoScene::setScript(EventScript script) {
@@ -219,35 +217,12 @@ void WaterDemoScene::applyParams(const wave::WaveParams& p) {
 void WaterDemoScene::drawControls() {
     WaterSceneSettings& s = m_scene->settings();
     wave::WaveParams p = m_scene->model().params();
-    bool changed = false;
-    bool needsRebuild = false;
-
-    ImGui::InputInt2("grid nx x ny", m_grid);
-    m_grid[0] = std::clamp(m_grid[0], 8, 4096);
-    m_grid[1] = std::clamp(m_grid[1], 8, 4096);
-    if (ImGui::IsItemDeactivatedAfterEdit() && (m_grid[0] != p.nx || m_grid[1] != p.ny)) {
-        s.wave.nx = m_grid[0];
-        s.wave.ny = m_grid[1];
-        needsRebuild = true;
-    }
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Applied on Enter (rebuilds the surface at rest)");
-    }
-    ImGui::SliderFloat("pool size m", &m_poolM, 1.0f, 50.0f, "%.1f");
-    if (ImGui::IsItemDeactivatedAfterEdit() && m_poolM != p.poolSizeM) {
-        s.wave.poolSizeM = m_poolM;
-        needsRebuild = true;
-    }
-    changed |= ImGui::SliderFloat("wave speed m/s", &p.waveSpeed, 0.1f, 10.0f, "%.2f",
-                                  ImGuiSliderFlags_Logarithmic);
-
-    // dt is edited as its ratio to the explicit limit, the number that decides stability.
-    float ratio = p.effectiveDtRatio();
-    if (ImGui::SliderFloat("dt / limit", &ratio, 0.05f, 50.0f, "%.2f",
-                           ImGuiSliderFlags_Logarithmic)) {
-        p.dtRatio = ratio;
-        changed = true;
-    }
+    // The rows that rebuild the surface (grid, pool size, walls) edit the settings and apply on
+    // Enter or release; the others act on the running model.
+    ParamPanelEdit edit;
+    drawParams(
+        waterParams(), [](const ParamInfo&) { return true; }, p, s.wave, m_scene->backend(),
+        m_values, edit);
     ImGui::Text("dt %.2f ms = %.2f x h/(c sqrt 2) = %.2f x %.2f ms", 1000.0 * p.dt(),
                 static_cast<double>(p.effectiveDtRatio()),
                 static_cast<double>(p.effectiveDtRatio()), 1000.0 * p.explicitDtLimit());
@@ -255,33 +230,13 @@ void WaterDemoScene::drawControls() {
         ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f),
                            "explicit scheme above its stability limit: it will blow up");
     }
-    changed |= ImGui::SliderFloat("damping 1/s", &p.damping, 0.0f, 2.0f, "%.3f");
-
-    int scheme = p.scheme == wave::Scheme::kCrankNicolson ? 0 : 1;
-    ImGui::RadioButton("implicit (CN + CG)", &scheme, 0);
-    ImGui::SameLine();
-    ImGui::RadioButton("explicit", &scheme, 1);
-    const wave::Scheme chosen =
-        scheme == 0 ? wave::Scheme::kCrankNicolson : wave::Scheme::kExplicit;
-    if (chosen != p.scheme) {
-        p.scheme = chosen;
-        changed = true;
+    if (!edit.error.empty()) {
+        m_note = edit.error;
     }
-    ImGui::BeginDisabled(p.scheme != wave::Scheme::kCrankNicolson);
-    int maxIt = p.cg.maxIterations;
-    if (ImGui::InputInt("CG max iterations", &maxIt)) {
-        p.cg.maxIterations = std::clamp(maxIt, 1, 1000000);
-        changed = true;
-    }
-    float tol = p.cg.tolerance;
-    if (ImGui::InputFloat("CG tolerance", &tol, 0.0f, 0.0f, "%.1e") && tol > 0.0f && tol < 1.0f) {
-        p.cg.tolerance = tol;
-        changed = true;
-    }
-    ImGui::EndDisabled();
-    if (changed) {
+    if (edit.liveChanged) {
         applyParams(p);
     }
+    const bool needsRebuild = edit.rebuild;
 
     ImGui::Separator();
     ImGui::TextUnformatted("Disturbances");

@@ -24,6 +24,7 @@
 #include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/event_script.h"
+#include "app/scenes/scene_params.h"
 #include "app/scenes/water_scene.h"
 
 namespace ww::app {
@@ -95,8 +96,7 @@ class WaterDemoScene final : public demo::DemoScene {
     demo::StatusNote m_note;  ///< last pick / button outcome, one line in the panel
     std::string m_alarm;
     std::mt19937 m_rng{12345};  ///< positions of the "drop" button's drops
-    int m_grid[2] = {0, 0};     ///< grid size being edited
-    float m_poolM = 10.0f;      ///< pool size being edited
+    SceneOptionValues m_values;  ///< the parameter rows' values as the panel shows them
     bool m_rain = false, m_wake = false;
     long m_frame = 0;  ///< fillDrawData calls, to join consecutive drag samples
     long m_lastDragFrame = -10;

@@ -4,6 +4,7 @@
 // cannot be written is an error naming the path, and a second save never replaces the first.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -51,9 +52,14 @@ SceneOptionValues randomValues(std::mt19937& rng) {
     v.restingLoadGuess = onOff();
     v.shockSweeps = integer(0, 30);
     v.sleep = onOff();
+    v.keepManifolds = onOff();
     v.friction = uniform(0.0f, 2.0f);
     v.lcpMode = integer(0, 1) == 1 ? "dense" : "islands";
     v.lcpSolver = integer(0, 1) == 1 ? "jacobi" : "gauss-seidel";
+    const char* operators[] = {"dense", "matrix-free", "auto"};
+    v.lcpOperator = operators[integer(0, 2)];
+    v.columnGap = integer(0, 1) == 1 ? 0.0f : uniform(0.0f, 0.5f);
+    v.iterationBudget = integer(0, 1) == 1 ? 0.0 : std::ldexp(uniform(0.5f, 1.0f), 30);
     v.erp = uniform(0.0f, 1.0f);
     v.substeps = integer(1, 8);
     v.dt = integer(0, 1) == 1 ? 0.0f : uniform(0.001f, 0.05f);
@@ -63,7 +69,8 @@ SceneOptionValues randomValues(std::mt19937& rng) {
     v.dtRatio = uniform(0.1f, 20.0f);
     v.damping = uniform(0.0f, 2.0f);
     v.scheme = integer(0, 1) == 1 ? "cn" : "explicit";
-    v.boundary = integer(0, 1) == 1 ? "neumann" : "dirichlet";
+    const char* boundaries[] = {"neumann", "dirichlet", "mixed"};
+    v.boundary = boundaries[integer(0, 2)];
     v.cgTolerance = std::pow(10.0f, uniform(-8.0f, -2.0f));
     v.cgMaxIterations = integer(1, 2000);
     v.cgCheckEvery = integer(1, 32);
@@ -79,6 +86,7 @@ void expectSameWall(const WallSceneSettings& a, const WallSceneSettings& b) {
     EXPECT_EQ(a.layout, b.layout);
     EXPECT_EQ(a.slide.speedMps, b.slide.speedMps);
     EXPECT_EQ(a.slide.angleDeg, b.slide.angleDeg);
+    EXPECT_EQ(a.wall.columnGapM, b.wall.columnGapM);
     const rigid::WorldParams& p = a.world;
     const rigid::WorldParams& q = b.world;
     EXPECT_EQ(p.lcp.omega, q.lcp.omega);
@@ -91,6 +99,9 @@ void expectSameWall(const WallSceneSettings& a, const WallSceneSettings& b) {
     EXPECT_EQ(p.restingLoadGuess, q.restingLoadGuess);
     EXPECT_EQ(p.shockSweeps, q.shockSweeps);
     EXPECT_EQ(p.sleep, q.sleep);
+    EXPECT_EQ(p.keepManifolds, q.keepManifolds);
+    EXPECT_EQ(p.lcpOperator, q.lcpOperator);
+    EXPECT_EQ(p.iterationBudgetMacs, q.iterationBudgetMacs);
     EXPECT_EQ(p.friction, q.friction);
     EXPECT_EQ(p.mode, q.mode);
     EXPECT_EQ(p.erp, q.erp);

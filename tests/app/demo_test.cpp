@@ -9,6 +9,8 @@
 // the brick the ray hits, shift + click adds a sphere, a click on the water drops there.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -96,7 +98,13 @@ CommandResult runDemoXvfb(const std::string& args) {
 
 std::string outPath(const std::string& name) {
     const char* dir = std::getenv("WW_DEMO_TEST_OUT");
-    const std::filesystem::path base = dir != nullptr ? dir : testing::TempDir();
+    // Without a folder given, one per test run (ctest's process id): two runs of the suite on
+    // one machine never count or overwrite each other's files.
+    const std::filesystem::path base =
+        dir != nullptr ? std::filesystem::path(dir)
+                       : std::filesystem::path(testing::TempDir()) /
+                             ("wavewall-tests-" + std::to_string(::getppid()));
+    std::filesystem::create_directories(base);
     return (base / name).string();
 }
 
@@ -1625,8 +1633,8 @@ TEST(DemoUnderXvfb, GaussSeidelGreysOutTheJacobiOnlyKnobs) {
         "--chebyshev-rho 0.9 --output-dir '" +
             dir.string() + "'",
         "xdotool mousemove --window $w 80 224 click 1\nsleep 1\n"   // fold "See the LCP"
-        "xdotool mousemove --window $w 27 384 click 1\nsleep 1\n"   // adaptive omega
-        "xdotool mousemove --window $w 60 407 click 1\nsleep 1\n"   // Chebyshev rho
+        "xdotool mousemove --window $w 27 430 click 1\nsleep 1\n"   // adaptive omega
+        "xdotool mousemove --window $w 60 452 click 1\nsleep 1\n"   // Chebyshev rho
         "xdotool mousemove --window $w 318 115 click 1\nsleep 1");  // Save as config...
     ASSERT_EQ(r.code, 0) << r.output;
     const std::vector<std::filesystem::path> configs = filesIn(dir, ".json");

@@ -6,6 +6,8 @@
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -48,7 +50,13 @@ constexpr int kPanelRight = 460;  // the panel opens at x = 10 with width 440
 
 std::string outPath(const std::string& name) {
     const char* dir = std::getenv("WW_RENDER_TEST_OUT");
-    const std::filesystem::path base = dir != nullptr ? dir : testing::TempDir();
+    // Without a folder given, one per test run (ctest's process id): two runs of the suite on
+    // one machine never count or overwrite each other's files.
+    const std::filesystem::path base =
+        dir != nullptr ? std::filesystem::path(dir)
+                       : std::filesystem::path(testing::TempDir()) /
+                             ("wavewall-tests-" + std::to_string(::getppid()));
+    std::filesystem::create_directories(base);
     return (base / name).string();
 }
 

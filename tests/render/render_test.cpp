@@ -3,6 +3,8 @@
 // ground, GPU-buffer and CPU-upload water paths agreeing, not blank, not black.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <array>
 
 #include <cstdio>
@@ -39,7 +41,13 @@ Renderer& sharedRenderer() {
 
 std::string outPath(const std::string& name) {
     const char* dir = std::getenv("WW_RENDER_TEST_OUT");
-    const std::filesystem::path base = dir != nullptr ? dir : testing::TempDir();
+    // Without a folder given, one per test run (ctest's process id): two runs of the suite on
+    // one machine never count or overwrite each other's files.
+    const std::filesystem::path base =
+        dir != nullptr ? std::filesystem::path(dir)
+                       : std::filesystem::path(testing::TempDir()) /
+                             ("wavewall-tests-" + std::to_string(::getppid()));
+    std::filesystem::create_directories(base);
     return (base / name).string();
 }
 
