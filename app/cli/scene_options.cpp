@@ -45,7 +45,7 @@ void registerParams(OptionTable& t, SceneOptionValues& v,
                     const std::vector<ParamRow<Settings>>& rows) {
     for (const ParamRow<Settings>& row : rows) {
         const ParamInfo& info = row.info;
-        const std::string help = info.unit.empty() ? info.help : info.help + ", " + info.unit;
+        const std::string help = info.unit.empty() ? info.help : info.help + " [" + info.unit + "]";
         std::visit([&](auto field) { t.add(info.key, v.*field, help, info.choices); }, info.field);
     }
 }
@@ -55,13 +55,7 @@ void registerParams(OptionTable& t, SceneOptionValues& v,
 void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     registerParams(t, v, wallParams());
     registerParams(t, v, waterParams());
-    t.add("brick-density", v.brickDensity,
-          "Splash scene: brick density, kg/m^3 (water is 1000: lighter bricks float)");
-    t.add("brick-size", v.brickSize, "Splash scene: side of the cubic bricks, m");
-    t.add("water-depth", v.waterDepth,
-          "Splash scene: still water depth, m (waves run at sqrt(g * depth))");
-    t.add("wall-x", v.wallX, "Splash scene: the wall's centre from the pool's centre along x, m");
-    t.add("wall-z", v.wallZ, "Splash scene: the wall's centre from the pool's centre along z, m");
+    registerParams(t, v, splashParams());
     t.add("dt", v.dt,
           "Time step in seconds (0 = the scene's default; for water overrides --dt-ratio)");
     t.add("threads", v.threads,
@@ -166,54 +160,16 @@ Result<SplashSceneSettings> makeSplashSettings(const SceneOptionValues& v) {
     s.splash.world = wall->world;
     s.splash.wave = water->wave;
     s.wall = wall->wall;
-    if (!(v.brickDensity > 0.0f) || v.brickDensity > 1.0e5f) {
-        return paramError("brick-density", "must be in (0, 100000] kg/m^3 (water is 1000)");
+    if (Status st = writeParams(splashParams(), v, s); !st) {
+        return st.error();
     }
-    if (!(v.brickSize > 0.0f) || v.brickSize > 10.0f) {
-        return paramError("brick-size", "must be in (0, 10] m");
-    }
-    if (!(v.waterDepth > 0.0f) || v.waterDepth > 100.0f) {
-        return paramError("water-depth", "must be in (0, 100] m");
-    }
-    const float half = 0.5f * v.brickSize;
-    s.wall = splash::cubicBricks(s.wall, v.brickSize, v.brickDensity);
     // The columns keep the wall scene's spacing: standing in water they come into contact and
     // the wall becomes one LCP island (docs/splash.md); a wider gap would only hide that.
-    s.brickDensityKgM3 = v.brickDensity;
-    s.splash.waterDepthM = v.waterDepth;
     s.maxPenetrationM = std::min(0.05f, 0.1f * v.brickSize);  // beyond one step's approach
-    // The wall's footprint against the pool (both centred; cells of side poolSize / max(nx, ny)).
-    const wave::WaveParams& p = s.splash.wave;
-    const float poolX = p.cellSize() * static_cast<float>(p.nx);
-    const float poolZ = p.cellSize() * static_cast<float>(p.ny);
-    const float wallWidth = static_cast<float>(s.wall.cols) * v.brickSize +
-                            static_cast<float>(s.wall.cols - 1) * s.wall.columnGapM;
-    if (wallWidth > poolX || v.brickSize > poolZ) {
-        char text[200];
-        std::snprintf(text, sizeof text,
-                      "is %g x %g m, smaller than the %s wall's footprint (%g x %g m): use a "
-                      "larger --pool-size or a smaller --wall / --brick-size",
-                      static_cast<double>(poolX), static_cast<double>(poolZ), v.wall.c_str(),
-                      static_cast<double>(wallWidth), static_cast<double>(v.brickSize));
-        return paramError("pool-size", text);
+    if (Status st = checkSplashFit(s); !st) {
+        return st.error();
     }
-    if (!std::isfinite(v.wallX) || !std::isfinite(v.wallZ) ||
-        std::abs(v.wallX) + 0.5f * wallWidth > 0.5f * poolX ||
-        std::abs(v.wallZ) + half > 0.5f * poolZ) {
-        char text[200];
-        std::snprintf(text, sizeof text,
-                      "would put the wall (%g x %g m) outside the %g x %g m pool centred on 0: "
-                      "keep |wall-x| <= %g and |wall-z| <= %g m",
-                      static_cast<double>(wallWidth), static_cast<double>(v.brickSize),
-                      static_cast<double>(poolX), static_cast<double>(poolZ),
-                      static_cast<double>(0.5f * (poolX - wallWidth)),
-                      static_cast<double>(0.5f * poolZ - half));
-        return paramError(std::abs(v.wallX) + 0.5f * wallWidth > 0.5f * poolX ? "wall-x" : "wall-z",
-                          text);
-    }
-    s.wallXM = v.wallX;
-    s.wallZM = v.wallZ;
-    s.shot = splash::shotAtWall(s.wall, v.wallX, v.wallZ);
+    s.shot = splash::shotAtWall(s.wall, s.wallXM, s.wallZM);
     return s;
 }
 

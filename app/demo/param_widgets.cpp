@@ -57,8 +57,8 @@ ParamEdit drawNumber(const ParamInfo& info, T& value) {
             (info.unit.empty() || info.unit.size() > 8 ? "" : " " + info.unit);
         const ImGuiSliderFlags flags =
             info.widget == ParamWidget::kLogSlider ? ImGuiSliderFlags_Logarithmic : 0;
-        edit.changed = ImGui::SliderScalar(label, dataType<T>(), &value, &lo, &hi,
-                                           format.c_str(), flags);
+        edit.changed =
+            ImGui::SliderScalar(label, dataType<T>(), &value, &lo, &hi, format.c_str(), flags);
         edit.committed = ImGui::IsItemDeactivatedAfterEdit();
     } else {
         const char* format = std::is_same_v<T, int> ? "%d" : "%.6g";

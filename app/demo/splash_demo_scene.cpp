@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/demo/adapter_state.h"
+#include "app/demo/param_widgets.h"
 
 namespace ww::app {
 
@@ -18,9 +19,8 @@ Result<std::unique_ptr<SplashDemoScene>> SplashDemoScene::create(SplashSceneSett
 
 std::unique_ptr<SplashDemoScene> SplashDemoScene::adopt(std::unique_ptr<SplashScene> scene,
                                                         const gpu::ShaderLibrary* shaders) {
-    const float density = scene->settings().brickDensityKgM3;
     std::unique_ptr<SplashDemoScene> out(new SplashDemoScene(std::move(scene)));
-    out->m_density = density;
+    out->m_staged = out->m_scene->settings();
     out->m_shaders = shaders;
     return out;
 }
@@ -55,9 +55,22 @@ void SplashDemoScene::reset() {
 
 Status SplashDemoScene::setBrickDensity(float densityKgM3) {
     SplashSceneSettings s = m_scene->settings();
-    s.brickDensityKgM3 = densityKgM3;
-    const rigid::Vec3 h = s.wall.brickHalfExtents;
-    s.wall.brickMassKg = densityKgM3 * 8.0f * h.x * h.y * h.z;
+    SceneOptionValues v;
+    readParams(splashParams(), s, v);
+    v.brickDensity = densityKgM3;
+    if (Status written = writeParams(splashParams(), v, s); !written) {
+        return written;
+    }
+    return rebuildWith(std::move(s));
+}
+
+Status SplashDemoScene::rebuildWith(SplashSceneSettings s) {
+    if (Status fit = checkSplashFit(s); !fit) {
+        m_staged = m_scene->settings();
+        return fit;
+    }
+    s.shot = splash::shotAtWall(s.wall, s.wallXM, s.wallZM);
+    s.maxPenetrationM = std::min(0.05f, 0.2f * s.wall.brickHalfExtents.x);
     Result<std::unique_ptr<SplashScene>> rebuilt = SplashScene::create(std::move(s));
     if (rebuilt && m_scene->backend() != Backend::kCpu) {
         // The rebuilt scene runs where this one ran (the same grid and wall fitted there).
@@ -66,11 +79,11 @@ Status SplashDemoScene::setBrickDensity(float densityKgM3) {
         }
     }
     if (!rebuilt) {
-        m_density = m_scene->settings().brickDensityKgM3;
+        m_staged = m_scene->settings();
         return rebuilt.error();
     }
     m_scene = std::move(rebuilt).value();
-    m_density = densityKgM3;
+    m_staged = m_scene->settings();
     m_alarm.clear();
     m_stepIndex = 0;
     m_script.rewind();
@@ -79,9 +92,17 @@ Status SplashDemoScene::setBrickDensity(float densityKgM3) {
 
 void SplashDemoScene::drawControls() {
     ImGui::Text("Splash: the wall in the pool (%s)", backendName(m_scene->backend()));
-    ImGui::SliderFloat("brick density kg/m^3", &m_density, 100.0f, 3000.0f, "%.0f");
-    if (ImGui::IsItemDeactivatedAfterEdit()) {
-        if (Status s = setBrickDensity(m_density); !s) {
+    // The splash's own rows (its wall and water come from the wall and water scenes' options):
+    // each rebuilds the scene when its edit is finished.
+    ParamPanelEdit edit;
+    drawParams(
+        splashParams(), [](const ParamInfo&) { return true; }, m_staged, m_staged,
+        m_scene->backend(), m_values, edit);
+    if (!edit.error.empty()) {
+        m_note = edit.error;
+    }
+    if (edit.rebuild) {
+        if (Status s = rebuildWith(m_staged); !s) {
             m_note = s.error().message;
         }
     }
@@ -136,12 +157,12 @@ void SplashDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
 }
 
 namespace {
-// The splash's history state: the adapter's, and the brick density the scene was built with,
-// so that a state saved before the density slider rebuilt the scene comes back with its own
-// bricks (and the slider with it).
+// The splash's history state: the adapter's, and the settings the scene was built with, so
+// that a state saved before the panel rebuilt the scene (brick density, size, water depth,
+// where the wall stands) comes back with its own bricks and water (and the panel with them).
 struct SplashSavedState final : demo::SavedState {
     std::unique_ptr<demo::SavedState> adapter;
-    float brickDensityKgM3 = 0.0f;
+    SplashSceneSettings settings;
     std::size_t bytes() const override { return sizeof(*this) + adapter->bytes(); }
 };
 }  // namespace
@@ -153,7 +174,7 @@ std::unique_ptr<demo::SavedState> SplashDemoScene::saveState() {
     }
     auto s = std::make_unique<SplashSavedState>();
     s->adapter = std::move(adapter);
-    s->brickDensityKgM3 = m_scene->settings().brickDensityKgM3;
+    s->settings = m_scene->settings();
     return s;
 }
 
@@ -165,8 +186,16 @@ bool SplashDemoScene::restoreState(const demo::SavedState& state, std::string* w
         }
         return false;
     }
-    if (s->brickDensityKgM3 != m_scene->settings().brickDensityKgM3) {
-        if (Status made = setBrickDensity(s->brickDensityKgM3); !made) {
+    SceneOptionValues saved;
+    SceneOptionValues now;
+    readParams(splashParams(), s->settings, saved);
+    readParams(splashParams(), m_scene->settings(), now);
+    const bool same = std::all_of(splashParams().begin(), splashParams().end(),
+                                  [&](const ParamRow<SplashSceneSettings>& r) {
+                                      return paramText(r.info, saved) == paramText(r.info, now);
+                                  });
+    if (!same) {
+        if (Status made = rebuildWith(s->settings); !made) {
             if (why != nullptr) {
                 *why = made.error().message;
             }

@@ -13,6 +13,7 @@
 
 #include "app/demo/demo_scene.h"
 #include "app/scenes/event_script.h"
+#include "app/scenes/scene_params.h"
 #include "app/scenes/splash_scene.h"
 
 namespace ww::app {
@@ -50,9 +51,12 @@ class SplashDemoScene final : public demo::DemoScene {
     }
 
     SplashScene& scene() { return *m_scene; }
-    /// Rebuilds the scene with bricks of `densityKgM3` (the panel's slider); the scene is kept
-    /// when the settings are refused.
+    /// Rebuilds the scene with bricks of `densityKgM3`; the scene is kept when the settings
+    /// are refused.
     Status setBrickDensity(float densityKgM3);
+    /// Rebuilds the scene from `settings` (the panel's rows), on the backend it runs on; the
+    /// scene is kept when they are refused (the wall outside the pool, a backend that cannot).
+    Status rebuildWith(SplashSceneSettings settings);
     /// Scripted events (--event), applied by step number as in headless.
     void setScript(EventScript script) { m_script = std::move(script); }
 
@@ -63,8 +67,9 @@ class SplashDemoScene final : public demo::DemoScene {
     const gpu::ShaderLibrary* m_shaders = nullptr;
     StepRecord m_last;
     std::string m_alarm;
-    std::string m_note;  ///< a scripted event that failed, shown under the controls
-    float m_density = 500.0f;
+    std::string m_note;            ///< a scripted event that failed, shown under the controls
+    SplashSceneSettings m_staged;  ///< what the panel's rows edit, built on a finished edit
+    SceneOptionValues m_values;    ///< the rows' values as the panel shows them
     EventScript m_script;
     long m_stepIndex = 0;
 };

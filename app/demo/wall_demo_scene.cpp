@@ -27,7 +27,6 @@ std::string inPanelTerms(std::string text) {
     return text;
 }
 
-
 // Half the vertical field of view of render::OrbitCamera (45 degrees), to frame a sphere.
 constexpr float kHalfFovRadians = 0.392699f;
 
@@ -416,14 +415,14 @@ void WallDemoScene::drawControls() {
     const float omegaBefore = s.world.lcp.omega;
     ParamPanelEdit edit;
     drawParams(
-        wallParams(), [](const ParamInfo& info) { return info.rebuilds; }, s, s,
-        m_scene.backend(), m_values, edit);
+        wallParams(), [](const ParamInfo& info) { return info.rebuilds; }, s, s, m_scene.backend(),
+        m_values, edit);
 
     ImGui::Separator();
     ImGui::TextUnformatted("LCP solver");
     drawParams(
-        wallParams(), [](const ParamInfo& info) { return !info.rebuilds; }, s, s,
-        m_scene.backend(), m_values, edit);
+        wallParams(), [](const ParamInfo& info) { return !info.rebuilds; }, s, s, m_scene.backend(),
+        m_values, edit);
     // Switching the method sets its default omega unless omega was set here by hand.
     if (s.world.lcp.omega != omegaBefore) {
         m_omegaByHand = s.world.lcp.omega != rigid::defaultWallOmega(s.world.lcp.method);

@@ -44,8 +44,7 @@ std::unique_ptr<WaterDemoScene> WaterDemoScene::adopt(std::unique_ptr<WaterScene
 }
 
 WaterDemoScene::WaterDemoScene(std::unique_ptr<WaterScene> scene, const gpu::ShaderLibrary* shaders)
-    : m_scene(std::move(scene)), m_shaders(shaders) {
-}
+    : m_scene(std::move(scene)), m_shaders(shaders) {}
 
 void WaterDemoScene::setScript(EventScript script) {
     m_script = std::move(script);

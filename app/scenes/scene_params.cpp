@@ -8,6 +8,8 @@
 
 #include <unistd.h>
 
+#include "solver/splash/splash_scenes.h"
+
 // The tables name only the fields a row sets (designated initializers); the rest keep their
 // defaults, which is what GCC's missing-field-initializers warning would flag.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -20,6 +22,7 @@ constexpr double kNoBound = std::numeric_limits<double>::infinity();
 
 using Wall = WallSceneSettings;
 using Water = wave::WaveParams;
+using Splash = SplashSceneSettings;
 
 std::string formatNumber(double x) {
     char text[32];
@@ -33,11 +36,14 @@ std::string formatNumber(double x) {
 
 std::string rangeText(const ParamInfo& info) {
     const ParamRange& r = info.range;
-    std::string text = r.hi == kNoBound ? std::string(r.loOpen ? "must be > " : "must be >= ") +
-                                              formatNumber(r.lo)
-                                        : std::string("must be in ") + (r.loOpen ? "(" : "[") +
-                                              formatNumber(r.lo) + ", " + formatNumber(r.hi) +
-                                              (r.hiOpen ? ")" : "]");
+    if (r.lo == -kNoBound && r.hi == kNoBound) {
+        return "must be a finite number";
+    }
+    std::string text =
+        r.hi == kNoBound
+            ? std::string(r.loOpen ? "must be > " : "must be >= ") + formatNumber(r.lo)
+            : std::string("must be in ") + (r.loOpen ? "(" : "[") + formatNumber(r.lo) + ", " +
+                  formatNumber(r.hi) + (r.hiOpen ? ")" : "]");
     if (!info.unit.empty()) {
         text += " " + info.unit;
     }
@@ -217,9 +223,10 @@ std::vector<ParamRow<Wall>> makeWallParams() {
             [](lcp::LcpMethod m) { return std::string(methodName(m)); }, parseMethod);
         method.inactive = [](const Wall&, Backend backend) {
             return backend == Backend::kGpu
-                       ? std::string("The GPU backend implements projected Jacobi only: "
-                                     "Gauss-Seidel is sequential by nature. Switch to the CPU "
-                                     "to use it.")
+                       ? std::string(
+                             "The GPU backend implements projected Jacobi only: "
+                             "Gauss-Seidel is sequential by nature. Switch to the CPU "
+                             "to use it.")
                        : std::string();
         };
         rows.push_back(std::move(method));
@@ -303,9 +310,8 @@ std::vector<ParamRow<Wall>> makeWallParams() {
                                   {},
                                   {}};
         iterations.read = [](const Wall& s, SceneOptionValues& v) {
-            v.iterations = s.world.lcp.maxIterations == 0
-                               ? "2n"
-                               : std::to_string(s.world.lcp.maxIterations);
+            v.iterations =
+                s.world.lcp.maxIterations == 0 ? "2n" : std::to_string(s.world.lcp.maxIterations);
         };
         iterations.write = [](const SceneOptionValues& v, Wall& s) -> Status {
             if (v.iterations == "2n") {
@@ -338,29 +344,29 @@ std::vector<ParamRow<Wall>> makeWallParams() {
          .help = "LCP multiply-adds per step: a numeric --iterations is capped at max(10, "
                  "budget / work of one iteration), so big piles run fewer iterations (0 = no "
                  "cap; never applied to 2n; docs/rigid.md)",
-         .unit = "multiply-adds per step",
+         .unit = "multiply-adds",
          .widget = ParamWidget::kInput,
          .range = {.lo = 0, .hi = 1e12, .note = "(0 turns the cap off)"}},
         &SceneOptionValues::iterationBudget,
         [](auto& s) -> auto& { return s.world.iterationBudgetMacs; }));
-    rows.push_back(toggleRow<Wall>({.key = "warm-start",
-                                    .label = "warm start",
-                                    .help = "Start each LCP solve from last step's impulses"},
-                                   &SceneOptionValues::warmStart,
-                                   [](auto& s) -> auto& { return s.world.warmStart; }));
+    rows.push_back(toggleRow<Wall>(
+        {.key = "warm-start",
+         .label = "warm start",
+         .help = "Start each LCP solve from last step's impulses"},
+        &SceneOptionValues::warmStart, [](auto& s) -> auto& { return s.world.warmStart; }));
     rows.push_back(toggleRow<Wall>(
         {.key = "sleep",
          .label = "sleep",
          .help = "Put islands at rest for 0.5 s to sleep until something awake touches them "
                  "(wall scene; docs/rigid.md)"},
         &SceneOptionValues::sleep, [](auto& s) -> auto& { return s.world.sleep; }));
-    rows.push_back(numberRow<Wall>({.key = "friction",
-                                    .label = "friction mu",
-                                    .help = "Coulomb friction coefficient mu of every contact",
-                                    .widget = ParamWidget::kSlider,
-                                    .range = {.lo = 0, .hi = 10, .dragLo = 0, .dragHi = 2}},
-                                   &SceneOptionValues::friction,
-                                   [](auto& s) -> auto& { return s.world.friction; }));
+    rows.push_back(numberRow<Wall>(
+        {.key = "friction",
+         .label = "friction mu",
+         .help = "Coulomb friction coefficient mu of every contact",
+         .widget = ParamWidget::kSlider,
+         .range = {.lo = 0, .hi = 10, .dragLo = 0, .dragHi = 2}},
+        &SceneOptionValues::friction, [](auto& s) -> auto& { return s.world.friction; }));
     rows.push_back(choiceRow<Wall>(
         {.key = "lcp-mode",
          .label = "LCP blocks",
@@ -401,13 +407,13 @@ std::vector<ParamRow<Wall>> makeWallParams() {
          .widget = ParamWidget::kSlider,
          .range = {.lo = 0, .hi = 1, .dragLo = 0, .dragHi = 1}},
         &SceneOptionValues::erp, [](auto& s) -> auto& { return s.world.erp; }));
-    rows.push_back(numberRow<Wall>({.key = "substeps",
-                                    .label = "substeps",
-                                    .help = "Sub-steps per time step (wall scene)",
-                                    .widget = ParamWidget::kSlider,
-                                    .range = {.lo = 1, .hi = 64, .dragLo = 1, .dragHi = 8}},
-                                   &SceneOptionValues::substeps,
-                                   [](auto& s) -> auto& { return s.world.substeps; }));
+    rows.push_back(numberRow<Wall>(
+        {.key = "substeps",
+         .label = "substeps",
+         .help = "Sub-steps per time step (wall scene)",
+         .widget = ParamWidget::kSlider,
+         .range = {.lo = 1, .hi = 64, .dragLo = 1, .dragHi = 8}},
+        &SceneOptionValues::substeps, [](auto& s) -> auto& { return s.world.substeps; }));
     return rows;
 }
 
@@ -469,8 +475,7 @@ std::vector<ParamRow<Water>> makeWaterParams() {
             &SceneOptionValues::dtRatio, [](auto& p) -> auto& { return p.dtRatio; });
         // A step given in seconds (--dt) reads as its ratio, so the panel shows it.
         ratio.read = [](const Water& p, SceneOptionValues& v) {
-            v.dtRatio =
-                p.dtRatio > 0.0f ? p.dtRatio : std::min(p.effectiveDtRatio(), 1.0e4f);
+            v.dtRatio = p.dtRatio > 0.0f ? p.dtRatio : std::min(p.effectiveDtRatio(), 1.0e4f);
         };
         rows.push_back(std::move(ratio));
     }
@@ -539,11 +544,94 @@ std::vector<ParamRow<Water>> makeWaterParams() {
             const std::string why = implicitOnly(p, backend);
             return !why.empty() || backend == Backend::kGpu
                        ? why
-                       : std::string("The GPU backend's CG only (the CPU reads its residual "
-                                     "every iteration)");
+                       : std::string(
+                             "The GPU backend's CG only (the CPU reads its residual "
+                             "every iteration)");
         };
         rows.push_back(std::move(check));
     }
+    return rows;
+}
+
+std::vector<ParamRow<Splash>> makeSplashParams() {
+    std::vector<ParamRow<Splash>> rows;
+    {
+        ParamRow<Splash> density = numberRow<Splash>(
+            {.key = "brick-density",
+             .label = "brick density",
+             .help = "Splash scene: brick density (water is 1000: lighter bricks float)",
+             .unit = "kg/m^3",
+             .widget = ParamWidget::kSlider,
+             .range = {.lo = 0, .hi = 1e5, .loOpen = true, .dragLo = 100, .dragHi = 3000},
+             .rebuilds = true},
+            &SceneOptionValues::brickDensity, [](auto& s) -> auto& { return s.brickDensityKgM3; });
+        density.write = [](const SceneOptionValues& v, Splash& s) -> Status {
+            s.brickDensityKgM3 = v.brickDensity;
+            const rigid::Vec3 h = s.wall.brickHalfExtents;
+            s.wall.brickMassKg = v.brickDensity * 8.0f * h.x * h.y * h.z;
+            return {};
+        };
+        rows.push_back(std::move(density));
+    }
+    {
+        ParamRow<Splash> size{
+            {.key = "brick-size",
+             .label = "brick size",
+             .help = "Splash scene: side of the cubic bricks",
+             .unit = "m",
+             .field = &SceneOptionValues::brickSize,
+             .widget = ParamWidget::kSlider,
+             .range = {.lo = 0, .hi = 10, .loOpen = true, .dragLo = 0.1, .dragHi = 1.5},
+             .rebuilds = true},
+            {},
+            {},
+            {}};
+        size.read = [](const Splash& s, SceneOptionValues& v) {
+            v.brickSize = 2.0f * s.wall.brickHalfExtents.x;
+        };
+        size.write = [](const SceneOptionValues& v, Splash& s) -> Status {
+            s.wall = splash::cubicBricks(s.wall, v.brickSize, s.brickDensityKgM3);
+            return {};
+        };
+        rows.push_back(std::move(size));
+    }
+    rows.push_back(numberRow<Splash>(
+        {.key = "water-depth",
+         .label = "water depth",
+         .help = "Splash scene: still water depth (waves run at sqrt(g * depth))",
+         .unit = "m",
+         .widget = ParamWidget::kSlider,
+         .range = {.lo = 0, .hi = 100, .loOpen = true, .dragLo = 0.1, .dragHi = 3},
+         .rebuilds = true},
+        &SceneOptionValues::waterDepth, [](auto& s) -> auto& { return s.splash.waterDepthM; }));
+    rows.push_back(numberRow<Splash>(
+        {.key = "wall-x",
+         .label = "wall x",
+         .help = "Splash scene: the wall's centre from the pool's centre along x",
+         .unit = "m",
+         .widget = ParamWidget::kSlider,
+         .range = {.lo = -kNoBound,
+                   .hi = kNoBound,
+                   .loOpen = true,
+                   .hiOpen = true,
+                   .dragLo = -5,
+                   .dragHi = 5},
+         .rebuilds = true},
+        &SceneOptionValues::wallX, [](auto& s) -> auto& { return s.wallXM; }));
+    rows.push_back(numberRow<Splash>(
+        {.key = "wall-z",
+         .label = "wall z",
+         .help = "Splash scene: the wall's centre from the pool's centre along z",
+         .unit = "m",
+         .widget = ParamWidget::kSlider,
+         .range = {.lo = -kNoBound,
+                   .hi = kNoBound,
+                   .loOpen = true,
+                   .hiOpen = true,
+                   .dragLo = -5,
+                   .dragHi = 5},
+         .rebuilds = true},
+        &SceneOptionValues::wallZ, [](auto& s) -> auto& { return s.wallZM; }));
     return rows;
 }
 
@@ -553,6 +641,7 @@ SceneOptionValues::SceneOptionValues() {
     readParams(wallParams(), WallSceneSettings{}, *this);
     omega = 0.0f;  // the method's default, resolved when the settings are made
     readParams(waterParams(), wave::WaveParams{}, *this);
+    readParams(splashParams(), SplashSceneSettings{}, *this);
 }
 
 const std::vector<ParamRow<WallSceneSettings>>& wallParams() {
@@ -563,6 +652,45 @@ const std::vector<ParamRow<WallSceneSettings>>& wallParams() {
 const std::vector<ParamRow<wave::WaveParams>>& waterParams() {
     static const std::vector<ParamRow<wave::WaveParams>> rows = makeWaterParams();
     return rows;
+}
+
+const std::vector<ParamRow<SplashSceneSettings>>& splashParams() {
+    static const std::vector<ParamRow<SplashSceneSettings>> rows = makeSplashParams();
+    return rows;
+}
+
+Status checkSplashFit(const SplashSceneSettings& s) {
+    // The wall's footprint against the pool (both centred; cells of side poolSize / max(nx, ny)).
+    const wave::WaveParams& p = s.splash.wave;
+    const float brick = 2.0f * s.wall.brickHalfExtents.x;
+    const float half = 0.5f * brick;
+    const float poolX = p.cellSize() * static_cast<float>(p.nx);
+    const float poolZ = p.cellSize() * static_cast<float>(p.ny);
+    const float wallWidth = static_cast<float>(s.wall.cols) * brick +
+                            static_cast<float>(s.wall.cols - 1) * s.wall.columnGapM;
+    const std::string wall = std::to_string(s.wall.cols) + "x" + std::to_string(s.wall.rows);
+    if (wallWidth > poolX || brick > poolZ) {
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "is %g x %g m, smaller than the %s wall's footprint (%g x %g m): use a "
+                      "larger --pool-size or a smaller --wall / --brick-size",
+                      static_cast<double>(poolX), static_cast<double>(poolZ), wall.c_str(),
+                      static_cast<double>(wallWidth), static_cast<double>(brick));
+        return paramError("pool-size", text);
+    }
+    const bool outsideX = std::abs(s.wallXM) + 0.5f * wallWidth > 0.5f * poolX;
+    if (outsideX || std::abs(s.wallZM) + half > 0.5f * poolZ) {
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "would put the wall (%g x %g m) outside the %g x %g m pool centred on 0: "
+                      "keep |wall-x| <= %g and |wall-z| <= %g m",
+                      static_cast<double>(wallWidth), static_cast<double>(brick),
+                      static_cast<double>(poolX), static_cast<double>(poolZ),
+                      static_cast<double>(0.5f * (poolX - wallWidth)),
+                      static_cast<double>(0.5f * poolZ - half));
+        return paramError(outsideX ? "wall-x" : "wall-z", text);
+    }
+    return {};
 }
 
 Error paramError(const std::string& key, const std::string& what) {

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "app/scenes/splash_scene.h"
 #include "app/scenes/wall_scene.h"
 #include "solver/core/backend.h"
 #include "solver/core/result.h"
@@ -62,11 +63,11 @@ struct SceneOptionValues {
     int cgMaxIterations = 0;
     int cgCheckEvery = 0;
 
-    // Splash (the wall and the grid, pool and CG options above apply too).
-    float brickDensity = 500;  ///< kg/m^3
-    float brickSize = 0.5f;    ///< side of a cubic brick, m
-    float waterDepth = 0.6f;   ///< m
-    float wallX = 0;           ///< the wall's centre from the pool's centre, m
+    // Splash (splashParams(); the wall and the grid, pool and CG options above apply too).
+    float brickDensity = 0;  ///< kg/m^3
+    float brickSize = 0;     ///< side of a cubic brick, m
+    float waterDepth = 0;    ///< m
+    float wallX = 0;         ///< the wall's centre from the pool's centre, m
     float wallZ = 0;
 
     // Shared: time step in seconds; 0 = the scene's default (or --dt-ratio for water). A float,
@@ -138,6 +139,11 @@ struct ParamRow {
 const std::vector<ParamRow<WallSceneSettings>>& wallParams();
 /// The water scene's parameters (the grid, the wave equation and its CG solver).
 const std::vector<ParamRow<wave::WaveParams>>& waterParams();
+/// The splash scene's own parameters (its wall and water take the two tables above): the
+/// bricks, the water's depth and where the wall stands in the pool.
+const std::vector<ParamRow<SplashSceneSettings>>& splashParams();
+/// Whether the splash's wall stands inside its pool; an error naming the option to change.
+Status checkSplashFit(const SplashSceneSettings& s);
 
 /// "--key (config key "key") what": how every parameter error starts.
 Error paramError(const std::string& key, const std::string& what);

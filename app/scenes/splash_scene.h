@@ -10,14 +10,18 @@
 
 #include "app/scenes/sim_scene.h"
 #include "solver/rigid/scenes.h"
+#include "solver/splash/splash_scenes.h"
 #include "solver/splash/splash_world.h"
 
 namespace ww::app {
 
 struct SplashSceneSettings {
+    static constexpr float kDefaultBrickSizeM = 0.5f;
+    static constexpr float kDefaultBrickDensity = 500.0f;  ///< kg/m^3: half as dense as water
     splash::SplashParams splash;
-    rigid::WallParams wall;  ///< brick size and mass set from the options
-    float brickDensityKgM3 = 500.0f;
+    /// Cubic bricks of kDefaultBrickSizeM and kDefaultBrickDensity (the options set both).
+    rigid::WallParams wall = splash::cubicBricks({}, kDefaultBrickSizeM, kDefaultBrickDensity);
+    float brickDensityKgM3 = kDefaultBrickDensity;
     float wallXM = 0.0f;  ///< the wall's centre, m from the pool's centre
     float wallZM = 0.0f;
     rigid::ShotParams shot;

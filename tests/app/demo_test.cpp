@@ -1611,7 +1611,7 @@ TEST(DemoUnderXvfb, SplashShootTakesEveryClickOnSlowFrames) {
     const CommandResult r = runDemoWithKeys(
         "demo_shoot",
         "--scene splash --backend gpu --pacing fixed",  // the default splash: slow frames
-        "for i in 1 2 3; do xdotool mousemove --window $w 40 287 click 1 mousemove --window $w "
+        "for i in 1 2 3; do xdotool mousemove --window $w 40 379 click 1 mousemove --window $w "
         "600 400; sleep 1; done");  // "shoot", then away
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find(" (3 spheres)"), std::string::npos) << r.output;

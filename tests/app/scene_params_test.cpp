@@ -37,9 +37,9 @@ void drawValue(const ParamRow<Settings>& row, std::mt19937& rng, SceneOptionValu
                     std::uniform_int_distribution<int> side(8, 40);
                     value = info.key == "iterations" && side(rng) % 2 == 0
                                 ? std::string("2n")
-                                : std::to_string(side(rng)) + (info.key == "iterations"
-                                                                   ? std::string()
-                                                                   : "x" + std::to_string(side(rng)));
+                                : std::to_string(side(rng)) +
+                                      (info.key == "iterations" ? std::string()
+                                                                : "x" + std::to_string(side(rng)));
                 }
             } else {
                 const ParamRange& r = info.range;
