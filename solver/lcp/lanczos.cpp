@@ -41,8 +41,6 @@ float rowSpaceLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s
     }
     s.u.resize(static_cast<std::size_t>(RowOperator::kBodyFloats) *
                static_cast<std::size_t>(std::max(op.bodies, 0)));
-    s.alpha.clear();
-    s.beta.clear();
 
     const std::ptrdiff_t bodyChunks = exec::chunkCount(op.bodies, kBodyChunk);
     const std::ptrdiff_t rowChunks = exec::chunkCount(n, kRowChunk);
@@ -80,7 +78,6 @@ float rowSpaceLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s
     }
     // s.rowNext holds beta_k q_k+1 (unnormalised); scale = 1 / beta_k.
     double scale = 1.0 / std::sqrt(vdv);
-    double alpha = 0.0, betaPrev = 0.0;
 
     struct Sums {
         double qaq = 0.0, qdq = 0.0;
@@ -110,40 +107,35 @@ float rowSpaceLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s
     const auto addSums = [](Sums a, const Sums& b) { return Sums{a.qaq + b.qaq, a.qdq + b.qdq}; };
     // beta_k q_k+1 = D^-1 A q_k - alpha_k q_k - beta_k-1 q_k-1 into next (q_k into prev), and
     // its D norm.
-    const auto orthogonalise = [&](std::ptrdiff_t c) {
-        const auto [first, last] = rowRange(c);
-        double wdw = 0.0;
-        for (std::size_t i = first; i < last; ++i) {
-            const auto w =
-                static_cast<float>(s.rowAq[i] - alpha * s.rowQ[i] - betaPrev * s.rowPrev[i]);
-            s.rowPrev[i] = s.rowQ[i];
-            s.rowNext[i] = w;
-            wdw += double(w) * w * s.rowDiag[i];
-        }
-        return wdw;
+    const auto orthogonalise = [&](double alpha, double betaPrev) {
+        return reduceChunks(
+            rowChunks, 0.0,
+            [&](std::ptrdiff_t c) {
+                const auto [first, last] = rowRange(c);
+                double wdw = 0.0;
+                for (std::size_t i = first; i < last; ++i) {
+                    const auto w = static_cast<float>(s.rowAq[i] - alpha * s.rowQ[i] -
+                                                      betaPrev * s.rowPrev[i]);
+                    s.rowPrev[i] = s.rowQ[i];
+                    s.rowNext[i] = w;
+                    wdw += double(w) * w * s.rowDiag[i];
+                }
+                return wdw;
+            },
+            std::plus<double>{});
     };
-    for (int it = 0; it < iterations; ++it) {
+    const auto product = [&](int) -> std::optional<double> {
         forChunks(bodyChunks, gather);
         const Sums sums = reduceChunks(rowChunks, Sums{}, applyA, addSums);
         if (!(sums.qdq > 0.0)) {
-            break;
+            return std::nullopt;
         }
-        alpha = sums.qaq / sums.qdq;
-        s.alpha.push_back(alpha);
-        if (it + 1 == iterations) {
-            break;
-        }
-        const double beta =
-            std::sqrt(reduceChunks(rowChunks, 0.0, orthogonalise, std::plus<double>{}));
-        // An invariant subspace (beta ~ 0 relative to alpha): T_k's eigenvalues are exact.
-        if (!(beta > 1e-7 * std::abs(alpha))) {
-            break;
-        }
-        s.beta.push_back(beta);
-        scale = 1.0 / beta;
-        betaPrev = beta;
-    }
-    return static_cast<float>(largestTridiagonalEigenvalue(s.alpha, s.beta));
+        return sums.qaq / sums.qdq;
+    };
+    LanczosStop stop;
+    stop.maxSteps = iterations;
+    return static_cast<float>(lanczosRecurrence(stop, s.alpha, s.beta, product, orthogonalise,
+                                                [&](double beta) { scale = 1.0 / beta; }));
 }
 
 }  // namespace
@@ -260,8 +252,6 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     if (ritz) {
         s.basis.resize(floats * static_cast<std::size_t>(iterations));
     }
-    s.alpha.clear();
-    s.beta.clear();
 
     const std::ptrdiff_t bodyChunks = exec::chunkCount(op.bodies, kBodyChunk);
     const std::ptrdiff_t rowChunks = exec::chunkCount(n, kRowChunk);
@@ -358,7 +348,6 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     }
     // next holds beta_k q_k+1 (unnormalised, qf its float copy); scale = 1 / beta_k.
     double scale = 1.0 / std::sqrt(vmv);
-    double alpha = 0.0, betaPrev = 0.0;
     int step = 0;
 
     // y = D^-1 J qf on the rows.
@@ -391,38 +380,26 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     };
     // beta_k q_k+1 = B q_k - alpha_k q_k - beta_k-1 q_k-1 into next and qf (q_k into prev), and
     // its M norm.
-    const auto orthogonalise = [&](std::size_t i) {
-        const double w = s.next[i] - alpha * s.q[i] - betaPrev * s.prev[i];
-        s.prev[i] = s.q[i];
-        s.next[i] = w;
-        s.qf[i] = static_cast<float>(w);
+    const auto orthogonalise = [&](double alpha, double betaPrev) {
+        return massNormAfter(s.next, [&](std::size_t i) {
+            const double w = s.next[i] - alpha * s.q[i] - betaPrev * s.prev[i];
+            s.prev[i] = s.q[i];
+            s.next[i] = w;
+            s.qf[i] = static_cast<float>(w);
+        });
     };
-    double theta = 0.0;
-    for (step = 0; step < iterations; ++step) {
+    const auto product = [&](int k) -> std::optional<double> {
+        step = k;
         exec::forChunks(ex, rowChunks, scaledRows, work);
-        alpha = exec::reduceChunks(ex, bodyChunks, 0.0, gatherAlpha, std::plus<double>{}, work);
-        s.alpha.push_back(alpha);
-        if (o.stopRise > 0.0) {
-            const double previous = theta;
-            theta = largestTridiagonalEigenvalue(s.alpha, s.beta);
-            if (step + 1 >= std::max(o.minSteps, 2) && theta - previous <= o.stopRise * theta) {
-                break;
-            }
-        }
-        if (step + 1 == iterations) {
-            break;
-        }
-        const double beta = std::sqrt(massNormAfter(s.next, orthogonalise));
-        // An invariant subspace (beta ~ 0 relative to alpha): T_k's eigenvalues are exact.
-        if (!(beta > 1e-7 * std::abs(alpha))) {
-            break;
-        }
-        s.beta.push_back(beta);
-        scale = 1.0 / beta;
-        betaPrev = beta;
-    }
+        return exec::reduceChunks(ex, bodyChunks, 0.0, gatherAlpha, std::plus<double>{}, work);
+    };
+    LanczosStop stop;
+    stop.maxSteps = iterations;
+    stop.minSteps = o.minSteps;
+    stop.stopRise = o.stopRise;
+    const double theta = lanczosRecurrence(stop, s.alpha, s.beta, product, orthogonalise,
+                                           [&](double beta) { scale = 1.0 / beta; });
     const int steps = static_cast<int>(s.alpha.size());
-    theta = largestTridiagonalEigenvalue(s.alpha, s.beta);
     if (ritz) {
         // y = sum_k z_k q_k, z T's eigenvector for theta, then scaled to unit M norm.
         const std::vector<double> z = tridiagonalTopEigenvector(s.alpha, s.beta, theta);

@@ -14,6 +14,9 @@
 // one product and two passes over the rows, from a hash start by row, with no Ritz vector.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -82,5 +85,63 @@ std::vector<double> tridiagonalTopEigenvector(const std::vector<double>& alpha,
 /// Gershgorin's bounds (in double, to 1e-12 of the bound). 0 when alpha is empty.
 double largestTridiagonalEigenvalue(const std::vector<double>& alpha,
                                     const std::vector<double>& beta);
+
+/// When a Lanczos run ends (lanczosRecurrence).
+struct LanczosStop {
+    int maxSteps = 12;
+    /// With stopRise > 0: end once a step after the first max(minSteps, 2) raised the largest
+    /// Ritz value by at most stopRise of it.
+    int minSteps = 0;
+    double stopRise = 0.0;
+};
+
+/// The Lanczos recurrence on the tridiagonal T_k, whatever space its vectors live in and
+/// whatever inner product they use: the one loop behind every lambda_max estimate (body space
+/// and row space here, the rigid world's Jacobian rows in rigid/assembly.cpp). The caller's
+/// passes do the vector work:
+///   product(k)                   forms q_k (from beta_k-1 q_k) and B q_k and returns
+///                                alpha_k = <q_k, B q_k>, or nullopt when q_k has no norm (the
+///                                run ends);
+///   orthogonalise(alpha_k, beta_k-1)  forms beta_k q_k+1 = B q_k - alpha_k q_k - beta_k-1 q_k-1
+///                                and returns its squared norm;
+///   advance(beta_k)              readies the next product (a scale of 1 / beta_k, or the
+///                                normalised q_k+1).
+/// The run ends after stop.maxSteps steps, on an invariant subspace (beta_k <= 1e-7 |alpha_k|:
+/// T_k's eigenvalues are then exact) or by stop.stopRise. alpha and beta hold T_k on return;
+/// the result is its largest eigenvalue (0 when no step was taken).
+template <typename Product, typename Orthogonalise, typename Advance>
+double lanczosRecurrence(const LanczosStop& stop, std::vector<double>& alpha,
+                         std::vector<double>& beta, Product&& product,
+                         Orthogonalise&& orthogonalise, Advance&& advance) {
+    alpha.clear();
+    beta.clear();
+    double theta = 0.0;
+    double betaPrev = 0.0;
+    for (int k = 0; k < stop.maxSteps; ++k) {
+        const std::optional<double> a = product(k);
+        if (!a) {
+            break;
+        }
+        alpha.push_back(*a);
+        if (stop.stopRise > 0.0) {
+            const double previous = theta;
+            theta = largestTridiagonalEigenvalue(alpha, beta);
+            if (k + 1 >= std::max(stop.minSteps, 2) && theta - previous <= stop.stopRise * theta) {
+                break;
+            }
+        }
+        if (k + 1 == stop.maxSteps) {
+            break;
+        }
+        const double b = std::sqrt(orthogonalise(*a, betaPrev));
+        if (!(b > 1e-7 * std::abs(*a))) {
+            break;
+        }
+        beta.push_back(b);
+        advance(b);
+        betaPrev = b;
+    }
+    return largestTridiagonalEigenvalue(alpha, beta);
+}
 
 }  // namespace ww::lcp

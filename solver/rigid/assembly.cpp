@@ -353,7 +353,8 @@ void assembleReference(const std::vector<Body>& bodies, const std::vector<Contac
 }
 
 float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<RowJacobian>& jac,
-                        float cfm, int iterations, PowerScratch& s, const exec::Executor* ex) {
+                        float cfm, int iterations, JacobianLanczosScratch& s,
+                        const exec::Executor* ex) {
     const std::size_t rows = jac.size();
     if (rows == 0) {
         return 0.0f;
@@ -457,7 +458,7 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
     const auto addSums = [](Sums a, const Sums& b) { return Sums{a.qaq + b.qaq, a.qdq + b.qdq}; };
     // Pass 2: w -= alpha q + beta q_prev (q_prev <- q), and w^T D w.
     double alpha = 0.0, beta = 0.0;
-    const auto orthogonalise = [&](std::ptrdiff_t chunk) {
+    const auto orthogonaliseChunk = [&](std::ptrdiff_t chunk) {
         double wdw = 0.0;
         const std::ptrdiff_t end = std::min((chunk + 1) * kRowChunk, nRows);
         for (std::ptrdiff_t r = chunk * kRowChunk; r < end; ++r) {
@@ -470,7 +471,7 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
         return wdw;
     };
     // Pass 3: q = w / beta.
-    const auto normalise = [&](std::ptrdiff_t chunk) {
+    const auto normaliseChunk = [&](std::ptrdiff_t chunk) {
         const std::ptrdiff_t end = std::min((chunk + 1) * kRowChunk, nRows);
         const double inv = 1.0 / beta;
         for (std::ptrdiff_t r = chunk * kRowChunk; r < end; ++r) {
@@ -489,8 +490,6 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
     // Lanczos in the D inner product (D^-1 A is self-adjoint in it): q_1 = v / |v|_D,
     // alpha_k = q_k^T A q_k, beta_k q_k+1 = D^-1 A q_k - alpha_k q_k - beta_k-1 q_k-1. The
     // largest eigenvalue of the tridiagonal T_k (alpha, beta) is the Ritz value.
-    s.alpha.clear();
-    s.beta.clear();
     {
         double vdv = 0.0;  // q_1 = v / |v|_D
         for (std::size_t i = 0; i < rows; ++i) {
@@ -504,27 +503,27 @@ float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<
             s.v[i] = static_cast<float>(s.v[i] * inv);
         }
     }
-    for (int it = 0; it < iterations; ++it) {
+    const auto product = [&](int) -> std::optional<double> {
         forChunks(bodyChunks, gather);
         const Sums sums = reduceChunks(rowChunks, Sums{}, applyA, addSums);
         if (!(sums.qdq > 0.0)) {
-            break;
+            return std::nullopt;
         }
-        alpha = sums.qaq / sums.qdq;
-        s.alpha.push_back(alpha);
-        if (it + 1 == iterations) {
-            break;
-        }
-        const double wdw = reduceChunks(rowChunks, 0.0, orthogonalise, std::plus<double>{});
-        beta = std::sqrt(wdw);
-        // An invariant subspace (beta ~ 0 relative to alpha): T_k's eigenvalues are exact.
-        if (!(beta > 1e-7 * std::abs(alpha))) {
-            break;
-        }
-        s.beta.push_back(beta);
-        forChunks(rowChunks, normalise);
-    }
-    return static_cast<float>(lcp::largestTridiagonalEigenvalue(s.alpha, s.beta));
+        return sums.qaq / sums.qdq;
+    };
+    const auto orthogonalise = [&](double alphaK, double betaPrev) {
+        alpha = alphaK;
+        beta = betaPrev;
+        return reduceChunks(rowChunks, 0.0, orthogonaliseChunk, std::plus<double>{});
+    };
+    const auto advance = [&](double betaK) {
+        beta = betaK;
+        forChunks(rowChunks, normaliseChunk);
+    };
+    lcp::LanczosStop stop;
+    stop.maxSteps = iterations;
+    return static_cast<float>(
+        lcp::lanczosRecurrence(stop, s.alpha, s.beta, product, orthogonalise, advance));
 }
 
 void applyImpulses(std::vector<Body>& bodies, std::vector<Contact>& contacts,

@@ -96,7 +96,7 @@ void assembleReference(const std::vector<Body>& bodies, const std::vector<Contac
                        std::vector<double>& b);
 
 /// Scratch of estimateLambdaMax (reused between steps).
-struct PowerScratch {
+struct JacobianLanczosScratch {
     std::vector<float> v, w, qPrev, diag;
     std::vector<double> alpha, beta;  ///< the Lanczos tridiagonal
     std::vector<Vec3> lin, ang;
@@ -112,7 +112,7 @@ struct PowerScratch {
 /// With an executor the products run on its threads in fixed chunks (per body, rows ascending;
 /// partial sums combined in chunk order): the result does not depend on the thread count.
 float estimateLambdaMax(const std::vector<Contact>& contacts, const std::vector<RowJacobian>& jac,
-                        float cfm, int iterations, PowerScratch& s,
+                        float cfm, int iterations, JacobianLanczosScratch& s,
                         const exec::Executor* ex = nullptr);
 
 /// v += M^-1 J^T x for the contacts `ids` (x in the same row order as assemble()), and

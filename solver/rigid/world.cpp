@@ -443,7 +443,7 @@ float World::estimateBlocksLambdaMax() {
     }
     if (!m_denseContacts.empty()) {
         lambda = std::max(lambda, estimateLambdaMax(m_denseContacts, m_denseJac, m_params.cfm,
-                                                    kLambdaSteps, m_power, m_ex.get()));
+                                                    kLambdaSteps, m_denseLanczos, m_ex.get()));
     }
     return lambda;
 }

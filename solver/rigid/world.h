@@ -314,7 +314,7 @@ class World {
     std::vector<int> m_blockStart;  ///< offsets of each block into m_blockIds
     std::vector<float> m_x;
     std::vector<lcp::LcpReport> m_reports;  ///< one per block of the last (sub)step
-    PowerScratch m_power;                   ///< lambda_max of the dense blocks' rows
+    JacobianLanczosScratch m_denseLanczos;  ///< lambda_max of the dense blocks' rows
     lcp::LanczosScratch m_lanczos;          ///< lambda_max of each matrix-free block
     /// Per body (kBodyFloats each): its part of the Ritz vector of the last lambda_max estimate
     /// of the matrix-free block it was in (0 when none): the next estimate's start.
@@ -322,8 +322,8 @@ class World {
     std::vector<std::vector<int>> m_blockBodies;  ///< per matrix-free block: its slots' bodies
     std::vector<float> m_lambdaStart;             ///< one block's start, by slot
     std::vector<float> m_impulseU;                ///< applyMatrixFreeImpulses's body sums
-    std::vector<Contact> m_denseContacts;         ///< the dense blocks' contacts, for m_power
-    std::vector<RowJacobian> m_denseJac;          ///< and their rows
+    std::vector<Contact> m_denseContacts;  ///< the dense blocks' contacts, for m_denseLanczos
+    std::vector<RowJacobian> m_denseJac;   ///< and their rows
     RestingLoadScratch m_restingLoad;
     ShockPropagation m_shock;
     std::vector<float> m_shockBias;    ///< per contact row: b - J v before the impulses

@@ -337,7 +337,7 @@ TEST(Assembly, LambdaMaxEstimateMatchesDenseEigenvalue) {
         }
         const double exact =
             Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(sym).eigenvalues().maxCoeff();
-        PowerScratch scratch;
+        JacobianLanczosScratch scratch;
         float previous = 0.0f;
         for (int iterations : {1, 2, 3, 5, 10, 20, 50, 200}) {
             const float estimate = estimateLambdaMax(s.contacts, jac, 0.0f, iterations, scratch);
