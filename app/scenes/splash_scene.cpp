@@ -4,6 +4,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "app/scenes/brick_events.h"
 #include "app/scenes/solver_state_bytes.h"
 #include "solver/splash/splash_scenes.h"
 
@@ -113,22 +114,8 @@ void SplashScene::step(StepRecord& out) {
 }
 
 Status SplashScene::validateEvent(const SceneEvent& e) const {
-    if (e.action == "shoot" || e.action == "push" || e.action == "remove") {
-        for (std::size_t i = 0; i < e.args.size(); ++i) {
-            if (auto v = e.number(i); !v) {
-                return v.error();
-            }
-        }
-        const std::size_t n = e.args.size();
-        const bool ok = e.action == "shoot"    ? (n == 0 || n == 3 || n == 6)
-                        : e.action == "remove" ? n == 2
-                                               : (n == 2 || n == 5);
-        if (!ok) {
-            return inputError("--event " + e.text +
-                              ": shoot takes no arguments, X,Y,Z or X,Y,Z,VX,VY,VZ; remove "
-                              "COL,ROW; push COL,ROW[,VX,VY,VZ]");
-        }
-        return {};
+    if (isBrickEvent(e)) {
+        return validateBrickEvent(e);
     }
     return inputError("--event " + e.text + ": the splash scene has no action '" + e.action +
                       "' (use shoot, remove or push)");
@@ -138,33 +125,7 @@ Status SplashScene::applyEvent(const SceneEvent& e) {
     if (Status s = validateEvent(e); !s) {
         return s;
     }
-    rigid::World& world = m_world.world();
-    if (e.action == "shoot") {
-        rigid::ShotParams shot = m_settings.shot;
-        if (e.args.size() >= 3) {
-            shot.from = {static_cast<float>(*e.number(0)), static_cast<float>(*e.number(1)),
-                         static_cast<float>(*e.number(2))};
-        }
-        if (e.args.size() == 6) {
-            shot.velocity = {static_cast<float>(*e.number(3)), static_cast<float>(*e.number(4)),
-                             static_cast<float>(*e.number(5))};
-        }
-        rigid::shootSphere(world, shot);
-        return {};
-    }
-    const int col = static_cast<int>(*e.number(0));
-    const int row = static_cast<int>(*e.number(1));
-    const bool found = e.action == "remove"
-                           ? rigid::removeBrick(world, col, row)
-                           : rigid::pushBrick(world, col, row,
-                                              {static_cast<float>(*e.numberOr(2, 0.0)),
-                                               static_cast<float>(*e.numberOr(3, 0.0)),
-                                               static_cast<float>(*e.numberOr(4, -3.0))});
-    if (!found) {
-        return inputError("--event " + e.text + ": there is no brick at column " +
-                          std::to_string(col) + ", row " + std::to_string(row));
-    }
-    return {};
+    return applyBrickEvent(e, m_world.world(), m_settings.shot);
 }
 
 Status SplashScene::setBackend(Backend backend, const gpu::ShaderLibrary* shaders) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <tuple>
 
+#include "app/scenes/brick_events.h"
 #include "app/scenes/solver_state_bytes.h"
 #include "solver/gpu/gl_objects.h"
 #include "solver/io/matrix_market.h"
@@ -202,31 +203,8 @@ float WallScene::maxBrickSpeed() const {
 }
 
 Status WallScene::validateEvent(const SceneEvent& e) const {
-    if (e.action == "shoot") {
-        for (std::size_t i = 0; i < e.args.size(); ++i) {
-            if (auto v = e.number(i); !v) {
-                return v.error();
-            }
-        }
-        if (!e.args.empty() && e.args.size() != 3 && e.args.size() != 6) {
-            return inputError("--event " + e.text +
-                              ": shoot takes no arguments, X,Y,Z (from) or X,Y,Z,VX,VY,VZ");
-        }
-        return {};
-    }
-    if (e.action == "remove" || e.action == "push") {
-        if (e.args.size() < 2 || (e.action == "remove" && e.args.size() != 2) ||
-            (e.action == "push" && e.args.size() != 2 && e.args.size() != 5)) {
-            return inputError(
-                "--event " + e.text + ": " + e.action +
-                (e.action == "remove" ? " takes COL,ROW" : " takes COL,ROW[,VX,VY,VZ]"));
-        }
-        for (std::size_t i = 0; i < e.args.size(); ++i) {
-            if (auto v = e.number(i); !v) {
-                return v.error();
-            }
-        }
-        return {};
+    if (isBrickEvent(e)) {
+        return validateBrickEvent(e);
     }
     if (e.action == "dump-lcp") {
         if (e.args.size() != 1 || e.args[0].empty()) {
@@ -246,35 +224,7 @@ Status WallScene::applyEvent(const SceneEvent& e) {
     if (e.action == "dump-lcp") {
         return dumpLargestLcp(m_world, e.args[0]);
     }
-    if (e.action == "shoot") {
-        rigid::ShotParams shot = m_settings.shot;
-        if (e.args.size() >= 3) {
-            shot.from = {static_cast<float>(*e.number(0)), static_cast<float>(*e.number(1)),
-                         static_cast<float>(*e.number(2))};
-        }
-        if (e.args.size() == 6) {
-            shot.velocity = {static_cast<float>(*e.number(3)), static_cast<float>(*e.number(4)),
-                             static_cast<float>(*e.number(5))};
-        }
-        rigid::shootSphere(m_world, shot);
-        return {};
-    }
-    const int col = static_cast<int>(*e.number(0));
-    const int row = static_cast<int>(*e.number(1));
-    bool found = false;
-    if (e.action == "remove") {
-        found = rigid::removeBrick(m_world, col, row);
-    } else {
-        const rigid::Vec3 dv{static_cast<float>(*e.numberOr(2, 0.0)),
-                             static_cast<float>(*e.numberOr(3, 0.0)),
-                             static_cast<float>(*e.numberOr(4, -3.0))};
-        found = rigid::pushBrick(m_world, col, row, dv);
-    }
-    if (!found) {
-        return inputError("--event " + e.text + ": there is no brick at column " +
-                          std::to_string(col) + ", row " + std::to_string(row));
-    }
-    return {};
+    return applyBrickEvent(e, m_world, m_settings.shot);
 }
 
 void WallScene::shoot(const rigid::Vec3& from, const rigid::Vec3& velocity) {
@@ -379,25 +329,26 @@ nlohmann::json WallScene::snapshot() const {
 }
 
 nlohmann::json WallScene::summary() const {
-    nlohmann::json out = {{"lcp",
-                           {{"n_max", m_nMax},
-                            {"contacts_max", m_contactsMax},
-                            {"islands_max", m_islandsMax},
-                            {"iterations_mean", m_steps > 0 ? m_iterationsSum / m_steps : 0.0},
-                            {"residual_max", m_residualMax},
-                            {"mode", rigid::toString(m_settings.world.mode)},
-                            {"operator", rigid::toString(m_settings.world.lcpOperator)},
-                            {"matrix_free_blocks_max", m_matrixFreeMax},
-                            {"dispatches_per_step_mean", m_steps > 0 ? m_dispatchesSum / m_steps : 0.0},
-                            {"dispatches_per_step_max", m_dispatchesMax},
-                            {"readbacks_per_step_max", m_readbacksMax},
-                            {"omega_used_min", m_omegaUsedMin},
-                            {"solver", lcp::toString(m_settings.world.lcp.method)},
-                            {"omega", m_settings.world.lcp.omega}}},
-                          {"bodies", m_world.bodyCount()},
-                          {"max_penetration", m_penetrationMax},
-                          {"max_speed", m_speedMax},
-                          {"max_drift", m_driftMax}};
+    nlohmann::json out = {
+        {"lcp",
+         {{"n_max", m_nMax},
+          {"contacts_max", m_contactsMax},
+          {"islands_max", m_islandsMax},
+          {"iterations_mean", m_steps > 0 ? m_iterationsSum / m_steps : 0.0},
+          {"residual_max", m_residualMax},
+          {"mode", rigid::toString(m_settings.world.mode)},
+          {"operator", rigid::toString(m_settings.world.lcpOperator)},
+          {"matrix_free_blocks_max", m_matrixFreeMax},
+          {"dispatches_per_step_mean", m_steps > 0 ? m_dispatchesSum / m_steps : 0.0},
+          {"dispatches_per_step_max", m_dispatchesMax},
+          {"readbacks_per_step_max", m_readbacksMax},
+          {"omega_used_min", m_omegaUsedMin},
+          {"solver", lcp::toString(m_settings.world.lcp.method)},
+          {"omega", m_settings.world.lcp.omega}}},
+        {"bodies", m_world.bodyCount()},
+        {"max_penetration", m_penetrationMax},
+        {"max_speed", m_speedMax},
+        {"max_drift", m_driftMax}};
     if (m_settings.layout == "slide" && !m_startPositions.empty()) {
         // The one brick: how far it went (until it stopped or the run ended) and how straight.
         for (const rigid::Body& b : m_world.bodies()) {
