@@ -33,35 +33,20 @@ inline std::unique_ptr<demo::SavedState> saveAdapterState(const SimScene& scene,
     return s;
 }
 
-/// Restores the simulation part of an AdapterState into `scene`. Returns the state, or null
-/// with the reason in *why (if given) when `state` is not one this scene saved.
-inline const AdapterState* restoreAdapterScene(const demo::SavedState& state, const char* sceneName,
-                                               SimScene& scene, std::string* why) {
+/// Restores an AdapterState into `scene` and the adapter's step index and script position; an
+/// error when `state` is not one this scene saved.
+inline Status restoreAdapterState(const demo::SavedState& state, const char* sceneName,
+                                  SimScene& scene, long& stepIndex, EventScript& script) {
     const auto* s = dynamic_cast<const AdapterState*>(&state);
-    Status ok = s != nullptr && s->scene
-                    ? scene.restoreState(*s->scene)
-                    : Status{inputError(std::string(sceneName) + ": not a state this scene saved")};
-    if (!ok) {
-        if (why != nullptr) {
-            *why = ok.error().message;
-        }
-        return nullptr;
+    if (s == nullptr || !s->scene) {
+        return inputError(std::string(sceneName) + ": not a state this scene saved");
     }
-    return s;
-}
-
-/// Restores an AdapterState into `scene` and the adapter's step index and script position;
-/// false, with the reason in *why (if given), when `state` is not one this scene saved.
-inline bool restoreAdapterState(const demo::SavedState& state, const char* sceneName,
-                                SimScene& scene, long& stepIndex, EventScript& script,
-                                std::string* why) {
-    const AdapterState* s = restoreAdapterScene(state, sceneName, scene, why);
-    if (s == nullptr) {
-        return false;
+    if (Status ok = scene.restoreState(*s->scene); !ok) {
+        return ok;
     }
     stepIndex = s->stepIndex;
     script.seek(s->scriptPosition);
-    return true;
+    return {};
 }
 
 }  // namespace ww::app

@@ -193,13 +193,17 @@ struct Demo {
     void switchBackend(Backend backend) {
         std::string failed;
         for (std::size_t i = 0; i < scenes.size(); ++i) {
-            std::string why;
-            if (scenes[i]->backend() == backend || scenes[i]->setBackend(backend, &why)) {
+            if (scenes[i]->backend() == backend) {
                 continue;
             }
-            failed += std::string(failed.empty() ? "" : "; ") + scenes[i]->name() + ": " + why;
+            const Status s = scenes[i]->setBackend(backend);
+            if (s) {
+                continue;
+            }
+            failed += std::string(failed.empty() ? "" : "; ") + scenes[i]->name() + ": " +
+                      s.error().message;
             if (backend == Backend::kGpu) {
-                gpuWhy[i] = why;
+                gpuWhy[i] = s.error().message;
             }
         }
         panel.gpuUnavailable = gpuWhy[static_cast<std::size_t>(current)];
@@ -498,8 +502,8 @@ struct Demo {
         if (state == nullptr) {
             return;
         }
-        if (std::string why; !scenes[current]->restoreState(*state, &why)) {
-            panel.message = "history: " + why;
+        if (Status s = scenes[current]->restoreState(*state); !s) {
+            panel.message = "history: " + s.error().message;
             history.clear();
         }
     }
@@ -752,14 +756,17 @@ int Demo::run() {
         std::fprintf(stderr, "wavewall: %s\n", chosen.reason.c_str());
     }
     for (int i = 0; i < nScenes; ++i) {
-        std::string why;
-        if (startBackend != Backend::kCpu && !scenes[i]->setBackend(startBackend, &why)) {
+        if (startBackend == Backend::kCpu) {
+            continue;
+        }
+        if (Status s = scenes[i]->setBackend(startBackend); !s) {
             if (options.backendExplicit) {
                 std::fprintf(stderr, "wavewall demo: scene %s cannot use the %s backend: %s\n",
-                             scenes[i]->name(), backendName(options.backend), why.c_str());
+                             scenes[i]->name(), backendName(options.backend),
+                             s.error().message.c_str());
                 return 3;
             }
-            gpuWhy[i] = why;
+            gpuWhy[i] = s.error().message;
         }
     }
     goHome();
@@ -976,7 +983,7 @@ int Demo::run() {
     report.newestHash = report.stateHash;
     if (const SavedState* newest = history.moveTo(history.size() - 1); newest != nullptr) {
         // The run ends on an older state: hash the newest too (the scene is not used again).
-        if (scenes[current]->restoreState(*newest, nullptr)) {
+        if (scenes[current]->restoreState(*newest).ok()) {
             report.newestHash = scenes[current]->stateHash();
         }
     }

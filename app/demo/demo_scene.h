@@ -18,6 +18,7 @@
 #include "render/camera.h"
 #include "render/draw_data.h"
 #include "solver/core/backend.h"
+#include "solver/core/result.h"
 
 namespace ww::demo {
 
@@ -82,9 +83,9 @@ class DemoScene {
     /// Live statistics of the last step (sizes, iterations, residual plot, per-phase ms).
     virtual void drawStats() = 0;
 
-    /// Switches the solver backend keeping the simulation state. On failure returns false,
-    /// sets `why` and leaves the scene as it was.
-    virtual bool setBackend(Backend backend, std::string* why) = 0;
+    /// Switches the solver backend keeping the simulation state. On failure returns the error
+    /// and leaves the scene as it was.
+    virtual Status setBackend(Backend backend) = 0;
     virtual Backend backend() const = 0;
 
     /// A mouse action along `ray` (world space, from the camera through the cursor).
@@ -105,13 +106,10 @@ class DemoScene {
     virtual std::optional<std::pair<glm::vec3, glm::vec3>> grabLine() { return std::nullopt; }
     /// The state later steps depend on, for the history (history.h); null: none is kept.
     virtual std::unique_ptr<SavedState> saveState() { return nullptr; }
-    /// Restores a state saveState() made; false with `why` when it cannot.
-    virtual bool restoreState(const SavedState& state, std::string* why) {
+    /// Restores a state saveState() made; an error when it cannot.
+    virtual Status restoreState(const SavedState& state) {
         (void)state;
-        if (why != nullptr) {
-            *why = std::string(name()) + " keeps no history";
-        }
-        return false;
+        return inputError(std::string(name()) + " keeps no history");
     }
     /// Hash of the simulation state (hex) for `--report`; empty if the scene has none.
     virtual std::string stateHash() const { return {}; }

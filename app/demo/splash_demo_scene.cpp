@@ -131,14 +131,8 @@ void SplashDemoScene::drawStats() {
     });
 }
 
-bool SplashDemoScene::setBackend(Backend backend, std::string* why) {
-    if (Status s = m_scene->setBackend(backend, m_shaders); !s) {
-        if (why != nullptr) {
-            *why = s.error().message;
-        }
-        return false;
-    }
-    return true;
+Status SplashDemoScene::setBackend(Backend backend) {
+    return m_scene->setBackend(backend, m_shaders);
 }
 
 void SplashDemoScene::onPick(const render::Ray& ray, demo::PickAction action) {
@@ -178,13 +172,10 @@ std::unique_ptr<demo::SavedState> SplashDemoScene::saveState() {
     return s;
 }
 
-bool SplashDemoScene::restoreState(const demo::SavedState& state, std::string* why) {
+Status SplashDemoScene::restoreState(const demo::SavedState& state) {
     const auto* s = dynamic_cast<const SplashSavedState*>(&state);
     if (s == nullptr) {
-        if (why != nullptr) {
-            *why = "splash: not a state this scene saved";
-        }
-        return false;
+        return inputError("splash: not a state this scene saved");
     }
     SceneOptionValues saved;
     SceneOptionValues now;
@@ -196,13 +187,10 @@ bool SplashDemoScene::restoreState(const demo::SavedState& state, std::string* w
                                   });
     if (!same) {
         if (Status made = rebuildWith(s->settings); !made) {
-            if (why != nullptr) {
-                *why = made.error().message;
-            }
-            return false;
+            return made;
         }
     }
-    return restoreAdapterState(*s->adapter, "splash", *m_scene, m_stepIndex, m_script, why);
+    return restoreAdapterState(*s->adapter, "splash", *m_scene, m_stepIndex, m_script);
 }
 
 demo::CameraHome SplashDemoScene::cameraHome() const {

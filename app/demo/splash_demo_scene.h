@@ -34,7 +34,7 @@ class SplashDemoScene final : public demo::DemoScene {
     void fillDrawData(render::DrawData& out) override { m_scene->fillDrawData(out); }
     void drawControls() override;
     void drawStats() override;
-    bool setBackend(Backend backend, std::string* why) override;
+    Status setBackend(Backend backend) override;
     Backend backend() const override { return m_scene->backend(); }
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     demo::CameraHome cameraHome() const override;
@@ -43,7 +43,7 @@ class SplashDemoScene final : public demo::DemoScene {
     std::string reportLine() override;
     /// The coupled simulation's state (SplashScene::saveState) for the history.
     std::unique_ptr<demo::SavedState> saveState() override;
-    bool restoreState(const demo::SavedState& state, std::string* why) override;
+    Status restoreState(const demo::SavedState& state) override;
     std::string stateHash() const override { return m_scene->stateHash(); }
     void traceValues(std::vector<std::pair<std::string, double>>& phasesMs,
                      std::vector<std::pair<std::string, double>>& values) const override {

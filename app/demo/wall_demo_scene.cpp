@@ -184,7 +184,7 @@ void WallDemoScene::keepSettings() {
     m_scene.settings().world = m_scene.world().params();
 }
 
-bool WallDemoScene::setBackend(Backend backend, std::string* why) {
+Status WallDemoScene::setBackend(Backend backend) {
     rigid::WorldParams& p = m_scene.world().params();
     const lcp::LcpMethod before = p.lcp.method;
     const float omegaBefore = p.lcp.omega;
@@ -198,10 +198,7 @@ bool WallDemoScene::setBackend(Backend backend, std::string* why) {
         p.lcp.method = before;
         p.lcp.omega = omegaBefore;
         keepSettings();
-        if (why != nullptr) {
-            *why = s.error().message;
-        }
-        return false;
+        return s;
     }
     if (p.lcp.method != before) {
         char note[160];
@@ -213,7 +210,7 @@ bool WallDemoScene::setBackend(Backend backend, std::string* why) {
         m_note = note;
     }
     keepSettings();
-    return true;
+    return {};
 }
 
 int WallDemoScene::pickBody(const render::Ray& ray) {
@@ -560,8 +557,8 @@ std::unique_ptr<demo::SavedState> WallDemoScene::saveState() {
     return saveAdapterState(m_scene, m_stepIndex, m_script);
 }
 
-bool WallDemoScene::restoreState(const demo::SavedState& state, std::string* why) {
-    return restoreAdapterState(state, "wall", m_scene, m_stepIndex, m_script, why);
+Status WallDemoScene::restoreState(const demo::SavedState& state) {
+    return restoreAdapterState(state, "wall", m_scene, m_stepIndex, m_script);
 }
 
 }  // namespace ww::app

@@ -47,7 +47,7 @@ class WallDemoScene final : public demo::DemoScene {
     void setContactOverlay(const demo::ContactOverlay& overlay) override { m_overlay = overlay; }
     void drawControls() override;
     void drawStats() override;
-    bool setBackend(Backend backend, std::string* why) override;
+    Status setBackend(Backend backend) override;
     Backend backend() const override { return m_scene.backend(); }
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     /// Grabs the brick (or sphere-free box) under the ray at the point the ray enters it.
@@ -60,7 +60,7 @@ class WallDemoScene final : public demo::DemoScene {
     /// "bricks N" and, after a grab, how far the brick and the cursor moved.
     std::string reportLine() override;
     std::unique_ptr<demo::SavedState> saveState() override;
-    bool restoreState(const demo::SavedState& state, std::string* why) override;
+    Status restoreState(const demo::SavedState& state) override;
     std::string stateHash() const override { return m_scene.stateHash(); }
     /// The grabbed body's index, or -1.
     int grabbedBody() const { return m_grab ? m_grab->body : -1; }
@@ -141,12 +141,12 @@ class WallDemoScene final : public demo::DemoScene {
     std::deque<float> m_residuals;  ///< final residual of each recent step
     std::vector<float> m_plot;      ///< m_residuals made contiguous for the plot
     EventScript m_script;
-    long m_stepIndex = 0;         ///< steps since the start or the last reset
-    demo::StatusNote m_note;      ///< last pick / button outcome, one line in the panel
-    std::string m_alarm;          ///< last pick / button outcome, shown in the panel
-    float m_shotSpeed = 25.0f;    ///< m/s, the click-to-shoot speed
-    SceneOptionValues m_values;   ///< the parameter rows' values as the panel shows them
-    int m_brick[2] = {0, 0};      ///< column, row for the remove / push buttons
+    long m_stepIndex = 0;        ///< steps since the start or the last reset
+    demo::StatusNote m_note;     ///< last pick / button outcome, one line in the panel
+    std::string m_alarm;         ///< last pick / button outcome, shown in the panel
+    float m_shotSpeed = 25.0f;   ///< m/s, the click-to-shoot speed
+    SceneOptionValues m_values;  ///< the parameter rows' values as the panel shows them
+    int m_brick[2] = {0, 0};     ///< column, row for the remove / push buttons
     float m_solveBudgetMs = kDefaultSolveBudgetMs;
     double m_msPerIteration = 0.0;  ///< the last step's solve ms over its iterations run
     int m_budgetCap = 0;

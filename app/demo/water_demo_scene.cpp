@@ -133,12 +133,8 @@ void WaterDemoScene::fillDrawData(render::DrawData& out) {
     m_scene->fillDrawData(out);
 }
 
-bool WaterDemoScene::setBackend(Backend backend, std::string* why) {
-    Status s = m_scene->setBackend(backend, m_shaders);
-    if (!s && why != nullptr) {
-        *why = s.error().message;
-    }
-    return s.ok();
+Status WaterDemoScene::setBackend(Backend backend) {
+    return m_scene->setBackend(backend, m_shaders);
 }
 
 std::optional<glm::vec2> WaterDemoScene::poolHit(const render::Ray& ray) const {
@@ -302,8 +298,8 @@ std::unique_ptr<demo::SavedState> WaterDemoScene::saveState() {
     return saveAdapterState(*m_scene, m_stepIndex, m_script);
 }
 
-bool WaterDemoScene::restoreState(const demo::SavedState& state, std::string* why) {
-    return restoreAdapterState(state, "water", *m_scene, m_stepIndex, m_script, why);
+Status WaterDemoScene::restoreState(const demo::SavedState& state) {
+    return restoreAdapterState(state, "water", *m_scene, m_stepIndex, m_script);
 }
 
 }  // namespace ww::app

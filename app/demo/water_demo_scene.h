@@ -46,12 +46,12 @@ class WaterDemoScene final : public demo::DemoScene {
     void fillDrawData(render::DrawData& out) override;
     void drawControls() override;
     void drawStats() override;
-    bool setBackend(Backend backend, std::string* why) override;
+    Status setBackend(Backend backend) override;
     Backend backend() const override { return m_scene->backend(); }
     void onPick(const render::Ray& ray, demo::PickAction action) override;
     demo::CameraHome cameraHome() const override;
     std::unique_ptr<demo::SavedState> saveState() override;
-    bool restoreState(const demo::SavedState& state, std::string* why) override;
+    Status restoreState(const demo::SavedState& state) override;
     std::string stateHash() const override { return m_scene->stateHash(); }
     /// The first invariant violation since the start or the last reset (the scene's
     /// checkInvariants: NaN/Inf, a diverged solve, runaway penetration or energy), latched.
@@ -95,7 +95,7 @@ class WaterDemoScene final : public demo::DemoScene {
     long m_stepIndex = 0;     ///< steps since the start or the last reset
     demo::StatusNote m_note;  ///< last pick / button outcome, one line in the panel
     std::string m_alarm;
-    std::mt19937 m_rng{12345};  ///< positions of the "drop" button's drops
+    std::mt19937 m_rng{12345};   ///< positions of the "drop" button's drops
     SceneOptionValues m_values;  ///< the parameter rows' values as the panel shows them
     bool m_rain = false, m_wake = false;
     long m_frame = 0;  ///< fillDrawData calls, to join consecutive drag samples

@@ -100,10 +100,10 @@ std::string outPath(const std::string& name) {
     const char* dir = std::getenv("WW_DEMO_TEST_OUT");
     // Without a folder given, one per test run (ctest's process id): two runs of the suite on
     // one machine never count or overwrite each other's files.
-    const std::filesystem::path base =
-        dir != nullptr ? std::filesystem::path(dir)
-                       : std::filesystem::path(testing::TempDir()) /
-                             ("wavewall-tests-" + std::to_string(::getppid()));
+    const std::filesystem::path base = dir != nullptr
+                                           ? std::filesystem::path(dir)
+                                           : std::filesystem::path(testing::TempDir()) /
+                                                 ("wavewall-tests-" + std::to_string(::getppid()));
     std::filesystem::create_directories(base);
     return (base / name).string();
 }
@@ -1052,8 +1052,8 @@ TEST(WallDemoScene, StepBudgetHoldsOnTheGpuWhereTheSolverReportsNoIterations) {
     Result<WallSceneSettings> settings = makeWallSettings(v);
     ASSERT_TRUE(settings.ok()) << settings.error().message;
     WallDemoScene scene(*settings, &shaders);
-    std::string why;
-    ASSERT_TRUE(scene.setBackend(Backend::kGpu, &why)) << why;
+    const Status onGpu = scene.setBackend(Backend::kGpu);
+    ASSERT_TRUE(onGpu.ok()) << onGpu.error().message;
     scene.setSolveBudgetMs(1.0e-6f);
     scene.step();  // measures ms per iteration run
     const rigid::StepStats& first = scene.scene().world().lastStats();
@@ -1387,8 +1387,8 @@ TEST(SplashDemoScene, HistoryStepsBackToASavedStateAndReRunsBitForBit) {
         << "the run must move for the check to mean anything";
     const demo::SavedState* shown = history.move(-back);
     ASSERT_NE(shown, nullptr);
-    std::string why;
-    ASSERT_TRUE(scene.restoreState(*shown, &why)) << why;
+    Status restored = scene.restoreState(*shown);
+    ASSERT_TRUE(restored.ok()) << restored.error().message;
     EXPECT_EQ(scene.stateHash(), hashes[static_cast<std::size_t>(steps - 1 - back)])
         << back << " back of " << steps;
     for (int i = 0; i < back; ++i) {
@@ -1398,15 +1398,18 @@ TEST(SplashDemoScene, HistoryStepsBackToASavedStateAndReRunsBitForBit) {
 
     // Forward to the newest again, then back to the oldest: each is its own step's state.
     ASSERT_NE(history.moveTo(steps - 1), nullptr);
-    ASSERT_TRUE(scene.restoreState(*history.moveTo(0), &why)) << why;
+    restored = scene.restoreState(*history.moveTo(0));
+    ASSERT_TRUE(restored.ok()) << restored.error().message;
     EXPECT_EQ(scene.stateHash(), hashes.front());
 
     // A state the splash did not save is refused with a reason.
     struct Foreign final : demo::SavedState {
         std::size_t bytes() const override { return 1; }
     } foreign;
-    EXPECT_FALSE(scene.restoreState(foreign, &why));
-    EXPECT_NE(why.find("splash"), std::string::npos) << why;
+    restored = scene.restoreState(foreign);
+    ASSERT_FALSE(restored.ok());
+    EXPECT_NE(restored.error().message.find("splash"), std::string::npos)
+        << restored.error().message;
 }
 
 // A state saved before the density slider rebuilt the splash comes back with the density it
@@ -1438,8 +1441,8 @@ TEST(SplashDemoScene, HistoryBringsBackTheDensityAStateWasSavedWith) {
 
     ASSERT_TRUE(scene.setBrickDensity(after));
     scene.step();
-    std::string why;
-    ASSERT_TRUE(scene.restoreState(*saved, &why)) << why;
+    const Status restored = scene.restoreState(*saved);
+    ASSERT_TRUE(restored.ok()) << restored.error().message;
     EXPECT_EQ(scene.scene().settings().brickDensityKgM3, before);
     EXPECT_EQ(scene.stateHash(), savedHash);
     const rigid::World& world = scene.scene().world().world();
@@ -1471,8 +1474,8 @@ TEST(SplashDemoScene, RunsOnTheGpuAndKeepsItThroughADensityRebuild) {
     };
     std::unique_ptr<SplashDemoScene> cpu = make();
     std::unique_ptr<SplashDemoScene> gpu = make();
-    std::string why;
-    ASSERT_TRUE(gpu->setBackend(Backend::kGpu, &why)) << why;
+    const Status onGpu = gpu->setBackend(Backend::kGpu);
+    ASSERT_TRUE(onGpu.ok()) << onGpu.error().message;
     EXPECT_EQ(gpu->backend(), Backend::kGpu);
     for (int i = 0; i < 20; ++i) {
         cpu->step();
@@ -1528,8 +1531,8 @@ TEST(SplashDemoScene, RunsItsEventScriptAndReplaysItFromHistory) {
     EXPECT_NE(scripted->stateHash(), unshot->stateHash()) << "the scripted shot did not happen";
     const std::string end = scripted->stateHash();
     ASSERT_NE(beforeShot, nullptr);
-    std::string why;
-    ASSERT_TRUE(scripted->restoreState(*beforeShot, &why)) << why;
+    const Status restored = scripted->restoreState(*beforeShot);
+    ASSERT_TRUE(restored.ok()) << restored.error().message;
     EXPECT_EQ(scripted->stateHash(), hashBefore);
     for (int i = k - 1; i < steps; ++i) {
         scripted->step();

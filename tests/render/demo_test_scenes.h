@@ -78,13 +78,12 @@ class TestWallScene : public demo::DemoScene {
         }
         demo::plotResidualLog("residual", r);
     }
-    bool setBackend(Backend b, std::string* why) override {
+    Status setBackend(Backend b) override {
         if (b == Backend::kGpu && !m_allowGpu) {
-            *why = "test scene has no GPU backend";
-            return false;
+            return inputError("test scene has no GPU backend");
         }
         m_backend = b;
-        return true;
+        return {};
     }
     Backend backend() const override { return m_backend; }
     void onPick(const render::Ray& ray, demo::PickAction action) override {
@@ -156,9 +155,9 @@ class TestPoolScene : public demo::DemoScene {
     }
     void drawControls() override { ImGui::Text("drops %zu", m_drops.size()); }
     void drawStats() override { ImGui::Text("t = %.2f s", static_cast<double>(m_time)); }
-    bool setBackend(Backend b, std::string* /*why*/) override {
+    Status setBackend(Backend b) override {
         m_backend = b;
-        return true;
+        return {};
     }
     Backend backend() const override { return m_backend; }
     void onPick(const render::Ray& ray, demo::PickAction /*action*/) override {
