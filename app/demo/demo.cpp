@@ -734,9 +734,48 @@ struct Demo {
     }
 
     int run();
+    int start();
+    int runFrame(int frame, FrameTiming& t, bool& lastFrameMinimized);
+    int drawFrame(int frame, FrameTiming& t, int fbWidth, int fbHeight);
+    int finish(int frame, bool lastFrameMinimized);
+    void fillReport(int frame);
+    void printReport();
+    int stopSignal() const { return options.stopSignal != nullptr ? *options.stopSignal : 0; }
 };
 
 int Demo::run() {
+    if (const int code = start(); code != 0) {
+        return code;
+    }
+    int frame = 0;
+    bool lastFrameMinimized = false;
+    double frameStartMs = runClock.elapsedMs();
+    while (!glfwWindowShouldClose(window) && (options.frames <= 0 || frame < options.frames) &&
+           stopSignal() == 0) {
+        FrameTiming t;
+        if (const int code = runFrame(frame, t, lastFrameMinimized); code != 0) {
+            return code;
+        }
+        const double now = runClock.elapsedMs();
+        t.frameMs = now - frameStartMs;
+        recordTrace(frame, frameStartMs * 1000.0, t);
+        frameStartMs = now;
+        timings.push(t);
+        ++frame;
+    }
+    if (const int code = finish(frame, lastFrameMinimized); code != 0) {
+        return code;
+    }
+    fillReport(frame);
+    if (options.printReport) {
+        printReport();
+    }
+    return 0;
+}
+
+// The scenes on the starting backend, the panel set from the options, the trace and video
+// asked for on the command line started; an exit code when something cannot start.
+int Demo::start() {
     const int nScenes = static_cast<int>(scenes.size());
     if (nScenes == 0 || options.initialScene < 0 || options.initialScene >= nScenes) {
         std::fprintf(stderr, "wavewall demo: scene index %d out of range (%d scenes)\n",
@@ -810,144 +849,145 @@ int Demo::run() {
             return 2;
         }
     }
+    return 0;
+}
 
-    int frame = 0;
-    bool lastFrameMinimized = false;
-    double frameStartMs = runClock.elapsedMs();
-    const auto stopSignal = [&] { return options.stopSignal != nullptr ? *options.stopSignal : 0; };
-    while (!glfwWindowShouldClose(window) && (options.frames <= 0 || frame < options.frames) &&
-           stopSignal() == 0) {
-        FrameTiming t;
-        if (frame == options.minimizeAtFrame) {
-            glfwIconifyWindow(window);
-        } else if (frame == options.restoreAtFrame) {
-            glfwRestoreWindow(window);
-        }
-        glfwPollEvents();
-        if (input.contentScaleChanged) {
-            input.contentScaleChanged = false;
-            applyUiScale();
-        }
-        int fbWidth = 0;
-        int fbHeight = 0;
-        glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
-        // Minimized: a 0×0 framebuffer on Windows; on X11 the window keeps its size but is
-        // unmapped (iconified), and drawing to it would be wasted.
-        const bool minimized = fbWidth <= 0 || fbHeight <= 0 ||
-                               glfwGetWindowAttrib(window, GLFW_ICONIFIED) == GLFW_TRUE;
-        lastFrameMinimized = minimized;
-
-        Stopwatch phase;
-        t.steps = stepsThisFrame();
-        for (int s = 0; s < t.steps; ++s) {
-            scenes[current]->step();
-        }
-        simSeconds += t.steps * scenes[current]->dtSeconds();
-        recordHistory(t.steps);
-        if (panel.syncTimings) {
-            glFinish();
-        }
-        t.simMs = phase.elapsedMs();
-
-        if (minimized) {
-            // Nothing to draw, nothing to resize; keep the simulation going without spinning
-            // the CPU.
-            input.keys.clear();
-            input.buttons.clear();
-            input.panelButtons.clear();
-            ++report.minimizedFrames;
-            report.stepsWhileMinimized += t.steps;
-            glfwWaitEventsTimeout(0.05);
-        } else {
-            phase.restart();
-            drawData.boxes.clear();
-            drawData.spheres.clear();
-            drawData.water = {};
-            drawData.groundPlane = true;
-            drawData.lines.clear();
-            drawData.points.clear();
-            scenes[current]->setContactOverlay(panel.overlay);
-            scenes[current]->fillDrawData(drawData);
-            renderer.beginFrame();
-            const render::Camera cam = view(static_cast<float>(windowPixels().x));
-            report.lensShiftX = cam.lensShiftX;
-            report.cameraDistanceM = camera.distance();
-            Status s = renderer.render(drawData, cam, {0, 0, fbWidth, fbHeight, 0});
-            if (!s) {
-                std::fprintf(stderr, "wavewall demo: rendering failed: %s\n",
-                             s.error().message.c_str());
-                return 3;
-            }
-            if (panel.syncTimings) {
-                glFinish();
-            }
-            t.renderMs = phase.elapsedMs();
-            t.gpuRenderMs = renderer.stats().gpuMs;
-
-            phase.restart();
-            ImGui_ImplOpenGL3_NewFrame();
-            ImGui_ImplGlfw_NewFrame();
-            feedPanelButton();
-            ImGui::NewFrame();
-            PanelRequests requests;
-            handleKeys(requests);
-            handleMouse();
-            showHistoryInPanel();
-            drawPanel(panel, requests, scenes, current, timings, renderer.stats());
-            const glm::vec2 windowSize(windowPixels());
-            drawViewStatus(panel, windowSize.x, windowSize.y);
-            drawHelpOverlay(panel, windowSize.x);
-            drawGrabLine(windowSize);
-            if (const std::string alarm = scenes[current]->alarm(); !alarm.empty()) {
-                requests.reset |=
-                    drawAlarmBanner(panel, alarm, static_cast<float>(windowPixels().x));
-                ++report.alarmFrames;
-                report.lastAlarm = alarm;
-            }
-            ImGui::Render();
-            glBindFramebuffer(GL_FRAMEBUFFER, 0);
-            glViewport(0, 0, fbWidth, fbHeight);
-            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-            fontsUploaded = true;
-            saveLayout(false);
-            if (panel.syncTimings) {
-                glFinish();
-            }
-            t.uiMs = phase.elapsedMs();
-
-            const bool lastFrame = options.frames > 0 && frame + 1 == options.frames;
-            if (lastFrame && !options.screenshotPath.empty()) {
-                takeScreenshot(options.screenshotPath, fbWidth, fbHeight);
-                if (report.screenshot.empty()) {
-                    std::fprintf(stderr, "wavewall demo: %s\n", panel.message.c_str());
-                    return 2;
-                }
-            } else {
-                // Every press is a file, even two in one frame (or in one second).
-                for (int k = 0; k < requests.screenshot; ++k) {
-                    takeScreenshot(options.screenshotPath.empty()
-                                       ? timestampedPath(panel.outputDir, "", ".png")
-                                       : options.screenshotPath,
-                                   fbWidth, fbHeight);
-                }
-            }
-            captureVideoFrame(fbWidth, fbHeight);
-            if (requests.toggleVideo) {
-                toggleVideo(fbWidth, fbHeight);
-            }
-            applyRequests(requests);
-
-            phase.restart();
-            glfwSwapBuffers(window);
-            t.swapMs = phase.elapsedMs();
-        }
-        const double now = runClock.elapsedMs();
-        t.frameMs = now - frameStartMs;
-        recordTrace(frame, frameStartMs * 1000.0, t);
-        frameStartMs = now;
-        timings.push(t);
-        ++frame;
+// One frame: input, the steps it takes, and (unless minimized) the scene, the panel, captures
+// and the swap; `t` gets the phases' times. An exit code when rendering or a capture asked
+// for on the command line failed.
+int Demo::runFrame(int frame, FrameTiming& t, bool& lastFrameMinimized) {
+    if (frame == options.minimizeAtFrame) {
+        glfwIconifyWindow(window);
+    } else if (frame == options.restoreAtFrame) {
+        glfwRestoreWindow(window);
     }
+    glfwPollEvents();
+    if (input.contentScaleChanged) {
+        input.contentScaleChanged = false;
+        applyUiScale();
+    }
+    int fbWidth = 0;
+    int fbHeight = 0;
+    glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
+    // Minimized: a 0×0 framebuffer on Windows; on X11 the window keeps its size but is
+    // unmapped (iconified), and drawing to it would be wasted.
+    const bool minimized =
+        fbWidth <= 0 || fbHeight <= 0 || glfwGetWindowAttrib(window, GLFW_ICONIFIED) == GLFW_TRUE;
+    lastFrameMinimized = minimized;
+
+    Stopwatch phase;
+    t.steps = stepsThisFrame();
+    for (int s = 0; s < t.steps; ++s) {
+        scenes[current]->step();
+    }
+    simSeconds += t.steps * scenes[current]->dtSeconds();
+    recordHistory(t.steps);
+    if (panel.syncTimings) {
+        glFinish();
+    }
+    t.simMs = phase.elapsedMs();
+
+    if (minimized) {
+        // Nothing to draw, nothing to resize; keep the simulation going without spinning
+        // the CPU.
+        input.keys.clear();
+        input.buttons.clear();
+        input.panelButtons.clear();
+        ++report.minimizedFrames;
+        report.stepsWhileMinimized += t.steps;
+        glfwWaitEventsTimeout(0.05);
+    } else if (const int code = drawFrame(frame, t, fbWidth, fbHeight); code != 0) {
+        return code;
+    }
+    return 0;
+}
+
+// The scene, the panel and overlays drawn, captures taken, the panel's requests acted on and
+// the frame presented; an exit code when rendering or the last frame's screenshot failed.
+int Demo::drawFrame(int frame, FrameTiming& t, int fbWidth, int fbHeight) {
+    Stopwatch phase;
+    drawData.boxes.clear();
+    drawData.spheres.clear();
+    drawData.water = {};
+    drawData.groundPlane = true;
+    drawData.lines.clear();
+    drawData.points.clear();
+    scenes[current]->setContactOverlay(panel.overlay);
+    scenes[current]->fillDrawData(drawData);
+    renderer.beginFrame();
+    const render::Camera cam = view(static_cast<float>(windowPixels().x));
+    report.lensShiftX = cam.lensShiftX;
+    report.cameraDistanceM = camera.distance();
+    Status s = renderer.render(drawData, cam, {0, 0, fbWidth, fbHeight, 0});
+    if (!s) {
+        std::fprintf(stderr, "wavewall demo: rendering failed: %s\n", s.error().message.c_str());
+        return 3;
+    }
+    if (panel.syncTimings) {
+        glFinish();
+    }
+    t.renderMs = phase.elapsedMs();
+    t.gpuRenderMs = renderer.stats().gpuMs;
+
+    phase.restart();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    feedPanelButton();
+    ImGui::NewFrame();
+    PanelRequests requests;
+    handleKeys(requests);
+    handleMouse();
+    showHistoryInPanel();
+    drawPanel(panel, requests, scenes, current, timings, renderer.stats());
+    const glm::vec2 windowSize(windowPixels());
+    drawViewStatus(panel, windowSize.x, windowSize.y);
+    drawHelpOverlay(panel, windowSize.x);
+    drawGrabLine(windowSize);
+    if (const std::string alarm = scenes[current]->alarm(); !alarm.empty()) {
+        requests.reset |= drawAlarmBanner(panel, alarm, static_cast<float>(windowPixels().x));
+        ++report.alarmFrames;
+        report.lastAlarm = alarm;
+    }
+    ImGui::Render();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, fbWidth, fbHeight);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    fontsUploaded = true;
+    saveLayout(false);
+    if (panel.syncTimings) {
+        glFinish();
+    }
+    t.uiMs = phase.elapsedMs();
+
+    const bool lastFrame = options.frames > 0 && frame + 1 == options.frames;
+    if (lastFrame && !options.screenshotPath.empty()) {
+        takeScreenshot(options.screenshotPath, fbWidth, fbHeight);
+        if (report.screenshot.empty()) {
+            std::fprintf(stderr, "wavewall demo: %s\n", panel.message.c_str());
+            return 2;
+        }
+    } else {
+        // Every press is a file, even two in one frame (or in one second).
+        for (int k = 0; k < requests.screenshot; ++k) {
+            takeScreenshot(options.screenshotPath.empty()
+                               ? timestampedPath(panel.outputDir, "", ".png")
+                               : options.screenshotPath,
+                           fbWidth, fbHeight);
+        }
+    }
+    captureVideoFrame(fbWidth, fbHeight);
+    if (requests.toggleVideo) {
+        toggleVideo(fbWidth, fbHeight);
+    }
+    applyRequests(requests);
+
+    phase.restart();
+    glfwSwapBuffers(window);
+    t.swapMs = phase.elapsedMs();
+    return 0;
+}
+
+int Demo::finish(int frame, bool lastFrameMinimized) {
     if (const int signal = stopSignal(); signal != 0) {
         std::fprintf(stderr,
                      "wavewall demo: %s: closing as if the window were closed (recording "
@@ -972,7 +1012,11 @@ int Demo::run() {
                      options.screenshotPath.c_str());
         return 2;
     }
+    return 0;
+}
 
+// The run's report: backends, history, hashes, panel placement and the mean timings.
+void Demo::fillReport(int frame) {
     for (const auto& scene : scenes) {
         report.sceneBackends.emplace_back(backendName(scene->backend()));
     }
@@ -1005,63 +1049,63 @@ int Demo::run() {
     report.swapMs = mean.swapMs;
     report.msPerStep = timings.meanMsPerStep();
     report.medianFrameMs = timings.medianFrameMs();
-    if (options.printReport) {
-        std::printf(
-            "demo: %d frames, %.2f ms/frame: sim %.2f (%.3f ms/step), render %.2f (GPU %.2f), "
-            "ui %.2f, present %.2f ms | %s%s\n",
-            report.frames, report.frameMs, report.simMs, report.msPerStep, report.renderMs,
-            report.gpuRenderMs, report.uiMs, report.swapMs, report.renderer.c_str(),
-            panel.syncTimings ? " | synced" : "");
-        std::printf(
-            "demo: median %.2f ms/frame (%.1f fps) over the last %zu frames | quality %s, MSAA "
-            "%dx, %s backend\n",
-            report.medianFrameMs, report.medianFrameMs > 0.0 ? 1000.0 / report.medianFrameMs : 0.0,
-            timings.size(), report.quality.c_str(), panel.msaaSamples,
-            backendName(scenes[current]->backend()));
-        if (!report.backendNote.empty()) {
-            std::printf("demo: %s\n", report.backendNote.c_str());
-        }
-        if (panel.pacing == Pacing::kRealTime) {
-            std::printf("demo: real time, at most %d steps a frame: speed %s\n",
-                        panel.maxStepsPerFrame, speedText(panel.speed).c_str());
-        }
-        if (!report.stateHash.empty()) {
-            std::printf(
-                "demo: history %d states (%.2f s, %.1f MB), %d back, %d re-runs; state hash %s "
-                "(newest %s)\n",
-                report.historyStates, history.spanSeconds(),
-                static_cast<double>(history.bytes()) / (1024.0 * 1024.0), report.historyBack,
-                report.historyReruns, report.stateHash.c_str(), report.newestHash.c_str());
-        }
-        if (const std::string line = scenes[current]->reportLine(); !line.empty()) {
-            std::printf("demo: %s\n", line.c_str());
-        }
-        std::printf(
-            "demo: ui scale %.2f (monitor content scale %.2f), panel at (%.0f, %.0f) %.0f px "
-            "wide%s, %s; layout %s\n",
-            static_cast<double>(report.uiScale), static_cast<double>(report.contentScale),
-            static_cast<double>(report.panelX), static_cast<double>(report.panelY),
-            static_cast<double>(report.panelWidth), report.panelCollapsed ? ", collapsed" : "",
-            report.panelOverflowPx > 0.0f
-                ? ("content clipped by " + std::to_string(std::lround(report.panelOverflowPx)) +
-                   " px")
-                      .c_str()
-                : "content fits",
-            report.layoutNote.c_str());
-        if (!report.configNote.empty()) {
-            std::printf("demo: %s\n", report.configNote.c_str());
-        }
-        std::printf("demo: scene %s shown at the end\n", scenes[current]->name());
-        if (report.alarmFrames > 0) {
-            std::printf("demo: alarm shown in %d frames: %s\n", report.alarmFrames,
-                        report.lastAlarm.c_str());
-        }
-        if (report.minimizedFrames > 0) {
-            std::printf("demo: minimized for %d frames, %d steps taken meanwhile\n",
-                        report.minimizedFrames, report.stepsWhileMinimized);
-        }
+}
+
+// The --report lines.
+void Demo::printReport() {
+    std::printf(
+        "demo: %d frames, %.2f ms/frame: sim %.2f (%.3f ms/step), render %.2f (GPU %.2f), "
+        "ui %.2f, present %.2f ms | %s%s\n",
+        report.frames, report.frameMs, report.simMs, report.msPerStep, report.renderMs,
+        report.gpuRenderMs, report.uiMs, report.swapMs, report.renderer.c_str(),
+        panel.syncTimings ? " | synced" : "");
+    std::printf(
+        "demo: median %.2f ms/frame (%.1f fps) over the last %zu frames | quality %s, MSAA "
+        "%dx, %s backend\n",
+        report.medianFrameMs, report.medianFrameMs > 0.0 ? 1000.0 / report.medianFrameMs : 0.0,
+        timings.size(), report.quality.c_str(), panel.msaaSamples,
+        backendName(scenes[current]->backend()));
+    if (!report.backendNote.empty()) {
+        std::printf("demo: %s\n", report.backendNote.c_str());
     }
-    return 0;
+    if (panel.pacing == Pacing::kRealTime) {
+        std::printf("demo: real time, at most %d steps a frame: speed %s\n", panel.maxStepsPerFrame,
+                    speedText(panel.speed).c_str());
+    }
+    if (!report.stateHash.empty()) {
+        std::printf(
+            "demo: history %d states (%.2f s, %.1f MB), %d back, %d re-runs; state hash %s "
+            "(newest %s)\n",
+            report.historyStates, history.spanSeconds(),
+            static_cast<double>(history.bytes()) / (1024.0 * 1024.0), report.historyBack,
+            report.historyReruns, report.stateHash.c_str(), report.newestHash.c_str());
+    }
+    if (const std::string line = scenes[current]->reportLine(); !line.empty()) {
+        std::printf("demo: %s\n", line.c_str());
+    }
+    std::printf(
+        "demo: ui scale %.2f (monitor content scale %.2f), panel at (%.0f, %.0f) %.0f px "
+        "wide%s, %s; layout %s\n",
+        static_cast<double>(report.uiScale), static_cast<double>(report.contentScale),
+        static_cast<double>(report.panelX), static_cast<double>(report.panelY),
+        static_cast<double>(report.panelWidth), report.panelCollapsed ? ", collapsed" : "",
+        report.panelOverflowPx > 0.0f
+            ? ("content clipped by " + std::to_string(std::lround(report.panelOverflowPx)) + " px")
+                  .c_str()
+            : "content fits",
+        report.layoutNote.c_str());
+    if (!report.configNote.empty()) {
+        std::printf("demo: %s\n", report.configNote.c_str());
+    }
+    std::printf("demo: scene %s shown at the end\n", scenes[current]->name());
+    if (report.alarmFrames > 0) {
+        std::printf("demo: alarm shown in %d frames: %s\n", report.alarmFrames,
+                    report.lastAlarm.c_str());
+    }
+    if (report.minimizedFrames > 0) {
+        std::printf("demo: minimized for %d frames, %d steps taken meanwhile\n",
+                    report.minimizedFrames, report.stepsWhileMinimized);
+    }
 }
 
 }  // namespace
