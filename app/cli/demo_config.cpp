@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "app/cli/scene_registry.h"
-#include "app/demo/demo_scene_registry.h"
 #include "app/demo/splash_demo_scene.h"
 #include "app/demo/wall_demo_scene.h"
 #include "app/demo/water_demo_scene.h"
@@ -38,10 +37,9 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
     build.recordHistory = true;  // the panel plots the residual per iteration of the last solve
     // Every scene of the registry that has an adapter; an optional one (splash) is left out
     // when its options do not fit or the backend cannot run it, unless it is the one asked for.
-    std::vector<std::pair<const DemoSceneEntry*, std::unique_ptr<SimScene>>> built;
+    std::vector<std::pair<const SceneEntry*, std::unique_ptr<SimScene>>> built;
     for (const SceneEntry& entry : sceneRegistry()) {
-        const DemoSceneEntry* adapter = findDemoScene(entry.name);
-        if (adapter == nullptr) {
+        if (entry.wrap == nullptr) {
             continue;
         }
         Result<std::unique_ptr<SimScene>> scene =
@@ -50,7 +48,7 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
                       inputError(std::string("--backend gpu: ") + entry.cpuOnly))
                 : entry.make(build);
         if (scene) {
-            built.emplace_back(adapter, std::move(scene).value());
+            built.emplace_back(&entry, std::move(scene).value());
         } else if (!entry.optionalInDemo || in.scene == entry.name) {
             return scene.error();
         }

@@ -1,5 +1,9 @@
 #include "app/cli/scene_registry.h"
 
+#include "app/demo/splash_demo_scene.h"
+#include "app/demo/wall_demo_scene.h"
+#include "app/demo/water_demo_scene.h"
+
 namespace ww::app {
 
 namespace {
@@ -46,18 +50,28 @@ const std::vector<SceneEntry>& entries() {
          "a brick wall on the ground; contacts as a dense LCP by projected Jacobi",
          "wall and LCP options",
          makeWall,
-         {"20:shoot"}},
+         {"20:shoot"},
+         nullptr,
+         false,
+         WallDemoScene::wrap,
+         true},
         {"water",
          "a square pool; the wave equation by Crank-Nicolson and CG",
          "water options",
          makeWater,
-         {"0:drop:0.3,0.6", "40:drop:0.7,0.35"}},
+         {"0:drop:0.3,0.6", "40:drop:0.7,0.35"},
+         nullptr,
+         false,
+         WaterDemoScene::wrap,
+         true},
         {"splash",
          "the wall falling into the pool: LCP and CG coupled in one step",
          "wall, LCP and water options, and the splash options",
          makeSplash,
          {},
          nullptr,  // the coupled step runs on either backend (docs/splash.md, "GPU path")
+         true,
+         SplashDemoScene::wrap,
          true},
     };
     return table;

@@ -1,8 +1,7 @@
-// The scenes wavewall knows, in one table: name, description, the options they read, and how
-// to build each from validated option values. `wavewall headless`, the demo (its scene list,
-// its no-display run) and the tests all go through it; the demo's panel adapters are a second
-// table keyed by the same names (app/demo/demo_scene_registry.h), so that this layer knows no
-// window code.
+// The scenes wavewall knows, in one table: name, description, the options they read, how to
+// build each from validated option values and how to put it in the demo's panel (its
+// adapter's wrap, app/demo/demo_adapter.h). `wavewall headless`, the demo (its scene list, its
+// no-display run, the events each takes) and the tests all go through it.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "app/cli/scene_options.h"
+#include "app/demo/demo_adapter.h"
 #include "app/scenes/sim_scene.h"
 
 namespace ww::app {
@@ -42,6 +42,10 @@ struct SceneEntry {
     /// The demo leaves the scene out (instead of failing) when its options do not fit, unless
     /// it is the scene asked for.
     bool optionalInDemo = false;
+    /// Its panel adapter (null: the demo does not show it).
+    DemoWrap wrap = nullptr;
+    /// Whether its adapter runs an event script (--event); events go to the scenes that do.
+    bool takesEvents = false;
 };
 
 /// Every scene, in the demo's order (keys 1, 2, 3, ...).

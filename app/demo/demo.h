@@ -113,7 +113,7 @@ struct DemoReport {
     float panelX = 0.0f, panelY = 0.0f, panelWidth = 0.0f;  ///< the panel, window pixels
     bool panelCollapsed = false;
     float panelOverflowPx = 0.0f;  ///< PanelState::overflowPx at the last frame (0: all fits)
-    std::string layoutNote;  ///< where the layout was kept, or why it was not
+    std::string layoutNote;        ///< where the layout was kept, or why it was not
 };
 
 /// Runs the window until it is closed, `options.frames` frames were shown or

@@ -25,6 +25,17 @@ std::unique_ptr<SplashDemoScene> SplashDemoScene::adopt(std::unique_ptr<SplashSc
     return out;
 }
 
+Result<std::unique_ptr<demo::DemoScene>> SplashDemoScene::wrap(std::unique_ptr<SimScene> scene,
+                                                               DemoAdapterInputs in) {
+    if (dynamic_cast<SplashScene*>(scene.get()) == nullptr) {
+        return inputError("demo: the splash adapter needs a splash scene");
+    }
+    std::unique_ptr<SplashDemoScene> out =
+        adopt(std::unique_ptr<SplashScene>(static_cast<SplashScene*>(scene.release())), in.shaders);
+    out->setScript(std::move(in.script));
+    return std::unique_ptr<demo::DemoScene>(std::move(out));
+}
+
 void SplashDemoScene::step() {
     ScriptHooks hooks;
     hooks.afterReset = [this] {

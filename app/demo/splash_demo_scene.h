@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/demo/demo_adapter.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/event_script.h"
 #include "app/scenes/scene_params.h"
@@ -26,6 +27,9 @@ class SplashDemoScene final : public demo::DemoScene {
     /// Wraps `scene`; `shaders` (may be null: CPU only) serve the GPU backend.
     static std::unique_ptr<SplashDemoScene> adopt(std::unique_ptr<SplashScene> scene,
                                                   const gpu::ShaderLibrary* shaders = nullptr);
+    /// The registry's DemoWrap: `scene` (a SplashScene) in this adapter, with the inputs.
+    static Result<std::unique_ptr<demo::DemoScene>> wrap(std::unique_ptr<SimScene> scene,
+                                                         DemoAdapterInputs inputs);
 
     const char* name() const override { return "splash"; }
     void step() override;

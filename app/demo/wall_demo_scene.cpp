@@ -72,6 +72,18 @@ WallDemoScene::WallDemoScene(WallSceneSettings settings, const gpu::ShaderLibrar
     m_home.pitchRadians = 0.3f;
 }
 
+Result<std::unique_ptr<demo::DemoScene>> WallDemoScene::wrap(std::unique_ptr<SimScene> scene,
+                                                             DemoAdapterInputs in) {
+    auto* wall = dynamic_cast<WallScene*>(scene.get());
+    if (wall == nullptr) {
+        return inputError("demo: the wall adapter needs a wall scene");
+    }
+    auto out = std::make_unique<WallDemoScene>(wall->settings(), in.shaders);
+    out->setScript(std::move(in.script));
+    out->setSolveBudgetMs(in.solveBudgetMs);
+    return std::unique_ptr<demo::DemoScene>(std::move(out));
+}
+
 void WallDemoScene::setMethod(lcp::LcpMethod method) {
     rigid::WorldParams& p = m_scene.world().params();
     if (p.lcp.method == method) {

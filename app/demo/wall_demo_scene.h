@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/demo/demo_adapter.h"
 #include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/event_script.h"
@@ -36,6 +37,9 @@ class WallDemoScene final : public demo::DemoScene {
   public:
     /// `shaders` is used when the GPU backend is chosen; it must outlive the scene.
     WallDemoScene(WallSceneSettings settings, const gpu::ShaderLibrary* shaders);
+    /// The registry's DemoWrap: `scene` (a WallScene) in this adapter, with the inputs.
+    static Result<std::unique_ptr<demo::DemoScene>> wrap(std::unique_ptr<SimScene> scene,
+                                                         DemoAdapterInputs inputs);
 
     const char* name() const override { return "wall"; }
     void step() override;

@@ -43,6 +43,17 @@ std::unique_ptr<WaterDemoScene> WaterDemoScene::adopt(std::unique_ptr<WaterScene
     return std::unique_ptr<WaterDemoScene>(new WaterDemoScene(std::move(scene), shaders));
 }
 
+Result<std::unique_ptr<demo::DemoScene>> WaterDemoScene::wrap(std::unique_ptr<SimScene> scene,
+                                                              DemoAdapterInputs in) {
+    if (dynamic_cast<WaterScene*>(scene.get()) == nullptr) {
+        return inputError("demo: the water adapter needs a water scene");
+    }
+    std::unique_ptr<WaterDemoScene> out =
+        adopt(std::unique_ptr<WaterScene>(static_cast<WaterScene*>(scene.release())), in.shaders);
+    out->setScript(std::move(in.script));
+    return std::unique_ptr<demo::DemoScene>(std::move(out));
+}
+
 WaterDemoScene::WaterDemoScene(std::unique_ptr<WaterScene> scene, const gpu::ShaderLibrary* shaders)
     : m_scene(std::move(scene)), m_shaders(shaders) {}
 

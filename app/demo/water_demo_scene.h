@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/demo/demo_adapter.h"
 #include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/event_script.h"
@@ -38,6 +39,9 @@ class WaterDemoScene final : public demo::DemoScene {
     /// Wraps a built scene (the demo's scene registry).
     static std::unique_ptr<WaterDemoScene> adopt(std::unique_ptr<WaterScene> scene,
                                                  const gpu::ShaderLibrary* shaders);
+    /// The registry's DemoWrap: `scene` (a WaterScene) in this adapter, with the inputs.
+    static Result<std::unique_ptr<demo::DemoScene>> wrap(std::unique_ptr<SimScene> scene,
+                                                         DemoAdapterInputs inputs);
 
     const char* name() const override { return "water"; }
     void step() override;
