@@ -103,6 +103,9 @@ TEST(SceneParams, EveryDefaultPassesItsOwnCheck) {
     for (const auto& row : waterParams()) {
         EXPECT_TRUE(checkParam(row.info, v).ok()) << row.info.key;
     }
+    for (const auto& row : splashParams()) {
+        EXPECT_TRUE(checkParam(row.info, v).ok()) << row.info.key;
+    }
 }
 
 // Fails when a row writes one member and reads another, or drops a choice on its way.
@@ -111,6 +114,7 @@ TEST(SceneParams, EveryRowReadsBackWhatItWrote) {
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
     expectRowsRoundTrip(wallParams(), seed);
     expectRowsRoundTrip(waterParams(), seed + 1);
+    expectRowsRoundTrip(splashParams(), seed + 2);
     expectEveryChoiceRoundTrips(wallParams());
     expectEveryChoiceRoundTrips(waterParams());
 }
@@ -145,9 +149,11 @@ void expectEdges(const std::vector<ParamRow<Settings>>& rows) {
                             return std::nextafter(x, toward);
                         }
                     };
-                    const T lo = static_cast<T>(r.lo);
-                    expectAt(lo, !r.loOpen);
-                    expectAt(past(lo, std::numeric_limits<T>::lowest()), false);
+                    if (std::isfinite(r.lo)) {
+                        const T lo = static_cast<T>(r.lo);
+                        expectAt(lo, !r.loOpen);
+                        expectAt(past(lo, std::numeric_limits<T>::lowest()), false);
+                    }
                     if (std::isfinite(r.hi)) {
                         const T hi = static_cast<T>(r.hi);
                         expectAt(hi, !r.hiOpen);
@@ -156,6 +162,7 @@ void expectEdges(const std::vector<ParamRow<Settings>>& rows) {
                     if constexpr (!std::is_same_v<T, int>) {
                         expectAt(std::numeric_limits<T>::quiet_NaN(), false);
                         expectAt(std::numeric_limits<T>::infinity(), false);
+                        expectAt(-std::numeric_limits<T>::infinity(), false);
                     }
                 }
             },
@@ -166,6 +173,7 @@ void expectEdges(const std::vector<ParamRow<Settings>>& rows) {
 TEST(SceneParams, ClosedEndsAreAcceptedAndTheNextNumberPastThemRefused) {
     expectEdges(wallParams());
     expectEdges(waterParams());
+    expectEdges(splashParams());
 }
 
 // The command line and config files register each row once, under its key, with its choices
@@ -192,6 +200,9 @@ TEST(SceneParams, EveryRowIsOneOptionOfTheCommandLine) {
         expectOnce(row.info);
     }
     for (const auto& row : waterParams()) {
+        expectOnce(row.info);
+    }
+    for (const auto& row : splashParams()) {
         expectOnce(row.info);
     }
 }
