@@ -26,7 +26,8 @@ void require(bool ok, const char* what) {
 
 void checkWall(const ww::app::WallSceneSettings& s) {
     require(s.wall.cols >= 1 && s.wall.rows >= 1, "a wall size below 1x1");
-    require(static_cast<long long>(s.wall.cols) * s.wall.rows <= 4096, "more than 4096 bricks");
+    require(static_cast<long long>(s.wall.cols) * s.wall.rows <= ww::app::kMaxWallBricks,
+            "more bricks than kMaxWallBricks");
     const ww::rigid::WorldParams& w = s.world;
     require(std::isfinite(w.lcp.omega) && w.lcp.omega > 0.0f, "omega <= 0 or not finite");
     require(w.lcp.maxIterations >= 0 && w.lcp.maxIterations <= 1000000, "iterations");
