@@ -40,9 +40,9 @@ float rowSpaceLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s
         v->resize(rows);
     }
     s.u.resize(static_cast<std::size_t>(RowOperator::kBodyFloats) *
-               static_cast<std::size_t>(std::max(op.bodies, 0)));
+               static_cast<std::size_t>(std::max(op.bodies(), 0)));
 
-    const std::ptrdiff_t bodyChunks = exec::chunkCount(op.bodies, kBodyChunk);
+    const std::ptrdiff_t bodyChunks = exec::chunkCount(op.bodies(), kBodyChunk);
     const std::ptrdiff_t rowChunks = exec::chunkCount(n, kRowChunk);
     const auto work = static_cast<std::ptrdiff_t>(op.macs() / 2);
     const auto forChunks = [&](std::ptrdiff_t count, const auto& f) {
@@ -84,7 +84,7 @@ float rowSpaceLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s
     };
     const auto gather = [&](std::ptrdiff_t c) {
         const auto first = static_cast<int>(c * kBodyChunk);
-        const int last = std::min(first + static_cast<int>(kBodyChunk), op.bodies);
+        const int last = std::min(first + static_cast<int>(kBodyChunk), op.bodies());
         op.gatherBodies(s.rowNext.data(), s.u.data(), first, last);
     };
     // q_k = next * scale, (D^-1 A q_k) into aq, and q_k^T A q_k, q_k^T D q_k.
@@ -228,17 +228,16 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
                                const exec::Executor* ex) {
     const int iterations = o.maxSteps;
     const int n = op.rows();
-    if (n == 0 || iterations <= 0 || op.bodies <= 0) {
+    if (n == 0 || iterations <= 0 || op.bodies() <= 0) {
         return {};
     }
     constexpr int kU = RowOperator::kBodyFloats;
-    constexpr int kM = RowOperator::kMassFloats;
-    if (op.cfm > 0.0f || op.bodyMass.size() != kM * static_cast<std::size_t>(op.bodies)) {
+    if (op.cfm() > 0.0f || !op.hasBodyMasses()) {
         s.ritz.clear();
         return {rowSpaceLambdaMax(op, iterations, s, ex), iterations};
     }
     const auto rows = static_cast<std::size_t>(n);
-    const std::size_t floats = kU * static_cast<std::size_t>(op.bodies);
+    const std::size_t floats = kU * static_cast<std::size_t>(op.bodies());
     s.zeros.resize(rows, 0.0f);  // never written: applyRows's cfm term then adds nothing
     s.invDiag.resize(rows);
     s.y.resize(rows);
@@ -253,7 +252,7 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
         s.basis.resize(floats * static_cast<std::size_t>(iterations));
     }
 
-    const std::ptrdiff_t bodyChunks = exec::chunkCount(op.bodies, kBodyChunk);
+    const std::ptrdiff_t bodyChunks = exec::chunkCount(op.bodies(), kBodyChunk);
     const std::ptrdiff_t rowChunks = exec::chunkCount(n, kRowChunk);
     const auto work = static_cast<std::ptrdiff_t>(op.macs() / 2);
     const auto bodyWork = static_cast<std::ptrdiff_t>(8 * floats);
@@ -265,11 +264,11 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     };
     const auto bodyRange = [&op](std::ptrdiff_t chunk) {
         const auto first = static_cast<int>(chunk * kBodyChunk);
-        return std::pair{first, std::min(first + static_cast<int>(kBodyChunk), op.bodies)};
+        return std::pair{first, std::min(first + static_cast<int>(kBodyChunk), op.bodies())};
     };
     // <a, c>_M over body b's six components.
     const auto massDot = [&op](const double* a, const double* c, int b) {
-        const float* m = op.bodyMass.data() + kM * static_cast<std::size_t>(b);
+        const float* m = op.bodyMass(static_cast<int>(b)).data();
         const std::size_t at = kU * static_cast<std::size_t>(b);
         const double* ab = a + at;
         const double* cb = c + at;

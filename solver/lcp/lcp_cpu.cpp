@@ -94,7 +94,7 @@ struct Workspace {
             v->resize(n);
         }
         u.resize(p.matrixFree() ? static_cast<std::size_t>(RowOperator::kBodyFloats) *
-                                      static_cast<std::size_t>(p.op.bodies)
+                                      static_cast<std::size_t>(p.op.bodies())
                                 : 0);
         pairs = frictionPairs(p);
         partner.assign(pairs.empty() ? 0 : n, -1);
@@ -252,9 +252,9 @@ float pairResidual(const LcpProblem& p, const Workspace& ws, const float* x, con
 
 // u = W J^T x (RowOperator::gatherBodies) over the executor's threads, or on this one.
 void gatherBodies(const RowOperator& op, const float* x, Workspace& ws, const exec::Executor* ex) {
-    const std::ptrdiff_t bodies = op.bodies;
+    const std::ptrdiff_t bodies = op.bodies();
     if (ex == nullptr) {
-        op.gatherBodies(x, ws.u.data(), 0, op.bodies);
+        op.gatherBodies(x, ws.u.data(), 0, op.bodies());
         return;
     }
     ex->parallelFor(
@@ -992,10 +992,10 @@ float gaussSeidelW(const LcpProblem& p, const float* cur, const Workspace& ws, s
     }
     const RowOperator& op = p.op;
     constexpr int kU = RowOperator::kBodyFloats;
-    const float* ji = op.j.data() + RowOperator::kJacobianFloats * i;
-    float w = op.cfm * cur[i] + p.b[i];
+    const float* ji = op.jacobian(static_cast<int>(i)).data();
+    float w = op.cfm() * cur[i] + p.b[i];
     for (int side = 0; side < 2; ++side) {
-        const std::int32_t body = op.body[2 * i + static_cast<std::size_t>(side)];
+        const std::int32_t body = op.body(static_cast<int>(i), side);
         if (body >= 0) {
             const float* u = ws.u.data() + static_cast<std::size_t>(kU) * body;
             for (int c = 0; c < kU; ++c) {
@@ -1013,9 +1013,9 @@ void movedRow(const LcpProblem& p, Workspace& ws, std::size_t i, float dx) {
     }
     const RowOperator& op = p.op;
     constexpr int kU = RowOperator::kBodyFloats;
-    const float* ki = op.k.data() + RowOperator::kJacobianFloats * i;
+    const float* ki = op.weighted(static_cast<int>(i)).data();
     for (int side = 0; side < 2; ++side) {
-        const std::int32_t body = op.body[2 * i + static_cast<std::size_t>(side)];
+        const std::int32_t body = op.body(static_cast<int>(i), side);
         if (body >= 0) {
             float* u = ws.u.data() + static_cast<std::size_t>(kU) * body;
             for (int c = 0; c < kU; ++c) {
@@ -1072,7 +1072,7 @@ void solveGaussSeidel(const LcpProblem& p, std::span<float> x, const LcpOptions&
         }
         float probe = 0.0f;
         if (p.matrixFree()) {
-            p.op.gatherBodies(cur, ws.u.data(), 0, p.op.bodies);  // u = W J^T x, exact each sweep
+            p.op.gatherBodies(cur, ws.u.data(), 0, p.op.bodies());  // u = W J^T x, exact each sweep
         }
         for (std::size_t i = 0; i < n; ++i) {
             const int partner = ws.partner.empty() ? -1 : ws.partner[i];

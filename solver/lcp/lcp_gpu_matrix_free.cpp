@@ -24,7 +24,6 @@ namespace gl = gpu_layout;
 
 namespace {
 
-constexpr int kJ = RowOperator::kJacobianFloats;
 /// Rows (or body entries) per chunk of pack()'s loops.
 constexpr std::size_t kPackChunk = 4096;
 constexpr int kU = RowOperator::kBodyFloats;
@@ -69,16 +68,16 @@ Status ensureBuffer(gpu::Buffer& buffer, std::size_t bytes, const char* what) {
 }
 
 std::string checkMatrixFreeIndex(const RowOperator& op) {
-    if (op.bodies < 0 || op.bodyStart.size() != static_cast<std::size_t>(op.bodies) + 1) {
+    if (op.bodies() < 0 || op.bodyStart().size() != static_cast<std::size_t>(op.bodies()) + 1) {
         return {};  // validate() names these before it walks the index
     }
-    if (op.bodyStart.front() != 0) {
+    if (op.bodyStart().front() != 0) {
         return "the matrix-free operator's body index is stale (bodyStart[0] = " +
-               std::to_string(op.bodyStart.front()) + ", not 0; call buildBodyIndex)";
+               std::to_string(op.bodyStart().front()) + ", not 0; call buildBodyIndex)";
     }
-    for (int b = 0; b < op.bodies; ++b) {
-        if (op.bodyStart[static_cast<std::size_t>(b) + 1] <
-            op.bodyStart[static_cast<std::size_t>(b)]) {
+    for (int b = 0; b < op.bodies(); ++b) {
+        if (op.bodyStart()[static_cast<std::size_t>(b) + 1] <
+            op.bodyStart()[static_cast<std::size_t>(b)]) {
             return "the matrix-free operator's body index is stale (bodyStart decreases at body " +
                    std::to_string(b) + "; call buildBodyIndex)";
         }
@@ -87,19 +86,21 @@ std::string checkMatrixFreeIndex(const RowOperator& op) {
 }
 
 std::string checkMatrixFreeRows(const RowOperator& op) {
-    const auto sides = static_cast<std::size_t>(
-        std::count_if(op.body.begin(), op.body.end(), [](std::int32_t b) { return b >= 0; }));
-    if (sides != op.bodyEntries.size()) {
+    std::size_t sides = 0;
+    for (int i = 0; i < op.rows(); ++i) {
+        sides += (op.body(i, 0) >= 0 ? 1u : 0u) + (op.body(i, 1) >= 0 ? 1u : 0u);
+    }
+    if (sides != op.bodyEntries().size()) {
         return "the matrix-free operator's body index has " +
-               std::to_string(op.bodyEntries.size()) + " entries for " + std::to_string(sides) +
+               std::to_string(op.bodyEntries().size()) + " entries for " + std::to_string(sides) +
                " row sides on bodies (stale; call buildBodyIndex)";
     }
-    for (int b = 0; b < op.bodies; ++b) {
-        const std::int32_t begin = op.bodyStart[static_cast<std::size_t>(b)];
-        const std::int32_t end = op.bodyStart[static_cast<std::size_t>(b) + 1];
+    for (int b = 0; b < op.bodies(); ++b) {
+        const std::int32_t begin = op.bodyStart()[static_cast<std::size_t>(b)];
+        const std::int32_t end = op.bodyStart()[static_cast<std::size_t>(b) + 1];
         for (std::int32_t e = begin + 1; e < end; ++e) {
-            if (op.bodyEntries[static_cast<std::size_t>(e)] <=
-                op.bodyEntries[static_cast<std::size_t>(e) - 1]) {
+            if (op.bodyEntries()[static_cast<std::size_t>(e)] <=
+                op.bodyEntries()[static_cast<std::size_t>(e) - 1]) {
                 return "the matrix-free operator's body index lists body " + std::to_string(b) +
                        "'s rows out of order (stale; call buildBodyIndex)";
             }
@@ -141,8 +142,8 @@ GpuMatrixFreeBatch::Totals GpuMatrixFreeBatch::pack(std::span<const LcpProblem* 
     Totals all;
     for (const LcpProblem* p : blocks) {
         all.rows += static_cast<std::size_t>(p->n);
-        all.bodies += static_cast<std::size_t>(p->op.bodies);
-        all.entries += p->op.bodyEntries.size();
+        all.bodies += static_cast<std::size_t>(p->op.bodies());
+        all.entries += p->op.bodyEntries().size();
         const int maxIt = iterationCount(*p, o);
         all.residuals += static_cast<std::size_t>(maxIt) + 1;
         all.longest = std::max(all.longest, maxIt);
@@ -242,26 +243,27 @@ GpuMatrixFreeBatch::Totals GpuMatrixFreeBatch::pack(std::span<const LcpProblem* 
                 row.normal = global(r0, p.hasFriction() ? p.frictionNormal[i] : -1);
                 row.partner = global(r0, partner[i]);
                 row.block = static_cast<std::uint32_t>(k);
-                row.bodyA = global(b0, op.body[2 * i]);
-                row.bodyB = global(b0, op.body[2 * i + 1]);
+                row.bodyA = global(b0, op.body(static_cast<int>(i), 0));
+                row.bodyB = global(b0, op.body(static_cast<int>(i), 1));
                 row.pad0 = row.pad1 = 0.0f;
-                const float* j = op.j.data() + kJ * i;
+                const float* j = op.jacobian(static_cast<int>(i)).data();
                 for (int c = 0; c < gl::kMfJacobianPlanes; ++c) {
                     std::copy_n(j + 4 * c, 4,
                                 jacobianOut + 4 * (static_cast<std::size_t>(c) * rows + r0 + i));
                 }
             }
         });
-        for (std::size_t b = 0; b < static_cast<std::size_t>(op.bodies); ++b) {
-            bodiesOut[b0 + b] = {static_cast<std::int32_t>(e0) + op.bodyStart[b],
-                                static_cast<std::int32_t>(e0) + op.bodyStart[b + 1],
-                                static_cast<std::uint32_t>(k), 0};
+        for (std::size_t b = 0; b < static_cast<std::size_t>(op.bodies()); ++b) {
+            bodiesOut[b0 + b] = {static_cast<std::int32_t>(e0) + op.bodyStart()[b],
+                                 static_cast<std::int32_t>(e0) + op.bodyStart()[b + 1],
+                                 static_cast<std::uint32_t>(k), 0};
         }
-        chunked(op.bodyEntries.size(), kPackChunk,
+        chunked(op.bodyEntries().size(), kPackChunk,
                 [&](std::size_t firstEntry, std::size_t lastEntry) {
                     for (std::size_t e = firstEntry; e < lastEntry; ++e) {
-                        const auto entry = static_cast<std::size_t>(op.bodyEntries[e]);
-                        const float* kr = op.k.data() + kJ * (entry >> 1) + kU * (entry & 1);
+                        const auto entry = static_cast<std::size_t>(op.bodyEntries()[e]);
+                        const float* kr =
+                            op.weighted(static_cast<int>(entry >> 1)).data() + kU * (entry & 1);
                         gl::MfEntry& out = entriesOut[e0 + e];
                         std::copy_n(kr, 4, out.k0);
                         std::copy_n(kr + 4, 2, out.k1);
@@ -275,7 +277,7 @@ GpuMatrixFreeBatch::Totals GpuMatrixFreeBatch::pack(std::span<const LcpProblem* 
                        static_cast<std::uint32_t>(res0),
                        static_cast<std::uint32_t>(maxIt),
                        divergenceFloor(p),
-                       op.cfm,
+                       op.cfm(),
                        gl::kNone,
                        gl::kIterationLimit,
                        {kInfinity, kInfinity},
@@ -287,8 +289,8 @@ GpuMatrixFreeBatch::Totals GpuMatrixFreeBatch::pack(std::span<const LcpProblem* 
         // x^0 in the first plane; upload() copies it into the others on the GPU.
         std::copy_n(x.data() + r0, n, xOut + r0);
         r0 += n;
-        b0 += static_cast<std::size_t>(op.bodies);
-        e0 += op.bodyEntries.size();
+        b0 += static_cast<std::size_t>(op.bodies());
+        e0 += op.bodyEntries().size();
         res0 += static_cast<std::size_t>(maxIt) + 1;
     }
     return all;

@@ -25,29 +25,29 @@ float dot6(const float* a, const float* b) {
 
 void RowOperator::resize(int rowCount, int bodyCount) {
     const auto n = static_cast<std::size_t>(rowCount);
-    bodies = bodyCount;
-    body.resize(2 * n);
-    j.resize(kJ * n);
-    k.resize(kJ * n);
+    m_bodies = bodyCount;
+    m_body.resize(2 * n);
+    m_j.resize(kJ * n);
+    m_k.resize(kJ * n);
 }
 
 void RowOperator::buildBodyIndex(const exec::Executor* ex) {
-    bodyStart.assign(static_cast<std::size_t>(bodies) + 1, 0);
-    for (std::int32_t b : body) {
-        if (b >= 0 && b < bodies) {
-            ++bodyStart[static_cast<std::size_t>(b) + 1];
+    m_bodyStart.assign(static_cast<std::size_t>(m_bodies) + 1, 0);
+    for (std::int32_t b : m_body) {
+        if (b >= 0 && b < m_bodies) {
+            ++m_bodyStart[static_cast<std::size_t>(b) + 1];
         }
     }
-    for (int b = 0; b < bodies; ++b) {
-        bodyStart[b + 1] += bodyStart[b];
+    for (int b = 0; b < m_bodies; ++b) {
+        m_bodyStart[b + 1] += m_bodyStart[b];
     }
-    bodyEntries.resize(static_cast<std::size_t>(bodyStart[bodies]));
-    std::vector<std::int32_t> fill(bodyStart.begin(), bodyStart.end() - 1);
+    m_bodyEntries.resize(static_cast<std::size_t>(m_bodyStart[m_bodies]));
+    std::vector<std::int32_t> fill(m_bodyStart.begin(), m_bodyStart.end() - 1);
     // Entries in increasing 2 * row + side: rows ascending per body (the summation order).
-    for (std::size_t e = 0; e < body.size(); ++e) {
-        const std::int32_t b = body[e];
-        if (b >= 0 && b < bodies) {
-            bodyEntries[static_cast<std::size_t>(fill[b]++)] = static_cast<std::int32_t>(e);
+    for (std::size_t e = 0; e < m_body.size(); ++e) {
+        const std::int32_t b = m_body[e];
+        if (b >= 0 && b < m_bodies) {
+            m_bodyEntries[static_cast<std::size_t>(fill[b]++)] = static_cast<std::int32_t>(e);
         }
     }
     const auto n = static_cast<std::size_t>(rows());
@@ -64,18 +64,18 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
         const std::size_t last =
             std::min(n / 3, (static_cast<std::size_t>(c) + 1) * kChunkContacts);
         for (std::size_t t = static_cast<std::size_t>(c) * kChunkContacts; t < last; ++t) {
-            const std::int32_t* bt = body.data() + 6 * t;
+            const std::int32_t* bt = m_body.data() + 6 * t;
             out.triples =
                 out.triples && bt[0] == bt[2] && bt[0] == bt[4] && bt[1] == bt[3] && bt[1] == bt[5];
             for (std::size_t i = 3 * t; i < 3 * t + 3; ++i) {
-                if (body[2 * i] >= 0 && body[2 * i + 1] >= 0) {
+                if (m_body[2 * i] >= 0 && m_body[2 * i + 1] >= 0) {
                     for (std::size_t cpt = 0; cpt < 3; ++cpt) {
                         out.triples =
-                            out.triples && std::bit_cast<std::uint32_t>(-j[kJ * i + cpt]) ==
-                                               std::bit_cast<std::uint32_t>(j[kJ * i + kU + cpt]);
+                            out.triples && std::bit_cast<std::uint32_t>(-m_j[kJ * i + cpt]) ==
+                                               std::bit_cast<std::uint32_t>(m_j[kJ * i + kU + cpt]);
                     }
                 }
-                out.runs = out.runs && (body[2 * i] < 0 || body[2 * i] != body[2 * i + 1]);
+                out.runs = out.runs && (m_body[2 * i] < 0 || m_body[2 * i] != m_body[2 * i + 1]);
             }
         }
         return out;
@@ -91,41 +91,41 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
                                         return Layout{a.triples && b.triples, a.runs && b.runs};
                                     },
                                     static_cast<std::ptrdiff_t>(4 * n));
-    triples = layout.triples;
-    tripleRuns = triples && layout.runs;
-    kByBody.resize(kU * bodyEntries.size() + kByBodyPad);
-    std::fill(kByBody.end() - kByBodyPad, kByBody.end(), 0.0f);
-    entryRow.resize(tripleRuns ? 0 : bodyEntries.size());
-    runRow.resize(tripleRuns ? bodyEntries.size() / 3 : 0);
-    const auto entries = static_cast<std::ptrdiff_t>(bodyEntries.size());
+    m_triples = layout.triples;
+    m_tripleRuns = m_triples && layout.runs;
+    m_kByBody.resize(kU * m_bodyEntries.size() + kByBodyPad);
+    std::fill(m_kByBody.end() - kByBodyPad, m_kByBody.end(), 0.0f);
+    m_entryRow.resize(m_tripleRuns ? 0 : m_bodyEntries.size());
+    m_runRow.resize(m_tripleRuns ? m_bodyEntries.size() / 3 : 0);
+    const auto entries = static_cast<std::ptrdiff_t>(m_bodyEntries.size());
     const auto byBody = [&](std::ptrdiff_t c) {
         const std::ptrdiff_t last = std::min(entries, (c + 1) * kChunk);
         for (auto e = static_cast<std::size_t>(c * kChunk); e < static_cast<std::size_t>(last);
              ++e) {
-            const auto entry = static_cast<std::size_t>(bodyEntries[e]);
-            if (!tripleRuns) {
-                entryRow[e] = static_cast<std::int32_t>(entry >> 1);
+            const auto entry = static_cast<std::size_t>(m_bodyEntries[e]);
+            if (!m_tripleRuns) {
+                m_entryRow[e] = static_cast<std::int32_t>(entry >> 1);
             } else if (e % 3 == 0) {
-                runRow[e / 3] = static_cast<std::int32_t>(entry >> 1);
+                m_runRow[e / 3] = static_cast<std::int32_t>(entry >> 1);
             }
-            std::copy_n(k.data() + kJ * (entry >> 1) + kU * (entry & 1), kU,
-                        kByBody.data() + kU * e);
+            std::copy_n(m_k.data() + kJ * (entry >> 1) + kU * (entry & 1), kU,
+                        m_kByBody.data() + kU * e);
         }
     };
     constexpr std::size_t kGroupRows = 3 * kTripleGroup;
-    jByPlane.resize(triples ? 0 : j.size());
-    jByTriple.resize(triples ? kTripleGroupFloats * (n / kGroupRows) : 0);
-    bodyByTriple.resize(triples ? 2 * kTripleGroup * (n / kGroupRows) : 0);
+    m_jByPlane.resize(m_triples ? 0 : m_j.size());
+    m_jByTriple.resize(m_triples ? kTripleGroupFloats * (n / kGroupRows) : 0);
+    m_bodyByTriple.resize(m_triples ? 2 * kTripleGroup * (n / kGroupRows) : 0);
     // Invalid (NaN never equals cfm) until every row's is written.
-    diagonalsCfm = std::numeric_limits<float>::quiet_NaN();
-    diagonals.resize(n);
+    m_diagonalsCfm = std::numeric_limits<float>::quiet_NaN();
+    m_diagonals.resize(n);
     const auto byPlane = [&](std::ptrdiff_t c) {
         const auto first = static_cast<std::size_t>(c * kChunk);
         const std::size_t last = std::min(n, static_cast<std::size_t>((c + 1) * kChunk));
-        if (!triples) {
+        if (!m_triples) {
             for (std::size_t cpt = 0; cpt < static_cast<std::size_t>(kJ); ++cpt) {
                 for (std::size_t i = first; i < last; ++i) {
-                    jByPlane[cpt * n + i] = j[kJ * i + cpt];
+                    m_jByPlane[cpt * n + i] = m_j[kJ * i + cpt];
                 }
             }
         } else {
@@ -135,20 +135,21 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
                  g < groups && g * kGroupRows < last; ++g) {
                 for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
                     const std::size_t row = kGroupRows * g + 3 * lane;
-                    bodyByTriple[2 * kTripleGroup * g + lane] = body[2 * row];
-                    bodyByTriple[2 * kTripleGroup * g + kTripleGroup + lane] = body[2 * row + 1];
+                    m_bodyByTriple[2 * kTripleGroup * g + lane] = m_body[2 * row];
+                    m_bodyByTriple[2 * kTripleGroup * g + kTripleGroup + lane] =
+                        m_body[2 * row + 1];
                 }
-                float* out = jByTriple.data() + kTripleGroupFloats * g;
+                float* out = m_jByTriple.data() + kTripleGroupFloats * g;
                 for (std::size_t cpt = 0; cpt < kTripleComponents; ++cpt) {
                     for (std::size_t r = 0; r < 3; ++r) {
                         for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
                             const std::size_t row = kGroupRows * g + 3 * lane + r;
-                            const float* jr = j.data() + kJ * row;
+                            const float* jr = m_j.data() + kJ * row;
                             // L (J_A's linear part, or J_B's negated), J_A's angular, J_B's.
-                            const float v = cpt >= 6             ? jr[cpt + 3]
-                                            : cpt >= 3           ? jr[cpt]
-                                            : body[2 * row] >= 0 ? jr[cpt]
-                                                                 : -jr[kU + cpt];
+                            const float v = cpt >= 6               ? jr[cpt + 3]
+                                            : cpt >= 3             ? jr[cpt]
+                                            : m_body[2 * row] >= 0 ? jr[cpt]
+                                                                   : -jr[kU + cpt];
                             out[(3 * cpt + r) * kTripleGroup + lane] = v;
                         }
                     }
@@ -156,7 +157,7 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
             }
         }
         for (std::size_t i = first; i < last; ++i) {
-            diagonals[i] = computeDiagonal(static_cast<int>(i));
+            m_diagonals[i] = computeDiagonal(static_cast<int>(i));
         }
     };
     const std::ptrdiff_t entryChunks = exec::chunkCount(entries, kChunk);
@@ -164,16 +165,16 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
     // About 8 loads and stores an entry; 12 a row and its diagonal's ~30 operations.
     exec::forChunks(ex, entryChunks, byBody, 8 * entries);
     exec::forChunks(ex, rowChunks, byPlane, 40 * static_cast<std::ptrdiff_t>(n));
-    diagonalsCfm = cfm;
+    m_diagonalsCfm = m_cfm;
 }
 
 float RowOperator::computeDiagonal(int i) const {
     const auto ui = static_cast<std::size_t>(i);
-    const float* ji = j.data() + kJ * ui;
-    const float* ki = k.data() + kJ * ui;
-    float d = cfm;
-    const std::int32_t a = body[2 * ui];
-    const std::int32_t b = body[2 * ui + 1];
+    const float* ji = m_j.data() + kJ * ui;
+    const float* ki = m_k.data() + kJ * ui;
+    float d = m_cfm;
+    const std::int32_t a = m_body[2 * ui];
+    const std::int32_t b = m_body[2 * ui + 1];
     if (a >= 0) {
         d += dot6(ji, ki);
     }
@@ -188,47 +189,48 @@ float RowOperator::computeDiagonal(int i) const {
 
 std::string RowOperator::validate(int n) const {
     const auto un = static_cast<std::size_t>(n);
-    if (body.size() != 2 * un || j.size() != kJ * un || k.size() != kJ * un) {
-        return "the matrix-free operator has " + std::to_string(body.size() / 2) +
-               " rows of bodies, " + std::to_string(j.size() / kJ) + " of J and " +
-               std::to_string(k.size() / kJ) + " of K; expected " + std::to_string(n);
+    if (m_body.size() != 2 * un || m_j.size() != kJ * un || m_k.size() != kJ * un) {
+        return "the matrix-free operator has " + std::to_string(m_body.size() / 2) +
+               " rows of bodies, " + std::to_string(m_j.size() / kJ) + " of J and " +
+               std::to_string(m_k.size() / kJ) + " of K; expected " + std::to_string(n);
     }
-    if (bodies < 0) {
+    if (m_bodies < 0) {
         return "the matrix-free operator has a negative body count";
     }
-    if (!bodyMass.empty() && bodyMass.size() != kMassFloats * static_cast<std::size_t>(bodies)) {
-        return "the matrix-free operator has " + std::to_string(bodyMass.size()) +
-               " mass floats for " + std::to_string(bodies) + " bodies; expected " +
+    if (!m_bodyMass.empty() &&
+        m_bodyMass.size() != kMassFloats * static_cast<std::size_t>(m_bodies)) {
+        return "the matrix-free operator has " + std::to_string(m_bodyMass.size()) +
+               " mass floats for " + std::to_string(m_bodies) + " bodies; expected " +
                std::to_string(kMassFloats) + " per body, or none";
     }
-    for (std::size_t e = 0; e < body.size(); ++e) {
-        if (body[e] < -1 || body[e] >= bodies) {
-            return "row " + std::to_string(e / 2) + " names body " + std::to_string(body[e]) +
-                   ", outside [-1, " + std::to_string(bodies) + ")";
+    for (std::size_t e = 0; e < m_body.size(); ++e) {
+        if (m_body[e] < -1 || m_body[e] >= m_bodies) {
+            return "row " + std::to_string(e / 2) + " names body " + std::to_string(m_body[e]) +
+                   ", outside [-1, " + std::to_string(m_bodies) + ")";
         }
     }
-    if (bodyStart.size() != static_cast<std::size_t>(bodies) + 1 || bodyStart.front() != 0 ||
-        bodyEntries.size() != static_cast<std::size_t>(bodyStart.back()) ||
-        entryRow.size() != (tripleRuns ? 0 : bodyEntries.size()) ||
-        runRow.size() != (tripleRuns ? bodyEntries.size() / 3 : 0) ||
-        kByBody.size() != kU * bodyEntries.size() + kByBodyPad ||
-        jByPlane.size() != (triples ? 0 : j.size()) ||
-        jByTriple.size() !=
-            (triples ? kTripleGroupFloats * (un / (3 * kTripleGroup)) : std::size_t{0}) ||
-        bodyByTriple.size() !=
-            (triples ? 2 * kTripleGroup * (un / (3 * kTripleGroup)) : std::size_t{0})) {
+    if (m_bodyStart.size() != static_cast<std::size_t>(m_bodies) + 1 || m_bodyStart.front() != 0 ||
+        m_bodyEntries.size() != static_cast<std::size_t>(m_bodyStart.back()) ||
+        m_entryRow.size() != (m_tripleRuns ? 0 : m_bodyEntries.size()) ||
+        m_runRow.size() != (m_tripleRuns ? m_bodyEntries.size() / 3 : 0) ||
+        m_kByBody.size() != kU * m_bodyEntries.size() + kByBodyPad ||
+        m_jByPlane.size() != (m_triples ? 0 : m_j.size()) ||
+        m_jByTriple.size() !=
+            (m_triples ? kTripleGroupFloats * (un / (3 * kTripleGroup)) : std::size_t{0}) ||
+        m_bodyByTriple.size() !=
+            (m_triples ? 2 * kTripleGroup * (un / (3 * kTripleGroup)) : std::size_t{0})) {
         return "the matrix-free operator's body index is stale (call buildBodyIndex)";
     }
-    for (int b = 0; b < bodies; ++b) {
-        if (bodyStart[b + 1] < bodyStart[b]) {
+    for (int b = 0; b < m_bodies; ++b) {
+        if (m_bodyStart[b + 1] < m_bodyStart[b]) {
             return "the matrix-free operator's body index is stale (call buildBodyIndex)";
         }
     }
-    for (int b = 0; b < bodies; ++b) {
-        for (std::int32_t e = bodyStart[b]; e < bodyStart[b + 1]; ++e) {
-            const std::int32_t entry = bodyEntries[static_cast<std::size_t>(e)];
-            if (entry < 0 || static_cast<std::size_t>(entry) >= body.size() ||
-                body[static_cast<std::size_t>(entry)] != b) {
+    for (int b = 0; b < m_bodies; ++b) {
+        for (std::int32_t e = m_bodyStart[b]; e < m_bodyStart[b + 1]; ++e) {
+            const std::int32_t entry = m_bodyEntries[static_cast<std::size_t>(e)];
+            if (entry < 0 || static_cast<std::size_t>(entry) >= m_body.size() ||
+                m_body[static_cast<std::size_t>(entry)] != b) {
                 return "the matrix-free operator's body index is stale (call buildBodyIndex)";
             }
         }
@@ -237,7 +239,7 @@ std::string RowOperator::validate(int n) const {
 }
 
 void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int lastBody) const {
-    if (tripleRuns) {
+    if (m_tripleRuns) {
         gatherUnits<3>(x, u, firstBody, lastBody);
     } else {
         gatherUnits<1>(x, u, firstBody, lastBody);
@@ -249,7 +251,7 @@ void RowOperator::gatherUnits(const float* x, float* u, int firstBody, int lastB
     // Units of kRun entries: single entries (their rows from entryRow), or a contact's runs of
     // three (rows runRow[s], + 1, + 2). Either way each entry's term in the body's order.
     const auto rowOf = [&](std::size_t unit, int at) {
-        return kRun == 1 ? entryRow[unit] : runRow[unit] + at;
+        return kRun == 1 ? m_entryRow[unit] : m_runRow[unit] + at;
     };
 #if defined(__AVX2__) && defined(__FMA__)
     // One body's six sums in lanes 0-5 of a vector: per entry one load of its K block (eight
@@ -262,7 +264,7 @@ void RowOperator::gatherUnits(const float* x, float* u, int firstBody, int lastB
     const auto term = [&](std::int32_t s, __m256 acc) {
         const auto us = static_cast<std::size_t>(s);
         for (int at = 0; at < kRun; ++at) {
-            const __m256 kr = _mm256_loadu_ps(kByBody.data() + kU * (kRun * us + at));
+            const __m256 kr = _mm256_loadu_ps(m_kByBody.data() + kU * (kRun * us + at));
             acc = _mm256_fmadd_ps(kr, _mm256_set1_ps(x[rowOf(us, at)]), acc);
         }
         return acc;
@@ -272,11 +274,11 @@ void RowOperator::gatherUnits(const float* x, float* u, int firstBody, int lastB
     const auto group = [&]<int kGroup>(int first) {
         __m256 acc[kGroup];
         std::int32_t e[kGroup], end[kGroup];
-        std::int32_t common = (bodyStart[first + 1] - bodyStart[first]) / kRun;
+        std::int32_t common = (m_bodyStart[first + 1] - m_bodyStart[first]) / kRun;
         for (int q = 0; q < kGroup; ++q) {
             acc[q] = _mm256_setzero_ps();
-            e[q] = bodyStart[first + q] / kRun;
-            end[q] = bodyStart[first + q + 1] / kRun;
+            e[q] = m_bodyStart[first + q] / kRun;
+            end[q] = m_bodyStart[first + q + 1] / kRun;
             common = std::min(common, end[q] - e[q]);
         }
         for (std::int32_t s = 0; s < common; ++s) {
@@ -300,7 +302,7 @@ void RowOperator::gatherUnits(const float* x, float* u, int firstBody, int lastB
     }
     for (; b < lastBody; ++b) {
         __m256 acc = _mm256_setzero_ps();
-        for (std::int32_t s = bodyStart[b] / kRun; s < bodyStart[b + 1] / kRun; ++s) {
+        for (std::int32_t s = m_bodyStart[b] / kRun; s < m_bodyStart[b + 1] / kRun; ++s) {
             acc = term(s, acc);
         }
         _mm256_maskstore_ps(u + static_cast<std::size_t>(kU) * b, six, acc);
@@ -308,9 +310,9 @@ void RowOperator::gatherUnits(const float* x, float* u, int firstBody, int lastB
 #else
     for (int b = firstBody; b < lastBody; ++b) {
         float acc[kU] = {0, 0, 0, 0, 0, 0};
-        for (std::int32_t e = bodyStart[b]; e < bodyStart[b + 1]; ++e) {
+        for (std::int32_t e = m_bodyStart[b]; e < m_bodyStart[b + 1]; ++e) {
             const auto ue = static_cast<std::size_t>(e);
-            const float* kr = kByBody.data() + kU * ue;
+            const float* kr = m_kByBody.data() + kU * ue;
             const float xi = x[rowOf(ue / kRun, static_cast<int>(ue % kRun))];
             for (int c = 0; c < kU; ++c) {
                 acc[c] += kr[c] * xi;
@@ -412,7 +414,7 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
     // Per group: the 24 rows' x split into each contact's first, second and third rows (a
     // blend and a lane permutation each), the two sides' body sums transposed once for the
     // three rows, and w put back in row order by the inverse permutations and blends.
-    const __m256 cfm8 = _mm256_set1_ps(cfm);
+    const __m256 cfm8 = _mm256_set1_ps(m_cfm);
     const __m256i none = _mm256_set1_epi32(-1);
     const __m256i split[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
                               _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6),
@@ -423,7 +425,7 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
     constexpr int kG = kTripleGroup;
     for (int g = firstGroup; g < lastGroup; ++g) {
         const auto row0 = static_cast<std::size_t>(3 * kG) * static_cast<std::size_t>(g);
-        const std::int32_t* sides = bodyByTriple.data() + 2 * kG * static_cast<std::size_t>(g);
+        const std::int32_t* sides = m_bodyByTriple.data() + 2 * kG * static_cast<std::size_t>(g);
         const __m256 v0 = _mm256_loadu_ps(x + row0);
         const __m256 v1 = _mm256_loadu_ps(x + row0 + 8);
         const __m256 v2 = _mm256_loadu_ps(x + row0 + 16);
@@ -438,7 +440,7 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
             _mm256_mul_ps(cfm8,
                           _mm256_permutevar8x32_ps(
                               _mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92), split[2]))};
-        const float* jg = jByTriple.data() + static_cast<std::size_t>(kTripleGroupFloats) * g;
+        const float* jg = m_jByTriple.data() + static_cast<std::size_t>(kTripleGroupFloats) * g;
         for (int side = 0; side < 2; ++side) {
             __m256 uc[kU];
             const std::int32_t* side8 = sides + kG * side;
@@ -466,7 +468,7 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
 void RowOperator::applyRows(const float* x, const float* u, float* w, int firstRow,
                             int lastRow) const {
 #if defined(__AVX2__) && defined(__FMA__)
-    if (triples) {
+    if (m_triples) {
         // Whole groups of contacts inside [firstRow, lastRow), the rows around them one by one.
         constexpr int kGroupRows = 3 * kTripleGroup;
         const int groups = rows() / kGroupRows;
@@ -484,7 +486,7 @@ void RowOperator::applyRows(const float* x, const float* u, float* w, int firstR
     // Eight rows per step from the planes of J, each lane the scalar tail's operations: w = cfm
     // x, then w + dotSide per side present, so a row's w does not depend on where it falls.
     const auto n = static_cast<std::size_t>(rows());
-    const __m256 cfm8 = _mm256_set1_ps(cfm);
+    const __m256 cfm8 = _mm256_set1_ps(m_cfm);
     const __m256i evens = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
     const __m256i none = _mm256_set1_epi32(-1);
     int i = firstRow;
@@ -492,9 +494,10 @@ void RowOperator::applyRows(const float* x, const float* u, float* w, int firstR
         const auto ui = static_cast<std::size_t>(i);
         // body[2i .. 2i + 16) -> side A of the eight rows, side B of the eight rows.
         const __m256i p0 = _mm256_permutevar8x32_epi32(
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(body.data() + 2 * ui)), evens);
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m_body.data() + 2 * ui)), evens);
         const __m256i p1 = _mm256_permutevar8x32_epi32(
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(body.data() + 2 * ui + 8)), evens);
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m_body.data() + 2 * ui + 8)),
+            evens);
         alignas(32) std::int32_t side8[2][8];
         _mm256_store_si256(reinterpret_cast<__m256i*>(side8[0]),
                            _mm256_permute2x128_si256(p0, p1, 0x20));
@@ -504,7 +507,7 @@ void RowOperator::applyRows(const float* x, const float* u, float* w, int firstR
         for (int side = 0; side < 2; ++side) {
             __m256 uc[kU];
             transposedSums(u, side8[side], uc);
-            const float* jp = jByPlane.data() + static_cast<std::size_t>(kU * side) * n + ui;
+            const float* jp = m_jByPlane.data() + static_cast<std::size_t>(kU * side) * n + ui;
             const __m256 present = _mm256_castsi256_ps(_mm256_cmpgt_epi32(
                 _mm256_load_si256(reinterpret_cast<const __m256i*>(side8[side])), none));
             wi = _mm256_blendv_ps(wi, _mm256_add_ps(wi, dotSide8(jp, n, uc)), present);
@@ -521,10 +524,10 @@ void RowOperator::applyRowsScalar(const float* x, const float* u, float* w, int 
                                   int lastRow) const {
     for (int i = firstRow; i < lastRow; ++i) {
         const auto ui = static_cast<std::size_t>(i);
-        const float* ji = j.data() + kJ * ui;
-        const std::int32_t a = body[2 * ui];
-        const std::int32_t b = body[2 * ui + 1];
-        float wi = cfm * x[i];
+        const float* ji = m_j.data() + kJ * ui;
+        const std::int32_t a = m_body[2 * ui];
+        const std::int32_t b = m_body[2 * ui + 1];
+        float wi = m_cfm * x[i];
         if (a >= 0) {
             wi += dotSide(ji, u + static_cast<std::size_t>(kU) * a);
         }
@@ -536,31 +539,31 @@ void RowOperator::applyRowsScalar(const float* x, const float* u, float* w, int 
 }
 
 void RowOperator::apply(const float* x, float* u, float* w) const {
-    gatherBodies(x, u, 0, bodies);
+    gatherBodies(x, u, 0, m_bodies);
     applyRows(x, u, w, 0, rows());
 }
 
 std::size_t RowOperator::bytes() const {
-    return body.size() * sizeof(std::int32_t) +
-           (j.size() + k.size() + kByBody.size() + jByPlane.size() + jByTriple.size() +
-            diagonals.size() + bodyMass.size()) *
+    return m_body.size() * sizeof(std::int32_t) +
+           (m_j.size() + m_k.size() + m_kByBody.size() + m_jByPlane.size() + m_jByTriple.size() +
+            m_diagonals.size() + m_bodyMass.size()) *
                sizeof(float) +
-           (bodyStart.size() + bodyEntries.size() + entryRow.size() + runRow.size() +
-            bodyByTriple.size()) *
+           (m_bodyStart.size() + m_bodyEntries.size() + m_entryRow.size() + m_runRow.size() +
+            m_bodyByTriple.size()) *
                sizeof(std::int32_t);
 }
 
 void applyRowOperatorDouble(const RowOperator& op, std::span<const float> x,
                             std::vector<double>& w) {
     const int n = op.rows();
-    std::vector<double> u(static_cast<std::size_t>(kU) * op.bodies, 0.0);
+    std::vector<double> u(static_cast<std::size_t>(kU) * op.bodies(), 0.0);
     for (int i = 0; i < n; ++i) {
         for (int side = 0; side < 2; ++side) {
-            const std::int32_t b = op.body[2 * static_cast<std::size_t>(i) + side];
+            const std::int32_t b = op.body(i, side);
             if (b < 0) {
                 continue;
             }
-            const float* kr = op.k.data() + kJ * static_cast<std::size_t>(i) + kU * side;
+            const float* kr = op.weighted(i).data() + kU * side;
             for (int c = 0; c < kU; ++c) {
                 u[kU * static_cast<std::size_t>(b) + c] += static_cast<double>(kr[c]) * x[i];
             }
@@ -568,13 +571,13 @@ void applyRowOperatorDouble(const RowOperator& op, std::span<const float> x,
     }
     w.assign(static_cast<std::size_t>(n), 0.0);
     for (int i = 0; i < n; ++i) {
-        double wi = static_cast<double>(op.cfm) * x[i];
+        double wi = static_cast<double>(op.cfm()) * x[i];
         for (int side = 0; side < 2; ++side) {
-            const std::int32_t b = op.body[2 * static_cast<std::size_t>(i) + side];
+            const std::int32_t b = op.body(i, side);
             if (b < 0) {
                 continue;
             }
-            const float* jr = op.j.data() + kJ * static_cast<std::size_t>(i) + kU * side;
+            const float* jr = op.jacobian(i).data() + kU * side;
             for (int c = 0; c < kU; ++c) {
                 wi += static_cast<double>(jr[c]) * u[kU * static_cast<std::size_t>(b) + c];
             }
@@ -588,7 +591,7 @@ std::vector<float> denseFromRowOperator(const RowOperator& op) {
     const auto un = static_cast<std::size_t>(n);
     std::vector<float> a(un * un, 0.0f);
     std::vector<float> e(un, 0.0f);
-    std::vector<float> u(static_cast<std::size_t>(kU) * op.bodies);
+    std::vector<float> u(static_cast<std::size_t>(kU) * op.bodies());
     std::vector<float> col(un);
     for (int c = 0; c < n; ++c) {
         e[static_cast<std::size_t>(c)] = 1.0f;

@@ -22,91 +22,120 @@
 
 namespace ww::lcp {
 
-struct RowOperator {
+class RowOperator {
+  public:
     static constexpr int kJacobianFloats = 12;  ///< per row: J_A (lin, ang), J_B (lin, ang)
     static constexpr int kBodyFloats = 6;       ///< per body in u: linear xyz, angular xyz
-
-    int bodies = 0;                         ///< body slots 0 .. bodies - 1
-    float cfm = 0.0f;                       ///< added to every diagonal entry
-    std::vector<std::int32_t> body;         ///< 2 per row: body of side A, of side B; -1 = none
-    std::vector<float> j;                   ///< kJacobianFloats per row: J_A, J_B
-    std::vector<float> k;                   ///< kJacobianFloats per row: K_A = W J_A^T, K_B
-    std::vector<std::int32_t> bodyStart;    ///< bodies + 1 offsets into bodyEntries
-    std::vector<std::int32_t> bodyEntries;  ///< 2 * row + side (0 = A, 1 = B), rows ascending
-    /// K in bodyEntries order (kBodyFloats per entry: the K block of that row side) and the
-    /// entry's row: what gatherBodies streams, so that its loads are sequential instead of one
-    /// scattered 24-byte K block per entry. Built by buildBodyIndex from k.
-    std::vector<float> kByBody;
-    /// kByBody ends with this many zeros after its entries, so that the gather reads each
-    /// 6-float block with one plain 8-float load (lanes 6 and 7 are never stored).
-    static constexpr int kByBodyPad = 2;
-    std::vector<std::int32_t> entryRow;  ///< empty with tripleRuns
-    /// True with triples when no row names one body on both sides: every body's entries then
-    /// come in runs of three (a contact's rows 3t, 3t + 1, 3t + 2 on one side), and runRow
-    /// holds the first row of each run in place of entryRow (a third of the indices to stream).
-    bool tripleRuns = false;
-    std::vector<std::int32_t> runRow;
-    /// J as kJacobianFloats planes (plane c of row i at c * rows + i), so that applyRows loads
-    /// one component of eight consecutive rows with one vector load. Built by buildBodyIndex.
-    std::vector<float> jByPlane;
-    /// True when the rows come in threes on one body pair (rows 3t, 3t + 1, 3t + 2 name the same
-    /// bodies: a contact's normal and two tangents) and each row's linear J of side B is that of
-    /// side A negated, bit for bit, where both sides have a body (a contact's J_B = (-d,
-    /// -(r_B x d)) beside J_A = (d, r_A x d)): applyRows then loads and transposes the body sums
-    /// once per contact instead of once per row, and reads the linear part of J once for both
-    /// sides. Set by buildBodyIndex.
-    bool triples = false;
-    /// With triples, J by groups of kTripleGroup contacts (3 * kTripleGroup rows) in place of
-    /// jByPlane, nine components a row: the linear part L shared by the sides (J_A's, or when
-    /// side A has no body, J_B's negated), J_A's angular part, J_B's angular part. Group g
-    /// holds, for each of the nine components c and row k of a contact, that component of its
-    /// kTripleGroup contacts' k-th rows side by side (at g * kTripleGroupFloats + (3 c + k) *
-    /// kTripleGroup). Rows after the last whole group take the scalar loop.
+    static constexpr int kMassFloats = 7;       ///< per body: the mass, then I's xx xy xz yy yz zz
+    /// Contacts per group of the triple layout (see the private section): a pass that splits
+    /// rows among threads cuts at multiples of 3 * kTripleGroup rows so that only a block's
+    /// last rows take the scalar loop.
     static constexpr int kTripleGroup = 8;
-    static constexpr int kTripleComponents = 9;
-    static constexpr int kTripleGroupFloats = 3 * kTripleComponents * kTripleGroup;
-    std::vector<float> jByTriple;
-    /// With triples, the bodies of each whole group's contacts: side A's kTripleGroup, then
-    /// side B's (2 * kTripleGroup a group), so that a group reads its bodies in two loads.
-    std::vector<std::int32_t> bodyByTriple;
-    /// Each body slot's mass matrix M_b = W_b^-1 (kMassFloats per slot: the mass, then the
-    /// world-frame inertia tensor's xx, xy, xz, yy, yz, zz), or empty. The products do not read
-    /// it; lanczosLambdaMax (lanczos.h) needs it for its inner product.
-    static constexpr int kMassFloats = 7;
-    std::vector<float> bodyMass;
-    /// A_ii of every row as diagonal() computes it, with the cfm it was computed with. Built by
-    /// buildBodyIndex: a solve reads each diagonal several times (validation, the lambda_max
-    /// estimate, the step scales), each a row's two J . K products.
-    std::vector<float> diagonals;
-    float diagonalsCfm = 0.0f;
 
-    int rows() const { return static_cast<int>(body.size() / 2); }
-    bool empty() const { return body.empty(); }
-    /// Sizes body, j and k for `rows` rows of `bodies` slots (contents unspecified).
+    // --- The rows, as a caller writes them (then buildBodyIndex) ---
+
+    /// Sizes the operator for `rows` rows on body slots 0 .. bodies - 1 (row contents
+    /// unspecified, the body index stale until buildBodyIndex).
     void resize(int rows, int bodies);
-    /// Fills bodyStart, bodyEntries, kByBody, triples and tripleRuns, entryRow or runRow, and
-    /// jByPlane or jByTriple with bodyByTriple, from body, j and k (call after the rows are
-    /// written, and again after any of them changes). With an executor the copies run on its
-    /// threads (the same result).
+    int rows() const { return static_cast<int>(m_body.size() / 2); }
+    int bodies() const { return m_bodies; }
+    bool empty() const { return m_body.empty(); }
+    /// Added to every diagonal entry.
+    float cfm() const { return m_cfm; }
+    void setCfm(float cfm) { m_cfm = cfm; }
+    /// The body slot of row i's side (0: A, 1: B); -1 = none (static ground, or no second body).
+    std::int32_t body(int row, int side) const {
+        return m_body[2 * static_cast<std::size_t>(row) + static_cast<std::size_t>(side)];
+    }
+    void setBodies(int row, std::int32_t bodyA, std::int32_t bodyB) {
+        m_body[2 * static_cast<std::size_t>(row)] = bodyA;
+        m_body[2 * static_cast<std::size_t>(row) + 1] = bodyB;
+    }
+    /// Row i's J blocks: J_A (linear xyz, angular xyz), then J_B.
+    std::span<float, kJacobianFloats> jacobian(int row) {
+        return std::span<float, kJacobianFloats>(m_j.data() + kJacobianFloats * std::size_t(row),
+                                                 kJacobianFloats);
+    }
+    std::span<const float, kJacobianFloats> jacobian(int row) const {
+        return std::span<const float, kJacobianFloats>(
+            m_j.data() + kJacobianFloats * std::size_t(row), kJacobianFloats);
+    }
+    /// Row i's K blocks, K_A = W_A J_A^T then K_B, in J's order.
+    std::span<float, kJacobianFloats> weighted(int row) {
+        return std::span<float, kJacobianFloats>(m_k.data() + kJacobianFloats * std::size_t(row),
+                                                 kJacobianFloats);
+    }
+    std::span<const float, kJacobianFloats> weighted(int row) const {
+        return std::span<const float, kJacobianFloats>(
+            m_k.data() + kJacobianFloats * std::size_t(row), kJacobianFloats);
+    }
+    /// Each body slot's mass matrix M_b = W_b^-1 (optional: the products do not read it;
+    /// lanczosLambdaMax, lanczos.h, needs it for its inner product). allocateBodyMasses sizes
+    /// them for bodies(); clearBodyMasses drops them.
+    void allocateBodyMasses() {
+        m_bodyMass.resize(kMassFloats * static_cast<std::size_t>(m_bodies));
+    }
+    void clearBodyMasses() { m_bodyMass.clear(); }
+    bool hasBodyMasses() const {
+        return !m_bodyMass.empty() &&
+               m_bodyMass.size() == kMassFloats * static_cast<std::size_t>(m_bodies);
+    }
+    std::span<float, kMassFloats> bodyMass(int b) {
+        return std::span<float, kMassFloats>(m_bodyMass.data() + kMassFloats * std::size_t(b),
+                                             kMassFloats);
+    }
+    std::span<const float, kMassFloats> bodyMass(int b) const {
+        return std::span<const float, kMassFloats>(m_bodyMass.data() + kMassFloats * std::size_t(b),
+                                                   kMassFloats);
+    }
+
+    // --- The body index and the product layouts ---
+
+    /// Builds the body index (which rows act on each body) and the layouts the products read,
+    /// from the rows (call after the rows are written, and again after any of them changes).
+    /// With an executor the copies run on its threads (the same result).
     void buildBodyIndex(const exec::Executor* ex = nullptr);
+    /// Body b's entries are bodyEntries()[bodyStart()[b] .. bodyStart()[b + 1]), each
+    /// 2 * row + side (0 = A, 1 = B), rows ascending: the summation order of u_b.
+    std::span<const std::int32_t> bodyStart() const { return m_bodyStart; }
+    std::span<const std::int32_t> bodyEntries() const { return m_bodyEntries; }
+    /// True when the rows come in threes on one body pair (a contact's normal and two
+    /// tangents), each row's linear J_B being J_A's negated bit for bit where both sides have a
+    /// body: the products then read J by groups of contacts (see the private section).
+    bool triples() const { return m_triples; }
+    /// True with triples when no row names one body on both sides: every body's entries come
+    /// in runs of a contact's three rows.
+    bool tripleRuns() const { return m_tripleRuns; }
+
+    // --- The products ---
+
     /// A_ii = J_iA . K_iA + J_iB . K_iB + cfm (when both sides name one body, the cross terms
-    /// J_iA . K_iB + J_iB . K_iA too): from `diagonals` while they match the rows and cfm.
+    /// J_iA . K_iB + J_iB . K_iA too): kept by buildBodyIndex while they match the rows and cfm.
     float diagonal(int i) const {
-        return diagonals.size() * kJacobianFloats == j.size() && diagonalsCfm == cfm
-                   ? diagonals[static_cast<std::size_t>(i)]
+        return m_diagonals.size() * kJacobianFloats == m_j.size() && m_diagonalsCfm == m_cfm
+                   ? m_diagonals[static_cast<std::size_t>(i)]
                    : computeDiagonal(i);
     }
     /// A_ii computed from J and K.
     float computeDiagonal(int i) const;
-    /// Empty when consistent with n rows (sizes, body slots in range, index matching body),
+    /// Empty when consistent with n rows (sizes, body slots in range, index matching the rows),
     /// otherwise the reason.
     std::string validate(int n) const;
-
     /// u_b for the bodies [firstBody, lastBody) (u holds kBodyFloats per body).
     void gatherBodies(const float* x, float* u, int firstBody, int lastBody) const;
     /// (A x)_i for the rows [firstRow, lastRow), from u of gatherBodies (w indexed by row).
     void applyRows(const float* x, const float* u, float* w, int firstRow, int lastRow) const;
-    /// gatherBodies over units of kRun entries (1: entryRow, 3: runRow).
+    /// w = A x on the calling thread (u: scratch of kBodyFloats * bodies).
+    void apply(const float* x, float* u, float* w) const;
+    /// Multiply-adds of one product: what a Jacobi iteration costs beside the projection.
+    double macs() const { return 24.0 * rows(); }
+    /// Bytes the operator holds (for budgets and memory reports).
+    std::size_t bytes() const;
+
+  private:
+    friend struct RowOperatorProbe;  // tests: reads the layouts and corrupts them for validate
+
+    /// gatherBodies over units of kRun entries (1: m_entryRow, 3: m_runRow).
     template <int kRun>
     void gatherUnits(const float* x, float* u, int firstBody, int lastBody) const;
     /// applyRows's loop one row at a time (the rows outside whole vector steps).
@@ -116,14 +145,54 @@ struct RowOperator {
     void applyTripleGroups(const float* x, const float* u, float* w, int firstGroup,
                            int lastGroup) const;
 #endif
-    /// w = A x on the calling thread (u: scratch of kBodyFloats * bodies).
-    void apply(const float* x, float* u, float* w) const;
-    /// Multiply-adds of one product: what a Jacobi iteration costs beside the projection.
-    double macs() const {
-        return 24.0 * rows();
-    }
-    /// Bytes the operator holds (for budgets and memory reports).
-    std::size_t bytes() const;
+
+    static constexpr int kTripleComponents = 9;
+    static constexpr int kTripleGroupFloats = 3 * kTripleComponents * kTripleGroup;
+    /// m_kByBody ends with this many zeros after its entries, so that the gather reads each
+    /// 6-float block with one plain 8-float load (lanes 6 and 7 are never stored).
+    static constexpr int kByBodyPad = 2;
+
+    // The rows (what the caller writes): one layout, row-major.
+    int m_bodies = 0;
+    float m_cfm = 0.0f;
+    std::vector<std::int32_t> m_body;  ///< 2 per row: body of side A, of side B; -1 = none
+    std::vector<float> m_j;            ///< kJacobianFloats per row: J_A, J_B
+    std::vector<float> m_k;            ///< kJacobianFloats per row: K_A = W J_A^T, K_B
+    std::vector<float> m_bodyMass;     ///< kMassFloats per body slot, or empty
+
+    // What buildBodyIndex derives from them.
+    std::vector<std::int32_t> m_bodyStart;    ///< bodies + 1 offsets into m_bodyEntries
+    std::vector<std::int32_t> m_bodyEntries;  ///< 2 * row + side, rows ascending per body
+    /// K in m_bodyEntries order (kBodyFloats per entry: the K block of that row side): what
+    /// gatherBodies streams, so that its loads are sequential instead of one scattered 24-byte
+    /// K block per entry; kByBodyPad zeros at the end.
+    std::vector<float> m_kByBody;
+    std::vector<std::int32_t> m_entryRow;  ///< each entry's row; empty with m_tripleRuns
+    bool m_tripleRuns = false;
+    /// With m_tripleRuns, the first row of each run of three entries (a contact's rows 3t,
+    /// 3t + 1, 3t + 2 on one side), in place of m_entryRow: a third of the indices to stream.
+    std::vector<std::int32_t> m_runRow;
+    /// J as kJacobianFloats planes (plane c of row i at c * rows + i), so that applyRows loads
+    /// one component of eight consecutive rows with one vector load (without triples).
+    std::vector<float> m_jByPlane;
+    /// With triples, applyRows loads and transposes the body sums once per contact instead of
+    /// once per row, and reads the linear part of J once for both sides.
+    bool m_triples = false;
+    /// With triples, J by groups of kTripleGroup contacts (3 * kTripleGroup rows) in place of
+    /// m_jByPlane, nine components a row: the linear part L shared by the sides (J_A's, or when
+    /// side A has no body, J_B's negated), J_A's angular part, J_B's angular part. Group g
+    /// holds, for each of the nine components c and row k of a contact, that component of its
+    /// kTripleGroup contacts' k-th rows side by side (at g * kTripleGroupFloats + (3 c + k) *
+    /// kTripleGroup). Rows after the last whole group take the scalar loop.
+    std::vector<float> m_jByTriple;
+    /// With triples, the bodies of each whole group's contacts: side A's kTripleGroup, then
+    /// side B's (2 * kTripleGroup a group), so that a group reads its bodies in two loads.
+    std::vector<std::int32_t> m_bodyByTriple;
+    /// A_ii of every row as computeDiagonal computes it, with the cfm it was computed with: a
+    /// solve reads each diagonal several times (validation, the lambda_max estimate, the step
+    /// scales), each a row's two J . K products.
+    std::vector<float> m_diagonals;
+    float m_diagonalsCfm = 0.0f;
 };
 
 /// (A x) in double precision through J and K (for residuals and tests).

@@ -137,7 +137,7 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
     buildSlots(bodies, contacts, ids, false);
     lcp::RowOperator& op = out.op;
     op.resize(n, static_cast<int>(m_slotBodies.size()));
-    op.cfm = p.cfm;
+    op.setCfm(p.cfm);
     out.b.resize(n);
     out.lo.resize(n);
     out.hi.resize(n);
@@ -160,12 +160,11 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
             const int slotA = bodies[ct.bodyA].isStatic() ? -1 : m_bodySlot[ct.bodyA];
             const int slotB = bodies[ct.bodyB].isStatic() ? -1 : m_bodySlot[ct.bodyB];
             for (int r = 0; r < 3; ++r) {
-                const auto row = static_cast<std::size_t>(3 * k + r);
+                const int row = 3 * k + r;
                 const RowJacobian& jr = jac[3 * ids[k] + r];
-                op.body[2 * row] = slotA;
-                op.body[2 * row + 1] = slotB;
-                float* jd = op.j.data() + lcp::RowOperator::kJacobianFloats * row;
-                float* kd = op.k.data() + lcp::RowOperator::kJacobianFloats * row;
+                op.setBodies(row, slotA, slotB);
+                float* jd = op.jacobian(row).data();
+                float* kd = op.weighted(row).data();
                 put(jd, jr.linA, jr.angA);
                 put(jd + 6, jr.linB, jr.angB);
                 put(kd, jr.mLinA, jr.mAngA);
@@ -178,7 +177,7 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
                     60 * static_cast<std::ptrdiff_t>(count));
     // Each slot's mass matrix (the Lanczos estimate's inner product): the mass and
     // I = R diag(1 / invInertiaBody) R^T.
-    op.bodyMass.resize(lcp::RowOperator::kMassFloats * m_slotBodies.size());
+    op.allocateBodyMasses();
     for (std::size_t slot = 0; slot < m_slotBodies.size(); ++slot) {
         const Body& b = bodies[m_slotBodies[slot]];
         const Vec3 inertia{b.invInertiaBody.x > 0.0f ? 1.0f / b.invInertiaBody.x : 0.0f,
@@ -189,7 +188,7 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
                    b.rotation.c[1][r] * inertia.y * b.rotation.c[1][c] +
                    b.rotation.c[2][r] * inertia.z * b.rotation.c[2][c];
         };
-        float* m = op.bodyMass.data() + lcp::RowOperator::kMassFloats * slot;
+        float* m = op.bodyMass(static_cast<int>(slot)).data();
         m[0] = 1.0f / b.invMass;  // slots are non-static bodies: invMass > 0
         m[1] = world(0, 0);
         m[2] = world(0, 1);

@@ -601,12 +601,12 @@ void World::applyMatrixFreeImpulses(int k, std::span<const int> ids, std::span<c
     const lcp::RowOperator& op = m_blocks[k].op;
     const std::vector<int>& slots = m_blockBodies[static_cast<std::size_t>(k)];
     constexpr std::size_t kU = lcp::RowOperator::kBodyFloats;
-    m_impulseU.resize(kU * static_cast<std::size_t>(op.bodies));
+    m_impulseU.resize(kU * static_cast<std::size_t>(op.bodies()));
     exec::forChunks(
-        m_ex.get(), exec::chunkCount(op.bodies, kIntegrateChunkBodies),
+        m_ex.get(), exec::chunkCount(op.bodies(), kIntegrateChunkBodies),
         [&](std::ptrdiff_t chunk) {
             const auto first = static_cast<int>(chunk * kIntegrateChunkBodies);
-            const int last = std::min(op.bodies, first + static_cast<int>(kIntegrateChunkBodies));
+            const int last = std::min(op.bodies(), first + static_cast<int>(kIntegrateChunkBodies));
             op.gatherBodies(x.data(), m_impulseU.data(), first, last);
             for (int slot = first; slot < last; ++slot) {
                 const float* u = m_impulseU.data() + kU * static_cast<std::size_t>(slot);

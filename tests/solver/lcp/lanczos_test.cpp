@@ -121,21 +121,22 @@ TEST(Lanczos, RitzVectorIsAnEigenvectorEstimateAndAWarmStart) {
     const LanczosResult c = lanczosLambdaMax(p.op, cold, s);
     EXPECT_EQ(c.steps, 12);
     const std::vector<float> y = s.ritz;
-    ASSERT_EQ(y.size(), 6 * static_cast<std::size_t>(p.op.bodies));
+    ASSERT_EQ(y.size(), 6 * static_cast<std::size_t>(p.op.bodies()));
     double num = 0.0, den = 0.0;
     for (int i = 0; i < p.op.rows(); ++i) {
         double jy = 0.0;
         for (int side = 0; side < 2; ++side) {
-            const std::int32_t b = p.op.body[2 * static_cast<std::size_t>(i) + side];
+            const std::int32_t b = p.op.body(i, side);
             for (int k = 0; b >= 0 && k < 6; ++k) {
-                jy += static_cast<double>(p.op.j[12 * static_cast<std::size_t>(i) + 6 * side + k]) *
-                      y[6 * static_cast<std::size_t>(b) + k];
+                jy +=
+                    static_cast<double>(p.op.jacobian(i)[6 * static_cast<std::size_t>(side) + k]) *
+                    y[6 * static_cast<std::size_t>(b) + k];
             }
         }
         num += jy * jy / p.op.computeDiagonal(i);
     }
-    for (int b = 0; b < p.op.bodies; ++b) {
-        const float* m = p.op.bodyMass.data() + 7 * static_cast<std::size_t>(b);
+    for (int b = 0; b < p.op.bodies(); ++b) {
+        const float* m = p.op.bodyMass(b).data();
         const float* v = y.data() + 6 * static_cast<std::size_t>(b);
         const double inertia[3][3] = {{m[1], m[2], m[3]}, {m[2], m[4], m[5]}, {m[3], m[5], m[6]}};
         den += m[0] * (double(v[0]) * v[0] + double(v[1]) * v[1] + double(v[2]) * v[2]);
@@ -177,7 +178,7 @@ TEST(Lanczos, WarmStartDoesNotDependOnTheThreadCount) {
     o.ritzVector = true;
     lanczosLambdaMax(p.op, o, a, &one);
     const std::vector<float> start = a.ritz;
-    ASSERT_EQ(start.size(), 6 * static_cast<std::size_t>(p.op.bodies));
+    ASSERT_EQ(start.size(), 6 * static_cast<std::size_t>(p.op.bodies()));
     o.start = start;
     o.minSteps = 4;
     o.stopRise = 0.002;
@@ -198,7 +199,7 @@ TEST(Lanczos, WithoutMassesTheStepsRunInRowSpace) {
     const double exact = test::spectrum(test::densified(p)).maxScaled;
     LanczosScratch s;
     const float withMasses = lanczosLambdaMax(p.op, 60, s);
-    p.op.bodyMass.clear();
+    p.op.clearBodyMasses();
     LanczosOptions o;
     o.maxSteps = 60;
     o.ritzVector = true;

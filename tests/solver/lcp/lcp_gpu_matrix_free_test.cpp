@@ -30,6 +30,7 @@
 #include "lcp_generators.h"
 #include "lcp_gpu_support.h"
 #include "row_operator_generators.h"
+#include "row_operator_probe.h"
 #include "solver/gpu/shader_library.h"
 #include "solver/lcp/lcp_common.h"
 #include "solver/lcp/lcp_gpu_layout.h"
@@ -424,19 +425,23 @@ TEST_F(LcpGpuMatrixFree, MalformedOperatorsAreRejected) {
         void (*breakIt)(LcpProblem&);
         const char* expect;
     };
+    using Probe = RowOperatorProbe;
     const Case cases[] = {
         {"body changed after buildBodyIndex",
-         [](LcpProblem& p) { p.op.body[0] = p.op.body[0] == 0 ? 1 : 0; }, "stale"},
-        {"body out of range", [](LcpProblem& p) { p.op.body[1] = p.op.bodies; }, "outside"},
-        {"negative body", [](LcpProblem& p) { p.op.body[2] = -2; }, "outside"},
+         [](LcpProblem& p) { p.op.setBodies(0, p.op.body(0, 0) == 0 ? 1 : 0, p.op.body(0, 1)); },
+         "stale"},
+        {"body out of range",
+         [](LcpProblem& p) { p.op.setBodies(0, p.op.body(0, 0), p.op.bodies()); }, "outside"},
+        {"negative body", [](LcpProblem& p) { p.op.setBodies(1, -2, p.op.body(1, 1)); }, "outside"},
         {"bodyStart decreasing",
-         [](LcpProblem& p) { p.op.bodyStart[1] = p.op.bodyStart.back() + 5; }, "stale"},
+         [](LcpProblem& p) { Probe::bodyStart(p.op)[1] = Probe::bodyStart(p.op).back() + 5; },
+         "stale"},
         {"rows of a body out of order",
          [](LcpProblem& p) {
-             for (int b = 0; b < p.op.bodies; ++b) {
-                 if (p.op.bodyStart[b + 1] - p.op.bodyStart[b] >= 2) {
-                     std::swap(p.op.bodyEntries[p.op.bodyStart[b]],
-                               p.op.bodyEntries[p.op.bodyStart[b] + 1]);
+             for (int b = 0; b < p.op.bodies(); ++b) {
+                 if (Probe::bodyStart(p.op)[b + 1] - Probe::bodyStart(p.op)[b] >= 2) {
+                     std::swap(Probe::bodyEntries(p.op)[Probe::bodyStart(p.op)[b]],
+                               Probe::bodyEntries(p.op)[Probe::bodyStart(p.op)[b] + 1]);
                      return;
                  }
              }
@@ -444,9 +449,10 @@ TEST_F(LcpGpuMatrixFree, MalformedOperatorsAreRejected) {
          "out of order"},
         {"an entry listed twice",
          [](LcpProblem& p) {
-             for (int b = 0; b < p.op.bodies; ++b) {
-                 if (p.op.bodyStart[b + 1] - p.op.bodyStart[b] >= 2) {
-                     p.op.bodyEntries[p.op.bodyStart[b] + 1] = p.op.bodyEntries[p.op.bodyStart[b]];
+             for (int b = 0; b < p.op.bodies(); ++b) {
+                 if (Probe::bodyStart(p.op)[b + 1] - Probe::bodyStart(p.op)[b] >= 2) {
+                     Probe::bodyEntries(p.op)[Probe::bodyStart(p.op)[b] + 1] =
+                         Probe::bodyEntries(p.op)[Probe::bodyStart(p.op)[b]];
                      return;
                  }
              }
@@ -455,9 +461,8 @@ TEST_F(LcpGpuMatrixFree, MalformedOperatorsAreRejected) {
         {"rows added after buildBodyIndex",
          [](LcpProblem& p) {
              p.n += 1;
-             p.op.resize(p.n, p.op.bodies);
-             p.op.body[2 * (p.n - 1)] = 0;
-             p.op.body[2 * (p.n - 1) + 1] = -1;
+             p.op.resize(p.n, p.op.bodies());
+             p.op.setBodies(p.n - 1, 0, -1);
              p.b.push_back(-1.0f);
              p.lo.push_back(0.0f);
              p.hi.push_back(kInfinity);
@@ -465,7 +470,8 @@ TEST_F(LcpGpuMatrixFree, MalformedOperatorsAreRejected) {
              p.mu.push_back(0.0f);
          },
          ""},
-        {"K missing a row", [](LcpProblem& p) { p.op.k.resize(p.op.k.size() - 12); }, "rows"},
+        {"K missing a row",
+         [](LcpProblem& p) { Probe::k(p.op).resize(Probe::k(p.op).size() - 12); }, "rows"},
     };
     for (const Case& c : cases) {
         LcpProblem bad = good;

@@ -43,17 +43,17 @@ LcpProblem contactBlock(int contacts, unsigned seed, float cfmScale) {
     return test::rowOperatorProblem(shape, seed);
 }
 
-// J M^-1 J^T x + cfm x in double, from J (op.j) and M (op.bodyMass, inverted here), and with
+// J M^-1 J^T x + cfm x in double, from J (op.jacobian) and M (op.bodyMass, inverted here), and with
 // mag the same sums of absolute values |J| |M^-1 J^T| |x| + cfm |x| (what float rounding of the
 // product scales with).
 class DoubleOperator {
   public:
     explicit DoubleOperator(const RowOperator& op) : m_op(op) {
-        const auto bodies = static_cast<std::size_t>(op.bodies);
+        const auto bodies = static_cast<std::size_t>(op.bodies());
         m_invMass.resize(bodies);
         m_invInertia.resize(bodies);
         for (std::size_t b = 0; b < bodies; ++b) {
-            const float* m = op.bodyMass.data() + RowOperator::kMassFloats * b;
+            const float* m = op.bodyMass(static_cast<int>(b)).data();
             Eigen::Matrix3d inertia;
             inertia << m[1], m[2], m[3], m[2], m[4], m[5], m[3], m[5], m[6];
             m_invMass[b] = 1.0 / m[0];
@@ -62,7 +62,7 @@ class DoubleOperator {
         const int n = op.rows();
         m_diagonal.resize(static_cast<std::size_t>(n));
         for (int i = 0; i < n; ++i) {
-            double d = op.cfm;
+            double d = op.cfm();
             for (int side = 0; side < 2; ++side) {
                 const std::int32_t b = body(i, side);
                 if (b >= 0) {
@@ -76,11 +76,9 @@ class DoubleOperator {
 
     using Vector6 = Eigen::Matrix<double, 6, 1>;
 
-    std::int32_t body(int i, int side) const {
-        return m_op.body[2 * static_cast<std::size_t>(i) + static_cast<std::size_t>(side)];
-    }
+    std::int32_t body(int i, int side) const { return m_op.body(i, side); }
     Vector6 row(int i, int side) const {
-        const float* jr = m_op.j.data() + kJ * static_cast<std::size_t>(i) + kU * side;
+        const float* jr = m_op.jacobian(i).data() + kU * side;
         Vector6 v;
         for (int c = 0; c < kU; ++c) {
             v(c) = jr[c];
@@ -102,7 +100,7 @@ class DoubleOperator {
     void apply(std::span<const double> x, std::vector<double>& w,
                std::vector<double>* mag = nullptr) const {
         const int n = m_op.rows();
-        std::vector<Vector6> u(static_cast<std::size_t>(m_op.bodies), Vector6::Zero());
+        std::vector<Vector6> u(static_cast<std::size_t>(m_op.bodies()), Vector6::Zero());
         std::vector<Vector6> uAbs(u.size(), Vector6::Zero());
         for (int i = 0; i < n; ++i) {
             for (int side = 0; side < 2; ++side) {
@@ -121,7 +119,7 @@ class DoubleOperator {
         }
         for (int i = 0; i < n; ++i) {
             const auto ui = static_cast<std::size_t>(i);
-            double wi = m_op.cfm * x[ui];
+            double wi = m_op.cfm() * x[ui];
             double mi = std::abs(wi);
             for (int side = 0; side < 2; ++side) {
                 const std::int32_t b = body(i, side);
@@ -206,7 +204,7 @@ double gaussSeidel(const LcpProblem& p, const DoubleOperator& a, double toleranc
                    std::vector<double>& x) {
     using Vector6 = DoubleOperator::Vector6;
     const RowOperator& op = p.op;
-    std::vector<Vector6> u(static_cast<std::size_t>(op.bodies), Vector6::Zero());
+    std::vector<Vector6> u(static_cast<std::size_t>(op.bodies()), Vector6::Zero());
     std::vector<Vector6> k(2 * static_cast<std::size_t>(p.n), Vector6::Zero());
     for (int i = 0; i < p.n; ++i) {
         for (int side = 0; side < 2; ++side) {
@@ -219,7 +217,7 @@ double gaussSeidel(const LcpProblem& p, const DoubleOperator& a, double toleranc
         }
     }
     const auto wOf = [&](int i) {
-        double w = op.cfm * x[static_cast<std::size_t>(i)] + p.b[static_cast<std::size_t>(i)];
+        double w = op.cfm() * x[static_cast<std::size_t>(i)] + p.b[static_cast<std::size_t>(i)];
         for (int side = 0; side < 2; ++side) {
             const std::int32_t b = a.body(i, side);
             if (b >= 0) {
@@ -282,9 +280,9 @@ std::pair<double, std::size_t> largestGap(std::span<const float> x,
 // The largest number of row sides on one body (the longest sum of a body's u).
 int maxEntriesPerBody(const RowOperator& op) {
     int most = 0;
-    for (int b = 0; b < op.bodies; ++b) {
-        most = std::max(most, op.bodyStart[static_cast<std::size_t>(b) + 1] -
-                                  op.bodyStart[static_cast<std::size_t>(b)]);
+    for (int b = 0; b < op.bodies(); ++b) {
+        most = std::max(most, op.bodyStart()[static_cast<std::size_t>(b) + 1] -
+                                  op.bodyStart()[static_cast<std::size_t>(b)]);
     }
     return most;
 }
@@ -306,8 +304,8 @@ TEST(LcpLargeBlock, ProductMatchesJMInverseJTransposeInDouble) {
         SCOPED_TRACE("contacts " + std::to_string(contacts));
         const LcpProblem p = contactBlock(contacts, static_cast<unsigned>(rng()), 0.05f);
         const RowOperator& op = p.op;
-        ASSERT_TRUE(op.triples);
-        ASSERT_TRUE(op.tripleRuns);
+        ASSERT_TRUE(op.triples());
+        ASSERT_TRUE(op.tripleRuns());
         ASSERT_EQ(op.validate(p.n), "");
         const auto n = static_cast<std::size_t>(p.n);
         std::vector<float> x(n);
@@ -315,7 +313,7 @@ TEST(LcpLargeBlock, ProductMatchesJMInverseJTransposeInDouble) {
         for (float& v : x) {
             v = value(rng);
         }
-        std::vector<float> u(static_cast<std::size_t>(kU * op.bodies)), w(n);
+        std::vector<float> u(static_cast<std::size_t>(kU * op.bodies())), w(n);
         op.apply(x.data(), u.data(), w.data());
         const DoubleOperator a(op);
         std::vector<double> wd, mag;

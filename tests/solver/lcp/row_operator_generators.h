@@ -94,8 +94,7 @@ inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigne
             const int row = rowOf(c, r);
             const auto ur = static_cast<std::size_t>(row);
             const Eigen::Vector3d d = r == 0 ? normal : (r == 1 ? t1 : t2);
-            p.op.body[2 * ur] = b0;
-            p.op.body[2 * ur + 1] = b1;
+            p.op.setBodies(row, b0, b1);
             for (int side = 0; side < 2; ++side) {
                 const int body = side == 0 ? b0 : b1;
                 const double sign = side == 0 ? 1.0 : -1.0;
@@ -107,12 +106,12 @@ inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigne
                     kAng = invInertia[static_cast<std::size_t>(body)] * ang;
                 }
                 for (int q = 0; q < 3; ++q) {
-                    const std::size_t at = 12 * ur + 6 * static_cast<std::size_t>(side);
+                    const std::size_t at = 6 * static_cast<std::size_t>(side);
                     // A side without a body keeps J (unused) but must not contribute: K = 0.
-                    p.op.j[at + q] = static_cast<float>(lin(q));
-                    p.op.j[at + 3 + q] = static_cast<float>(ang(q));
-                    p.op.k[at + q] = static_cast<float>(kLin(q));
-                    p.op.k[at + 3 + q] = static_cast<float>(kAng(q));
+                    p.op.jacobian(row)[at + q] = static_cast<float>(lin(q));
+                    p.op.jacobian(row)[at + 3 + q] = static_cast<float>(ang(q));
+                    p.op.weighted(row)[at + q] = static_cast<float>(kLin(q));
+                    p.op.weighted(row)[at + 3 + q] = static_cast<float>(kAng(q));
                 }
             }
             if (r == 0) {
@@ -128,13 +127,13 @@ inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigne
     for (int i = 0; i < n; ++i) {
         diagonalSum += p.op.computeDiagonal(i);  // cfm still 0
     }
-    p.op.cfm = static_cast<float>(shape.cfmScale * diagonalSum / n);
+    p.op.setCfm(static_cast<float>(shape.cfmScale * diagonalSum / n));
     // M_b = W_b^-1 per body (what the Lanczos estimate's inner product needs).
-    p.op.bodyMass.resize(lcp::RowOperator::kMassFloats * static_cast<std::size_t>(bodies));
+    p.op.allocateBodyMasses();
     for (int b = 0; b < bodies; ++b) {
         const auto ub = static_cast<std::size_t>(b);
         const Eigen::Matrix3d inertia = invInertia[ub].inverse();
-        float* m = p.op.bodyMass.data() + lcp::RowOperator::kMassFloats * ub;
+        float* m = p.op.bodyMass(b).data();
         m[0] = static_cast<float>(1.0 / invMass[ub]);
         m[1] = static_cast<float>(inertia(0, 0));
         m[2] = static_cast<float>(inertia(0, 1));

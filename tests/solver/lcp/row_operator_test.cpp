@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "row_operator_generators.h"
+#include "row_operator_probe.h"
 #include "support/executor.h"
 
 namespace ww::lcp {
@@ -39,10 +40,10 @@ TEST(RowOperator, ProductDoesNotDependOnWhereARowOrBodyFalls) {
         for (float& v : x) {
             v = value(rng);
         }
-        const auto uSize = static_cast<std::size_t>(RowOperator::kBodyFloats * op.bodies);
+        const auto uSize = static_cast<std::size_t>(RowOperator::kBodyFloats * op.bodies());
         std::vector<float> u(uSize), w(n), uOne(uSize), wOne(n);
         op.apply(x.data(), u.data(), w.data());
-        for (int b = 0; b < op.bodies; ++b) {
+        for (int b = 0; b < op.bodies(); ++b) {
             op.gatherBodies(x.data(), uOne.data(), b, b + 1);
         }
         for (int i = 0; i < p.n; ++i) {
@@ -55,10 +56,10 @@ TEST(RowOperator, ProductDoesNotDependOnWhereARowOrBodyFalls) {
         }
         // Contacts of three adjacent rows take the triple groups (24 rows a step); a range cut
         // anywhere runs the rows before and after its whole groups one by one.
-        ASSERT_EQ(op.triples, shape.friction && !shape.grouped);
+        ASSERT_EQ(op.triples(), shape.friction && !shape.grouped);
         // Without contacts on one body twice, every body's entries come in runs of three.
         if (!shape.sameBody) {
-            ASSERT_EQ(op.tripleRuns, op.triples);
+            ASSERT_EQ(op.tripleRuns(), op.triples());
         }
         std::vector<float> wCut(n, 0.0f);
         for (int first = 0; first < p.n;) {
@@ -87,27 +88,26 @@ TEST(RowOperator, TriplesWhoseSidesDoNotShareTheLinearPartTakeTheRowPath) {
     std::mt19937 rng(seed);
     LcpProblem p = test::rowOperatorProblem(test::RowOperatorShape{40, true}, seed);
     RowOperator& op = p.op;
-    ASSERT_TRUE(op.triples);
+    ASSERT_TRUE(op.triples());
     std::vector<int> both;
     for (int i = 0; i < p.n; ++i) {
-        if (op.body[2 * static_cast<std::size_t>(i)] >= 0 &&
-            op.body[2 * static_cast<std::size_t>(i) + 1] >= 0) {
+        if (op.body(i, 0) >= 0 && op.body(i, 1) >= 0) {
             both.push_back(i);
         }
     }
     ASSERT_FALSE(both.empty());
-    const auto row = static_cast<std::size_t>(both[rng() % both.size()]);
-    float& linB = op.j[RowOperator::kJacobianFloats * row + RowOperator::kBodyFloats + rng() % 3u];
+    const int row = both[rng() % both.size()];
+    float& linB = op.jacobian(row)[RowOperator::kBodyFloats + rng() % 3u];
     linB = std::nextafter(linB, 2.0f);
     op.buildBodyIndex();
-    ASSERT_FALSE(op.triples);
+    ASSERT_FALSE(op.triples());
     ASSERT_EQ(op.validate(p.n), "");
     std::vector<float> x(static_cast<std::size_t>(p.n));
     std::uniform_real_distribution<float> value(-1.0f, 1.0f);
     for (float& v : x) {
         v = value(rng);
     }
-    const auto uSize = static_cast<std::size_t>(RowOperator::kBodyFloats * op.bodies);
+    const auto uSize = static_cast<std::size_t>(RowOperator::kBodyFloats * op.bodies());
     std::vector<float> u(uSize), w(x.size()), wOne(x.size());
     op.apply(x.data(), u.data(), w.data());
     for (int i = 0; i < p.n; ++i) {
@@ -128,12 +128,14 @@ TEST(RowOperator, RowsWithoutBodiesReadNoBodySums) {
     RowOperator op;
     const int n = 19;
     op.resize(n, 0);
-    std::fill(op.body.begin(), op.body.end(), -1);
-    for (float& v : op.j) {
-        v = value(rng);
+    for (int i = 0; i < n; ++i) {
+        op.setBodies(i, -1, -1);
+        for (float& v : op.jacobian(i)) {
+            v = value(rng);
+        }
+        std::ranges::fill(op.weighted(i), 0.0f);
     }
-    op.k.assign(op.k.size(), 0.0f);
-    op.cfm = 0.5f + value(rng) * 0.25f;
+    op.setCfm(0.5f + value(rng) * 0.25f);
     op.buildBodyIndex();
     ASSERT_EQ(op.validate(n), "");
     std::vector<float> x(static_cast<std::size_t>(n)), w(static_cast<std::size_t>(n), 7.0f), u;
@@ -142,37 +144,38 @@ TEST(RowOperator, RowsWithoutBodiesReadNoBodySums) {
     }
     op.apply(x.data(), u.data(), w.data());
     for (std::size_t i = 0; i < x.size(); ++i) {
-        EXPECT_EQ(w[i], op.cfm * x[i]) << "row " << i;
+        EXPECT_EQ(w[i], op.cfm() * x[i]) << "row " << i;
     }
 }
 
 // p's index against the one built again on three threads, array for array.
 void checkBodyIndexOnThreads(const LcpProblem& p) {
-    RowOperator threaded = p.op;
-    threaded.bodyStart.clear();
-    threaded.bodyEntries.clear();
-    threaded.kByBody.clear();
-    threaded.entryRow.clear();
-    threaded.runRow.clear();
-    threaded.jByPlane.clear();
-    threaded.jByTriple.clear();
-    threaded.bodyByTriple.clear();
-    threaded.diagonals.clear();
+    using Probe = RowOperatorProbe;
+    // A fresh operator with the same rows, so that nothing of p's index is there before.
+    RowOperator threaded;
+    threaded.resize(p.op.rows(), p.op.bodies());
+    threaded.setCfm(p.op.cfm());
+    for (int i = 0; i < p.op.rows(); ++i) {
+        threaded.setBodies(i, p.op.body(i, 0), p.op.body(i, 1));
+        std::ranges::copy(p.op.jacobian(i), threaded.jacobian(i).begin());
+        std::ranges::copy(p.op.weighted(i), threaded.weighted(i).begin());
+    }
     threaded.buildBodyIndex(test::executor().get());
-    ASSERT_FALSE(p.op.kByBody.empty());
-    ASSERT_TRUE(p.op.triples);  // contacts of three adjacent rows: J by triple groups
-    ASSERT_EQ(p.op.runRow.empty(), !p.op.tripleRuns);
-    ASSERT_FALSE(p.op.jByTriple.empty());
-    EXPECT_EQ(threaded.bodyStart, p.op.bodyStart);
-    EXPECT_EQ(threaded.bodyEntries, p.op.bodyEntries);
-    EXPECT_EQ(threaded.kByBody, p.op.kByBody);
-    EXPECT_EQ(threaded.entryRow, p.op.entryRow);
-    EXPECT_EQ(threaded.runRow, p.op.runRow);
-    EXPECT_EQ(threaded.tripleRuns, p.op.tripleRuns);
-    EXPECT_EQ(threaded.jByPlane, p.op.jByPlane);
-    EXPECT_EQ(threaded.jByTriple, p.op.jByTriple);
-    EXPECT_EQ(threaded.bodyByTriple, p.op.bodyByTriple);
-    EXPECT_EQ(threaded.diagonals, p.op.diagonals);
+    RowOperator& serial = const_cast<RowOperator&>(p.op);
+    ASSERT_FALSE(Probe::kByBody(serial).empty());
+    ASSERT_TRUE(p.op.triples());  // contacts of three adjacent rows: J by triple groups
+    ASSERT_EQ(Probe::runRow(p.op).empty(), !p.op.tripleRuns());
+    ASSERT_FALSE(Probe::jByTriple(p.op).empty());
+    EXPECT_TRUE(std::ranges::equal(threaded.bodyStart(), p.op.bodyStart()));
+    EXPECT_TRUE(std::ranges::equal(threaded.bodyEntries(), p.op.bodyEntries()));
+    EXPECT_EQ(Probe::kByBody(threaded), Probe::kByBody(serial));
+    EXPECT_EQ(Probe::entryRow(threaded), Probe::entryRow(p.op));
+    EXPECT_EQ(Probe::runRow(threaded), Probe::runRow(p.op));
+    EXPECT_EQ(threaded.tripleRuns(), p.op.tripleRuns());
+    EXPECT_EQ(Probe::jByPlane(threaded), Probe::jByPlane(p.op));
+    EXPECT_EQ(Probe::jByTriple(threaded), Probe::jByTriple(p.op));
+    EXPECT_EQ(Probe::bodyByTriple(threaded), Probe::bodyByTriple(p.op));
+    EXPECT_EQ(Probe::diagonals(threaded), Probe::diagonals(p.op));
 }
 
 // The index built on three threads (chunks of entries and rows copied in parallel) is the
@@ -187,7 +190,7 @@ TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
         shape.sameBody = sameBody;
         const LcpProblem p = test::rowOperatorProblem(shape, seed);
         // 2000 contacts, a tenth of them on one body twice, or none: runs of three or not.
-        ASSERT_EQ(p.op.tripleRuns, !sameBody);
+        ASSERT_EQ(p.op.tripleRuns(), !sameBody);
         checkBodyIndexOnThreads(p);
     }
 }
@@ -204,18 +207,17 @@ TEST(RowOperator, KeptDiagonalsAreTheComputedOnesUntilCfmChanges) {
     std::uniform_int_distribution<int> row(0, p.n - 1);
     const int same = row(rng);
     const int none = row(rng);
-    op.body[2 * static_cast<std::size_t>(same) + 1] = op.body[2 * static_cast<std::size_t>(same)];
+    op.setBodies(same, op.body(same, 0), op.body(same, 0));
     if (none != same) {
-        op.body[2 * static_cast<std::size_t>(none)] = -1;
-        op.body[2 * static_cast<std::size_t>(none) + 1] = -1;
+        op.setBodies(none, -1, -1);
     }
     op.buildBodyIndex(test::executor().get());
-    ASSERT_EQ(op.diagonals.size(), static_cast<std::size_t>(p.n));
+    ASSERT_EQ(RowOperatorProbe::diagonals(op).size(), static_cast<std::size_t>(p.n));
     for (int i = 0; i < p.n; ++i) {
         ASSERT_EQ(op.diagonal(i), op.computeDiagonal(i)) << "row " << i;
     }
     const float cached = op.diagonal(same);
-    op.cfm += 0.25f;
+    op.setCfm(op.cfm() + 0.25f);
     EXPECT_EQ(op.diagonal(same), op.computeDiagonal(same));
     EXPECT_NE(op.diagonal(same), cached);
 }
@@ -233,9 +235,8 @@ TEST(RowOperator, ValidationOnThreadsReportsTheFirstBadRow) {
     std::uniform_int_distribution<int> row(0, p.n - 1);
     const int zero = row(rng);
     const int crossed = row(rng);
-    std::fill_n(p.op.j.begin() + RowOperator::kJacobianFloats * zero, RowOperator::kJacobianFloats,
-                0.0f);
-    p.op.cfm = 0.0f;
+    std::ranges::fill(p.op.jacobian(zero), 0.0f);
+    p.op.setCfm(0.0f);
     p.op.buildBodyIndex();
     p.lo[static_cast<std::size_t>(crossed)] = 1.0f;
     p.hi[static_cast<std::size_t>(crossed)] = 0.0f;
@@ -262,10 +263,11 @@ TEST(RowOperator, GatherWritesOnlyItsBodiesSixSums) {
     shape.grouped = false;
     shape.sameBody = false;
     const LcpProblem p = test::rowOperatorProblem(shape, static_cast<unsigned>(rng()));
-    ASSERT_TRUE(p.op.tripleRuns);
+    ASSERT_TRUE(p.op.tripleRuns());
     RowOperator op = p.op;
-    ASSERT_EQ(op.kByBody.size(),
-              RowOperator::kBodyFloats * op.bodyEntries.size() + RowOperator::kByBodyPad);
+    std::vector<float>& kByBody = RowOperatorProbe::kByBody(op);
+    constexpr int kPad = RowOperatorProbe::kByBodyPad;
+    ASSERT_EQ(kByBody.size(), RowOperator::kBodyFloats * op.bodyEntries().size() + kPad);
     const auto n = static_cast<std::size_t>(p.n);
     std::vector<float> x(n);
     std::uniform_real_distribution<float> value(-1.0f, 1.0f);
@@ -273,16 +275,15 @@ TEST(RowOperator, GatherWritesOnlyItsBodiesSixSums) {
         v = value(rng);
     }
     constexpr std::size_t kU = RowOperator::kBodyFloats;
-    const std::size_t uSize = kU * static_cast<std::size_t>(op.bodies);
+    const std::size_t uSize = kU * static_cast<std::size_t>(op.bodies());
     std::vector<float> clean(uSize);
-    op.gatherBodies(x.data(), clean.data(), 0, op.bodies);
-    std::fill(op.kByBody.end() - RowOperator::kByBodyPad, op.kByBody.end(),
-              std::numeric_limits<float>::quiet_NaN());
+    op.gatherBodies(x.data(), clean.data(), 0, op.bodies());
+    std::fill(kByBody.end() - kPad, kByBody.end(), std::numeric_limits<float>::quiet_NaN());
     constexpr float kSentinel = -12345.0f;
     for (int trial = 0; trial < 20; ++trial) {
-        const int first = static_cast<int>(rng() % static_cast<unsigned>(op.bodies));
+        const int first = static_cast<int>(rng() % static_cast<unsigned>(op.bodies()));
         const int last =
-            first + 1 + static_cast<int>(rng() % static_cast<unsigned>(op.bodies - first));
+            first + 1 + static_cast<int>(rng() % static_cast<unsigned>(op.bodies() - first));
         std::vector<float> u(uSize + kU, kSentinel);  // one body's floats of room after the last
         op.gatherBodies(x.data(), u.data(), first, last);
         for (std::size_t c = 0; c < u.size(); ++c) {

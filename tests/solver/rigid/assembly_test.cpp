@@ -15,6 +15,7 @@
 #include "solver/lcp/lanczos.h"
 #include "solver/lcp/lcp_common.h"
 #include "solver/lcp/lcp_omega.h"
+#include "solver/lcp/row_operator_probe.h"
 #include "solver/rigid/assembly.h"
 #include "solver/rigid/islands.h"
 #include "solver/rigid/world.h"
@@ -577,7 +578,7 @@ TEST(MatrixFree, OperatorIsTheDenseMatrixOfTheDoubleReference) {
         std::vector<double> w;
         lcp::applyRowOperatorDouble(q.matrixFree.op, x, w);
         std::vector<float> wf(x.size()),
-            scratch(6 * static_cast<std::size_t>(q.matrixFree.op.bodies));
+            scratch(6 * static_cast<std::size_t>(q.matrixFree.op.bodies()));
         q.matrixFree.op.apply(x.data(), scratch.data(), wf.data());
         for (int i = 0; i < q.dense.n; ++i) {
             double ref = 0.0, scale = 0.0;
@@ -604,21 +605,18 @@ TEST(MatrixFree, BodyMassInvertsTheOperatorsInverseMassAndSetsLanczosRight) {
         AssemblyParams p;
         const PosedPair q = poseBoth(s, p);
         const lcp::RowOperator& op = q.matrixFree.op;
-        ASSERT_EQ(op.bodyMass.size(),
-                  lcp::RowOperator::kMassFloats * static_cast<std::size_t>(op.bodies));
+        ASSERT_TRUE(op.hasBodyMasses());
         int checked = 0;
         for (int i = 0; i < op.rows(); ++i) {
             for (int side = 0; side < 2; ++side) {
-                const std::int32_t b = op.body[2 * static_cast<std::size_t>(i) + side];
+                const std::int32_t b = op.body(i, side);
                 if (b < 0) {
                     continue;
                 }
-                const float* m = op.bodyMass.data() +
-                                 lcp::RowOperator::kMassFloats * static_cast<std::size_t>(b);
-                const std::size_t at =
-                    12 * static_cast<std::size_t>(i) + 6 * static_cast<std::size_t>(side);
-                const float* k = op.k.data() + at;
-                const float* j = op.j.data() + at;
+                const float* m = op.bodyMass(b).data();
+                const std::size_t at = 6 * static_cast<std::size_t>(side);
+                const float* k = op.weighted(i).data() + at;
+                const float* j = op.jacobian(i).data() + at;
                 const double inertia[3][3] = {
                     {m[1], m[2], m[3]}, {m[2], m[4], m[5]}, {m[3], m[5], m[6]}};
                 for (int c = 0; c < 3; ++c) {
@@ -675,13 +673,14 @@ TEST(MatrixFree, StaleOrBrokenOperatorIsRejected) {
     const RandomScene s = makeRandomScene(5u, 6, 10);
     PosedPair q = poseBoth(s, AssemblyParams{});
     lcp::LcpProblem bad = q.matrixFree;
-    bad.op.body[0] = bad.op.bodies;  // a body slot out of range
+    bad.op.setBodies(0, bad.op.bodies(), bad.op.body(0, 1));  // a body slot out of range
     EXPECT_NE(bad.validate().find("names body"), std::string::npos) << bad.validate();
     bad = q.matrixFree;
-    bad.op.bodyEntries.pop_back();  // index no longer matches
+    lcp::RowOperatorProbe::bodyEntries(bad.op).pop_back();  // index no longer matches
     EXPECT_NE(bad.validate().find("stale"), std::string::npos) << bad.validate();
     bad = q.matrixFree;
-    bad.op.bodyStart[1] = bad.op.bodyStart.back() + 5;  // offsets no longer ascending
+    std::vector<std::int32_t>& start = lcp::RowOperatorProbe::bodyStart(bad.op);
+    start[1] = start.back() + 5;  // offsets no longer ascending
     EXPECT_NE(bad.validate().find("stale"), std::string::npos) << bad.validate();
     bad = q.matrixFree;
     bad.a = q.dense.a;  // both forms at once
@@ -689,7 +688,7 @@ TEST(MatrixFree, StaleOrBrokenOperatorIsRejected) {
     auto solver = lcp::makeCpuLcpSolver(test::executor());
     std::vector<float> x = q.guess;
     bad = q.matrixFree;
-    bad.op.body[0] = bad.op.bodies;
+    bad.op.setBodies(0, bad.op.bodies(), bad.op.body(0, 1));
     const lcp::LcpReport r = solver->solve(bad, x, lcp::LcpOptions{});
     EXPECT_EQ(r.status, lcp::LcpStatus::kDiverged);
     EXPECT_FALSE(r.error.empty());
@@ -868,21 +867,19 @@ lcp::LcpProblem withRowsInFront(const lcp::LcpProblem& p, int extra) {
     lcp::LcpProblem out = p;
     const int n = p.n + extra;
     out.n = n;
-    out.op.resize(n, p.op.bodies);
+    out.op.resize(n, p.op.bodies());
     out.b.resize(static_cast<std::size_t>(n));
     out.lo.resize(static_cast<std::size_t>(n));
     out.hi.resize(static_cast<std::size_t>(n));
     out.frictionNormal.resize(static_cast<std::size_t>(n));
     out.mu.resize(static_cast<std::size_t>(n));
-    constexpr int kJ = lcp::RowOperator::kJacobianFloats;
     for (int i = 0; i < n; ++i) {
         const int from = std::max(0, i - extra);
         const auto ui = static_cast<std::size_t>(i);
         const auto uf = static_cast<std::size_t>(from);
-        out.op.body[2 * ui] = p.op.body[2 * uf];
-        out.op.body[2 * ui + 1] = p.op.body[2 * uf + 1];
-        std::copy_n(p.op.j.begin() + kJ * from, kJ, out.op.j.begin() + kJ * i);
-        std::copy_n(p.op.k.begin() + kJ * from, kJ, out.op.k.begin() + kJ * i);
+        out.op.setBodies(i, p.op.body(from, 0), p.op.body(from, 1));
+        std::ranges::copy(p.op.jacobian(from), out.op.jacobian(i).begin());
+        std::ranges::copy(p.op.weighted(from), out.op.weighted(i).begin());
         out.b[ui] = p.b[uf];
         out.lo[ui] = i < extra ? 0.0f : p.lo[uf];
         out.hi[ui] = i < extra ? lcp::kInfinity : p.hi[uf];
