@@ -21,23 +21,21 @@
 #include <cstring>
 #include <type_traits>
 
-#if defined(__AVX512F__) || defined(__AVX2__)
-#if defined(__AVX512F__) && defined(__GNUC__) && !defined(__clang__)
-// GCC 12 flags the internal _mm512_undefined of _mm512_reduce_*_ps as uninitialized.
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+#if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #endif
 
 #include "solver/core/timer.h"
 #include "solver/exec/executor.h"
 #include "solver/lcp/lcp_common.h"
+#include "solver/lcp/lcp_cpu_kernels.h"
 #include "solver/linalg/dense.h"
 
 namespace ww::lcp {
 
 namespace {
+
+using kernels::RowsResult;
 
 // Body chunks of the matrix-free gather and row chunks of a pass: fixed sizes, so that which
 // thread runs which chunk never changes a result. A gather chunk is small (a wall brick has ~70
@@ -143,8 +141,8 @@ struct Workspace {
         contactRowsPossible = possible;
         contactRows = possible;
     }
-    static constexpr std::int32_t kFixedBounds = -1;
-    static constexpr std::int32_t kPinnedRow = -2;
+    static constexpr std::int32_t kFixedBounds = kernels::kFixedBounds;
+    static constexpr std::int32_t kPinnedRow = kernels::kPinnedRow;
 
   private:
     // chunkPairBegin, chunkPairEnd and strayPairs for the matrix-free pass's row chunks; left
@@ -341,271 +339,22 @@ void finish(const LcpProblem& p, std::span<float> x, const float* iterate, const
     rep.status = m.converged ? LcpStatus::kConverged : LcpStatus::kIterationLimit;
 }
 
-// The residual and projected step of rows [0, count) (all pointers offset to the first row):
-//   r     = max_i | x_i - clamp(x_i - w_i, lo_i, hi_i) |,  w_i = (A x)_i + b_i
-//   x'_i  = clamp(x_i - invD_i w_i, lo_i, hi_i), or with a Chebyshev weight != 1
-//   x'_i  = clamp(weight (x'_i - x^{t-1}_i) + x^{t-1}_i, lo_i, hi_i)  (x^{t-1} in next on entry)
-// probe is 0 unless some w_i or x_i is NaN or infinite.
-struct RowsResult {
-    float r = 0.0f;
-    float probe = 0.0f;
-};
-
-#if defined(__AVX2__)
-// Folds the eight lanes of a vector loop's residual (max) and probe (sum) into out.
-inline void foldLanes(__m256 r, __m256 probe, RowsResult& out) {
-    alignas(32) float rl[8], pl[8];
-    _mm256_store_ps(rl, r);
-    _mm256_store_ps(pl, probe);
-    for (int l = 0; l < 8; ++l) {
-        out.r = std::max(out.r, rl[l]);
-        out.probe += pl[l];
-    }
-}
-#endif
-
-#if defined(__AVX512F__)
-// 16 rows per step, the tail masked: the projection is ~10 instructions per 16 rows, where the
-// scalar loop took ~6 cycles per row (0.7 us of a 6.4 us pass at n = 400 on one core).
-RowsResult projectRows(const float* __restrict cur, const float* __restrict aw,
-                       const float* __restrict b, const float* __restrict lo,
-                       const float* __restrict hi, const float* __restrict invD,
-                       float* __restrict next, float weight, std::ptrdiff_t count) {
-    const __m512 zero = _mm512_setzero_ps();
-    const __m512 wt = _mm512_set1_ps(weight);
-    __m512 r = zero;
-    __m512 probe = zero;
-    for (std::ptrdiff_t i = 0; i < count; i += 16) {
-        const auto mask = static_cast<__mmask16>(
-            count - i >= 16 ? 0xffffu : (1u << static_cast<unsigned>(count - i)) - 1u);
-        const __m512 x = _mm512_maskz_loadu_ps(mask, cur + i);
-        const __m512 w =
-            _mm512_add_ps(_mm512_maskz_loadu_ps(mask, aw + i), _mm512_maskz_loadu_ps(mask, b + i));
-        const __m512 l = _mm512_maskz_loadu_ps(mask, lo + i);
-        const __m512 h = _mm512_maskz_loadu_ps(mask, hi + i);
-        // clamp(v, l, h) as min(h, max(l, v)): a NaN v stays NaN (the second operand wins).
-        const __m512 natural = _mm512_min_ps(h, _mm512_max_ps(l, _mm512_sub_ps(x, w)));
-        r = _mm512_max_ps(r, _mm512_abs_ps(_mm512_sub_ps(x, natural)));
-        __m512 step = _mm512_fnmadd_ps(_mm512_maskz_loadu_ps(mask, invD + i), w, x);
-        step = _mm512_min_ps(h, _mm512_max_ps(l, step));
-        if (weight != 1.0f) {
-            const __m512 prev = _mm512_maskz_loadu_ps(mask, next + i);
-            step = _mm512_fmadd_ps(wt, _mm512_sub_ps(step, prev), prev);
-            step = _mm512_min_ps(h, _mm512_max_ps(l, step));
-        }
-        _mm512_mask_storeu_ps(next + i, mask, step);
-        probe = _mm512_add_ps(probe, _mm512_mul_ps(zero, _mm512_add_ps(w, x)));
-    }
-    return {_mm512_reduce_max_ps(r), _mm512_reduce_add_ps(probe)};
-}
-#elif defined(__AVX2__) && defined(__FMA__)
-// 8 rows per step, the same operations as the scalar tail (fused multiply-adds included), so
-// that a row's result does not depend on whether it falls in the vector part or the tail.
-RowsResult projectRows(const float* __restrict cur, const float* __restrict aw,
-                       const float* __restrict b, const float* __restrict lo,
-                       const float* __restrict hi, const float* __restrict invD,
-                       float* __restrict next, float weight, std::ptrdiff_t count) {
-    const __m256 zero = _mm256_setzero_ps();
-    const __m256 absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-    const __m256 wt = _mm256_set1_ps(weight);
-    __m256 r = zero;
-    __m256 probe = zero;
-    std::ptrdiff_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        const __m256 x = _mm256_loadu_ps(cur + i);
-        const __m256 w = _mm256_add_ps(_mm256_loadu_ps(aw + i), _mm256_loadu_ps(b + i));
-        const __m256 l = _mm256_loadu_ps(lo + i);
-        const __m256 h = _mm256_loadu_ps(hi + i);
-        // clamp(v, l, h) as min(h, max(l, v)): a NaN v stays NaN (the second operand wins).
-        const __m256 natural = _mm256_min_ps(h, _mm256_max_ps(l, _mm256_sub_ps(x, w)));
-        r = _mm256_max_ps(r, _mm256_and_ps(absMask, _mm256_sub_ps(x, natural)));
-        __m256 step = _mm256_fnmadd_ps(_mm256_loadu_ps(invD + i), w, x);
-        step = _mm256_min_ps(h, _mm256_max_ps(l, step));
-        if (weight != 1.0f) {
-            const __m256 prev = _mm256_loadu_ps(next + i);
-            step = _mm256_fmadd_ps(wt, _mm256_sub_ps(step, prev), prev);
-            step = _mm256_min_ps(h, _mm256_max_ps(l, step));
-        }
-        _mm256_storeu_ps(next + i, step);
-        probe = _mm256_add_ps(probe, _mm256_mul_ps(zero, _mm256_add_ps(w, x)));
-    }
-    RowsResult out;
-    foldLanes(r, probe, out);
-    const auto clampNaN = [](float v, float l, float h) {
-        const float m = l > v ? l : v;  // max(l, v) as _mm256_max_ps(l, v): v when NaN
-        return h < m ? h : m;           // min(h, m) as _mm256_min_ps(h, m): m when NaN
-    };
-    for (; i < count; ++i) {
-        const float w = aw[i] + b[i];
-        out.r = std::max(out.r, std::abs(cur[i] - clampNaN(cur[i] - w, lo[i], hi[i])));
-        float step = clampNaN(std::fma(-invD[i], w, cur[i]), lo[i], hi[i]);
-        if (weight != 1.0f) {
-            step = clampNaN(std::fma(weight, step - next[i], next[i]), lo[i], hi[i]);
-        }
-        next[i] = step;
-        out.probe += 0.0f * (w + cur[i]);
-    }
-    return out;
-}
-#else
-RowsResult projectRows(const float* __restrict cur, const float* __restrict aw,
-                       const float* __restrict b, const float* __restrict lo,
-                       const float* __restrict hi, const float* __restrict invD,
-                       float* __restrict next, float weight, std::ptrdiff_t count) {
-    RowsResult out;
-    for (std::ptrdiff_t i = 0; i < count; ++i) {
-        const float w = aw[i] + b[i];
-        out.r = std::max(out.r, std::abs(cur[i] - std::clamp(cur[i] - w, lo[i], hi[i])));
-        const float step = std::clamp(cur[i] - invD[i] * w, lo[i], hi[i]);
-        next[i] =
-            weight == 1.0f ? step : std::clamp(weight * (step - next[i]) + next[i], lo[i], hi[i]);
-        out.probe += 0.0f * (w + cur[i]);
-    }
-    return out;
-}
-#endif
-
-// Bounds of rows [first, first + count) at iterate cur (boundOf, mu, lo0, hi0, lo, hi offset to
-// the first row; cur indexed by row): the problem's (kFixedBounds), +-mu max(x_k, 0) of the
-// normal row k, or [x_i, x_i] for a disc pair's row (kPinnedRow, left to pairPass).
-void rowBoundsScalar(const float* cur, const std::int32_t* boundOf, const float* mu,
-                     const float* lo0, const float* hi0, float* lo, float* hi, std::ptrdiff_t first,
-                     std::ptrdiff_t begin, std::ptrdiff_t count) {
-    for (std::ptrdiff_t i = begin; i < count; ++i) {
-        const std::int32_t k = boundOf[i];
-        if (k >= 0) {
-            const float m = cur[k] < 0.0f ? 0.0f : cur[k];  // max(0, x_k), NaN kept
-            lo[i] = -(mu[i] * m);
-            hi[i] = mu[i] * m;
-        } else if (k == Workspace::kPinnedRow) {
-            lo[i] = hi[i] = cur[first + i];
-        } else {
-            lo[i] = lo0[i];
-            hi[i] = hi0[i];
-        }
-    }
-}
-
-#if defined(__AVX2__)
-void rowBounds(const float* cur, const std::int32_t* boundOf, const float* mu, const float* lo0,
-               const float* hi0, float* lo, float* hi, std::ptrdiff_t first, std::ptrdiff_t count) {
-    const __m256 zero = _mm256_setzero_ps();
-    const __m256i pinned = _mm256_set1_epi32(Workspace::kPinnedRow);
-    const __m256i none = _mm256_set1_epi32(-1);
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    std::ptrdiff_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(boundOf + i));
-        const __m256i friction = _mm256_cmpgt_epi32(k, none);
-        const __m256i isPinned = _mm256_cmpeq_epi32(k, pinned);
-        // Rows without a normal gather their own x (any valid index would do).
-        const __m256i self =
-            _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first + i)), lanes);
-        const __m256i index = _mm256_blendv_epi8(self, k, friction);
-        // A block without friction rows (a wall's normals and pinned pair rows) needs no x_k.
-        const __m256 xk =
-            _mm256_testz_si256(friction, friction) != 0 ? zero : _mm256_i32gather_ps(cur, index, 4);
-        // max(0, x_k) as the scalar's: x_k when NaN (the second operand wins).
-        const __m256 bound = _mm256_mul_ps(_mm256_loadu_ps(mu + i), _mm256_max_ps(zero, xk));
-        const __m256 fric = _mm256_castsi256_ps(friction);
-        const __m256 pin = _mm256_castsi256_ps(isPinned);
-        const __m256 x = _mm256_loadu_ps(cur + first + i);
-        const __m256 negBound = _mm256_xor_ps(bound, _mm256_set1_ps(-0.0f));  // -bound exactly
-        __m256 l = _mm256_blendv_ps(_mm256_loadu_ps(lo0 + i), negBound, fric);
-        __m256 h = _mm256_blendv_ps(_mm256_loadu_ps(hi0 + i), bound, fric);
-        _mm256_storeu_ps(lo + i, _mm256_blendv_ps(l, x, pin));
-        _mm256_storeu_ps(hi + i, _mm256_blendv_ps(h, x, pin));
-    }
-    rowBoundsScalar(cur, boundOf, mu, lo0, hi0, lo, hi, first, i, count);
-}
-#else
-void rowBounds(const float* cur, const std::int32_t* boundOf, const float* mu, const float* lo0,
-               const float* hi0, float* lo, float* hi, std::ptrdiff_t first, std::ptrdiff_t count) {
-    rowBoundsScalar(cur, boundOf, mu, lo0, hi0, lo, hi, first, 0, count);
-}
-#endif
-
 // Pairs per chunk of the pair pass: a fixed size, so that which thread runs which chunk never
 // changes a result.
 constexpr std::ptrdiff_t kPairChunk = 512;
 
 #if defined(__AVX2__) && defined(__FMA__)
-// projectDisc on 8 pairs at once, with the scalar's operations (lcp_common.h).
-inline void projectDisc8(__m256& x1, __m256& x2, __m256 r) {
-    const __m256 len = _mm256_sqrt_ps(_mm256_fmadd_ps(x1, x1, _mm256_mul_ps(x2, x2)));
-    const __m256 outside = _mm256_cmp_ps(len, r, _CMP_GT_OQ);
-    const __m256 s = _mm256_div_ps(r, len);
-    x1 = _mm256_blendv_ps(x1, _mm256_mul_ps(x1, s), outside);
-    x2 = _mm256_blendv_ps(x2, _mm256_mul_ps(x2, s), outside);
-}
-
-// Eight disc pairs' part of r(x^t) (x = xf, xg; w + b = wf, wg) into r and probe, as onePair's.
-inline void pairResidual8(__m256 xf, __m256 xg, __m256 wf, __m256 wg, __m256 radius, __m256& r,
-                          __m256& probe) {
-    const __m256 absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-    __m256 nf = _mm256_sub_ps(xf, wf);
-    __m256 ng = _mm256_sub_ps(xg, wg);
-    projectDisc8(nf, ng, radius);
-    r = _mm256_max_ps(r, _mm256_and_ps(absMask, _mm256_sub_ps(xf, nf)));
-    r = _mm256_max_ps(r, _mm256_and_ps(absMask, _mm256_sub_ps(xg, ng)));
-    probe = _mm256_add_ps(probe, _mm256_mul_ps(_mm256_setzero_ps(), _mm256_add_ps(wf, wg)));
-}
-
-// Eight disc pairs' projected step with step scales df, dg, as onePair's: into vf, vg.
-inline void pairStep8(__m256 xf, __m256 xg, __m256 wf, __m256 wg, __m256 df, __m256 dg,
-                      __m256 radius, __m256& vf, __m256& vg) {
-    vf = _mm256_fnmadd_ps(df, wf, xf);
-    vg = _mm256_fnmadd_ps(dg, wg, xg);
-    projectDisc8(vf, vg, radius);
-}
-
-// Chebyshev on eight disc pairs' steps vf, vg with x^{t-1} = pf, pg, as onePair's.
-inline void pairChebyshev8(__m256 wt, __m256 pf, __m256 pg, __m256 radius, __m256& vf, __m256& vg) {
-    vf = _mm256_fmadd_ps(wt, _mm256_sub_ps(vf, pf), pf);
-    vg = _mm256_fmadd_ps(wt, _mm256_sub_ps(vg, pg), pg);
-    projectDisc8(vf, vg, radius);
-}
-
-// Lane l of the result: v[3 l + s] of the 24 floats v[0 .. 24) (stream s of row triples).
-template <int S>
-inline __m256 strideThree(const float* v) {
-    // Position p of a, b, c holds v[p], v[8 + p], v[16 + p]: exactly one is of stream S.
-    constexpr auto pick = [](int base) {
-        int mask = 0;
-        for (int p = 0; p < 8; ++p) {
-            mask |= (base + p) % 3 == S ? 1 << p : 0;
-        }
-        return mask;
-    };
-    const __m256 t =
-        _mm256_blend_ps(_mm256_blend_ps(_mm256_loadu_ps(v), _mm256_loadu_ps(v + 8), pick(8)),
-                        _mm256_loadu_ps(v + 16), pick(16));
-    return _mm256_permutevar8x32_ps(
-        t, _mm256_setr_epi32(S, (3 + S) % 8, (6 + S) % 8, (9 + S) % 8, (12 + S) % 8, (15 + S) % 8,
-                             (18 + S) % 8, (21 + S) % 8));
-}
-
-// strideThree's inverse: v[3 l + s] = a_s lane l for the 24 floats v[0 .. 24).
-inline void storeThree(float* v, __m256 a0, __m256 a1, __m256 a2) {
-    // Lane l of stream s goes to position (3 l + s) mod 8 of the vector holding row 3 l + s.
-    const __m256 t0 = _mm256_permutevar8x32_ps(a0, _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
-    const __m256 t1 = _mm256_permutevar8x32_ps(a1, _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
-    const __m256 t2 = _mm256_permutevar8x32_ps(a2, _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
-    _mm256_storeu_ps(v, _mm256_blend_ps(_mm256_blend_ps(t0, t1, 0x92), t2, 0x24));
-    _mm256_storeu_ps(v + 8, _mm256_blend_ps(_mm256_blend_ps(t0, t1, 0x24), t2, 0x49));
-    _mm256_storeu_ps(v + 16, _mm256_blend_ps(_mm256_blend_ps(t0, t1, 0x49), t2, 0x92));
-}
-
-// pairPass's update of pairs [begin, end) 8 at a time, the same operations as its scalar
-// loop, so that a pair's result does not depend on where it falls; returns where the scalar
-// loop continues (the last end - begin mod 8 pairs).
+// pairPass's update of pairs [begin, end) 8 at a time with the kernels' pair arithmetic (the
+// same as onePair's, so that a pair's result does not depend on where it falls); returns where
+// the scalar loop continues (the last end - begin mod 8 pairs).
 std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, const Workspace& ws,
                             float weight, bool wantResidual, std::ptrdiff_t begin,
                             std::ptrdiff_t end, RowsResult& out) {
-    const __m256 zero = _mm256_setzero_ps();
-    const __m256 wt = _mm256_set1_ps(weight);
-    __m256 r = zero;
-    __m256 probe = zero;
+    using F = lanes::Float8;
+    const F zero = lanes::splat<F>(0.0f);
+    const F wt = lanes::splat<F>(weight);
+    F r = zero;
+    F probe = zero;
     std::ptrdiff_t k = begin;
     alignas(32) float outF[8], outG[8];
     for (; k + 8 <= end; k += 8) {
@@ -618,33 +367,30 @@ std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, 
         const __m256i f = load(ws.pairFirst);
         const __m256i g = load(ws.pairSecond);
         const auto rowsOf = [&](const float* v, __m256i rows, auto stream) {
-            return triples ? strideThree<decltype(stream)::value>(v + base)
-                           : _mm256_i32gather_ps(v, rows, 4);
+            return F{triples ? kernels::strideThree<decltype(stream)::value>(v + base)
+                             : _mm256_i32gather_ps(v, rows, 4)};
         };
         using Normal = std::integral_constant<int, 0>;
         using First = std::integral_constant<int, 1>;
         using Second = std::integral_constant<int, 2>;
-        const __m256 radius =
-            _mm256_mul_ps(_mm256_loadu_ps(ws.pairMu.data() + k),
-                          _mm256_max_ps(zero, rowsOf(cur, load(ws.pairNormal), Normal{})));
-        const __m256 xf = rowsOf(cur, f, First{});
-        const __m256 xg = rowsOf(cur, g, Second{});
-        const __m256 wf =
-            _mm256_add_ps(rowsOf(ws.w.data(), f, First{}), rowsOf(p.b.data(), f, First{}));
-        const __m256 wg =
-            _mm256_add_ps(rowsOf(ws.w.data(), g, Second{}), rowsOf(p.b.data(), g, Second{}));
+        const F radius = lanes::load<F>(ws.pairMu.data() + k) *
+                         max(zero, rowsOf(cur, load(ws.pairNormal), Normal{}));
+        const F xf = rowsOf(cur, f, First{});
+        const F xg = rowsOf(cur, g, Second{});
+        const F wf = rowsOf(ws.w.data(), f, First{}) + rowsOf(p.b.data(), f, First{});
+        const F wg = rowsOf(ws.w.data(), g, Second{}) + rowsOf(p.b.data(), g, Second{});
         if (wantResidual) {
-            pairResidual8(xf, xg, wf, wg, radius, r, probe);
+            kernels::pairResidual(xf, xg, wf, wg, radius, r, probe);
         }
-        __m256 vf, vg;
-        pairStep8(xf, xg, wf, wg, rowsOf(ws.invDiag.data(), f, First{}),
-                  rowsOf(ws.invDiag.data(), g, Second{}), radius, vf, vg);
+        F vf, vg;
+        kernels::pairStep(xf, xg, wf, wg, rowsOf(ws.invDiag.data(), f, First{}),
+                          rowsOf(ws.invDiag.data(), g, Second{}), radius, vf, vg);
         if (weight != 1.0f) {
-            pairChebyshev8(wt, rowsOf(ws.prev.data(), f, First{}),
-                           rowsOf(ws.prev.data(), g, Second{}), radius, vf, vg);
+            kernels::pairChebyshev(wt, rowsOf(ws.prev.data(), f, First{}),
+                                   rowsOf(ws.prev.data(), g, Second{}), radius, vf, vg);
         }
-        _mm256_store_ps(outF, vf);
-        _mm256_store_ps(outG, vg);
+        _mm256_store_ps(outF, vf.v);
+        _mm256_store_ps(outG, vg.v);
         if (triples) {
             for (int l = 0; l < 8; ++l) {
                 next[base + 3 * l + 1] = outF[l];
@@ -657,43 +403,41 @@ std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, 
             }
         }
     }
-    foldLanes(r, probe, out);
+    kernels::fold(r, probe, out);
     return k;
 }
 #endif
 
-// Pair k of one Jacobi pass (ws.w = A x^t on entry, rows pinned by pinPairRows):
+// Pair k of one Jacobi pass (ws.w = A x^t on entry, rows pinned by pinPairRows), one lane of
+// the kernels' pair arithmetic:
 //   v = Proj_disc(x_pair - s w_pair), s = omega / max(A_ff, A_gg) (ws.invDiag), and with a
 //   Chebyshev weight != 1, x'_pair = Proj_disc(weight (v - x^{t-1}_pair) + x^{t-1}_pair).
 // With wantResidual its part of r(x^t) goes into out (a NaN or infinite w or x reaches
 // out.probe); otherwise nothing does.
 void onePair(const LcpProblem& p, const float* cur, float* next, const Workspace& ws, float weight,
              bool wantResidual, std::size_t k, RowsResult& out) {
+    using F = lanes::Float1;
     const FrictionPair& q = ws.pairs[k];
     const auto f = static_cast<std::size_t>(q.first);
     const auto g = static_cast<std::size_t>(q.second);
-    const float radius = q.mu * std::max(cur[q.normal], 0.0f);
-    const float wf = ws.w[f] + p.b[f];
-    const float wg = ws.w[g] + p.b[g];
+    const F radius = F{q.mu} * max(F{0.0f}, F{cur[q.normal]});
+    const F xf{cur[f]};
+    const F xg{cur[g]};
+    const F wf = F{ws.w[f]} + F{p.b[f]};
+    const F wg = F{ws.w[g]} + F{p.b[g]};
     if (wantResidual) {
-        float nf = cur[f] - wf;
-        float ng = cur[g] - wg;
-        projectDisc(nf, ng, radius);
-        out.r = std::max({out.r, std::abs(cur[f] - nf), std::abs(cur[g] - ng)});
-        out.probe += 0.0f * (wf + wg + out.r);
+        F r{0.0f};
+        F probe{0.0f};
+        kernels::pairResidual(xf, xg, wf, wg, radius, r, probe);
+        kernels::fold(r, probe, out);
     }
-    float vf = cur[f] - ws.invDiag[f] * wf;
-    float vg = cur[g] - ws.invDiag[g] * wg;
-    projectDisc(vf, vg, radius);
+    F vf, vg;
+    kernels::pairStep(xf, xg, wf, wg, F{ws.invDiag[f]}, F{ws.invDiag[g]}, radius, vf, vg);
     if (weight != 1.0f) {
-        const float pf = ws.prev[f];
-        const float pg = ws.prev[g];
-        vf = weight * (vf - pf) + pf;
-        vg = weight * (vg - pg) + pg;
-        projectDisc(vf, vg, radius);
+        kernels::pairChebyshev(F{weight}, F{ws.prev[f]}, F{ws.prev[g]}, radius, vf, vg);
     }
-    next[f] = vf;
-    next[g] = vg;
+    next[f] = vf.v;
+    next[g] = vg.v;
 }
 
 // The pairs [begin, end) of one Jacobi pass (onePair; eight at a time where the CPU has AVX2,
@@ -719,19 +463,21 @@ RowsResult projectRowRange(const LcpProblem& p, const float* cur, float* next, W
     if (weight != 1.0f && !ws.prev.empty()) {
         std::copy(next + b, next + e, ws.prev.data() + b);  // x^{t-1}, for the pair pass
     }
+    const auto arrays = [&](std::ptrdiff_t s, const float* lo, const float* hi) {
+        return kernels::RowArrays{cur + s, ws.w.data() + s,       p.b.data() + s, lo,
+                                  hi,      ws.invDiag.data() + s, next + s};
+    };
     if (!p.hasFriction()) {
-        return projectRows(cur + b, ws.w.data() + b, p.b.data() + b, p.lo.data() + b,
-                           p.hi.data() + b, ws.invDiag.data() + b, next + b, weight, e - b);
+        return kernels::projectRows(arrays(b, p.lo.data() + b, p.hi.data() + b), weight, e - b);
     }
     RowsResult out;
     for (std::ptrdiff_t s = b; s < e; s += kBoundRows) {
         const std::ptrdiff_t count = std::min(kBoundRows, e - s);
         alignas(64) float lo[kBoundRows];
         alignas(64) float hi[kBoundRows];
-        rowBounds(cur, ws.boundOf.data() + s, p.mu.data() + s, p.lo.data() + s, p.hi.data() + s, lo,
-                  hi, s, count);
-        const RowsResult q = projectRows(cur + s, ws.w.data() + s, p.b.data() + s, lo, hi,
-                                         ws.invDiag.data() + s, next + s, weight, count);
+        kernels::rowBounds(cur, ws.boundOf.data() + s, p.mu.data() + s, p.lo.data() + s,
+                           p.hi.data() + s, lo, hi, s, count);
+        const RowsResult q = kernels::projectRows(arrays(s, lo, hi), weight, count);
         out.r = std::max(out.r, q.r);
         out.probe += q.probe;
     }
@@ -740,21 +486,19 @@ RowsResult projectRowRange(const LcpProblem& p, const float* cur, float* next, W
 
 #if defined(__AVX2__) && defined(__FMA__)
 // Contacts [begin, end) of a pass over contact rows (Workspace::contactRows) eight at a time:
-// each normal row with projectRows's operations, each pair with pairPassAvx2's, x^{t-1} read
-// from next before the contacts' x^{t+1} overwrite it. The pairs' rows add to r and the probe
-// what projectRows adds for a pinned row (|x - x| and 0 (w + x)). Returns where the rest
+// each normal row with the kernels' row arithmetic, each pair with their pair arithmetic, x^{t-1}
+// read from next before the contacts' x^{t+1} overwrite it. The pairs' rows add to r and the
+// probe what a pinned row adds (|x - clamp(x - w, x, x)| and 0 (w + x)). Returns where the rest
 // continues (the last end - begin mod 8 contacts).
 std::ptrdiff_t contactPassAvx2(const LcpProblem& p, const float* cur, float* next,
                                const Workspace& ws, float weight, bool wantResidual,
                                std::ptrdiff_t begin, std::ptrdiff_t end, RowsResult& out) {
-    const __m256 zero = _mm256_setzero_ps();
-    const __m256 absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-    const __m256 wt = _mm256_set1_ps(weight);
-    const auto clamp = [](__m256 v, __m256 l, __m256 h) {
-        return _mm256_min_ps(h, _mm256_max_ps(l, v));  // a NaN v stays NaN
-    };
-    __m256 r = zero;
-    __m256 probe = zero;
+    using F = lanes::Float8;
+    using kernels::strideThree;
+    const F zero = lanes::splat<F>(0.0f);
+    const F wt = lanes::splat<F>(weight);
+    F r = zero;
+    F probe = zero;
     std::ptrdiff_t k = begin;
     for (; k + 8 <= end; k += 8) {
         const std::ptrdiff_t base = 3 * k;
@@ -762,43 +506,33 @@ std::ptrdiff_t contactPassAvx2(const LcpProblem& p, const float* cur, float* nex
         const float* wr = ws.w.data() + base;
         const float* br = p.b.data() + base;
         const float* dr = ws.invDiag.data() + base;
-        const __m256 xn = strideThree<0>(xr);
-        const __m256 xf = strideThree<1>(xr);
-        const __m256 xg = strideThree<2>(xr);
-        const __m256 wn = _mm256_add_ps(strideThree<0>(wr), strideThree<0>(br));
-        const __m256 wf = _mm256_add_ps(strideThree<1>(wr), strideThree<1>(br));
-        const __m256 wg = _mm256_add_ps(strideThree<2>(wr), strideThree<2>(br));
-        // The normal row: projectRows.
-        const __m256 l = strideThree<0>(p.lo.data() + base);
-        const __m256 h = strideThree<0>(p.hi.data() + base);
-        r = _mm256_max_ps(
-            r, _mm256_and_ps(absMask, _mm256_sub_ps(xn, clamp(_mm256_sub_ps(xn, wn), l, h))));
-        __m256 vn = clamp(_mm256_fnmadd_ps(strideThree<0>(dr), wn, xn), l, h);
-        // The pair rows as pinned rows in projectRows: x - clamp(x - w, x, x) and 0 (w + x).
-        r = _mm256_max_ps(
-            r, _mm256_and_ps(absMask, _mm256_sub_ps(xf, clamp(_mm256_sub_ps(xf, wf), xf, xf))));
-        r = _mm256_max_ps(
-            r, _mm256_and_ps(absMask, _mm256_sub_ps(xg, clamp(_mm256_sub_ps(xg, wg), xg, xg))));
-        probe = _mm256_add_ps(probe, _mm256_mul_ps(zero, _mm256_add_ps(wn, xn)));
-        probe = _mm256_add_ps(probe, _mm256_mul_ps(zero, _mm256_add_ps(wf, xf)));
-        probe = _mm256_add_ps(probe, _mm256_mul_ps(zero, _mm256_add_ps(wg, xg)));
-        // The pair: pairPassAvx2.
-        const __m256 radius =
-            _mm256_mul_ps(_mm256_loadu_ps(ws.pairMu.data() + k), _mm256_max_ps(zero, xn));
+        const F xn{strideThree<0>(xr)};
+        const F xf{strideThree<1>(xr)};
+        const F xg{strideThree<2>(xr)};
+        const F wn = F{strideThree<0>(wr)} + F{strideThree<0>(br)};
+        const F wf = F{strideThree<1>(wr)} + F{strideThree<1>(br)};
+        const F wg = F{strideThree<2>(wr)} + F{strideThree<2>(br)};
+        const F l{strideThree<0>(p.lo.data() + base)};
+        const F h{strideThree<0>(p.hi.data() + base)};
+        F vn = kernels::rowStep(xn, wn, l, h, F{strideThree<0>(dr)}, r, probe);
+        kernels::rowStep(xf, wf, xf, xf, zero, r, probe);  // pinned: r and probe only
+        kernels::rowStep(xg, wg, xg, xg, zero, r, probe);
+        const F radius = lanes::load<F>(ws.pairMu.data() + k) * max(zero, xn);
         if (wantResidual) {
-            pairResidual8(xf, xg, wf, wg, radius, r, probe);
+            kernels::pairResidual(xf, xg, wf, wg, radius, r, probe);
         }
-        __m256 vf, vg;
-        pairStep8(xf, xg, wf, wg, strideThree<1>(dr), strideThree<2>(dr), radius, vf, vg);
+        F vf, vg;
+        kernels::pairStep(xf, xg, wf, wg, F{strideThree<1>(dr)}, F{strideThree<2>(dr)}, radius, vf,
+                          vg);
         if (weight != 1.0f) {
             const float* pr = next + base;  // x^{t-1}
-            const __m256 pn = strideThree<0>(pr);
-            vn = clamp(_mm256_fmadd_ps(wt, _mm256_sub_ps(vn, pn), pn), l, h);
-            pairChebyshev8(wt, strideThree<1>(pr), strideThree<2>(pr), radius, vf, vg);
+            vn = kernels::rowChebyshev(wt, vn, F{strideThree<0>(pr)}, l, h);
+            kernels::pairChebyshev(wt, F{strideThree<1>(pr)}, F{strideThree<2>(pr)}, radius, vf,
+                                   vg);
         }
-        storeThree(next + base, vn, vf, vg);
+        kernels::storeThree(next + base, vn.v, vf.v, vg.v);
     }
-    foldLanes(r, probe, out);
+    kernels::fold(r, probe, out);
     return k;
 }
 #endif
