@@ -29,158 +29,18 @@
 #include "solver/exec/executor.h"
 #include "solver/lcp/lcp_common.h"
 #include "solver/lcp/lcp_cpu_kernels.h"
+#include "solver/lcp/lcp_cpu_plan.h"
 #include "solver/linalg/dense.h"
 
 namespace ww::lcp {
 
 namespace {
 
+using cpu::kBoundRows;
+using cpu::kGatherChunkBodies;
+using cpu::kMatrixFreeChunkRows;
+using cpu::Workspace;
 using kernels::RowsResult;
-
-// Body chunks of the matrix-free gather and row chunks of a pass: fixed sizes, so that which
-// thread runs which chunk never changes a result. A gather chunk is small (a wall brick has ~70
-// entries, so 32 bodies are ~2 us of work) so that the threads share a pass's gather evenly:
-// 256-body chunks split a 402-body island 256 : 146 over two threads, and over more threads
-// than chunks left most of them idle (20 x 20 collapse, two threads: solve p50 4.37 -> 4.0 ms).
-constexpr std::ptrdiff_t kGatherChunkBodies = 32;
-// Rows per chunk of a matrix-free pass: 42 whole triple groups (RowOperator::kTripleGroup
-// contacts of three rows), so that only a block's last rows take applyRows's scalar loop.
-constexpr std::ptrdiff_t kMatrixFreeChunkRows = 1008;
-static_assert(kMatrixFreeChunkRows % (3 * RowOperator::kTripleGroup) == 0);
-// Rows whose bounds a Jacobi pass computes at a time, into a buffer on the stack (~2 KiB).
-constexpr std::ptrdiff_t kBoundRows = 240;
-
-struct Workspace {
-    std::vector<float> cur, next, good, w, invDiag, lo, hi;
-    std::vector<float> u;        ///< matrix-free: W J^T x per body (RowOperator::kBodyFloats each)
-    std::vector<float> weights;  ///< Chebyshev weights per iteration (empty: plain Jacobi)
-    std::vector<FrictionPair> pairs;  ///< disc pairs of the problem being solved
-    std::vector<int> partner;         ///< per row: the other row of its disc pair, or -1
-    /// Accelerated Jacobi with disc pairs: x^{t-1} of every row, copied by each chunk of the
-    /// row pass before it overwrites next (the pair pass reads the pairs' rows from it).
-    std::vector<float> prev;
-    /// The pairs' fields as arrays (first row, second row, normal row, mu), for the vector pass.
-    std::vector<std::int32_t> pairFirst, pairSecond, pairNormal;
-    std::vector<float> pairMu;
-    /// Per pair k: 1 when pairs k .. k + 7 are 8 consecutive contacts laid out as (normal,
-    /// first, second) row triples, so the vector pass loads them instead of gathering.
-    std::vector<std::uint8_t> tripleAt;
-    /// Matrix-free Jacobi with disc pairs: the pairs whose two rows both lie in row chunk c of
-    /// the pass are [chunkPairBegin[c], chunkPairEnd[c]), and that chunk updates them right
-    /// after its rows, so a pass hands work to the threads twice (gather, rows and pairs)
-    /// instead of three times. The few pairs whose rows straddle two chunks (strayPairs) are
-    /// updated after the rows. Empty: the pairs get a pass of their own (dense problems, or
-    /// pairs whose rows lie far apart).
-    std::vector<std::int32_t> chunkPairBegin, chunkPairEnd, strayPairs;
-    /// Per row, where a Jacobi pass takes its bounds (rowBounds): kFixedBounds (the problem's
-    /// lo, hi), kPinnedRow (a disc pair's row, pinned to its current value for the pair pass),
-    /// or the index of the normal row a friction row's interval scales with.
-    std::vector<std::int32_t> boundOf;
-    /// Matrix-free Jacobi whose rows are contacts (row 3k a normal with the problem's bounds,
-    /// rows 3k + 1, 3k + 2 its disc pair k) and whose pairs all run with their row chunk: each
-    /// chunk then updates a contact's three rows together (contactRange), reading x^{t-1}
-    /// before it writes x^{t+1}, so neither prev nor the pinned rows' bounds are needed.
-    bool contactRows = false;
-    bool contactRowsPossible = false;  ///< the layout allows contactRows (set by reserve)
-    /// Where the Jacobi pass's row chunks ran last pass: A's rows stay in that core's cache.
-    exec::LoopAffinity passAffinity;
-    /// The same for the matrix-free gather's body chunks.
-    exec::LoopAffinity gatherAffinity;
-    void reserve(const LcpProblem& p) {
-        const auto n = static_cast<std::size_t>(p.n);
-        for (auto* v : {&cur, &next, &good, &w, &invDiag, &lo, &hi}) {
-            v->resize(n);
-        }
-        u.resize(p.matrixFree() ? static_cast<std::size_t>(RowOperator::kBodyFloats) *
-                                      static_cast<std::size_t>(p.op.bodies())
-                                : 0);
-        pairs = frictionPairs(p);
-        partner.assign(pairs.empty() ? 0 : n, -1);
-        for (const FrictionPair& q : pairs) {
-            partner[static_cast<std::size_t>(q.first)] = q.second;
-            partner[static_cast<std::size_t>(q.second)] = q.first;
-        }
-        prev.resize(pairs.empty() ? 0 : n);
-        pairFirst.resize(pairs.size());
-        pairSecond.resize(pairs.size());
-        pairNormal.resize(pairs.size());
-        pairMu.resize(pairs.size());
-        for (std::size_t k = 0; k < pairs.size(); ++k) {
-            pairFirst[k] = pairs[k].first;
-            pairSecond[k] = pairs[k].second;
-            pairNormal[k] = pairs[k].normal;
-            pairMu[k] = pairs[k].mu;
-        }
-        // run = how many pairs from k on continue a run of consecutive row triples.
-        tripleAt.assign(pairs.size(), 0);
-        int run = 0;
-        for (std::size_t k = pairs.size(); k-- > 0;) {
-            const bool triple =
-                pairFirst[k] == pairNormal[k] + 1 && pairSecond[k] == pairNormal[k] + 2;
-            const bool continues =
-                k + 1 < pairs.size() && run > 0 && pairNormal[k + 1] == pairNormal[k] + 3;
-            run = triple ? (continues ? run + 1 : 1) : 0;
-            tripleAt[k] = run >= 8 ? 1 : 0;
-        }
-        assignPairsToChunks(p);
-        boundOf.resize(p.hasFriction() ? n : 0);
-        for (std::size_t i = 0; i < boundOf.size(); ++i) {
-            const int k = p.frictionNormal[i];
-            boundOf[i] = !partner.empty() && partner[i] >= 0 ? kPinnedRow
-                         : k >= 0                            ? k
-                                                             : kFixedBounds;
-        }
-        bool possible = !chunkPairBegin.empty() && strayPairs.empty() &&
-                        kMatrixFreeChunkRows % 3 == 0 && 3 * pairs.size() == n;
-        for (std::size_t k = 0; possible && k < pairs.size(); ++k) {
-            const auto row = static_cast<std::int32_t>(3 * k);
-            possible = pairNormal[k] == row && pairFirst[k] == row + 1 &&
-                       pairSecond[k] == row + 2 &&
-                       boundOf[static_cast<std::size_t>(row)] == kFixedBounds;
-        }
-        contactRowsPossible = possible;
-        contactRows = possible;
-    }
-    static constexpr std::int32_t kFixedBounds = kernels::kFixedBounds;
-    static constexpr std::int32_t kPinnedRow = kernels::kPinnedRow;
-
-  private:
-    // chunkPairBegin, chunkPairEnd and strayPairs for the matrix-free pass's row chunks; left
-    // empty unless each chunk's pairs are one run followed by at most its strays, and there
-    // are no more strays than chunks (pairs come sorted by their first row: frictionPairs).
-    void assignPairsToChunks(const LcpProblem& p) {
-        const auto none = [&] {
-            chunkPairBegin.clear();
-            chunkPairEnd.clear();
-            strayPairs.clear();
-        };
-        none();
-        if (!p.matrixFree() || pairs.empty()) {
-            return;
-        }
-        const std::ptrdiff_t chunks = exec::chunkCount(p.n, kMatrixFreeChunkRows);
-        std::size_t k = 0;
-        for (std::ptrdiff_t c = 0; c < chunks; ++c) {
-            const std::ptrdiff_t rowEnd =
-                std::min<std::ptrdiff_t>((c + 1) * kMatrixFreeChunkRows, p.n);
-            chunkPairBegin.push_back(static_cast<std::int32_t>(k));
-            while (k < pairs.size() && pairs[k].first < rowEnd && pairs[k].second < rowEnd) {
-                ++k;
-            }
-            chunkPairEnd.push_back(static_cast<std::int32_t>(k));
-            for (; k < pairs.size() && pairs[k].first < rowEnd; ++k) {
-                if (pairs[k].second < rowEnd) {
-                    none();  // an in-chunk pair after a stray: not one run
-                    return;
-                }
-                strayPairs.push_back(static_cast<std::int32_t>(k));
-            }
-        }
-        if (k != pairs.size() || static_cast<std::ptrdiff_t>(strayPairs.size()) > chunks) {
-            none();
-        }
-    }
-};
 
 // The step scale of row i (omega / A_ii), shared by a disc pair (omega / max(A_ff, A_gg)).
 float stepScale(const LcpProblem& p, const Workspace& ws, float omega, std::size_t i) {

@@ -1,0 +1,92 @@
+// The CPU LCP solver's plan of a problem (lcp_cpu_plan.h).
+#include "solver/lcp/lcp_cpu_plan.h"
+
+#include <algorithm>
+
+namespace ww::lcp::cpu {
+
+void Workspace::reserve(const LcpProblem& p) {
+    const auto n = static_cast<std::size_t>(p.n);
+    for (auto* v : {&cur, &next, &good, &w, &invDiag, &lo, &hi}) {
+        v->resize(n);
+    }
+    u.resize(p.matrixFree() ? static_cast<std::size_t>(RowOperator::kBodyFloats) *
+                                  static_cast<std::size_t>(p.op.bodies())
+                            : 0);
+    pairs = frictionPairs(p);
+    partner.assign(pairs.empty() ? 0 : n, -1);
+    for (const FrictionPair& q : pairs) {
+        partner[static_cast<std::size_t>(q.first)] = q.second;
+        partner[static_cast<std::size_t>(q.second)] = q.first;
+    }
+    prev.resize(pairs.empty() ? 0 : n);
+    pairFirst.resize(pairs.size());
+    pairSecond.resize(pairs.size());
+    pairNormal.resize(pairs.size());
+    pairMu.resize(pairs.size());
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        pairFirst[k] = pairs[k].first;
+        pairSecond[k] = pairs[k].second;
+        pairNormal[k] = pairs[k].normal;
+        pairMu[k] = pairs[k].mu;
+    }
+    // run = how many pairs from k on continue a run of consecutive row triples.
+    tripleAt.assign(pairs.size(), 0);
+    int run = 0;
+    for (std::size_t k = pairs.size(); k-- > 0;) {
+        const bool triple = pairFirst[k] == pairNormal[k] + 1 && pairSecond[k] == pairNormal[k] + 2;
+        const bool continues =
+            k + 1 < pairs.size() && run > 0 && pairNormal[k + 1] == pairNormal[k] + 3;
+        run = triple ? (continues ? run + 1 : 1) : 0;
+        tripleAt[k] = run >= 8 ? 1 : 0;
+    }
+    assignPairsToChunks(p);
+    boundOf.resize(p.hasFriction() ? n : 0);
+    for (std::size_t i = 0; i < boundOf.size(); ++i) {
+        const int k = p.frictionNormal[i];
+        boundOf[i] = !partner.empty() && partner[i] >= 0 ? kPinnedRow : k >= 0 ? k : kFixedBounds;
+    }
+    bool possible = !chunkPairBegin.empty() && strayPairs.empty() &&
+                    kMatrixFreeChunkRows % 3 == 0 && 3 * pairs.size() == n;
+    for (std::size_t k = 0; possible && k < pairs.size(); ++k) {
+        const auto row = static_cast<std::int32_t>(3 * k);
+        possible = pairNormal[k] == row && pairFirst[k] == row + 1 && pairSecond[k] == row + 2 &&
+                   boundOf[static_cast<std::size_t>(row)] == kFixedBounds;
+    }
+    contactRowsPossible = possible;
+    contactRows = possible;
+}
+
+void Workspace::assignPairsToChunks(const LcpProblem& p) {
+    const auto none = [&] {
+        chunkPairBegin.clear();
+        chunkPairEnd.clear();
+        strayPairs.clear();
+    };
+    none();
+    if (!p.matrixFree() || pairs.empty()) {
+        return;
+    }
+    const std::ptrdiff_t chunks = exec::chunkCount(p.n, kMatrixFreeChunkRows);
+    std::size_t k = 0;
+    for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+        const std::ptrdiff_t rowEnd = std::min<std::ptrdiff_t>((c + 1) * kMatrixFreeChunkRows, p.n);
+        chunkPairBegin.push_back(static_cast<std::int32_t>(k));
+        while (k < pairs.size() && pairs[k].first < rowEnd && pairs[k].second < rowEnd) {
+            ++k;
+        }
+        chunkPairEnd.push_back(static_cast<std::int32_t>(k));
+        for (; k < pairs.size() && pairs[k].first < rowEnd; ++k) {
+            if (pairs[k].second < rowEnd) {
+                none();  // an in-chunk pair after a stray: not one run
+                return;
+            }
+            strayPairs.push_back(static_cast<std::int32_t>(k));
+        }
+    }
+    if (k != pairs.size() || static_cast<std::ptrdiff_t>(strayPairs.size()) > chunks) {
+        none();
+    }
+}
+
+}  // namespace ww::lcp::cpu
