@@ -53,21 +53,21 @@ class RowOperator {
     }
     /// Row i's J blocks: J_A (linear xyz, angular xyz), then J_B.
     std::span<float, kJacobianFloats> jacobian(int row) {
-        return std::span<float, kJacobianFloats>(m_j.data() + kJacobianFloats * std::size_t(row),
-                                                 kJacobianFloats);
+        return std::span<float, kJacobianFloats>(
+            m_j.data() + kJacobianFloats * static_cast<std::size_t>(row), kJacobianFloats);
     }
     std::span<const float, kJacobianFloats> jacobian(int row) const {
         return std::span<const float, kJacobianFloats>(
-            m_j.data() + kJacobianFloats * std::size_t(row), kJacobianFloats);
+            m_j.data() + kJacobianFloats * static_cast<std::size_t>(row), kJacobianFloats);
     }
     /// Row i's K blocks, K_A = W_A J_A^T then K_B, in J's order.
     std::span<float, kJacobianFloats> weighted(int row) {
-        return std::span<float, kJacobianFloats>(m_k.data() + kJacobianFloats * std::size_t(row),
-                                                 kJacobianFloats);
+        return std::span<float, kJacobianFloats>(
+            m_k.data() + kJacobianFloats * static_cast<std::size_t>(row), kJacobianFloats);
     }
     std::span<const float, kJacobianFloats> weighted(int row) const {
         return std::span<const float, kJacobianFloats>(
-            m_k.data() + kJacobianFloats * std::size_t(row), kJacobianFloats);
+            m_k.data() + kJacobianFloats * static_cast<std::size_t>(row), kJacobianFloats);
     }
     /// Each body slot's mass matrix M_b = W_b^-1 (optional: the products do not read it;
     /// lanczosLambdaMax, lanczos.h, needs it for its inner product). allocateBodyMasses sizes
@@ -81,12 +81,12 @@ class RowOperator {
                m_bodyMass.size() == kMassFloats * static_cast<std::size_t>(m_bodies);
     }
     std::span<float, kMassFloats> bodyMass(int b) {
-        return std::span<float, kMassFloats>(m_bodyMass.data() + kMassFloats * std::size_t(b),
-                                             kMassFloats);
+        return std::span<float, kMassFloats>(
+            m_bodyMass.data() + kMassFloats * static_cast<std::size_t>(b), kMassFloats);
     }
     std::span<const float, kMassFloats> bodyMass(int b) const {
-        return std::span<const float, kMassFloats>(m_bodyMass.data() + kMassFloats * std::size_t(b),
-                                                   kMassFloats);
+        return std::span<const float, kMassFloats>(
+            m_bodyMass.data() + kMassFloats * static_cast<std::size_t>(b), kMassFloats);
     }
 
     // --- The body index and the product layouts ---
