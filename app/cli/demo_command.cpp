@@ -17,6 +17,7 @@
 #include "app/cli/demo_config.h"
 #include "app/cli/gpu_session.h"
 #include "app/cli/headless_run.h"
+#include "app/cli/scene_options.h"
 #include "app/cli/scene_registry.h"
 #include "app/cli/thread_option.h"
 #include "app/demo/demo.h"

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/cli/scene_options.h"
 #include "app/cli/scene_registry.h"
-#include "app/demo/splash_demo_scene.h"
-#include "app/demo/wall_demo_scene.h"
-#include "app/demo/water_demo_scene.h"
+#include "app/scenes/splash/splash_demo_scene.h"
+#include "app/scenes/wall/wall_demo_scene.h"
+#include "app/scenes/water/water_demo_scene.h"
 
 namespace ww::app {
 

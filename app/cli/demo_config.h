@@ -11,8 +11,10 @@
 
 #include "app/cli/scene_options.h"
 #include "app/demo/saved_settings.h"
-#include "app/demo/wall_demo_scene.h"
+#include "app/scenes/splash/splash_scene.h"
+#include "app/scenes/wall/wall_demo_scene.h"
 #include "solver/gpu/shader_library.h"
+#include "solver/wave/wave_params.h"
 
 namespace ww::app {
 

@@ -13,6 +13,9 @@
 
 #include "app/cli/demo_config.h"
 #include "app/demo/saved_settings.h"
+#include "app/scenes/splash/splash_options.h"
+#include "app/scenes/wall/wall_options.h"
+#include "app/scenes/water/water_options.h"
 #include "support/seed.h"
 
 namespace ww::app {

@@ -12,8 +12,12 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "app/cli/scene_options.h"
+#include "app/scenes/splash/splash_params.h"
+#include "app/scenes/wall/wall_params.h"
+#include "app/scenes/water/water_params.h"
 #include "support/seed.h"
 
 namespace ww::app {
@@ -25,9 +29,8 @@ namespace {
 template <typename Settings>
 void drawValue(const ParamRow<Settings>& row, std::mt19937& rng, SceneOptionValues& v) {
     const ParamInfo& info = row.info;
-    std::visit(
-        [&](auto field) {
-            auto& value = v.*field;
+    visitParam(
+        info.field, v, [&](auto& value) {
             using T = std::decay_t<decltype(value)>;
             if constexpr (std::is_same_v<T, std::string>) {
                 if (!info.choices.empty()) {
@@ -55,8 +58,7 @@ void drawValue(const ParamRow<Settings>& row, std::mt19937& rng, SceneOptionValu
                     }
                 } while (!checkParam(info, v).ok());  // an open end drawn, or rounded onto
             }
-        },
-        info.field);
+        });
 }
 
 template <typename Settings>
@@ -85,7 +87,7 @@ void expectEveryChoiceRoundTrips(const std::vector<ParamRow<Settings>>& rows) {
         for (const std::string& choice : row.info.choices) {
             SCOPED_TRACE(row.info.key + " " + choice);
             SceneOptionValues v;
-            v.*std::get<std::string SceneOptionValues::*>(row.info.field) = choice;
+            std::get<ParamAccess<std::string>>(row.info.field)(v) = choice;
             Settings settings{};
             ASSERT_TRUE(row.write(v, settings).ok());
             SceneOptionValues back;
@@ -128,13 +130,13 @@ void expectEdges(const std::vector<ParamRow<Settings>>& rows) {
         const ParamInfo& info = row.info;
         SCOPED_TRACE(info.key);
         std::visit(
-            [&](auto field) {
-                using T = std::decay_t<decltype(SceneOptionValues{}.*field)>;
+            [&](const auto& access) {
+                using T = std::decay_t<decltype(access(std::declval<SceneOptionValues&>()))>;
                 if constexpr (!std::is_same_v<T, std::string>) {
                     const ParamRange& r = info.range;
                     const auto expectAt = [&](T value, bool ok) {
                         SceneOptionValues v;
-                        v.*field = value;
+                        access(v) = value;
                         const Status s = checkParam(info, v);
                         EXPECT_EQ(s.ok(), ok) << paramText(info, v);
                         if (!s.ok()) {

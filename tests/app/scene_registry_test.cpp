@@ -7,7 +7,8 @@
 
 #include "app/cli/demo_config.h"
 #include "app/cli/scene_registry.h"
-#include "app/demo/wall_demo_scene.h"
+#include "app/scenes/wall/wall_demo_scene.h"
+#include "app/scenes/wall/wall_options.h"
 #include "app/small_scenes.h"
 
 namespace ww::app {
