@@ -174,6 +174,7 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
             return reportError(s.error());
         }
     }
+    v.sceneValues.given = table.givenKeys();
     if (v.frames < 0 || v.width < 64 || v.height < 64 || v.width > 16384 || v.height > 16384) {
         return reportError(inputError("--frames must be >= 0 and --width/--height in [64, 16384]"));
     }

@@ -68,6 +68,7 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
             return reportError(s.error());
         }
     }
+    v.sceneValues.given = table.givenKeys();
     if (v.steps < 1 || v.steps > 100000000) {
         return reportError(inputError("--steps must be in [1, 100000000]"));
     }

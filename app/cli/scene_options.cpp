@@ -8,6 +8,23 @@
 
 namespace ww::app {
 
+namespace {
+
+// "; the splash scene's default: 0.1" for each scene with its own default for `key`.
+std::string sceneDefaultsText(const std::string& key) {
+    std::string text;
+    for (const SceneEntry& scene : sceneRegistry()) {
+        for (const SceneDefault& d : scene.defaults) {
+            if (d.key == key) {
+                text += std::string("; the ") + scene.name + " scene's default: " + d.value;
+            }
+        }
+    }
+    return text;
+}
+
+}  // namespace
+
 void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
     std::set<std::string> registered;
     for (const SceneEntry& scene : sceneRegistry()) {
@@ -15,8 +32,8 @@ void registerSceneOptions(OptionTable& t, SceneOptionValues& v) {
             if (!registered.insert(info.key).second) {
                 continue;
             }
-            const std::string help =
-                info.unit.empty() ? info.help : info.help + " [" + info.unit + "]";
+            std::string help = info.unit.empty() ? info.help : info.help + " [" + info.unit + "]";
+            help += sceneDefaultsText(info.key);
             visitParam(info.field, v,
                        [&](auto& value) { t.add(info.key, value, help, info.choices); });
         }

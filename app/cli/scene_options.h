@@ -12,7 +12,8 @@
 namespace ww::app {
 
 /// One option (flag and config key) per parameter row of every registered scene, in the
-/// registry's order (a key two scenes share is registered once), then --dt and --threads.
+/// registry's order (a key two scenes share is registered once), then --dt and --threads. The
+/// help of a key names the scenes' own defaults for it (SceneEntry::defaults).
 void registerSceneOptions(OptionTable& table, SceneOptionValues& values);
 
 /// The backend to ask for (--backend cpu|gpu|auto) given the scene's LCP method: Gauss-Seidel

@@ -52,6 +52,7 @@ const std::vector<SceneEntry>& entries() {
          .options = "wall, LCP and water options, and the splash options",
          .params = concat(
              {paramInfos(wallParams()), paramInfos(waterParams()), paramInfos(splashParams())}),
+         .defaults = splashDefaults(),
          .make = makeSplashScene,
          // the coupled step runs on either backend (docs/splash.md, "GPU path"): no cpuOnly
          .optionalInDemo = true,
@@ -93,7 +94,27 @@ Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const Scene
         }
         return inputError("--scene '" + name + "' is not a scene (use one of " + list + ")");
     }
-    return entry->make(build);
+    return makeScene(*entry, build);
+}
+
+SceneOptionValues sceneValues(const SceneEntry& entry, SceneOptionValues v) {
+    for (const SceneDefault& d : entry.defaults) {
+        if (v.given.count(d.key) > 0) {
+            continue;
+        }
+        for (const ParamInfo& info : entry.params) {
+            if (info.key == d.key) {
+                // A number the scene wrote itself (SceneRegistry.SceneDefaultsAreRowsTheyAccept).
+                (void)setParamText(info, v, d.value);
+            }
+        }
+    }
+    return v;
+}
+
+Result<std::unique_ptr<SimScene>> makeScene(const SceneEntry& entry, SceneBuild build) {
+    build.values = sceneValues(entry, std::move(build.values));
+    return entry.make(build);
 }
 
 Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneOptionValues& v,

@@ -39,6 +39,9 @@ struct SceneEntry {
     /// Every parameter row it reads, its own and those it shares with other scenes (each key
     /// becomes one --flag and config key, registered once in the registry's order).
     std::vector<ParamInfo> params;
+    /// Its own defaults for keys of `params` it shares with other scenes (applied by
+    /// sceneValues() where the user gave the key no value).
+    std::vector<SceneDefault> defaults;
     Result<std::unique_ptr<SimScene>> (*make)(const SceneBuild& build);
     /// Events of the demo's short no-display run (something happens within its first steps);
     /// empty: that run leaves the scene out.
@@ -61,6 +64,10 @@ const SceneEntry* findScene(std::string_view name);
 /// The names, in order (for --scene's accepted values).
 std::vector<std::string> sceneNames();
 
+/// `v` with the scene's own defaults (SceneEntry::defaults) for the keys the user did not give.
+SceneOptionValues sceneValues(const SceneEntry& entry, SceneOptionValues v);
+/// Builds the entry's scene from sceneValues(entry, build.values).
+Result<std::unique_ptr<SimScene>> makeScene(const SceneEntry& entry, SceneBuild build);
 /// Builds the scene `name`; an input error naming the scenes when there is none of that name.
 Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneBuild& build);
 Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneOptionValues& v,

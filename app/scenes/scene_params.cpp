@@ -94,6 +94,23 @@ std::string paramText(const ParamInfo& info, const SceneOptionValues& v) {
     });
 }
 
+Status setParamText(const ParamInfo& info, SceneOptionValues& v, const std::string& text) {
+    return visitParam(info.field, v, [&](auto& value) -> Status {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+            value = text;
+        } else {
+            char* end = nullptr;
+            const double x = std::strtod(text.c_str(), &end);
+            if (text.empty() || *end != '\0') {
+                return paramError(info.key, "'" + text + "' is not a number");
+            }
+            value = static_cast<T>(x);
+        }
+        return {};
+    });
+}
+
 Status parseSize(const std::string& text, const char* option, int& a, int& b) {
     const auto x = text.find('x');
     char* end1 = nullptr;

@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <typeindex>
 #include <utility>
@@ -82,6 +83,10 @@ struct SceneOptionValues {
     /// --threads / config key `threads` (empty: WAVEWALL_THREADS, else every hardware thread;
     /// see thread_option.h).
     std::string threads;
+
+    /// The keys the user gave, by a flag or a config key (OptionTable::givenKeys); a scene's
+    /// own default for a key it shares (SceneDefault) applies only to a key not given.
+    std::set<std::string> given;
 
     /// The scene's own values struct, default-constructed (its defaults) on first use.
     template <typename Values>
@@ -186,6 +191,19 @@ struct ParamRow {
     /// greys it out with this text as its tooltip. Null: always acts.
     std::function<std::string(const Settings&, Backend)> inactive;
 };
+
+/// A scene's own default for a key it shares with other scenes, where it differs from the
+/// default of the key's row (the splash's wave damping against the water's): it applies when
+/// the user gave the key no value, neither flag nor config key (SceneOptionValues::given). A
+/// scene's registry row lists them; --help and the man page name them beside the row's default.
+struct SceneDefault {
+    std::string key;
+    std::string value;  ///< as the user writes it ("0.1")
+};
+
+/// Sets the row's value in `v` from text as the user writes it; an error naming the key when a
+/// number row gets text that is not a number.
+Status setParamText(const ParamInfo& info, SceneOptionValues& v, const std::string& text);
 
 /// "--key (config key "key") what": how every parameter error starts.
 Error paramError(const std::string& key, const std::string& what);

@@ -105,6 +105,13 @@ const std::vector<ParamRow<SplashSceneSettings>>& splashParams() {
     return rows;
 }
 
+std::vector<SceneDefault> splashDefaults() {
+    char damping[32];
+    std::snprintf(damping, sizeof damping, "%g",
+                  static_cast<double>(SplashSceneSettings::kDefaultWaveDampingPerS));
+    return {{"damping", damping}};
+}
+
 Status checkSplashFit(const SplashSceneSettings& s) {
     // The wall's footprint against the pool (both centred; cells of side poolSize / max(nx, ny)).
     const wave::WaveParams& p = s.splash.wave;

@@ -12,6 +12,9 @@ namespace ww::app {
 
 /// The splash scene's own parameters.
 const std::vector<ParamRow<SplashSceneSettings>>& splashParams();
+/// The splash's own defaults for keys it shares with the water: --damping
+/// (SplashSceneSettings::kDefaultWaveDampingPerS).
+std::vector<SceneDefault> splashDefaults();
 /// Whether the splash's wall stands inside its pool; an error naming the option to change.
 Status checkSplashFit(const SplashSceneSettings& s);
 
