@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <string>
@@ -15,6 +16,7 @@
 #include <utility>
 
 #include "app/cli/scene_options.h"
+#include "app/scenes/param_rows.h"
 #include "app/scenes/splash/splash_params.h"
 #include "app/scenes/wall/wall_params.h"
 #include "app/scenes/water/water_params.h"
@@ -207,6 +209,64 @@ TEST(SceneParams, EveryRowIsOneOptionOfTheCommandLine) {
     for (const auto& row : splashParams()) {
         expectOnce(row.info);
     }
+}
+
+// The rows below name only the fields they set, as the scenes' tables do.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+// A scene whose keys are its own keeps them in its own values struct
+// (SceneOptionValues::scene, rows bound with sceneField): its defaults are the struct's, a flag
+// reaches it through the row, it is written into the settings like any row, and a copy of the
+// values is a copy of it.
+struct ExampleValues {
+    float stiffness = 4.0f;
+    std::string spring = "on";
+};
+struct ExampleSettings {
+    float k = 0.0f;
+    bool spring = false;
+};
+
+TEST(SceneParams, AScenesOwnValuesStructHoldsItsRows) {
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const std::vector<ParamRow<ExampleSettings>> rows = {
+        numberRow<ExampleSettings>(
+            {.key = "example-k", .label = "k", .help = "k", .range = {.lo = 0, .hi = 100}},
+            sceneField(&ExampleValues::stiffness), [](auto& s) -> auto& { return s.k; }),
+        toggleRow<ExampleSettings>(
+            {.key = "example-spring", .label = "spring", .help = "spring"},
+            sceneField(&ExampleValues::spring), [](auto& s) -> auto& { return s.spring; }),
+    };
+    SceneOptionValues v;
+    const SceneOptionValues& constValues = v;
+    EXPECT_EQ(constValues.scene<ExampleValues>().stiffness, 4.0f);
+    EXPECT_EQ(paramText(rows[0].info, v), "4");
+
+    const float k = std::uniform_real_distribution<float>(0.0f, 100.0f)(rng);
+    CLI::App app("test");
+    OptionTable table(app);
+    for (const auto& row : rows) {
+        visitParam(row.info.field, v,
+                   [&](auto& value) { table.add(row.info.key, value, row.info.help); });
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(k));
+    app.parse(std::vector<std::string>{"off", "--example-spring", text, "--example-k"});
+    EXPECT_EQ(v.scene<ExampleValues>().stiffness, k);
+
+    ExampleSettings settings;
+    ASSERT_TRUE(writeParams(rows, v, settings).ok());
+    EXPECT_EQ(settings.k, k);
+    EXPECT_FALSE(settings.spring);
+
+    SceneOptionValues copy = v;
+    copy.scene<ExampleValues>().stiffness = 200.0f;
+    EXPECT_EQ(v.scene<ExampleValues>().stiffness, k);
+    const Status refused = checkParam(rows[0].info, copy);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("--example-k"), std::string::npos);
 }
 
 }  // namespace
