@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "app/cli/scene_options.h"
+#include "app/cli/scene_registry.h"
 #include "app/scenes/param_rows.h"
 #include "app/scenes/splash/splash_params.h"
 #include "app/scenes/wall/wall_params.h"
@@ -99,16 +100,19 @@ void expectEveryChoiceRoundTrips(const std::vector<ParamRow<Settings>>& rows) {
     }
 }
 
+// Every row the registry's scenes read (a new scene's rows included).
+std::vector<ParamInfo> everyRow() {
+    std::vector<ParamInfo> rows;
+    for (const SceneEntry& scene : sceneRegistry()) {
+        rows.insert(rows.end(), scene.params.begin(), scene.params.end());
+    }
+    return rows;
+}
+
 TEST(SceneParams, EveryDefaultPassesItsOwnCheck) {
     const SceneOptionValues v;
-    for (const auto& row : wallParams()) {
-        EXPECT_TRUE(checkParam(row.info, v).ok()) << row.info.key;
-    }
-    for (const auto& row : waterParams()) {
-        EXPECT_TRUE(checkParam(row.info, v).ok()) << row.info.key;
-    }
-    for (const auto& row : splashParams()) {
-        EXPECT_TRUE(checkParam(row.info, v).ok()) << row.info.key;
+    for (const ParamInfo& info : everyRow()) {
+        EXPECT_TRUE(checkParam(info, v).ok()) << info.key;
     }
 }
 
@@ -126,10 +130,8 @@ TEST(SceneParams, EveryRowReadsBackWhatItWrote) {
 // Each closed end of a number row is accepted and the next number past it (in the field's
 // type) refused with an error naming --key; NaN is refused everywhere, and infinity past an
 // open infinite end.
-template <typename Settings>
-void expectEdges(const std::vector<ParamRow<Settings>>& rows) {
-    for (const ParamRow<Settings>& row : rows) {
-        const ParamInfo& info = row.info;
+void expectEdges(const std::vector<ParamInfo>& rows) {
+    for (const ParamInfo& info : rows) {
         SCOPED_TRACE(info.key);
         std::visit(
             [&](const auto& access) {
@@ -175,9 +177,7 @@ void expectEdges(const std::vector<ParamRow<Settings>>& rows) {
 }
 
 TEST(SceneParams, ClosedEndsAreAcceptedAndTheNextNumberPastThemRefused) {
-    expectEdges(wallParams());
-    expectEdges(waterParams());
-    expectEdges(splashParams());
+    expectEdges(everyRow());
 }
 
 // The command line and config files register each row once, under its key, with its choices
@@ -200,14 +200,8 @@ TEST(SceneParams, EveryRowIsOneOptionOfTheCommandLine) {
                 << info.key;
         }
     };
-    for (const auto& row : wallParams()) {
-        expectOnce(row.info);
-    }
-    for (const auto& row : waterParams()) {
-        expectOnce(row.info);
-    }
-    for (const auto& row : splashParams()) {
-        expectOnce(row.info);
+    for (const ParamInfo& info : everyRow()) {
+        expectOnce(info);
     }
 }
 
