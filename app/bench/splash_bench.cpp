@@ -42,7 +42,7 @@ SplashParams benchParams(const SplashBenchCase& c, const bench::Options& opts) {
     p.wave.nx = c.cells;
     p.wave.ny = c.cells;
     p.wave.poolSizeM = c.poolM;
-    p.wave.damping = 0.1f;  // as assets/splash.json
+    p.wave.damping = 0.1f;  // the splash scene's default (app/scenes/splash/splash_scene.h)
     return p;
 }
 

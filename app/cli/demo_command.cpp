@@ -17,6 +17,7 @@
 #include "app/cli/demo_config.h"
 #include "app/cli/gpu_session.h"
 #include "app/cli/headless_run.h"
+#include "app/cli/scene_options.h"
 #include "app/cli/scene_registry.h"
 #include "app/cli/thread_option.h"
 #include "app/demo/demo.h"
@@ -173,6 +174,7 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
             return reportError(s.error());
         }
     }
+    v.sceneValues.given = table.givenKeys();
     if (v.frames < 0 || v.width < 64 || v.height < 64 || v.width > 16384 || v.height > 16384) {
         return reportError(inputError("--frames must be >= 0 and --width/--height in [64, 16384]"));
     }

@@ -3,14 +3,21 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/cli/scene_options.h"
 #include "app/cli/scene_registry.h"
-#include "app/demo/splash_demo_scene.h"
-#include "app/demo/wall_demo_scene.h"
-#include "app/demo/water_demo_scene.h"
+#include "app/scenes/splash/splash_demo_scene.h"
+#include "app/scenes/wall/wall_demo_scene.h"
+#include "app/scenes/water/water_demo_scene.h"
 
 namespace ww::app {
 
 namespace {
+
+std::string formatNumber(float x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", static_cast<double>(x));
+    return text;
+}
 
 std::string formatSeconds(float s) {
     char text[32];
@@ -24,6 +31,38 @@ void registerConfigKeys(OptionTable& t, DemoSceneInputs& in) {
     t.add("backend", in.backend, "Solver backend", {"cpu", "gpu", "auto"});
     t.add("seed", in.seed, "Random seed (rain)");
     registerSceneOptions(t, in.values);
+}
+
+// `damping`: the water's (default 0) and the splash's (default
+// SplashSceneSettings::kDefaultWaveDampingPerS) wave damping.
+void keepDamping(SceneOptionValues& v, const wave::WaveParams* water,
+                 const SplashSceneSettings* splash, const std::string& shown,
+                 std::vector<std::string>* notes) {
+    const float waterDefault = wave::WaveParams{}.damping;
+    const float splashDefault = SplashSceneSettings::kDefaultWaveDampingPerS;
+    const bool waterOwn = water == nullptr || water->damping == waterDefault;
+    const bool splashOwn = splash == nullptr || splash->splash.wave.damping == splashDefault;
+    if (water == nullptr && splash == nullptr) {
+        return;
+    }
+    if (waterOwn && splashOwn) {
+        v.damping = waterDefault;
+        v.given.erase("damping");
+        return;
+    }
+    // The scene shown decides; shown neither, the one that left its default.
+    const bool splashDecides =
+        water == nullptr ||
+        (splash != nullptr && (shown == "splash" || (shown != "water" && waterOwn)));
+    v.damping = splashDecides ? splash->splash.wave.damping : water->damping;
+    v.given.insert("damping");
+    const float other = splashDecides ? (water ? water->damping : v.damping)
+                                      : (splash ? splash->splash.wave.damping : v.damping);
+    if (notes != nullptr && other != v.damping) {
+        notes->push_back(std::string("the ") + (splashDecides ? "water" : "splash") +
+                         "'s damping " + formatNumber(other) +
+                         " is not kept (damping is one key for the water and splash scenes)");
+    }
 }
 
 }  // namespace
@@ -46,7 +85,7 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
             in.backend == "gpu" && entry.cpuOnly != nullptr
                 ? Result<std::unique_ptr<SimScene>>(
                       inputError(std::string("--backend gpu: ") + entry.cpuOnly))
-                : entry.make(build);
+                : makeScene(entry, build);
         if (scene) {
             built.emplace_back(&entry, std::move(scene).value());
         } else if (!entry.optionalInDemo || in.scene == entry.name) {
@@ -99,7 +138,8 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
 
 SceneOptionValues optionValuesOf(SceneOptionValues base, const WallSceneSettings* wall,
                                  const wave::WaveParams* water, const SplashSceneSettings* splash,
-                                 bool waterShown, std::vector<std::string>* notes) {
+                                 const std::string& shown, std::vector<std::string>* notes) {
+    const bool waterShown = shown == "water";
     const rigid::WorldParams defaults;
     SceneOptionValues v = base;
     if (wall != nullptr) {
@@ -137,6 +177,7 @@ SceneOptionValues optionValuesOf(SceneOptionValues base, const WallSceneSettings
         v.wallX = splash->wallXM;
         v.wallZ = splash->wallZM;
     }
+    keepDamping(v, water, splash, shown, notes);
     return v;
 }
 
@@ -156,6 +197,15 @@ nlohmann::json sceneConfigJson(const SceneOptionValues& v, const std::string& sc
     if (v.threads.empty()) {
         doc.erase("threads");
     }
+    // A key a scene has its own default for, not given: left out, so each scene reading the
+    // file keeps its own default.
+    for (const SceneEntry& entry : sceneRegistry()) {
+        for (const SceneDefault& d : entry.defaults) {
+            if (v.given.count(d.key) == 0) {
+                doc.erase(d.key);
+            }
+        }
+    }
     return doc;
 }
 
@@ -171,6 +221,7 @@ Result<DemoSceneInputs> readDemoConfig(const std::string& path, const DemoSceneI
     if (Status s = table.applyConfig(path); !s) {
         return s.error();
     }
+    in.values.given = table.givenKeys();
     return in;
 }
 
@@ -196,8 +247,8 @@ demo::SettingsHooks demoSettingsHooks(const DemoSceneInputs& base,
         }
         const std::string shown = scenes[static_cast<std::size_t>(current)]->name();
         std::vector<std::string> notes;
-        const SceneOptionValues v = optionValuesOf(base.values, wall ? &*wall : nullptr, water,
-                                                   splash, shown == "water", &notes);
+        const SceneOptionValues v =
+            optionValuesOf(base.values, wall ? &*wall : nullptr, water, splash, shown, &notes);
         nlohmann::json doc = sceneConfigJson(
             v, shown, backendName(scenes[static_cast<std::size_t>(current)]->backend()), seed);
         for (const std::string& note : notes) {

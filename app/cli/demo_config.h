@@ -11,8 +11,10 @@
 
 #include "app/cli/scene_options.h"
 #include "app/demo/saved_settings.h"
-#include "app/demo/wall_demo_scene.h"
+#include "app/scenes/splash/splash_scene.h"
+#include "app/scenes/wall/wall_demo_scene.h"
 #include "solver/gpu/shader_library.h"
+#include "solver/wave/wave_params.h"
 
 namespace ww::app {
 
@@ -35,14 +37,17 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in, const gpu::Shad
 
 /// Option values that rebuild the given live settings: `base` with every value a scene holds
 /// set from it (a null scene leaves its values as in `base`). One key, `dt`, is both the
-/// wall's step and (when set) the water's, so it follows the scene shown (`waterShown`);
-/// `notes` says what a config file cannot hold.
+/// wall's step and (when set) the water's, so it follows the scene shown (`shown`, a registry
+/// name); `damping` is both the water's and the splash's, each with its own default: while
+/// both hold their own default it is not marked given (the file leaves it out, and each scene
+/// keeps its default), else the scene shown decides. `notes` says what a config file cannot
+/// hold.
 SceneOptionValues optionValuesOf(SceneOptionValues base, const WallSceneSettings* wall,
                                  const wave::WaveParams* water, const SplashSceneSettings* splash,
-                                 bool waterShown, std::vector<std::string>* notes);
+                                 const std::string& shown, std::vector<std::string>* notes);
 
 /// The config document: "scene", "backend", "seed" and every scene option ("threads" only
-/// when a count was given).
+/// when a count was given; a key with a scene's own default only when `v` marks it given).
 nlohmann::json sceneConfigJson(const SceneOptionValues& v, const std::string& scene,
                                const std::string& backend, std::uint64_t seed);
 

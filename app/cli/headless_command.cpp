@@ -13,6 +13,7 @@
 #include "app/cli/gpu_session.h"
 #include "app/cli/headless_run.h"
 #include "app/cli/memory_probe.h"
+#include "app/cli/scene_options.h"
 #include "app/cli/scene_registry.h"
 #include "app/cli/state_file.h"
 #include "app/cli/thread_option.h"
@@ -67,6 +68,7 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
             return reportError(s.error());
         }
     }
+    v.sceneValues.given = table.givenKeys();
     if (v.steps < 1 || v.steps > 100000000) {
         return reportError(inputError("--steps must be in [1, 100000000]"));
     }

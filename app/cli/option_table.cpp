@@ -223,7 +223,7 @@ std::string resolveConfigPath(const std::string& given) {
     return given;
 }
 
-Status OptionTable::applyConfig(const std::string& given) const {
+Status OptionTable::applyConfig(const std::string& given) {
     const std::string path = resolveConfigPath(given);
     Result<nlohmann::json> doc = readJsonFile(path);
     if (!doc) {
@@ -269,8 +269,19 @@ Status OptionTable::applyConfig(const std::string& given) const {
         if (!err.empty()) {
             return inputError(where(key) + err);
         }
+        m_fromConfig.insert(key);
     }
     return {};
+}
+
+std::set<std::string> OptionTable::givenKeys() const {
+    std::set<std::string> keys = m_fromConfig;
+    for (const Entry& e : m_entries) {
+        if (e.option->count() > 0) {
+            keys.insert(e.name);
+        }
+    }
+    return keys;
 }
 
 std::vector<std::string> OptionTable::floatKeys() const {

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,9 @@ class OptionTable {
     }
 
     /// Applies `path` to every registered option not given on the command line.
-    Status applyConfig(const std::string& path) const;
+    Status applyConfig(const std::string& path);
+    /// The keys the user gave: on the command line or in the config file applied.
+    std::set<std::string> givenKeys() const;
     /// Keys every config file may hold (for docs and --help).
     std::vector<std::string> keys() const;
     /// The keys of float options (the solvers' type), each checked by toOptionFloat().
@@ -83,6 +86,7 @@ class OptionTable {
 
     CLI::App* m_command;
     std::vector<Entry> m_entries;
+    std::set<std::string> m_fromConfig;  ///< keys applyConfig() set
 };
 
 /// `value` rounded to the float the solvers use, or an error naming `--name` when that float is

@@ -1,33 +1,24 @@
-// The scene options of CLI.md, registered for the command line and config files from the
-// scenes' parameter tables (app/scenes/scene_params.h), and turned into validated scene
-// settings. Defaults come from the solver's own parameter structs, so they live in one place.
+// The scene options of docs/cli.md, registered for the command line and config files from the
+// parameter tables of the scenes in the registry (app/cli/scene_registry.h). Each scene turns
+// them into its validated settings in its own folder (app/scenes/<scene>/<scene>_options.h).
+// Defaults come from the solvers' own parameter structs, so they live in one place.
 #pragma once
 
 #include <string>
 
 #include "app/cli/option_table.h"
 #include "app/scenes/scene_params.h"
-#include "app/scenes/splash_scene.h"
-#include "app/scenes/wall_scene.h"
-#include "app/scenes/water_scene.h"
 
 namespace ww::app {
 
+/// One option (flag and config key) per parameter row of every registered scene, in the
+/// registry's order (a key two scenes share is registered once), then --dt and --threads. The
+/// help of a key names the scenes' own defaults for it (SceneEntry::defaults).
 void registerSceneOptions(OptionTable& table, SceneOptionValues& values);
-
-/// Validates the wall options; errors name the option and the accepted range. The settings
-/// get the executor of the resolved thread count (thread_option.h).
-Result<WallSceneSettings> makeWallSettings(const SceneOptionValues& v);
-
-/// Validates the water options; errors name the option and the accepted range.
-Result<WaterSceneSettings> makeWaterSettings(const SceneOptionValues& v, std::uint64_t seed);
-
-/// Validates the splash options (pool against wall, density, depth); errors name the option.
-Result<SplashSceneSettings> makeSplashSettings(const SceneOptionValues& v);
 
 /// The backend to ask for (--backend cpu|gpu|auto) given the scene's LCP method: Gauss-Seidel
 /// runs on the CPU only, so with it "gpu" is an input error and "auto" becomes "cpu" (said on
-/// stderr). Other scenes and Jacobi get `choice` back.
+/// stderr). Scenes that do not read --lcp-solver and Jacobi get `choice` back.
 Result<std::string> lcpBackendChoice(const std::string& choice, const std::string& scene,
                                      const SceneOptionValues& v);
 

@@ -1,78 +1,63 @@
 #include "app/cli/scene_registry.h"
 
-#include "app/demo/splash_demo_scene.h"
-#include "app/demo/wall_demo_scene.h"
-#include "app/demo/water_demo_scene.h"
+#include <initializer_list>
+
+#include "app/scenes/splash/splash_demo_scene.h"
+#include "app/scenes/splash/splash_options.h"
+#include "app/scenes/splash/splash_params.h"
+#include "app/scenes/wall/wall_demo_scene.h"
+#include "app/scenes/wall/wall_options.h"
+#include "app/scenes/wall/wall_params.h"
+#include "app/scenes/water/water_demo_scene.h"
+#include "app/scenes/water/water_options.h"
+#include "app/scenes/water/water_params.h"
+
+// The table names only the fields a row sets (designated initializers); the rest keep their
+// defaults, which is what GCC's missing-field-initializers warning would flag.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace ww::app {
 
 namespace {
 
-Result<std::unique_ptr<SimScene>> makeWall(const SceneBuild& b) {
-    Result<WallSceneSettings> s = makeWallSettings(b.values);
-    if (!s) {
-        return s.error();
+std::vector<ParamInfo> concat(std::initializer_list<std::vector<ParamInfo>> lists) {
+    std::vector<ParamInfo> all;
+    for (const std::vector<ParamInfo>& list : lists) {
+        all.insert(all.end(), list.begin(), list.end());
     }
-    s->world.lcp.recordHistory = s->world.lcp.recordHistory || b.recordHistory;
-    return std::unique_ptr<SimScene>(std::make_unique<WallScene>(std::move(s).value()));
-}
-
-Result<std::unique_ptr<SimScene>> makeWater(const SceneBuild& b) {
-    Result<WaterSceneSettings> s = makeWaterSettings(b.values, b.seed);
-    if (!s) {
-        return s.error();
-    }
-    s->initialDrop = b.initialDrop;
-    s->energyEvery = b.diagnosticsEvery;
-    s->wave.cg.recordHistory = s->wave.cg.recordHistory || b.recordHistory;
-    Result<std::unique_ptr<WaterScene>> scene = WaterScene::create(std::move(s).value());
-    if (!scene) {
-        return scene.error();
-    }
-    return std::unique_ptr<SimScene>(std::move(scene).value());
-}
-
-Result<std::unique_ptr<SimScene>> makeSplash(const SceneBuild& b) {
-    Result<SplashSceneSettings> s = makeSplashSettings(b.values);
-    if (!s) {
-        return s.error();
-    }
-    Result<std::unique_ptr<SplashScene>> scene = SplashScene::create(std::move(s).value());
-    if (!scene) {
-        return scene.error();
-    }
-    return std::unique_ptr<SimScene>(std::move(scene).value());
+    return all;
 }
 
 const std::vector<SceneEntry>& entries() {
+    // The splash reads the wall's and the water's rows besides its own.
     static const std::vector<SceneEntry> table = {
-        {"wall",
-         "a brick wall on the ground; contacts as a dense LCP by projected Jacobi",
-         "wall and LCP options",
-         makeWall,
-         {"20:shoot"},
-         nullptr,
-         false,
-         WallDemoScene::wrap,
-         true},
-        {"water",
-         "a square pool; the wave equation by Crank-Nicolson and CG",
-         "water options",
-         makeWater,
-         {"0:drop:0.3,0.6", "40:drop:0.7,0.35"},
-         nullptr,
-         false,
-         WaterDemoScene::wrap,
-         true},
-        {"splash",
-         "the wall falling into the pool: LCP and CG coupled in one step",
-         "wall, LCP and water options, and the splash options",
-         makeSplash,
-         {},
-         nullptr,  // the coupled step runs on either backend (docs/splash.md, "GPU path")
-         true,
-         SplashDemoScene::wrap,
-         true},
+        {.name = "wall",
+         .description = "a brick wall on the ground; contacts as a dense LCP by projected Jacobi",
+         .options = "wall and LCP options",
+         .params = paramInfos(wallParams()),
+         .make = makeWallScene,
+         .previewEvents = {"20:shoot"},
+         .wrap = WallDemoScene::wrap,
+         .takesEvents = true},
+        {.name = "water",
+         .description = "a square pool; the wave equation by Crank-Nicolson and CG",
+         .options = "water options",
+         .params = paramInfos(waterParams()),
+         .make = makeWaterScene,
+         .previewEvents = {"0:drop:0.3,0.6", "40:drop:0.7,0.35"},
+         .wrap = WaterDemoScene::wrap,
+         .takesEvents = true},
+        {.name = "splash",
+         .description = "the wall falling into the pool: LCP and CG coupled in one step",
+         .options = "wall, LCP and water options, and the splash options",
+         .params = concat(
+             {paramInfos(wallParams()), paramInfos(waterParams()), paramInfos(splashParams())}),
+         .defaults = splashDefaults(),
+         .make = makeSplashScene,
+         // the coupled step runs on either backend (docs/splash.md, "GPU path"): no cpuOnly
+         .optionalInDemo = true,
+         .wrap = SplashDemoScene::wrap,
+         .takesEvents = true},
     };
     return table;
 }
@@ -109,7 +94,27 @@ Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const Scene
         }
         return inputError("--scene '" + name + "' is not a scene (use one of " + list + ")");
     }
-    return entry->make(build);
+    return makeScene(*entry, build);
+}
+
+SceneOptionValues sceneValues(const SceneEntry& entry, SceneOptionValues v) {
+    for (const SceneDefault& d : entry.defaults) {
+        if (v.given.count(d.key) > 0) {
+            continue;
+        }
+        for (const ParamInfo& info : entry.params) {
+            if (info.key == d.key) {
+                // A number the scene wrote itself (SceneRegistry.SceneDefaultsAreRowsTheyAccept).
+                (void)setParamText(info, v, d.value);
+            }
+        }
+    }
+    return v;
+}
+
+Result<std::unique_ptr<SimScene>> makeScene(const SceneEntry& entry, SceneBuild build) {
+    build.values = sceneValues(entry, std::move(build.values));
+    return entry.make(build);
 }
 
 Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneOptionValues& v,

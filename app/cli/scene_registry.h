@@ -1,7 +1,10 @@
-// The scenes wavewall knows, in one table: name, description, the options they read, how to
-// build each from validated option values and how to put it in the demo's panel (its
-// adapter's wrap, app/demo/demo_adapter.h). `wavewall headless`, the demo (its scene list, its
-// no-display run, the events each takes) and the tests all go through it.
+// The scenes wavewall knows, in one table: name, description, the options they read (their
+// parameter rows), how to build each from validated option values and how to put it in the
+// demo's panel (its adapter's wrap, app/demo/demo_adapter.h). `wavewall headless`, the demo (its
+// scene list, its no-display run, the events each takes), the command line's scene options
+// (app/cli/scene_options.h) and the tests all go through it. Each scene's code is one folder,
+// app/scenes/<scene>/ (docs/design.md, "Adding a scene"); this table is the one place that
+// names it.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "app/cli/scene_options.h"
 #include "app/demo/demo_adapter.h"
+#include "app/scenes/scene_params.h"
 #include "app/scenes/sim_scene.h"
 
 namespace ww::app {
@@ -33,6 +36,12 @@ struct SceneEntry {
     const char* name;         ///< --scene value
     const char* description;  ///< one line, for help texts
     const char* options;      ///< which scene options it reads (docs/cli.md's groups)
+    /// Every parameter row it reads, its own and those it shares with other scenes (each key
+    /// becomes one --flag and config key, registered once in the registry's order).
+    std::vector<ParamInfo> params;
+    /// Its own defaults for keys of `params` it shares with other scenes (applied by
+    /// sceneValues() where the user gave the key no value).
+    std::vector<SceneDefault> defaults;
     Result<std::unique_ptr<SimScene>> (*make)(const SceneBuild& build);
     /// Events of the demo's short no-display run (something happens within its first steps);
     /// empty: that run leaves the scene out.
@@ -55,6 +64,10 @@ const SceneEntry* findScene(std::string_view name);
 /// The names, in order (for --scene's accepted values).
 std::vector<std::string> sceneNames();
 
+/// `v` with the scene's own defaults (SceneEntry::defaults) for the keys the user did not give.
+SceneOptionValues sceneValues(const SceneEntry& entry, SceneOptionValues v);
+/// Builds the entry's scene from sceneValues(entry, build.values).
+Result<std::unique_ptr<SimScene>> makeScene(const SceneEntry& entry, SceneBuild build);
 /// Builds the scene `name`; an input error naming the scenes when there is none of that name.
 Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneBuild& build);
 Result<std::unique_ptr<SimScene>> makeScene(const std::string& name, const SceneOptionValues& v,

@@ -105,16 +105,13 @@ ParamEdit drawText(const ParamInfo& info, std::string& value) {
 ParamEdit drawParamWidget(const ParamInfo& info, SceneOptionValues& v,
                           const std::string& inactiveWhy) {
     ImGui::BeginDisabled(!inactiveWhy.empty());
-    const ParamEdit edit = std::visit(
-        [&](auto field) {
-            auto& value = v.*field;
-            if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>) {
-                return drawText(info, value);
-            } else {
-                return drawNumber(info, value);
-            }
-        },
-        info.field);
+    const ParamEdit edit = visitParam(info.field, v, [&](auto& value) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>) {
+            return drawText(info, value);
+        } else {
+            return drawNumber(info, value);
+        }
+    });
     ImGui::EndDisabled();
     tooltip(info, inactiveWhy);
     return edit;

@@ -1,29 +1,35 @@
-// Each scene's parameters as one table of rows. A row holds the key (the command-line flag
-// --key and the config key "key"), where the value lives as the user writes it (a member of
-// SceneOptionValues), the accepted range or values, the unit, the help text, the panel widget,
-// and how the value is read from and written into the scene's settings. The command line and
-// config files (app/cli/scene_options.cpp), saving the demo's settings (app/cli/demo_config.cpp)
-// and the panel (app/demo/param_widgets.h) all come from these rows, so a parameter's range,
-// help and default live in one place: a new wall parameter is one row of wallParams() (and the
-// member it is written to).
+// The parameter tables every scene's parameters are written in. A row holds the key (the
+// command-line flag --key and the config key "key"), where the value lives as the user writes it
+// (a member of SceneOptionValues, or of a scene's own values struct held in it), the accepted
+// range or values, the unit, the help text, the panel widget, and how the value is read from and
+// written into the scene's settings. The command line and config files (app/cli/scene_options.h),
+// saving the demo's settings (app/cli/demo_config.cpp) and the panel (app/demo/param_widgets.h)
+// all come from these rows, so a parameter's range, help and default live in one place. Each
+// scene's own table lives in its folder (app/scenes/wall/wall_params.h, ...); the row makers are
+// in app/scenes/param_rows.h.
 #pragma once
 
+#include <any>
 #include <functional>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <typeindex>
+#include <utility>
 #include <variant>
 #include <vector>
 
-#include "app/scenes/splash_scene.h"
-#include "app/scenes/wall_scene.h"
 #include "solver/core/backend.h"
 #include "solver/core/result.h"
-#include "solver/wave/wave_params.h"
 
 namespace ww::app {
 
-/// Flat option values as the user writes them ("10x6", "2n", "on"). The defaults are those of
-/// the solvers' parameter structs, read through the tables' rows.
+/// Option values as the user writes them ("10x6", "2n", "on"). The defaults are those of the
+/// solvers' parameter structs, read through the tables' rows. The built-in scenes' values are
+/// flat members (the splash reads the wall's and the water's keys too); a scene whose keys are
+/// its own keeps them in its own struct, reached through scene<Values>(), so adding it edits
+/// nothing here.
 struct SceneOptionValues {
     SceneOptionValues();
 
@@ -77,6 +83,31 @@ struct SceneOptionValues {
     /// --threads / config key `threads` (empty: WAVEWALL_THREADS, else every hardware thread;
     /// see thread_option.h).
     std::string threads;
+
+    /// The keys the user gave, by a flag or a config key (OptionTable::givenKeys); a scene's
+    /// own default for a key it shares (SceneDefault) applies only to a key not given.
+    std::set<std::string> given;
+
+    /// The scene's own values struct, default-constructed (its defaults) on first use.
+    template <typename Values>
+    Values& scene() {
+        std::any& slot = m_scenes[std::type_index(typeid(Values))];
+        if (!slot.has_value()) {
+            slot = Values{};
+        }
+        return *std::any_cast<Values>(&slot);
+    }
+    template <typename Values>
+    const Values& scene() const {
+        // Created on first use even through a const reference (the store is mutable), so a
+        // reference handed out stays valid for the life of these values.
+        return const_cast<SceneOptionValues*>(this)->scene<Values>();
+    }
+
+  private:
+    // Each scene's own values by type; mutable so that reading a scene's default through
+    // const values creates it. Map nodes do not move: references into them stay valid.
+    mutable std::map<std::type_index, std::any> m_scenes;
 };
 
 /// How the panel shows a parameter.
@@ -104,9 +135,35 @@ struct ParamRange {
     std::string note;
 };
 
-/// Where a row's value lives in SceneOptionValues.
-using ParamField = std::variant<int SceneOptionValues::*, float SceneOptionValues::*,
-                                double SceneOptionValues::*, std::string SceneOptionValues::*>;
+/// Where a row's value lives: a function giving a reference to it within the values. A member
+/// pointer of SceneOptionValues converts to it (`.field = &SceneOptionValues::grid`);
+/// sceneField() makes one for a member of a scene's own values struct.
+template <typename T>
+using ParamAccess = std::function<T&(SceneOptionValues&)>;
+using ParamField = std::variant<ParamAccess<int>, ParamAccess<float>, ParamAccess<double>,
+                                ParamAccess<std::string>>;
+
+/// The field `member` of the scene's own values struct `Values` (SceneOptionValues::scene).
+template <typename Values, typename T>
+ParamAccess<T> sceneField(T Values::*member) {
+    return [member](SceneOptionValues& v) -> T& { return v.scene<Values>().*member; };
+}
+
+/// Calls `f` with a reference to the row's value within `v` (an int, float, double or string).
+template <typename F>
+decltype(auto) visitParam(const ParamField& field, SceneOptionValues& v, F&& f) {
+    return std::visit([&](const auto& access) -> decltype(auto) { return f(access(v)); }, field);
+}
+/// The same for reading: `f` gets a const reference.
+template <typename F>
+decltype(auto) visitParam(const ParamField& field, const SceneOptionValues& v, F&& f) {
+    // The access functions take non-const values (the rows also write through them); nothing
+    // here writes, and a scene's own struct is created in its mutable store.
+    SceneOptionValues& values = const_cast<SceneOptionValues&>(v);
+    return std::visit(
+        [&](const auto& access) -> decltype(auto) { return f(std::as_const(access(values))); },
+        field);
+}
 
 /// What every row holds apart from its settings type.
 struct ParamInfo {
@@ -135,15 +192,18 @@ struct ParamRow {
     std::function<std::string(const Settings&, Backend)> inactive;
 };
 
-/// The wall scene's parameters (geometry, layout and the rigid world's solver settings).
-const std::vector<ParamRow<WallSceneSettings>>& wallParams();
-/// The water scene's parameters (the grid, the wave equation and its CG solver).
-const std::vector<ParamRow<wave::WaveParams>>& waterParams();
-/// The splash scene's own parameters (its wall and water take the two tables above): the
-/// bricks, the water's depth and where the wall stands in the pool.
-const std::vector<ParamRow<SplashSceneSettings>>& splashParams();
-/// Whether the splash's wall stands inside its pool; an error naming the option to change.
-Status checkSplashFit(const SplashSceneSettings& s);
+/// A scene's own default for a key it shares with other scenes, where it differs from the
+/// default of the key's row (the splash's wave damping against the water's): it applies when
+/// the user gave the key no value, neither flag nor config key (SceneOptionValues::given). A
+/// scene's registry row lists them; --help and the man page name them beside the row's default.
+struct SceneDefault {
+    std::string key;
+    std::string value;  ///< as the user writes it ("0.1")
+};
+
+/// Sets the row's value in `v` from text as the user writes it; an error naming the key when a
+/// number row gets text that is not a number.
+Status setParamText(const ParamInfo& info, SceneOptionValues& v, const std::string& text);
 
 /// "--key (config key "key") what": how every parameter error starts.
 Error paramError(const std::string& key, const std::string& what);
@@ -170,12 +230,15 @@ Status writeParams(const std::vector<ParamRow<Settings>>& rows, const SceneOptio
 /// Parses "AxB" into two positive integers; error names `option`.
 Status parseSize(const std::string& text, const char* option, int& a, int& b);
 
-/// The most bricks --wall accepts (512 x 512); below it the memory rule decides.
-inline constexpr long long kMaxWallBricks = 262144;
-/// Bytes a wall scene of `bricks` bricks needs at its peak (a collapse), from measured runs.
-double wallMemoryBytes(long long bricks);
-/// An error naming what --wall `wall` would need when that exceeds 80 % of physicalBytes.
-Status checkWallMemory(const std::string& wall, long long bricks, double physicalBytes);
+/// The rows' descriptions, without their settings type (a scene's registry row lists them).
+template <typename Settings>
+std::vector<ParamInfo> paramInfos(const std::vector<ParamRow<Settings>>& rows) {
+    std::vector<ParamInfo> infos;
+    for (const ParamRow<Settings>& row : rows) {
+        infos.push_back(row.info);
+    }
+    return infos;
+}
 
 /// Every row's value read from `settings` into `v` (the other fields of `v` kept).
 template <typename Settings>

@@ -12,7 +12,11 @@
 #include <string>
 
 #include "app/cli/demo_config.h"
+#include "app/cli/scene_registry.h"
 #include "app/demo/saved_settings.h"
+#include "app/scenes/splash/splash_options.h"
+#include "app/scenes/wall/wall_options.h"
+#include "app/scenes/water/water_options.h"
 #include "support/seed.h"
 
 namespace ww::app {
@@ -149,7 +153,7 @@ TEST(DemoConfig, LiveSettingsRoundTripThroughAConfigFile) {
         std::vector<std::string> notes;
         const SceneOptionValues v =
             optionValuesOf(SceneOptionValues{}, &*wall, &water->wave,
-                           splash.ok() ? &*splash : nullptr, waterShown, &notes);
+                           splash.ok() ? &*splash : nullptr, waterShown ? "water" : "wall", &notes);
         const fs::path file = dir / ("config_" + std::to_string(trial) + ".json");
         std::ofstream(file)
             << sceneConfigJson(v, waterShown ? "water" : "wall", "cpu", waterSeed).dump(2);
@@ -191,6 +195,56 @@ TEST(DemoConfig, LiveSettingsRoundTripThroughAConfigFile) {
     }
     // Most draws fit the wall in the pool (wall width <= 12 * 0.6 m, pool >= 8 m).
     EXPECT_GT(splashChecked, 0);
+    fs::remove_all(dir);
+}
+
+// `damping` is one key for the water (default 0) and the splash (its own default, 0.1 /s): a
+// file saved while both hold their own default leaves it out, so each keeps its own when the
+// file is read; a value set in the scene shown is written (0 included) and then holds in both,
+// with a note for the other scene's value.
+TEST(DemoConfig, ASharedKeyWithSceneDefaultsIsSavedOnlyWhenASceneLeftItsDefault) {
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const fs::path dir = freshDir("damping");
+    const SceneEntry& splashEntry = *findScene("splash");
+    SceneOptionValues start;
+    start.wall = "4x3";
+    Result<WaterSceneSettings> water = makeWaterSettings(start, 1);
+    Result<SplashSceneSettings> splash = makeSplashSettings(sceneValues(splashEntry, start));
+    ASSERT_TRUE(water.ok() && splash.ok());
+    ASSERT_EQ(water->wave.damping, 0.0f);
+    ASSERT_EQ(splash->splash.wave.damping, SplashSceneSettings::kDefaultWaveDampingPerS);
+    // Saved and read back: the damping each scene is built with.
+    const auto roundTrip = [&](const std::string& shown, std::vector<std::string>& notes,
+                               nlohmann::json& doc) {
+        const SceneOptionValues v =
+            optionValuesOf(start, nullptr, &water->wave, &*splash, shown, &notes);
+        doc = sceneConfigJson(v, shown, "cpu", 1);
+        const fs::path file = dir / (shown + ".json");
+        std::ofstream(file) << doc.dump(2);
+        Result<DemoSceneInputs> read = readDemoConfig(file.string(), DemoSceneInputs{});
+        EXPECT_TRUE(read.ok()) << read.error().message;
+        return std::pair<float, float>{sceneValues(*findScene("water"), read->values).damping,
+                                       sceneValues(splashEntry, read->values).damping};
+    };
+    std::vector<std::string> notes;
+    nlohmann::json doc;
+    EXPECT_EQ(roundTrip("splash", notes, doc),
+              (std::pair<float, float>{0.0f, SplashSceneSettings::kDefaultWaveDampingPerS}));
+    EXPECT_FALSE(doc.contains("damping")) << doc.dump();
+    EXPECT_TRUE(notes.empty());
+
+    for (const float changed : {0.0f, std::uniform_real_distribution<float>(0.2f, 2.0f)(rng)}) {
+        SCOPED_TRACE("the splash's damping set to " + std::to_string(changed));
+        splash->splash.wave.damping = changed;
+        notes.clear();
+        EXPECT_EQ(roundTrip("splash", notes, doc), (std::pair<float, float>{changed, changed}));
+        ASSERT_TRUE(doc.contains("damping")) << doc.dump();
+        EXPECT_EQ(doc["damping"].get<float>(), changed);
+        // The water's 0 is lost unless the splash's value is 0 too.
+        EXPECT_EQ(notes.size(), changed == 0.0f ? 0u : 1u);
+    }
     fs::remove_all(dir);
 }
 

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "app/cli/option_table.h"
 
@@ -49,6 +50,19 @@ TEST(OptionTable, FileFillsAndFlagsOverride) {
     EXPECT_EQ(f.steps, 250);
     EXPECT_EQ(f.mode, "dense");
     EXPECT_EQ(f.warm, "off");
+    fs::remove(path);
+}
+
+// What the user gave (a scene's own default for a shared key applies to the keys not given):
+// the flags and the keys the file set, not the options left at their defaults.
+TEST(OptionTable, GivenKeysAreTheFlagsAndTheKeysOfTheFile) {
+    Fixture f;
+    f.parse({"--omega", "0.7"});
+    EXPECT_EQ(f.table.givenKeys(), (std::set<std::string>{"omega"}));
+    const std::string path = writeConfig("{\n  \"steps\": 250,\n  \"omega\": 0.3\n}\n");
+    Status s = f.table.applyConfig(path);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    EXPECT_EQ(f.table.givenKeys(), (std::set<std::string>{"omega", "steps"}));
     fs::remove(path);
 }
 

@@ -15,6 +15,10 @@
 #include <vector>
 
 #include "app/cli/scene_options.h"
+#include "app/scenes/splash/splash_options.h"
+#include "app/scenes/wall/wall_options.h"
+#include "app/scenes/wall/wall_params.h"
+#include "app/scenes/water/water_options.h"
 
 namespace ww::app {
 namespace {

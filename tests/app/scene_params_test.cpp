@@ -8,12 +8,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "app/cli/scene_options.h"
+#include "app/cli/scene_registry.h"
+#include "app/scenes/param_rows.h"
+#include "app/scenes/splash/splash_params.h"
+#include "app/scenes/wall/wall_params.h"
+#include "app/scenes/water/water_params.h"
 #include "support/seed.h"
 
 namespace ww::app {
@@ -25,9 +32,8 @@ namespace {
 template <typename Settings>
 void drawValue(const ParamRow<Settings>& row, std::mt19937& rng, SceneOptionValues& v) {
     const ParamInfo& info = row.info;
-    std::visit(
-        [&](auto field) {
-            auto& value = v.*field;
+    visitParam(
+        info.field, v, [&](auto& value) {
             using T = std::decay_t<decltype(value)>;
             if constexpr (std::is_same_v<T, std::string>) {
                 if (!info.choices.empty()) {
@@ -55,8 +61,7 @@ void drawValue(const ParamRow<Settings>& row, std::mt19937& rng, SceneOptionValu
                     }
                 } while (!checkParam(info, v).ok());  // an open end drawn, or rounded onto
             }
-        },
-        info.field);
+        });
 }
 
 template <typename Settings>
@@ -85,7 +90,7 @@ void expectEveryChoiceRoundTrips(const std::vector<ParamRow<Settings>>& rows) {
         for (const std::string& choice : row.info.choices) {
             SCOPED_TRACE(row.info.key + " " + choice);
             SceneOptionValues v;
-            v.*std::get<std::string SceneOptionValues::*>(row.info.field) = choice;
+            std::get<ParamAccess<std::string>>(row.info.field)(v) = choice;
             Settings settings{};
             ASSERT_TRUE(row.write(v, settings).ok());
             SceneOptionValues back;
@@ -95,16 +100,19 @@ void expectEveryChoiceRoundTrips(const std::vector<ParamRow<Settings>>& rows) {
     }
 }
 
+// Every row the registry's scenes read (a new scene's rows included).
+std::vector<ParamInfo> everyRow() {
+    std::vector<ParamInfo> rows;
+    for (const SceneEntry& scene : sceneRegistry()) {
+        rows.insert(rows.end(), scene.params.begin(), scene.params.end());
+    }
+    return rows;
+}
+
 TEST(SceneParams, EveryDefaultPassesItsOwnCheck) {
     const SceneOptionValues v;
-    for (const auto& row : wallParams()) {
-        EXPECT_TRUE(checkParam(row.info, v).ok()) << row.info.key;
-    }
-    for (const auto& row : waterParams()) {
-        EXPECT_TRUE(checkParam(row.info, v).ok()) << row.info.key;
-    }
-    for (const auto& row : splashParams()) {
-        EXPECT_TRUE(checkParam(row.info, v).ok()) << row.info.key;
+    for (const ParamInfo& info : everyRow()) {
+        EXPECT_TRUE(checkParam(info, v).ok()) << info.key;
     }
 }
 
@@ -122,19 +130,17 @@ TEST(SceneParams, EveryRowReadsBackWhatItWrote) {
 // Each closed end of a number row is accepted and the next number past it (in the field's
 // type) refused with an error naming --key; NaN is refused everywhere, and infinity past an
 // open infinite end.
-template <typename Settings>
-void expectEdges(const std::vector<ParamRow<Settings>>& rows) {
-    for (const ParamRow<Settings>& row : rows) {
-        const ParamInfo& info = row.info;
+void expectEdges(const std::vector<ParamInfo>& rows) {
+    for (const ParamInfo& info : rows) {
         SCOPED_TRACE(info.key);
         std::visit(
-            [&](auto field) {
-                using T = std::decay_t<decltype(SceneOptionValues{}.*field)>;
+            [&](const auto& access) {
+                using T = std::decay_t<decltype(access(std::declval<SceneOptionValues&>()))>;
                 if constexpr (!std::is_same_v<T, std::string>) {
                     const ParamRange& r = info.range;
                     const auto expectAt = [&](T value, bool ok) {
                         SceneOptionValues v;
-                        v.*field = value;
+                        access(v) = value;
                         const Status s = checkParam(info, v);
                         EXPECT_EQ(s.ok(), ok) << paramText(info, v);
                         if (!s.ok()) {
@@ -171,9 +177,7 @@ void expectEdges(const std::vector<ParamRow<Settings>>& rows) {
 }
 
 TEST(SceneParams, ClosedEndsAreAcceptedAndTheNextNumberPastThemRefused) {
-    expectEdges(wallParams());
-    expectEdges(waterParams());
-    expectEdges(splashParams());
+    expectEdges(everyRow());
 }
 
 // The command line and config files register each row once, under its key, with its choices
@@ -196,15 +200,67 @@ TEST(SceneParams, EveryRowIsOneOptionOfTheCommandLine) {
                 << info.key;
         }
     };
-    for (const auto& row : wallParams()) {
-        expectOnce(row.info);
+    for (const ParamInfo& info : everyRow()) {
+        expectOnce(info);
     }
-    for (const auto& row : waterParams()) {
-        expectOnce(row.info);
+}
+
+// The rows below name only the fields they set, as the scenes' tables do.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+// A scene whose keys are its own keeps them in its own values struct
+// (SceneOptionValues::scene, rows bound with sceneField): its defaults are the struct's, a flag
+// reaches it through the row, it is written into the settings like any row, and a copy of the
+// values is a copy of it.
+struct ExampleValues {
+    float stiffness = 4.0f;
+    std::string spring = "on";
+};
+struct ExampleSettings {
+    float k = 0.0f;
+    bool spring = false;
+};
+
+TEST(SceneParams, AScenesOwnValuesStructHoldsItsRows) {
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const std::vector<ParamRow<ExampleSettings>> rows = {
+        numberRow<ExampleSettings>(
+            {.key = "example-k", .label = "k", .help = "k", .range = {.lo = 0, .hi = 100}},
+            sceneField(&ExampleValues::stiffness), [](auto& s) -> auto& { return s.k; }),
+        toggleRow<ExampleSettings>(
+            {.key = "example-spring", .label = "spring", .help = "spring"},
+            sceneField(&ExampleValues::spring), [](auto& s) -> auto& { return s.spring; }),
+    };
+    SceneOptionValues v;
+    const SceneOptionValues& constValues = v;
+    EXPECT_EQ(constValues.scene<ExampleValues>().stiffness, 4.0f);
+    EXPECT_EQ(paramText(rows[0].info, v), "4");
+
+    const float k = std::uniform_real_distribution<float>(0.0f, 100.0f)(rng);
+    CLI::App app("test");
+    OptionTable table(app);
+    for (const auto& row : rows) {
+        visitParam(row.info.field, v,
+                   [&](auto& value) { table.add(row.info.key, value, row.info.help); });
     }
-    for (const auto& row : splashParams()) {
-        expectOnce(row.info);
-    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(k));
+    app.parse(std::vector<std::string>{"off", "--example-spring", text, "--example-k"});
+    EXPECT_EQ(v.scene<ExampleValues>().stiffness, k);
+
+    ExampleSettings settings;
+    ASSERT_TRUE(writeParams(rows, v, settings).ok());
+    EXPECT_EQ(settings.k, k);
+    EXPECT_FALSE(settings.spring);
+
+    SceneOptionValues copy = v;
+    copy.scene<ExampleValues>().stiffness = 200.0f;
+    EXPECT_EQ(v.scene<ExampleValues>().stiffness, k);
+    const Status refused = checkParam(rows[0].info, copy);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("--example-k"), std::string::npos);
 }
 
 }  // namespace

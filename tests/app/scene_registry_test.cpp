@@ -2,13 +2,19 @@
 // panel adapter, and its preview events are valid for it.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <set>
 #include <string>
 
 #include "app/cli/demo_config.h"
+#include "app/cli/scene_options.h"
 #include "app/cli/scene_registry.h"
-#include "app/demo/wall_demo_scene.h"
+#include "app/scenes/splash/splash_demo_scene.h"
+#include "app/scenes/wall/wall_demo_scene.h"
+#include "app/scenes/wall/wall_options.h"
+#include "app/scenes/water/water_demo_scene.h"
 #include "app/small_scenes.h"
+#include "support/seed.h"
 
 namespace ww::app {
 namespace {
@@ -60,6 +66,81 @@ TEST(SceneRegistry, TheDemoListsTheRegisteredScenesInOrder) {
         }
         EXPECT_EQ(set->scenes[static_cast<std::size_t>(set->current)]->name(), shown);
     }
+}
+
+// Every scene's own default names a key the scene reads and is a value that key accepts.
+TEST(SceneRegistry, SceneDefaultsAreValuesOfTheRowsTheyName) {
+    for (const SceneEntry& e : sceneRegistry()) {
+        for (const SceneDefault& d : e.defaults) {
+            SCOPED_TRACE(std::string(e.name) + " " + d.key);
+            const auto row = std::find_if(e.params.begin(), e.params.end(),
+                                          [&](const ParamInfo& i) { return i.key == d.key; });
+            ASSERT_NE(row, e.params.end());
+            SceneOptionValues v;
+            ASSERT_TRUE(setParamText(*row, v, d.value).ok());
+            EXPECT_TRUE(checkParam(*row, v).ok());
+            EXPECT_EQ(paramText(*row, v), d.value);
+        }
+    }
+}
+
+float splashDamping(SimScene& scene) {
+    return dynamic_cast<SplashScene&>(scene).settings().splash.wave.damping;
+}
+float waterDamping(SimScene& scene) {
+    return dynamic_cast<WaterScene&>(scene).settings().wave.damping;
+}
+
+// --damping is the water's and the splash's, each with its own default (0, lossless; the
+// splash's 0.1 /s): where the user gave none each scene takes its own, in headless runs and in
+// the demo; a value given (flag or config key, 0 included) holds in both. Exact comparisons:
+// the values are copied, never computed.
+TEST(SceneRegistry, ASharedKeyTakesEachScenesOwnDefaultUnlessGiven) {
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    SceneOptionValues v = smallScenes();
+    ASSERT_EQ(v.given.count("damping"), 0u);
+    auto splash = makeScene("splash", v, 1);
+    auto water = makeScene("water", v, 1);
+    ASSERT_TRUE(splash.ok() && water.ok());
+    EXPECT_EQ(splashDamping(**splash), SplashSceneSettings::kDefaultWaveDampingPerS);
+    EXPECT_EQ(waterDamping(**water), 0.0f);
+
+    DemoSceneInputs in;
+    in.values = v;
+    in.backend = "cpu";
+    Result<demo::SceneSet> set = makeDemoScenes(in, nullptr);
+    ASSERT_TRUE(set.ok()) << set.error().message;
+    for (const auto& shown : set->scenes) {
+        if (auto* s = dynamic_cast<SplashDemoScene*>(shown.get()); s != nullptr) {
+            EXPECT_EQ(s->scene().settings().splash.wave.damping,
+                      SplashSceneSettings::kDefaultWaveDampingPerS);
+        } else if (auto* w = dynamic_cast<WaterDemoScene*>(shown.get()); w != nullptr) {
+            EXPECT_EQ(w->scene().settings().wave.damping, 0.0f);
+        }
+    }
+
+    for (const float given : {0.0f, std::uniform_real_distribution<float>(0.2f, 2.0f)(rng)}) {
+        SCOPED_TRACE("--damping " + std::to_string(given));
+        v.damping = given;
+        v.given.insert("damping");
+        splash = makeScene("splash", v, 1);
+        water = makeScene("water", v, 1);
+        ASSERT_TRUE(splash.ok() && water.ok());
+        EXPECT_EQ(splashDamping(**splash), given);
+        EXPECT_EQ(waterDamping(**water), given);
+    }
+}
+
+// --help (and the man page, written from the same table) names the scene's own default.
+TEST(SceneRegistry, TheHelpNamesEachScenesOwnDefault) {
+    CLI::App app("test");
+    OptionTable table(app);
+    SceneOptionValues v;
+    registerSceneOptions(table, v);
+    const std::string help = app.help();
+    EXPECT_NE(help.find("the splash scene's default: 0.1"), std::string::npos) << help;
 }
 
 // The demo's wall adapter applies a scripted reset through the same EventScript: after a shot

@@ -17,6 +17,9 @@
 
 #include "app/cli/scene_registry.h"
 #include "app/scenes/scene_event.h"
+#include "app/scenes/splash/splash_options.h"
+#include "app/scenes/wall/wall_options.h"
+#include "app/scenes/water/water_options.h"
 #include "support/run_command.h"
 #include "support/seed.h"
 

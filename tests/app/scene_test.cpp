@@ -5,7 +5,10 @@
 
 #include "app/cli/scene_options.h"
 #include "app/cli/scene_registry.h"
-#include "app/scenes/water_scene.h"
+#include "app/scenes/splash/splash_options.h"
+#include "app/scenes/wall/wall_options.h"
+#include "app/scenes/water/water_options.h"
+#include "app/scenes/water/water_scene.h"
 
 namespace ww {
 namespace {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "app/cli/scene_options.h"
+#include "app/scenes/wall/wall_options.h"
 #include "solver/io/matrix_market.h"
 #include "support/run_command.h"
 #include "support/seed.h"

@@ -81,6 +81,27 @@ TEST(SplashHeadless, SameSeedSameHash) {
     EXPECT_EQ(hashOf(a.output), hashOf(b.output));
 }
 
+// The splash's own wave damping (0.1 /s) where none is given, through the whole command: the
+// default run is the run with --damping 0.1, and an explicit 0, as a flag or a config key, is
+// the lossless run, which differs (the shot's waves are damped within 30 steps).
+TEST(SplashHeadless, DampingDefaultsToTheSplashsOwnUnlessGiven) {
+    const auto hashOf = [](const std::string& args) {
+        const SplashRun r = headless(kSmall + "--steps 30 " + args);
+        EXPECT_EQ(r.code, 0) << r.output;
+        const auto at = r.output.find("hash      ");
+        return at == std::string::npos ? std::string() : r.output.substr(at, 26);
+    };
+    const fs::path config = scratch("damping0.json");
+    std::ofstream(config) << "{\"damping\": 0}\n";
+    const std::string byDefault = hashOf("");
+    const std::string lossless = hashOf("--damping 0");
+    EXPECT_FALSE(byDefault.empty());
+    EXPECT_EQ(byDefault, hashOf("--damping 0.1"));
+    EXPECT_NE(byDefault, lossless);
+    EXPECT_EQ(hashOf("--config " + config.string()), lossless);
+    fs::remove(config);
+}
+
 // Each bad input exits 2 before the first step, naming the option.
 TEST(SplashHeadless, BadInputExitsTwoNamingTheOption) {
     const std::pair<std::string, std::string> cases[] = {

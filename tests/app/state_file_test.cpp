@@ -101,7 +101,7 @@ TEST_F(StateFileCorruption, EveryChangedByteOfEverySceneIsRefused) {
     v.wall = "3x2";
     v.grid = "16x16";
     v.poolSize = 6;
-    v.threads = "1";
+    v.threads = std::string("1");  // not operator=(const char*): GCC 12 -Wrestrict false positive
     for (const std::string name : {"wall", "water", "splash"}) {
         SCOPED_TRACE(name);
         auto scene = makeScene(name, v, seed);
@@ -135,7 +135,7 @@ TEST_F(StateFileCorruption, EveryChangedByteOfEverySceneIsRefused) {
 TEST_F(StateFileCorruption, AnOlderVersionIsRefusedNamingBoth) {
     SceneOptionValues v;
     v.wall = "3x2";
-    v.threads = "1";
+    v.threads = std::string("1");  // as above
     auto scene = makeScene("wall", v, 1);
     ASSERT_TRUE(scene.ok()) << scene.error().message;
     std::string bytes = encodeStateFile("wall", (*scene)->saveState()->serialize());

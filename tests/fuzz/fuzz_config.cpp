@@ -14,6 +14,9 @@
 
 #include "app/cli/option_table.h"
 #include "app/cli/scene_options.h"
+#include "app/scenes/wall/wall_options.h"
+#include "app/scenes/wall/wall_params.h"
+#include "app/scenes/water/water_options.h"
 
 namespace {
 

@@ -14,8 +14,8 @@
 #include "app/demo/demo_adapter.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/event_script.h"
-#include "app/scenes/scene_params.h"
-#include "app/scenes/splash_scene.h"
+#include "app/scenes/splash/splash_params.h"
+#include "app/scenes/splash/splash_scene.h"
 
 namespace ww::app {
 

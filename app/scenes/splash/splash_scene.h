@@ -18,6 +18,10 @@ namespace ww::app {
 struct SplashSceneSettings {
     static constexpr float kDefaultBrickSizeM = 0.5f;
     static constexpr float kDefaultBrickDensity = 500.0f;  ///< kg/m^3: half as dense as water
+    /// The splash's wave damping gamma, 1/s, where the user gives none (the water scene's is 0,
+    /// lossless): without it the lossless surface keeps the collapse's short waves, 2-3 cells
+    /// long, for as long as the run lasts (docs/splash.md).
+    static constexpr float kDefaultWaveDampingPerS = 0.1f;
     splash::SplashParams splash;
     /// Cubic bricks of kDefaultBrickSizeM and kDefaultBrickDensity (the options set both).
     rigid::WallParams wall = splash::cubicBricks({}, kDefaultBrickSizeM, kDefaultBrickDensity);

@@ -1,4 +1,4 @@
-#include "app/demo/splash_demo_scene.h"
+#include "app/scenes/splash/splash_demo_scene.h"
 
 #include <imgui.h>
 

@@ -1,4 +1,4 @@
-#include "app/demo/water_demo_scene.h"
+#include "app/scenes/water/water_demo_scene.h"
 
 #include <imgui.h>
 

@@ -1,4 +1,4 @@
-#include "app/demo/wall_demo_scene.h"
+#include "app/scenes/wall/wall_demo_scene.h"
 
 #include <imgui.h>
 

@@ -25,8 +25,8 @@
 #include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/event_script.h"
-#include "app/scenes/scene_params.h"
-#include "app/scenes/water_scene.h"
+#include "app/scenes/water/water_params.h"
+#include "app/scenes/water/water_scene.h"
 
 namespace ww::app {
 

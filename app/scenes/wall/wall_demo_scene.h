@@ -23,8 +23,8 @@
 #include "app/demo/demo_panel.h"
 #include "app/demo/demo_scene.h"
 #include "app/scenes/event_script.h"
-#include "app/scenes/scene_params.h"
-#include "app/scenes/wall_scene.h"
+#include "app/scenes/wall/wall_params.h"
+#include "app/scenes/wall/wall_scene.h"
 
 namespace ww::app {
 

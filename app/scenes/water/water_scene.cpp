@@ -1,4 +1,4 @@
-#include "app/scenes/water_scene.h"
+#include "app/scenes/water/water_scene.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "app/scenes/splash_scene.h"
+#include "app/scenes/splash/splash_scene.h"
 
 #include <algorithm>
 #include <cmath>

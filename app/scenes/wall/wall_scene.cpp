@@ -1,4 +1,4 @@
-#include "app/scenes/wall_scene.h"
+#include "app/scenes/wall/wall_scene.h"
 
 #include <algorithm>
 #include <cmath>
