@@ -2,19 +2,24 @@
 // solver/splash/splash_gpu_layout.h, checked there by static_asserts), the grid uniforms and
 // the bilinear surface of solver/splash/water_column.cpp.
 
-// One body as the kernels see it; its sample lines were laid out on the CPU (the box axis
-// closest to the vertical, n1 x n2 lines, as submergedSamples does).
+// One body as the kernels see it; its sample lines were laid out on the CPU (a box's cuts
+// along the body axes near the vertical with their shares, BoxSampling, as submergedSamples
+// does).
 struct SplashBody {
     vec4 centre;  // xyz position m, w cube root of the body's volume (drag length) m
-    vec4 axis;    // xyz line direction d (d.y > 0), w half length L m (box)
-    vec4 e1;      // box: xyz first face axis, w half extent a1; sphere: w radius
-    vec4 e2;      // box: xyz second face axis, w half extent a2
-    vec4 linVel;  // xyz m/s, w cross-section of one line m^2 (box)
+    vec4 axis;    // box: xyz body axis 0 (rotation column), w half extent 0
+    vec4 e1;      // box: xyz body axis 1, w half extent 1; sphere: w radius
+    vec4 e2;      // box: xyz body axis 2, w half extent 2
+    vec4 linVel;  // xyz m/s, w unused
     vec4 angVel;  // xyz rad/s, w the body's lowest point y m
-    ivec4 info;   // x n1, y n2, z kind (0 none, 1 box, 2 sphere), w first line in the samples
+    ivec4 info;   // x n1, y n2 (a box: its lines over all cuts, 1), z kind (0 none, 1 box,
+                  // 2 sphere), w first line in the samples
     ivec4 tile;   // the cells this step's displacement can touch: x i0, y j0, z width, w height
     ivec4 tileAt; // x offset of the tile in the tile field; the before pass: y first line, z lines
     ivec4 walk;   // xy the centre in sixteenths of a cell (GridPoint16), from the CPU; zw unused
+    ivec4 cutLines;  // box: xyz lines per side along body axis 0, 1, 2
+    vec4 cutWeight;  // box: xyz one line's cross-section in the cut along axis 0, 1, 2 (its
+                     // share included), m^2; 0: that axis is not cut
 };
 
 // What the water does to one body (16 floats).

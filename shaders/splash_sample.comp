@@ -77,16 +77,37 @@ void main() {
         vec4 smp = vec4(0.0);
         float plane = 0.0;
         if (!dry) {
-            int s1 = s / n2;
-            int s2 = s - s1 * n2;
             if (body.info.z == 1) {
-                float a1 = body.e1.w;
-                float a2 = body.e2.w;
-                float uu = a1 * ((2.0 * float(s1) + 1.0) / float(n1) - 1.0);
-                float vv = a2 * ((2.0 * float(s2) + 1.0) / float(n2) - 1.0);
-                smp = submergeLine(pos + body.e1.xyz * uu + body.e2.xyz * vv, body.axis.xyz,
-                                   body.axis.w, body.linVel.w, plane);
+                // The cut this line belongs to (axis order, as BoxSampling) and its place in it.
+                vec4 col[3] = vec4[3](body.axis, body.e1, body.e2);
+                int k = 0;
+                int at = s;
+                for (int a = 0; a < 3; ++a) {
+                    int count = body.cutWeight[a] > 0.0
+                                    ? body.cutLines[(a + 1) % 3] * body.cutLines[(a + 2) % 3]
+                                    : 0;
+                    if (at < count) {
+                        k = a;
+                        break;
+                    }
+                    at -= count;
+                }
+                int k1 = (k + 1) % 3;
+                int k2 = (k + 2) % 3;
+                int c1 = body.cutLines[k1];
+                int c2 = body.cutLines[k2];
+                int s1 = at / c2;
+                int s2 = at - s1 * c2;
+                float a1 = col[k1].w;
+                float a2 = col[k2].w;
+                float uu = a1 * ((2.0 * float(s1) + 1.0) / float(c1) - 1.0);
+                float vv = a2 * ((2.0 * float(s2) + 1.0) / float(c2) - 1.0);
+                vec3 d = col[k].y >= 0.0 ? col[k].xyz : -col[k].xyz;
+                smp = submergeLine(pos + col[k1].xyz * uu + col[k2].xyz * vv, d, col[k].w,
+                                   body.cutWeight[k], plane);
             } else {
+                int s1 = s / n2;
+                int s2 = s - s1 * n2;
                 float r = body.e1.w;
                 float side = 2.0 * r / float(n1);
                 float x = -r + side * (float(s1) + 0.5);

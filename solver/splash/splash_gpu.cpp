@@ -18,6 +18,9 @@ using rigid::Vec3;
 
 namespace {
 
+// A box is cut along at most its three axes (BoxSampling).
+constexpr int kCutsMax = 3;
+
 // Buffer bindings of shaders/splash_*.comp.
 enum Binding : unsigned {
     kU = 0,
@@ -58,9 +61,10 @@ Status gpuFits(const SplashParams& p, int bodies, std::int64_t maxSsboBytes) {
                          " MiB, GL_MAX_SHADER_STORAGE_BLOCK_SIZE); use a smaller --grid or "
                          "--backend cpu"};
     }
-    // Two passes of up to maxSamples^2 lines a body, 16 bytes a line.
-    const std::int64_t lines =
-        static_cast<std::int64_t>(bodies) * p.column.maxSamples * p.column.maxSamples * 2 * 16;
+    // Two passes of up to three cuts of maxSamples^2 lines a body (BoxSampling), 16 bytes a
+    // line.
+    const std::int64_t lines = static_cast<std::int64_t>(bodies) * kCutsMax * p.column.maxSamples *
+                               p.column.maxSamples * 2 * 16;
     if (maxSsboBytes > 0 && lines > maxSsboBytes) {
         return Error{ErrorKind::kGpuLimit,
                      "--wall: the sample lines of " + std::to_string(bodies) + " bodies need " +
@@ -208,18 +212,23 @@ int SplashGpu::layBodies(const rigid::World& world, const ColumnParams& column) 
             continue;
         }
         if (b.kind == rigid::BodyKind::kBox) {
-            const BoxLines lines = boxLines(b, m_grid.cellM, column);
-            if (lines.n1 == 0) {
+            const BoxSampling sampling = boxSampling(b, m_grid.cellM, column);
+            const int lines = sampling.lines();
+            if (lines == 0) {
                 continue;
             }
-            const int n1 = lines.n1;
-            const int n2 = lines.n2;
-            r.axis = v4(lines.d, lines.halfLength);
-            r.e1 = v4(lines.e1, lines.a1);
-            r.e2 = v4(lines.e2, lines.a2);
-            r.linVel[3] = lines.weight;
-            r.info = {n1, n2, 1, line};
-            line += n1 * n2;
+            r.axis = v4(b.rotation.c[0], b.halfExtents.x);
+            r.e1 = v4(b.rotation.c[1], b.halfExtents.y);
+            r.e2 = v4(b.rotation.c[2], b.halfExtents.z);
+            for (int a = 0; a < 3; ++a) {
+                r.cutLines[static_cast<std::size_t>(a)] =
+                    linesAlong(2.0f * b.halfExtents[a], m_grid.cellM, column);
+            }
+            for (int c = 0; c < sampling.count; ++c) {
+                r.cutWeight[static_cast<std::size_t>(sampling.axis[c])] = sampling.cut[c].weight;
+            }
+            r.info = {lines, 1, 1, line};
+            line += lines;
         } else if (b.kind == rigid::BodyKind::kSphere) {
             const int n = linesAlong(2.0f * b.radius, m_grid.cellM, column);
             r.e1[3] = b.radius;
@@ -254,7 +263,8 @@ void SplashGpu::sampleForces(const rigid::World& world, const ColumnParams& colu
     m_linesBefore = layBodies(world, column);
     // Room for the lines of any pose of these bodies, so that the pass after the LCP step
     // never reallocates (and loses) the lines of this one.
-    const int most = column.maxSamples * column.maxSamples * static_cast<int>(m_records.size());
+    const int most =
+        kCutsMax * column.maxSamples * column.maxSamples * static_cast<int>(m_records.size());
     if (Status s = reserveLines(std::max(1, most)); !s) {
         forces.assign(m_records.size(), BodyWater{});
         etaSum = std::numeric_limits<double>::quiet_NaN();

@@ -113,15 +113,19 @@ int linesAlong(float extentM, float cellM, const ColumnParams& p) {
     return std::clamp(n, p.minSamples, p.maxSamples);
 }
 
-BoxLines boxLines(const rigid::Body& b, float cellM, const ColumnParams& p) {
-    BoxLines out;
-    // The body axis closest to the vertical carries the lines; its sign makes d.y > 0.
+// The body axis closest to the vertical (the first of a tie).
+int mostVerticalAxis(const rigid::Body& b) {
     int k = 0;
     for (int a = 1; a < 3; ++a) {
         if (std::abs(b.rotation.c[a].y) > std::abs(b.rotation.c[k].y)) {
             k = a;
         }
     }
+    return k;
+}
+
+BoxLines boxLinesAlong(const rigid::Body& b, int k, float cellM, const ColumnParams& p) {
+    BoxLines out;
     const int k1 = (k + 1) % 3;
     const int k2 = (k + 2) % 3;
     out.d = b.rotation.c[k].y >= 0.0f ? b.rotation.c[k] : -b.rotation.c[k];
@@ -139,30 +143,77 @@ BoxLines boxLines(const rigid::Body& b, float cellM, const ColumnParams& p) {
     return out;
 }
 
+BoxLines boxLines(const rigid::Body& b, float cellM, const ColumnParams& p) {
+    return boxLinesAlong(b, mostVerticalAxis(b), cellM, p);
+}
+
+BoxSampling boxSampling(const rigid::Body& b, float cellM, const ColumnParams& p) {
+    BoxSampling out;
+    const float band = p.axisBlendBand;
+    if (!(band > 0.0f)) {
+        const int k = mostVerticalAxis(b);
+        out.cut[0] = boxLinesAlong(b, k, cellM, p);
+        out.axis[0] = k;
+        out.count = out.cut[0].n1 > 0 ? 1 : 0;
+        return out;
+    }
+    float up[3];
+    float most = 0.0f;
+    for (int a = 0; a < 3; ++a) {
+        up[a] = std::abs(b.rotation.c[a].y);
+        most = std::max(most, up[a]);
+    }
+    // alpha_k = (|d_k.y| - (m - band))+ / sum: continuous, since m is (a max of continuous
+    // functions) and the sum is at least `band` (the largest axis' own term).
+    float share[3];
+    float sum = 0.0f;
+    for (int a = 0; a < 3; ++a) {
+        share[a] = std::max(0.0f, up[a] - (most - band));
+        sum += share[a];
+    }
+    if (!(sum > 0.0f)) {
+        return out;
+    }
+    for (int a = 0; a < 3; ++a) {
+        if (share[a] > 0.0f) {
+            BoxLines cut = boxLinesAlong(b, a, cellM, p);
+            if (cut.n1 == 0) {
+                continue;
+            }
+            cut.weight *= share[a] / sum;
+            out.cut[out.count] = cut;
+            out.axis[out.count] = a;
+            ++out.count;
+        }
+    }
+    return out;
+}
+
 float submergedSamples(const rigid::Body& b, const WaterGrid& w, const ColumnParams& p,
                        std::vector<SubmergedSample>& out) {
     float total = 0.0f;
     if (b.kind == rigid::BodyKind::kBox) {
-        const BoxLines lines = boxLines(b, w.cellM, p);
-        if (lines.n1 == 0) {
-            return 0.0f;
-        }
-        const int n1 = lines.n1;
-        const int n2 = lines.n2;
-        const float a1 = lines.a1;
-        const float a2 = lines.a2;
-        const Vec3 d = lines.d;
-        const Vec3 e1 = lines.e1;
-        const Vec3 e2 = lines.e2;
-        const float weight = lines.weight;
-        for (int s = 0; s < n1; ++s) {
-            const float u =
-                a1 * ((2.0f * static_cast<float>(s) + 1.0f) / static_cast<float>(n1) - 1.0f);
-            for (int t = 0; t < n2; ++t) {
-                const float v =
-                    a2 * ((2.0f * static_cast<float>(t) + 1.0f) / static_cast<float>(n2) - 1.0f);
-                submergeLine(w, b.position + e1 * u + e2 * v, d, lines.halfLength, weight, out,
-                             total);
+        const BoxSampling sampling = boxSampling(b, w.cellM, p);
+        for (int c = 0; c < sampling.count; ++c) {
+            const BoxLines& lines = sampling.cut[c];
+            const int n1 = lines.n1;
+            const int n2 = lines.n2;
+            const float a1 = lines.a1;
+            const float a2 = lines.a2;
+            const Vec3 d = lines.d;
+            const Vec3 e1 = lines.e1;
+            const Vec3 e2 = lines.e2;
+            const float weight = lines.weight;
+            for (int s = 0; s < n1; ++s) {
+                const float u =
+                    a1 * ((2.0f * static_cast<float>(s) + 1.0f) / static_cast<float>(n1) - 1.0f);
+                for (int t = 0; t < n2; ++t) {
+                    const float v =
+                        a2 *
+                        ((2.0f * static_cast<float>(t) + 1.0f) / static_cast<float>(n2) - 1.0f);
+                    submergeLine(w, b.position + e1 * u + e2 * v, d, lines.halfLength, weight, out,
+                                 total);
+                }
             }
         }
     } else if (b.kind == rigid::BodyKind::kSphere) {

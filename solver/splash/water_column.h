@@ -7,7 +7,9 @@
 // there is no water.
 //
 // Body: split into sample lines. A box is cut along the body axis k closest to the vertical
-// into n1 x n2 prisms of cross-section w = 4 a1 a2 / (n1 n2) (midpoints of its k-face); a
+// into n1 x n2 prisms of cross-section w = 4 a1 a2 / (n1 n2) (midpoints of its k-face), and
+// near a tie of two or three axes along each of them, the cuts weighted by continuous shares
+// (boxSampling); a
 // sphere into vertical chords over an n x n grid of its horizontal disc. A line
 // p(t) = p0 + t d, t in [-L, L], d.y > 0, is under water for t < ts = (S - p0.y) / d.y with S
 // the surface level where the line crosses it (one fixed-point refinement of the crossing):
@@ -74,6 +76,14 @@ struct ColumnParams {
     float lineSpacingCells = 2.0f;
     int minSamples = 4;
     int maxSamples = 24;
+    /// A box is cut along every body axis whose |d.y| lies within `axisBlendBand` of the most
+    /// vertical axis', each cut's lines weighted by (|d.y| - (max - band)) over the sum of these
+    /// (boxSampling): the sampling, and with it the forces and the displaced volume, are then
+    /// continuous in the box's orientation. With one axis alone (band 0) the cut jumps where two
+    /// axes tie, and a floating cube of density 500 floats edge-up exactly there: every rock
+    /// across the tie moved the displaced volume with the body at rest, and the waves that made
+    /// kept it rocking (docs/splash.md, "The cut across a tie").
+    float axisBlendBand = 0.2f;
 };
 
 /// One submerged sample: its volume (m^3) and centroid, and its share of the body's
@@ -111,15 +121,37 @@ float lowestPointY(const rigid::Body& b);
 /// `cellM`, within [p.minSamples, p.maxSamples].
 int linesAlong(float extentM, float cellM, const ColumnParams& p);
 
-/// How a box is cut into sample lines: along its axis closest to the vertical (d, d.y > 0,
-/// half length L), the lines at the midpoints of an n1 x n2 grid over its face (axes e1, e2,
-/// half extents a1, a2), each of cross-section `weight`. n1 = 0 when no axis points up.
+/// One cut of a box into sample lines: along a body axis (d, d.y > 0, half length L; boxLines:
+/// the axis closest to the vertical), the lines at the midpoints of an n1 x n2 grid over its
+/// face (axes e1, e2, half extents a1, a2), each of cross-section `weight`. n1 = 0 when the
+/// axis does not point up.
 struct BoxLines {
     rigid::Vec3 d, e1, e2;
     float halfLength = 0.0f, a1 = 0.0f, a2 = 0.0f, weight = 0.0f;
     int n1 = 0, n2 = 0;
 };
 BoxLines boxLines(const rigid::Body& b, float cellM, const ColumnParams& p);
+/// The cut along body axis k (d = the axis with d.y >= 0), lines of the full cross-section.
+BoxLines boxLinesAlong(const rigid::Body& b, int k, float cellM, const ColumnParams& p);
+
+/// How a box is sampled: the cuts along the body axes whose |d.y| lies within
+/// p.axisBlendBand of the largest, in axis order, each line's `weight` scaled by the cut's share
+/// alpha_k = (|d_k.y| - (m - band)) / sum over the cuts (m the largest |d.y|); alpha sums to 1,
+/// so the volume under flat water stays exact, and every alpha is continuous in the
+/// orientation. Band 0: boxLines alone.
+struct BoxSampling {
+    BoxLines cut[3];
+    int axis[3] = {0, 0, 0};  ///< the body axis of each cut
+    int count = 0;
+    int lines() const {
+        int n = 0;
+        for (int c = 0; c < count; ++c) {
+            n += cut[c].n1 * cut[c].n2;
+        }
+        return n;
+    }
+};
+BoxSampling boxSampling(const rigid::Body& b, float cellM, const ColumnParams& p);
 
 /// The submerged samples of `b` under `water` (appended to `out`); returns their volume.
 float submergedSamples(const rigid::Body& b, const WaterGrid& water, const ColumnParams& p,
