@@ -42,7 +42,8 @@ SplashParams benchParams(const SplashBenchCase& c, const bench::Options& opts) {
     p.wave.nx = c.cells;
     p.wave.ny = c.cells;
     p.wave.poolSizeM = c.poolM;
-    p.wave.damping = 0.1f;  // the splash scene's default (app/scenes/splash/splash_scene.h)
+    p.wave.damping = 0.1f;          // the splash scene's defaults (app/scenes/splash/splash_scene.h)
+    p.world.lcp.maxIterations = 100;
     return p;
 }
 

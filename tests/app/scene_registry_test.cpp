@@ -133,6 +133,36 @@ TEST(SceneRegistry, ASharedKeyTakesEachScenesOwnDefaultUnlessGiven) {
     }
 }
 
+// --iterations is the wall's and the splash's: the splash caps its LCP at its own default (100,
+// bricks landing on each other in water) where the user gave none, the wall at the world's
+// (50); a count given holds in both.
+TEST(SceneRegistry, TheSplashTakesItsOwnIterationCapUnlessGiven) {
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    SceneOptionValues v = smallScenes();
+    ASSERT_EQ(v.given.count("iterations"), 0u);
+    auto splash = makeScene("splash", v, 1);
+    auto wall = makeScene("wall", v, 1);
+    ASSERT_TRUE(splash.ok() && wall.ok());
+    const auto splashCap = [](SimScene& s) {
+        return dynamic_cast<SplashScene&>(s).settings().splash.world.lcp.maxIterations;
+    };
+    const auto wallCap = [](SimScene& s) {
+        return dynamic_cast<WallScene&>(s).settings().world.lcp.maxIterations;
+    };
+    EXPECT_EQ(splashCap(**splash), SplashSceneSettings::kDefaultLcpIterations);
+    EXPECT_EQ(wallCap(**wall), rigid::WorldParams{}.lcp.maxIterations);
+    const int given = std::uniform_int_distribution<int>(10, 90)(rng);
+    v.iterations = std::to_string(given);
+    v.given.insert("iterations");
+    splash = makeScene("splash", v, 1);
+    wall = makeScene("wall", v, 1);
+    ASSERT_TRUE(splash.ok() && wall.ok());
+    EXPECT_EQ(splashCap(**splash), given);
+    EXPECT_EQ(wallCap(**wall), given);
+}
+
 // --help (and the man page, written from the same table) names the scene's own default.
 TEST(SceneRegistry, TheHelpNamesEachScenesOwnDefault) {
     CLI::App app("test");
@@ -141,6 +171,7 @@ TEST(SceneRegistry, TheHelpNamesEachScenesOwnDefault) {
     registerSceneOptions(table, v);
     const std::string help = app.help();
     EXPECT_NE(help.find("the splash scene's default: 0.1"), std::string::npos) << help;
+    EXPECT_NE(help.find("the splash scene's default: 100"), std::string::npos) << help;
 }
 
 // The demo's wall adapter applies a scripted reset through the same EventScript: after a shot

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "app/scenes/param_rows.h"
 #include "solver/splash/splash_scenes.h"
@@ -109,7 +110,8 @@ std::vector<SceneDefault> splashDefaults() {
     char damping[32];
     std::snprintf(damping, sizeof damping, "%g",
                   static_cast<double>(SplashSceneSettings::kDefaultWaveDampingPerS));
-    return {{"damping", damping}};
+    return {{"damping", damping},
+            {"iterations", std::to_string(SplashSceneSettings::kDefaultLcpIterations)}};
 }
 
 Status checkSplashFit(const SplashSceneSettings& s) {
