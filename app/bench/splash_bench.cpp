@@ -42,7 +42,8 @@ SplashParams benchParams(const SplashBenchCase& c, const bench::Options& opts) {
     p.wave.nx = c.cells;
     p.wave.ny = c.cells;
     p.wave.poolSizeM = c.poolM;
-    p.wave.damping = 0.1f;          // the splash scene's defaults (app/scenes/splash/splash_scene.h)
+    // The splash scene's defaults (app/scenes/splash/splash_scene.h).
+    p.wave.damping = 0.1f;
     p.world.lcp.maxIterations = 100;
     return p;
 }
@@ -212,7 +213,8 @@ std::vector<SplashBenchCase> splashBenchCases() {
 void runSplashBench(const bench::Options& opts, bench::Recorder& recorder) {
     std::printf(
         "\n== splash: the wall shot into the water (docs/splash.md), CPU, dt 1/60 s, default "
-        "settings (bricks 0.5 m of 500 kg/m^3, depth 0.6 m, damping 0.1/s, sleeping off) ==\n");
+        "settings (bricks 0.5 m of 500 kg/m^3, depth 0.6 m, damping 0.1/s, 100 LCP iterations, "
+        "sleeping off) ==\n");
     std::printf(
         "collapse: the coupled step; wall-alone: the same wall shot the same way without water; "
         "water-alone: the same pool without bodies (ms per step)\n");

@@ -9,8 +9,7 @@
 // Body: split into sample lines. A box is cut along the body axis k closest to the vertical
 // into n1 x n2 prisms of cross-section w = 4 a1 a2 / (n1 n2) (midpoints of its k-face), and
 // near a tie of two or three axes along each of them, the cuts weighted by continuous shares
-// (boxSampling); a
-// sphere into vertical chords over an n x n grid of its horizontal disc. A line
+// (boxSampling); a sphere into vertical chords over an n x n grid of its horizontal disc. A line
 // p(t) = p0 + t d, t in [-L, L], d.y > 0, is under water for t < ts = (S - p0.y) / d.y with S
 // the surface level where the line crosses it (one fixed-point refinement of the crossing):
 //   submerged length  l = clamp(ts + L, 0, 2L),  volume  v = w l,
