@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <optional>
+#include <string>
 
 #include "app/cli/scene_options.h"
 #include "app/cli/scene_registry.h"
@@ -33,35 +36,43 @@ void registerConfigKeys(OptionTable& t, DemoSceneInputs& in) {
     registerSceneOptions(t, in.values);
 }
 
-// `damping`: the water's (default 0) and the splash's (default
-// SplashSceneSettings::kDefaultWaveDampingPerS) wave damping.
-void keepDamping(SceneOptionValues& v, const wave::WaveParams* water,
-                 const SplashSceneSettings* splash, const std::string& shown,
-                 std::vector<std::string>* notes) {
-    const float waterDefault = wave::WaveParams{}.damping;
-    const float splashDefault = SplashSceneSettings::kDefaultWaveDampingPerS;
-    const bool waterOwn = water == nullptr || water->damping == waterDefault;
-    const bool splashOwn = splash == nullptr || splash->splash.wave.damping == splashDefault;
-    if (water == nullptr && splash == nullptr) {
+// One scene's value of a key two scenes share, each with its own default: absent when the
+// scene is not saved.
+struct SharedValue {
+    const char* scene;
+    std::optional<double> value;
+    double own;  ///< the scene's default for the key
+};
+
+// A key two scenes share with their own defaults (`damping`: the water's 0, the splash's
+// SplashSceneSettings::kDefaultWaveDampingPerS; `iterations`: the wall's 50, the splash's
+// kDefaultLcpIterations). While both hold their defaults the key is left out of the file, so
+// each keeps its own; otherwise the scene shown decides (shown neither, the one that left its
+// default), `set` writes its value and a note names the other's when it differs. `a` is the
+// scene whose default is the key's own.
+void keepSharedKey(SceneOptionValues& v, const std::string& key, const SharedValue& a,
+                   const SharedValue& b, const std::string& shown,
+                   const std::function<void(double)>& set, std::vector<std::string>* notes) {
+    if (!a.value && !b.value) {
         return;
     }
-    if (waterOwn && splashOwn) {
-        v.damping = waterDefault;
-        v.given.erase("damping");
+    const bool aOwn = !a.value || *a.value == a.own;
+    const bool bOwn = !b.value || *b.value == b.own;
+    if (aOwn && bOwn) {
+        set(a.own);
+        v.given.erase(key);
         return;
     }
-    // The scene shown decides; shown neither, the one that left its default.
-    const bool splashDecides =
-        water == nullptr ||
-        (splash != nullptr && (shown == "splash" || (shown != "water" && waterOwn)));
-    v.damping = splashDecides ? splash->splash.wave.damping : water->damping;
-    v.given.insert("damping");
-    const float other = splashDecides ? (water ? water->damping : v.damping)
-                                      : (splash ? splash->splash.wave.damping : v.damping);
-    if (notes != nullptr && other != v.damping) {
-        notes->push_back(std::string("the ") + (splashDecides ? "water" : "splash") +
-                         "'s damping " + formatNumber(other) +
-                         " is not kept (damping is one key for the water and splash scenes)");
+    const bool bDecides = !a.value || (b.value && (shown == b.scene || (shown != a.scene && aOwn)));
+    const SharedValue& decides = bDecides ? b : a;
+    const SharedValue& other = bDecides ? a : b;
+    set(*decides.value);
+    v.given.insert(key);
+    const double kept = other.value ? *other.value : *decides.value;
+    if (notes != nullptr && kept != *decides.value) {
+        notes->push_back(std::string("the ") + other.scene + "'s " + key + " " +
+                         formatNumber(static_cast<float>(kept)) + " is not kept (" + key +
+                         " is one key for the " + a.scene + " and " + b.scene + " scenes)");
     }
 }
 
@@ -177,7 +188,26 @@ SceneOptionValues optionValuesOf(SceneOptionValues base, const WallSceneSettings
         v.wallX = splash->wallXM;
         v.wallZ = splash->wallZM;
     }
-    keepDamping(v, water, splash, shown, notes);
+    const auto optionalOf = [](bool present, double value) {
+        return present ? std::optional<double>(value) : std::nullopt;
+    };
+    keepSharedKey(
+        v, "damping",
+        {"water", optionalOf(water != nullptr, water ? water->damping : 0.0f),
+         wave::WaveParams{}.damping},
+        {"splash", optionalOf(splash != nullptr, splash ? splash->splash.wave.damping : 0.0f),
+         SplashSceneSettings::kDefaultWaveDampingPerS},
+        shown, [&v](double x) { v.damping = static_cast<float>(x); }, notes);
+    keepSharedKey(
+        v, "iterations",
+        {"wall", optionalOf(wall != nullptr, wall ? wall->world.lcp.maxIterations : 0),
+         static_cast<double>(defaults.lcp.maxIterations)},
+        {"splash",
+         optionalOf(splash != nullptr, splash ? splash->splash.world.lcp.maxIterations : 0),
+         static_cast<double>(SplashSceneSettings::kDefaultLcpIterations)},
+        shown,
+        [&v](double x) { v.iterations = x == 0.0 ? "2n" : std::to_string(static_cast<int>(x)); },
+        notes);
     return v;
 }
 

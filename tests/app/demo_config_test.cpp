@@ -248,6 +248,55 @@ TEST(DemoConfig, ASharedKeyWithSceneDefaultsIsSavedOnlyWhenASceneLeftItsDefault)
     fs::remove_all(dir);
 }
 
+// `iterations` likewise for the wall (default 50) and the splash (its own, 100): left out while
+// both hold their defaults, so each keeps its own; a cap set in the wall shown is written and
+// holds in both, with a note for the splash's.
+TEST(DemoConfig, TheIterationCapIsSavedOnlyWhenASceneLeftItsDefault) {
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const fs::path dir = freshDir("iterations");
+    const SceneEntry& splashEntry = *findScene("splash");
+    const SceneEntry& wallEntry = *findScene("wall");
+    SceneOptionValues start;
+    start.wall = "4x3";
+    Result<WallSceneSettings> wall = makeWallSettings(sceneValues(wallEntry, start));
+    Result<SplashSceneSettings> splash = makeSplashSettings(sceneValues(splashEntry, start));
+    ASSERT_TRUE(wall.ok() && splash.ok());
+    ASSERT_EQ(wall->world.lcp.maxIterations, rigid::WorldParams{}.lcp.maxIterations);
+    ASSERT_EQ(splash->splash.world.lcp.maxIterations, SplashSceneSettings::kDefaultLcpIterations);
+    const auto roundTrip = [&](std::vector<std::string>& notes, nlohmann::json& doc) {
+        const SceneOptionValues v =
+            optionValuesOf(start, &*wall, nullptr, &*splash, "wall", &notes);
+        doc = sceneConfigJson(v, "wall", "cpu", 1);
+        const fs::path file = dir / "wall.json";
+        std::ofstream(file) << doc.dump(2);
+        Result<DemoSceneInputs> read = readDemoConfig(file.string(), DemoSceneInputs{});
+        EXPECT_TRUE(read.ok()) << read.error().message;
+        return std::pair<std::string, std::string>{
+            sceneValues(wallEntry, read->values).iterations,
+            sceneValues(splashEntry, read->values).iterations};
+    };
+    std::vector<std::string> notes;
+    nlohmann::json doc;
+    EXPECT_EQ(roundTrip(notes, doc),
+              (std::pair<std::string, std::string>{
+                  std::to_string(rigid::WorldParams{}.lcp.maxIterations),
+                  std::to_string(SplashSceneSettings::kDefaultLcpIterations)}));
+    EXPECT_FALSE(doc.contains("iterations")) << doc.dump();
+    EXPECT_TRUE(notes.empty());
+
+    const int changed = std::uniform_int_distribution<int>(10, 90)(rng);
+    SCOPED_TRACE("the wall's cap set to " + std::to_string(changed));
+    wall->world.lcp.maxIterations = changed;
+    notes.clear();
+    EXPECT_EQ(roundTrip(notes, doc), (std::pair<std::string, std::string>{
+                                         std::to_string(changed), std::to_string(changed)}));
+    ASSERT_TRUE(doc.contains("iterations")) << doc.dump();
+    EXPECT_EQ(notes.size(), 1u);
+    fs::remove_all(dir);
+}
+
 // A demo started without a thread count saves none: the key is left out rather than written
 // as "" (which no reader means); a count that was given is kept, and both files read back.
 TEST(DemoConfig, ThreadsAreSavedOnlyWhenGiven) {
