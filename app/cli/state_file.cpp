@@ -13,8 +13,9 @@ namespace {
 
 constexpr char kMagic[8] = {'W', 'W', 'S', 'T', 'A', 'T', 'E', '\n'};
 // 2: the rigid world's lambda_max start; 3: the checksum; 4: the contact cache's manifold
-// anchors.
-constexpr std::uint32_t kVersion = 4;
+// anchors; 5: the checksum covers the version too, so a changed version byte reads as a
+// corrupted file rather than as an older format.
+constexpr std::uint32_t kVersion = 5;
 constexpr std::size_t kChecksumAt = sizeof kMagic + sizeof kVersion;
 constexpr std::size_t kBodyAt = kChecksumAt + sizeof(std::uint64_t);
 
@@ -24,14 +25,25 @@ Error ioError(std::string message) {
 
 }  // namespace
 
-std::uint64_t fnv1a64(std::string_view bytes) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
+std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h) {
     for (const char c : bytes) {
         h ^= static_cast<unsigned char>(c);
         h *= 0x100000001b3ull;
     }
     return h;
 }
+
+namespace {
+
+// The checksum of a version-5 file: the version's four bytes, then everything after the
+// checksum.
+std::uint64_t fileChecksum(std::uint32_t version, std::string_view body) {
+    char v[sizeof version];
+    std::memcpy(v, &version, sizeof version);
+    return fnv1a64(body, fnv1a64(std::string_view(v, sizeof v)));
+}
+
+}  // namespace
 
 std::string encodeStateFile(std::string_view sceneName, std::string_view payload) {
     ByteWriter body;
@@ -44,7 +56,7 @@ std::string encodeStateFile(std::string_view sceneName, std::string_view payload
         head.put(c);
     }
     head.put(kVersion);
-    head.put(fnv1a64(tail));
+    head.put(fileChecksum(kVersion, tail));
     return head.take() + tail;
 }
 
@@ -87,10 +99,29 @@ Status loadStateBytes(SimScene& scene, std::string_view bytes, const std::string
     }
     std::uint32_t version = 0;
     std::uint64_t checksum = 0;
-    if (!r.get(version)) {
+    if (!r.get(version) || !r.get(checksum)) {
         return inputError(what + "the header is truncated");
     }
+    const std::string corrupted = what + "the file is corrupted: its checksum does not match its " +
+                                  std::to_string(bytes.size()) +
+                                  " bytes (truncated or changed since --snapshot-save wrote it; "
+                                  "save it again)";
+    // Everything after the checksum is covered by it, so nothing there is read before it
+    // matches: a corrupted size or name never reaches an allocation or the scene.
+    const std::string_view body = bytes.substr(kBodyAt);
     if (version != kVersion) {
+        // A file of this version whose version bytes alone changed still matches the checksum
+        // written for this version: it is corrupted, not old.
+        if (fileChecksum(kVersion, body) == checksum) {
+            return inputError(what + "the file is corrupted: its version field reads " +
+                              std::to_string(version) + " but its contents are a version " +
+                              std::to_string(kVersion) +
+                              " file's (changed since --snapshot-save wrote it; save it again)");
+        }
+        // Versions 3 and 4 had the same header with a checksum over everything after it only.
+        if ((version == 3 || version == 4) && fnv1a64(body) != checksum) {
+            return inputError(corrupted);
+        }
         if (version == 1 || version == 2) {
             return inputError(what + "format version " + std::to_string(version) +
                               ", written before state files carried a checksum; this wavewall "
@@ -99,28 +130,19 @@ Status loadStateBytes(SimScene& scene, std::string_view bytes, const std::string
                               ": write the state again with --snapshot-save (if this wavewall "
                               "wrote it, the file is corrupted)");
         }
-        if (version == 3) {
-            return inputError(what +
-                              "format version 3, written before the contact cache held "
-                              "its manifolds; this wavewall reads version " +
-                              std::to_string(kVersion) +
+        if (version == 3 || version == 4) {
+            return inputError(what + "format version " + std::to_string(version) + ", written " +
+                              (version == 3 ? "before the contact cache held its manifolds"
+                                            : "before the checksum covered the version") +
+                              "; this wavewall reads version " + std::to_string(kVersion) +
                               ": write the state again with --snapshot-save");
         }
         return inputError(what + "format version " + std::to_string(version) +
                           ", this wavewall reads version " + std::to_string(kVersion) +
                           " (a newer wavewall's file, or a corrupted one)");
     }
-    if (!r.get(checksum)) {
-        return inputError(what + "the header is truncated");
-    }
-    // Everything after the checksum is covered by it, so nothing there is read before it
-    // matches: a corrupted size or name never reaches an allocation or the scene.
-    const std::string_view body = bytes.substr(kBodyAt);
-    if (fnv1a64(body) != checksum) {
-        return inputError(what + "the file is corrupted: its checksum does not match its " +
-                          std::to_string(bytes.size()) +
-                          " bytes (truncated or changed since --snapshot-save wrote it; save it "
-                          "again)");
+    if (fileChecksum(kVersion, body) != checksum) {
+        return inputError(corrupted);
     }
     ByteReader b(body);
     std::vector<char> name;

@@ -32,7 +32,8 @@ std::string encodeStateFile(std::string_view sceneName, std::string_view payload
 /// `--snapshot-load <source>`. Refused input leaves `scene` as it was.
 Status loadStateBytes(SimScene& scene, std::string_view bytes, const std::string& source);
 
-/// 64-bit FNV-1a of `bytes` (the state file's checksum).
-std::uint64_t fnv1a64(std::string_view bytes);
+/// 64-bit FNV-1a of `bytes`, continuing from `h` (the offset basis by default); the state
+/// file's checksum is this over the version's bytes, then everything after the checksum.
+std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325ull);
 
 }  // namespace ww::app

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -130,31 +131,60 @@ TEST_F(StateFileCorruption, EveryChangedByteOfEverySceneIsRefused) {
     }
 }
 
-// A file of version 2 (no checksum) or 3 (no manifold anchors) is refused, naming both versions
-// and what to do.
+// A file in an older format, built as that version wrote it: magic, version, then (from
+// version 3) FNV-1a over everything after the checksum, then the body.
+std::string olderFile(std::uint32_t version, const std::string& current) {
+    const std::size_t bodyAt = 8 + 4 + 8;
+    const std::string body = current.substr(bodyAt);
+    std::string out = current.substr(0, 8);
+    out.append(reinterpret_cast<const char*>(&version), sizeof version);
+    if (version >= 3) {
+        const std::uint64_t sum = fnv1a64(body);
+        out.append(reinterpret_cast<const char*>(&sum), sizeof sum);
+    }
+    return out + body;
+}
+
+// Files of versions 2 (no checksum), 3 (no manifold anchors) and 4 (a checksum that left the
+// version out) are refused naming both versions and what to do; a current file whose version
+// bytes alone changed to one of those numbers is refused as corrupted, not as old.
 TEST_F(StateFileCorruption, AnOlderVersionIsRefusedNamingBoth) {
     SceneOptionValues v;
     v.wall = "3x2";
     v.threads = std::string("1");  // as above
     auto scene = makeScene("wall", v, 1);
     ASSERT_TRUE(scene.ok()) << scene.error().message;
-    std::string bytes = encodeStateFile("wall", (*scene)->saveState()->serialize());
-    bytes[8] = 2;  // the version, a little-endian u32 after the 8-byte magic
-    const Status s = loadStateBytes(**scene, bytes, "old.bin");
-    ASSERT_FALSE(s.ok());
-    for (const char* says :
-         {"--snapshot-load old.bin", "version 2", "version 4", "--snapshot-save"}) {
-        EXPECT_NE(s.error().message.find(says), std::string::npos) << s.error().message;
+    const std::string current = encodeStateFile("wall", (*scene)->saveState()->serialize());
+    ASSERT_TRUE(loadStateBytes(**scene, current, "new.bin").ok());
+    const struct {
+        std::uint32_t version;
+        const char* why;
+    } older[] = {{2, "checksum"}, {3, "manifolds"}, {4, "covered the version"}};
+    for (const auto& o : older) {
+        SCOPED_TRACE("version " + std::to_string(o.version));
+        const Status s = loadStateBytes(**scene, olderFile(o.version, current), "old.bin");
+        ASSERT_FALSE(s.ok());
+        for (const std::string& says : {std::string("--snapshot-load old.bin"),
+                                       "version " + std::to_string(o.version), std::string(o.why),
+                                       std::string("version 5"), std::string("--snapshot-save")}) {
+            EXPECT_NE(s.error().message.find(says), std::string::npos) << s.error().message;
+        }
+        EXPECT_EQ(s.error().message.find("is corrupted:"), std::string::npos) << s.error().message;
+
+        std::string relabelled = current;
+        relabelled[8] = static_cast<char>(o.version);  // little-endian u32 after the magic
+        const Status r = loadStateBytes(**scene, relabelled, "old.bin");
+        ASSERT_FALSE(r.ok());
+        EXPECT_NE(r.error().message.find("is corrupted:"), std::string::npos) << r.error().message;
+        EXPECT_NE(r.error().message.find("reads " + std::to_string(o.version)), std::string::npos)
+            << r.error().message;
     }
-    // Version 3 had a checksum but no manifold anchors in the contact cache: refused the same
-    // way, not as "a newer wavewall's file".
-    bytes[8] = 3;
-    const Status s3 = loadStateBytes(**scene, bytes, "old.bin");
-    ASSERT_FALSE(s3.ok());
-    for (const char* says :
-         {"--snapshot-load old.bin", "version 3", "version 4", "manifolds", "--snapshot-save"}) {
-        EXPECT_NE(s3.error().message.find(says), std::string::npos) << s3.error().message;
-    }
+    // An old file with a changed body byte is corrupted under its own version's checksum.
+    std::string old4 = olderFile(4, current);
+    old4.back() = static_cast<char>(old4.back() ^ 0x10);
+    const Status c = loadStateBytes(**scene, old4, "old.bin");
+    ASSERT_FALSE(c.ok());
+    EXPECT_NE(c.error().message.find("is corrupted:"), std::string::npos) << c.error().message;
 }
 
 }  // namespace
