@@ -26,9 +26,6 @@ namespace ww::cg {
 
 namespace {
 
-// Bytes the fused matrix-free CPU CG moves per unknown and iteration: direction pass (read
-// r, p; write p) 12 + update pass (read x, p, r; write x, r; A p recomputed) 20.
-constexpr double kCgBytesPerUnknown = 32.0;
 constexpr int kTimedIterations = 30;
 
 struct GridSize {

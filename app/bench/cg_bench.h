@@ -11,6 +11,10 @@
 
 namespace ww::cg {
 
+/// Bytes the fused matrix-free CPU CG moves per unknown and iteration: direction pass (read
+/// r, p; write p) 12 + update pass (read x, p, r; write x, r; A p recomputed) 20.
+inline constexpr double kCgBytesPerUnknown = 32.0;
+
 /// Prints the tables to stdout and adds one record per measurement. With opts.quick only
 /// the smallest size runs; with opts.gpu (a current GL context) the GPU rows run too.
 void runCgBench(const bench::Options& opts, bench::Recorder& recorder);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/bench/cg_bench.h"
 #include "render/camera.h"
 #include "render/draw_data.h"
 #include "render/render_target.h"
@@ -18,6 +19,11 @@
 namespace ww::wave {
 
 namespace {
+
+// Bytes a CPU CN step moves per unknown besides its CG iterations: the right-hand side pass
+// (read u^n, u^n-1; write b and the guess) 16; the CG's set-up: b.b 4, A x 8, r = b - A x 12,
+// p = 0 4; its closing true residual: A x 8, b - A x 12.
+constexpr double kCnStepSetupBytesPerUnknown = 64.0;
 
 struct Measured {
     double msPerStep = 0.0;
@@ -160,8 +166,13 @@ void table44_1Wave(const bench::Options& opts, const gpu::ShaderLibrary& library
         "\n== water: Crank-Nicolson steps (warm-started CG to 1e-5, dt = 2x explicit "
         "limit, rain) ==\n");
     std::printf("CPU threads: %d\n", opts.executor->threads());
-    std::printf("%-10s %10s %9s %7s %10s %9s %7s %10s\n", "grid", "cpu ms", "cpu st/s", "cpu it",
-                "gpu ms", "gpu st/s", "gpu it", "frame ms");
+    std::printf(
+        "bound = (%.0f + %.0f x cpu it) B/unknown at the triad GB/s over three arrays of 2 x the "
+        "grid (the step's six vectors)\n",
+        kCnStepSetupBytesPerUnknown, cg::kCgBytesPerUnknown);
+    std::printf("%-10s %10s %9s %7s %9s %9s %8s %10s %9s %7s %10s\n", "grid", "cpu ms", "cpu st/s",
+                "cpu it", "triad", "bound ms", "x bound", "gpu ms", "gpu st/s", "gpu it",
+                "frame ms");
     std::vector<KwColumn> cols;
     float tolerance = 0.0f;
     for (const PaperFps& s : sizes) {
@@ -172,24 +183,31 @@ void table44_1Wave(const bench::Options& opts, const gpu::ShaderLibrary& library
         tolerance = p.cg.tolerance;
         const int steps = s.nx * s.ny >= (1 << 20) ? 5 : 10;
         c.cpu = measure(opts.executor, p, Backend::kCpu, library, steps, repeats);
+        const auto cells = static_cast<std::size_t>(s.nx) * static_cast<std::size_t>(s.ny);
+        const double triad = cg::measureTriadGBps(*opts.executor, 2 * cells, repeats);
+        const double boundMs =
+            (kCnStepSetupBytesPerUnknown + cg::kCgBytesPerUnknown * c.cpu.meanIterations) *
+            static_cast<double>(cells) / (triad * 1e6);
         if (opts.gpu) {
             c.gpu = measure(opts.executor, p, Backend::kGpu, library, std::max(2, steps / 2),
                             std::min(repeats, 3));
             c.frameMs = demoFrameMs(opts.executor, p, library, std::max(2, steps / 2),
                                     std::min(repeats, 3));
         }
-        std::printf("%-10s %10.2f %9.1f %7.1f %10.2f %9.1f %7.1f %10.2f\n", c.size.c_str(),
-                    c.cpu.msPerStep, 1000.0 / c.cpu.msPerStep, c.cpu.meanIterations,
-                    c.gpu.msPerStep, c.gpu.ok ? 1000.0 / c.gpu.msPerStep : 0.0,
-                    c.gpu.meanIterations, c.frameMs);
+        std::printf("%-10s %10.2f %9.1f %7.1f %9.1f %9.2f %8.2f %10.2f %9.1f %7.1f %10.2f\n",
+                    c.size.c_str(), c.cpu.msPerStep, 1000.0 / c.cpu.msPerStep, c.cpu.meanIterations,
+                    triad, boundMs, c.cpu.msPerStep / boundMs, c.gpu.msPerStep,
+                    c.gpu.ok ? 1000.0 / c.gpu.msPerStep : 0.0, c.gpu.meanIterations, c.frameMs);
         recorder.add({"water",
                       "cn-step",
                       c.size,
                       "cpu",
                       c.cpu.msPerStep,
                       repeats,
-                      {},
+                      {{"triad-bound", boundMs}},
                       {{"steps/s", 1000.0 / c.cpu.msPerStep},
+                       {"time-over-bound", c.cpu.msPerStep / boundMs},
+                       {"triad-GB/s", triad},
                        {"cg-iterations", c.cpu.meanIterations},
                        {"cg-tolerance", p.cg.tolerance}}});
         if (c.gpu.ok) {

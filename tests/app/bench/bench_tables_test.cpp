@@ -20,6 +20,7 @@ namespace {
 struct SuiteRun {
     test::CommandResult result;
     std::set<std::string> records;  ///< "name size backend"
+    nlohmann::json recordJson;      ///< the records as written
 };
 
 SuiteRun runSuite(const std::string& suite) {
@@ -33,6 +34,7 @@ SuiteRun runSuite(const std::string& suite) {
     std::ifstream in(json);
     if (in) {
         const nlohmann::json j = nlohmann::json::parse(in);
+        run.recordJson = j["records"];
         for (const auto& r : j["records"]) {
             run.records.insert(r["name"].get<std::string>() + " " + r["size"].get<std::string>() +
                                " " + r["backend"].get<std::string>());
@@ -72,7 +74,8 @@ TEST(BenchTables, WaterSuitePrintsTheWaveRowAndBajajTable4WithThePapersNumbers) 
     ASSERT_EQ(run.result.code, 0) << run.result.output;
     expectLines(
         run.result.output,
-        {"Table 44-1 (Kruger & Westermann), 2D wave equation", "CN steps/s cpu",
+        {"bound = (64 + 32 x cpu it) B/unknown at the triad GB/s", "x bound",
+         "Table 44-1 (Kruger & Westermann), 2D wave equation", "CN steps/s cpu",
          "  paper, demo fps               335.0", "warm-started CG to relative residual",
          "Table 4 (Bajaj et al.)", "mean over the first 50 steps",
          "the paper's walls: zero Dirichlet at x = 0 and x = max, zero Neumann",
@@ -80,6 +83,26 @@ TEST(BenchTables, WaterSuitePrintsTheWaveRowAndBajajTable4WithThePapersNumbers) 
     for (const char* r : {"cn-step 256x256 cpu", "explicit-step-mixed 256x256 cpu"}) {
         EXPECT_EQ(run.records.count(r), 1u) << r;
     }
+    // The CN step's bandwidth bound is (64 + 32 CG iterations) bytes an unknown at the triad
+    // rate measured in the same run, and the ratio is the step's time over it (the printed
+    // rounding aside, to 1e-9 relative: doubles throughout).
+    bool found = false;
+    for (const auto& r : run.recordJson) {
+        if (r["name"] != "cn-step" || r["size"] != "256x256" || r["backend"] != "cpu") {
+            continue;
+        }
+        found = true;
+        const auto& m = r["metrics"];
+        const double bound = r["baselines"][0]["median_ms"].get<double>();
+        EXPECT_EQ(r["baselines"][0]["name"], "triad-bound");
+        const double expected = (64.0 + 32.0 * m["cg-iterations"].get<double>()) * 65536.0 /
+                                (m["triad-GB/s"].get<double>() * 1e6);
+        EXPECT_NEAR(bound, expected, 1e-9 * expected);
+        EXPECT_NEAR(m["time-over-bound"].get<double>(), r["median_ms"].get<double>() / bound,
+                    1e-9 * m["time-over-bound"].get<double>());
+        EXPECT_GT(m["cg-iterations"].get<double>(), 0.0);
+    }
+    EXPECT_TRUE(found);
 }
 
 TEST(BenchTables, WallSuitePrintsThePapersWallBesideTodaysSetting) {
