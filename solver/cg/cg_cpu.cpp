@@ -51,9 +51,9 @@ CgReport CpuCgSolver::run(const Op& a, std::span<const float> b, std::span<float
     float* r = m_r.data();
     float* p = m_p.data();
     float* q = m_q.data();
-    const double bb = detail::dot(ex, b.data(), b.data(), n);
-    (void)a.applyDot(ex, x.data(), r);
-    double rho = detail::residualFrom(ex, b.data(), r, n);
+    const ResidualSums start = a.residual(ex, b.data(), x.data(), r);
+    const double bb = start.bb;
+    double rho = start.rr;
     report.residual = relative(rho, bb);
     if (options.recordHistory) {
         report.history.reserve(static_cast<std::size_t>(options.maxIterations) + 1);
@@ -79,9 +79,8 @@ CgReport CpuCgSolver::run(const Op& a, std::span<const float> b, std::span<float
         beta = static_cast<float>(rhoNext / rho);
         rho = rhoNext;
     }
-    // One more product: q = A x, then the true residual b - A x (r is left as CG's).
-    (void)a.applyDot(ex, x.data(), q);
-    settleTrueResidual(report, relative(detail::residualFrom(ex, b.data(), q, n), bb), options);
+    // The true residual b - A x from x once more (r is left as CG's).
+    settleTrueResidual(report, relative(a.residualNorm(ex, b.data(), x.data(), q), bb), options);
     report.solveMs = clock.elapsedMs();
     return report;
 }

@@ -37,12 +37,32 @@ struct Triplet {
     float value = 0.0f;
 };
 
+/// r . r and b . b of a residual r = b - A x.
+struct ResidualSums {
+    double rr = 0.0;
+    double bb = 0.0;
+};
+
 /// The two CG passes for operators that store their matrix: p <- r + beta p, q = A p,
 /// returns p . q; then x += alpha p, r -= alpha q, returns r . r (40 bytes per unknown plus
-/// the matrix). Derived provides size() and applyDot(x, y).
+/// the matrix). Derived provides size() and applyDot(x, y). The residuals CG starts and ends
+/// with take separate passes here (A x, then b - A x, then b . b).
 template <typename Derived>
 class StoredCgPasses {
   public:
+    ResidualSums residual(const exec::Executor& ex, const float* b, const float* x,
+                          float* r) const {
+        const auto& self = static_cast<const Derived&>(*this);
+        (void)self.applyDot(ex, x, r);
+        const double rr = detail::residualFrom(ex, b, r, self.size());
+        return {rr, detail::dot(ex, b, b, self.size())};
+    }
+    double residualNorm(const exec::Executor& ex, const float* b, const float* x,
+                        float* scratch) const {
+        const auto& self = static_cast<const Derived&>(*this);
+        (void)self.applyDot(ex, x, scratch);
+        return detail::residualFrom(ex, b, scratch, self.size());
+    }
     double directionApplyDot(const exec::Executor& ex, const float* r, float* p, float beta,
                              float* q) const {
         const auto& self = static_cast<const Derived&>(*this);
@@ -82,6 +102,13 @@ class StencilOperator {
     /// Passes 1 and 2 move 12 + 20 = 32 bytes per unknown.
     double updateSolution(const exec::Executor& ex, float* x, float* r, const float* p, float* q,
                           float alpha) const;
+    /// CG's start: r = b - A x in one pass (read x and b, write r: 12 bytes per unknown);
+    /// returns r . r and b . b.
+    ResidualSums residual(const exec::Executor& ex, const float* b, const float* x, float* r) const;
+    /// CG's closing check: ||b - A x||^2 without storing the residual (8 bytes per unknown;
+    /// the scratch is unused).
+    double residualNorm(const exec::Executor& ex, const float* b, const float* x,
+                        float* scratch) const;
     /// y = A x in double precision, plain loops.
     void applyReference(std::span<const double> x, std::span<double> y) const;
     std::vector<Triplet> triplets() const;

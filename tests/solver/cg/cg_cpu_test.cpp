@@ -56,6 +56,49 @@ TEST(StencilOperator, MatchesReferenceBothBoundaries) {
     }
 }
 
+// The residual passes CG starts and ends with (r = b - A x with r.r and b.b; ||b - A x||^2
+// without storing it) against b - A x in double on fresh random x and b. Each r_i is b_i minus
+// a 5-term float sum (<= 9 for the banded Q1), so it is within ~1e-5 of the largest |A x| +
+// |b| entry; the sums add n such squares in float per row (or block) and in double across
+// them: 1e-5 relative.
+template <typename Op>
+void expectResidualsMatchReference(const Op& op, std::uint64_t seed) {
+    const std::size_t n = op.size();
+    const std::vector<float> x = randomVector(n, seed);
+    const std::vector<float> b = randomVector(n, seed + 7);
+    std::vector<double> ax(n);
+    op.applyReference(toDouble(x), ax);
+    double scale = 0.0;
+    double rrRef = 0.0;
+    double bbRef = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double ri = b[i] - ax[i];
+        scale = std::max(scale, std::fabs(ax[i]) + std::fabs(b[i]));
+        rrRef += ri * ri;
+        bbRef += double(b[i]) * b[i];
+    }
+    std::vector<float> r(n, 123.0f);
+    std::vector<float> scratch(n);
+    const ResidualSums sums = op.residual(*ww::test::executor(), b.data(), x.data(), r.data());
+    for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_NEAR(r[i], b[i] - ax[i], 1e-5 * scale) << "entry " << i << " seed " << seed;
+    }
+    EXPECT_NEAR(sums.rr, rrRef, 1e-5 * rrRef) << "seed " << seed;
+    EXPECT_NEAR(sums.bb, bbRef, 1e-5 * bbRef) << "seed " << seed;
+    const double norm = op.residualNorm(*ww::test::executor(), b.data(), x.data(), scratch.data());
+    EXPECT_NEAR(norm, rrRef, 1e-5 * rrRef) << "seed " << seed;
+}
+
+TEST(CgOperators, ResidualPassesMatchTheDoubleReference) {
+    const std::uint64_t seed = freshSeed();
+    for (Boundary bc : {Boundary::kDirichlet, Boundary::kNeumann, Boundary::kMixed}) {
+        expectResidualsMatchReference(StencilOperator(7, 5, 0.7f, bc), seed);
+        // Large enough to run on both cores.
+        expectResidualsMatchReference(StencilOperator(300, 130, 2.0f, bc), seed + 1);
+    }
+    expectResidualsMatchReference(BandedOperator::nineBandedQ1(40, 30, 1.5f), seed + 2);
+}
+
 // Hand-written 3x3-grid matrices (cells k = 3 j + i), independent of the production
 // stencil code: Neumann A = I - alpha L with alpha = 1/2 has diagonal 1 + alpha * (number
 // of in-grid neighbours) = 2 (corners), 2.5 (edges), 3 (centre); Dirichlet's diagonal is
