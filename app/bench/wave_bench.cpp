@@ -22,8 +22,9 @@ namespace {
 
 // Bytes a CPU CN step moves per unknown besides its CG iterations: the right-hand side pass
 // (read u^n, u^n-1; write b and the guess) 16; the CG's start, r = b - A x with r.r and b.b
-// (read x, b; write r) 12, and p = 0 4; its closing true residual (read x, b) 8.
-constexpr double kCnStepSetupBytesPerUnknown = 40.0;
+// (read x, b; write r) 12; its closing true residual (read x, b) 8; less 4 for the first
+// iteration, whose direction p = r reads no p.
+constexpr double kCnStepSetupBytesPerUnknown = 32.0;
 
 struct Measured {
     double msPerStep = 0.0;

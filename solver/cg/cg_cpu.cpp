@@ -63,8 +63,7 @@ CgReport CpuCgSolver::run(const Op& a, std::span<const float> b, std::span<float
     if (report.residual <= options.tolerance) {
         report.status = CgStatus::kConverged;
     }
-    // beta = 0 with p = 0 turns the first direction update into p = r.
-    std::fill(m_p.begin(), m_p.end(), 0.0f);
+    // beta = 0 makes the first direction update p = r without reading p (directionApplyDot).
     float beta = 0.0f;
     while (report.status == CgStatus::kIterationLimit &&
            report.iterations < options.maxIterations) {

@@ -94,8 +94,9 @@ class StencilOperator {
     void apply(const exec::Executor& ex, std::span<const float> x, std::span<float> y) const;
     /// y = A x; returns x . y.
     double applyDot(const exec::Executor& ex, const float* x, float* y) const;
-    /// CG pass 1: p <- r + beta p and returns p . A p. Rows of p are updated just ahead of
-    /// the stencil that reads them; A p is formed row by row and not stored (q is unused).
+    /// CG pass 1: p <- r + beta p (beta = 0: p = r, p not read) and returns p . A p. Rows of
+    /// p are updated just ahead of the stencil that reads them; A p is formed row by row and
+    /// not stored (q is unused).
     double directionApplyDot(const exec::Executor& ex, const float* r, float* p, float beta,
                              float* q) const;
     /// CG pass 2: x += alpha p, r -= alpha A p (A p recomputed row by row); returns r . r.

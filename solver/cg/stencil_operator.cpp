@@ -158,6 +158,10 @@ double StencilOperator::directionApplyDot(const exec::Executor& ex, const float*
         const float* rr = r + j * nx;
         float* pp = p + j * nx;
         const int len = m_nx;
+        if (beta == 0.0f) {  // the first direction: p = r, whatever p held
+            std::copy(rr, rr + len, pp);
+            return;
+        }
 #pragma omp simd
         for (int i = 0; i < len; ++i) {
             pp[i] = rr[i] + beta * pp[i];

@@ -29,6 +29,10 @@ void direction(const exec::Executor& ex, const float* r, float* p, float beta, s
             const float* pr = r + i0;
             float* pp = p + i0;
             const int len = static_cast<int>(std::min(kBlock, n - i0));
+            if (beta == 0.0f) {  // the first direction: p = r, whatever p held
+                std::copy(pr, pr + len, pp);
+                return;
+            }
 #pragma omp simd
             for (int i = 0; i < len; ++i) {
                 pp[i] = pr[i] + beta * pp[i];
