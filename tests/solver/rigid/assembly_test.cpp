@@ -536,8 +536,11 @@ PosedPair poseBoth(const RandomScene& s, const AssemblyParams& p) {
     return out;
 }
 
-// Same tolerances as DenseMatrixAndRhsMatchDoubleReference: the operator's entries are the same
-// float products summed in another order.
+// Same tolerances as DenseMatrixAndRhsMatchDoubleReference (entryTolerance: relative to
+// sqrt(A_ii A_jj), which bounds an entry's terms): the operator's entries are the same float
+// products summed in another order. Relative to |A_ij| alone, entries that sum cancelling terms
+// fail for about one seed in 400 (seed 1680819737, entry 7734: 2.34854 against 2.34881; seed
+// 927366677, entry 1640: 11.86939 against 11.86911).
 TEST(MatrixFree, OperatorIsTheDenseMatrixOfTheDoubleReference) {
     for (unsigned seed : {3u, static_cast<unsigned>(ww::test::freshSeed())}) {
         const RandomScene s = makeRandomScene(seed, 12, 30);
@@ -555,7 +558,7 @@ TEST(MatrixFree, OperatorIsTheDenseMatrixOfTheDoubleReference) {
         const std::vector<float> a = lcp::denseFromRowOperator(q.matrixFree.op);
         ASSERT_EQ(a.size(), aRef.size());
         for (std::size_t i = 0; i < aRef.size(); ++i) {
-            ASSERT_NEAR(a[i], aRef[i], 1e-4 + 1e-5 * std::fabs(aRef[i]))
+            ASSERT_NEAR(a[i], aRef[i], entryTolerance(aRef, q.dense.n, i))
                 << "seed " << seed << " entry " << i;
         }
         for (int i = 0; i < q.dense.n; ++i) {
@@ -739,8 +742,19 @@ TEST(MatrixFree, JacobiIteratesMatchTheDensePath) {
                     }
                 }
                 ASSERT_TRUE(chebyshev || parted == rd.history.size());
+                // The residuals agree to 1e-3 of their own size, plus rounding at the largest
+                // residual so far: the two products' rounding (~eps of the terms) at that scale is
+                // carried on by the iteration, so where the residual drops far below it (seed
+                // 1010448405: from 1.0e4 at the start to 2.9 at iterate 32, 4.5e-3 apart) the
+                // difference is a fraction of that scale, not of the residual. Measured over 3000
+                // fresh seeds: up to 1.7e-5 of the largest residual so far (40 iterates of ~eps,
+                // Chebyshev's weights up to 1.4); 1e-4 of it allowed. A wrong coupling, sign or
+                // diagonal is off by O(1) of the residual from the first iterate on.
+                float largest = 0.0f;
                 for (std::size_t t = 0; t < parted; ++t) {
-                    ASSERT_NEAR(rm.history[t], rd.history[t], 1e-3f * (1.0f + rd.history[t]))
+                    largest = std::max(largest, rd.history[t]);
+                    ASSERT_NEAR(rm.history[t], rd.history[t],
+                                1e-3f * (1.0f + rd.history[t]) + 1e-4f * largest)
                         << "seed " << seed << " iterate " << t << " chebyshev " << chebyshev;
                 }
                 if (parted < rd.history.size()) {
@@ -754,7 +768,7 @@ TEST(MatrixFree, JacobiIteratesMatchTheDensePath) {
                     ASSERT_NEAR(xm[i], xd[i], 2e-4f * scale)
                         << "seed " << seed << " row " << i << " chebyshev " << chebyshev;
                 }
-                EXPECT_NEAR(rm.residual, rd.residual, 1e-3 * (1.0 + rd.residual));
+                EXPECT_NEAR(rm.residual, rd.residual, 1e-3 * (1.0 + rd.residual) + 1e-4 * largest);
             }
         }
     }
