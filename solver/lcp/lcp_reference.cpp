@@ -182,30 +182,44 @@ std::optional<std::vector<double>> solveBounded(const LcpProblem& p) {
         return std::nullopt;
     }
     const auto n = static_cast<Index>(p.n);
-    std::vector<Index> upper;
+    // A row whose box is one point (lo == hi: a friction row of a separating contact, bounded by
+    // mu max(x_n, 0) = 0) is fixed there and left out of the transformed LCP: its zero-width
+    // box would give it a degenerate row (q = hi - lo = 0), on which Lemke's ratio test can end
+    // on a ray (a 40-contact frozen friction problem with 18 such rows did). Its column still
+    // shifts the other rows' q by A_ij lo_j, as every column does.
+    std::vector<Index> vars, upper;  // the rows left in; those of them with a finite hi
     for (Index i = 0; i < n; ++i) {
         if (!std::isfinite(p.lo[i])) {
             return std::nullopt;
         }
-        if (std::isfinite(p.hi[i])) {
-            upper.push_back(i);
+        if (p.hi[i] == p.lo[i]) {
+            continue;
         }
+        if (std::isfinite(p.hi[i])) {
+            upper.push_back(vars.size());
+        }
+        vars.push_back(i);
     }
-    const Index size = n + upper.size();
+    const Index nv = vars.size();
+    const Index size = nv + upper.size();
     const std::vector<float> dense = p.matrixFree() ? denseFromRowOperator(p.op) : p.a;
     std::vector<double> m(size * size, 0.0), q(size, 0.0);
-    for (Index i = 0; i < n; ++i) {
-        q[i] = p.b[i];
+    for (Index a = 0; a < nv; ++a) {
+        const Index i = vars[a];
+        q[a] = p.b[i];
         for (Index j = 0; j < n; ++j) {
-            m[i * size + j] = dense[i * n + j];
-            q[i] += static_cast<double>(dense[i * n + j]) * p.lo[j];
+            q[a] += static_cast<double>(dense[i * n + j]) * p.lo[j];
+        }
+        for (Index c = 0; c < nv; ++c) {
+            m[a * size + c] = dense[i * n + vars[c]];
         }
     }
     for (Index k = 0; k < upper.size(); ++k) {
-        const Index i = upper[k];
-        m[i * size + n + k] = 1.0;
-        m[(n + k) * size + i] = -1.0;
-        q[n + k] = static_cast<double>(p.hi[i]) - p.lo[i];
+        const Index a = upper[k];
+        const Index i = vars[a];
+        m[a * size + nv + k] = 1.0;
+        m[(nv + k) * size + a] = -1.0;
+        q[nv + k] = static_cast<double>(p.hi[i]) - p.lo[i];
     }
     auto z = lemke(static_cast<int>(size), m, q);
     if (!z) {
@@ -213,7 +227,10 @@ std::optional<std::vector<double>> solveBounded(const LcpProblem& p) {
     }
     std::vector<double> x(n);
     for (Index i = 0; i < n; ++i) {
-        x[i] = p.lo[i] + (*z)[i];
+        x[i] = p.lo[i];
+    }
+    for (Index a = 0; a < nv; ++a) {
+        x[vars[a]] += (*z)[a];
     }
     return x;
 }

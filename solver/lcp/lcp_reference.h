@@ -28,7 +28,8 @@ std::optional<std::vector<double>> lemke(int n, const std::vector<double>& m,
 std::optional<std::vector<double>> enumerate(int n, const std::vector<double>& m,
                                              const std::vector<double>& q);
 
-/// Solves a bounded LCP without friction (lo finite) through lemke(); nullopt otherwise.
+/// Solves a bounded LCP without friction (lo finite) through lemke(); nullopt otherwise. Rows
+/// with lo == hi are fixed there and left out of the pivoting.
 std::optional<std::vector<double>> solveBounded(const LcpProblem& p);
 
 }  // namespace ww::lcp::reference

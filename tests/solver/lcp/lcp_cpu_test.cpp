@@ -222,11 +222,14 @@ TEST(LcpCpu, FrictionJacobi) {
 TEST(LcpCpu, FrictionGaussSeidel) {
     expectFrictionSolved(LcpMethod::kGaussSeidel, 12u, FrictionCone::kBox);
 }
+// Seed 3045117113 freezes 18 friction rows of separating contacts to [0, 0] (40 contacts),
+// which the reference leaves out of its pivoting (Lemke ended on a ray with them in).
 TEST(LcpCpu, FrictionFreshSeed) {
-    const unsigned seed = test::freshSeed();
-    SCOPED_TRACE("seed " + std::to_string(seed));
-    expectFrictionSolved(LcpMethod::kJacobi, seed, FrictionCone::kBox);
-    expectFrictionSolved(LcpMethod::kGaussSeidel, seed + 7u, FrictionCone::kBox);
+    for (const unsigned seed : {3045117113u, test::freshSeed()}) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        expectFrictionSolved(LcpMethod::kJacobi, seed, FrictionCone::kBox);
+        expectFrictionSolved(LcpMethod::kGaussSeidel, seed + 7u, FrictionCone::kBox);
+    }
 }
 TEST(LcpCpu, DiscFrictionJacobi) {
     expectFrictionSolved(LcpMethod::kJacobi, 11u, FrictionCone::kDisc);
