@@ -207,12 +207,15 @@ void expectFrictionSolved(LcpMethod method, unsigned seed, FrictionCone cone) {
         // while the gap the solvers leave is far smaller. Relative to the solution's size: over
         // 6000 fresh problems (1, 6 and 40 contacts, both methods) the gap was at most
         // 4.5e-4 ||x*||_inf (1.5e-3 absolute); 2e-3 ||x*||_inf is 4x that, and 100x below the
-        // absolute bound at 40 contacts.
+        // absolute bound at 40 contacts. Small solutions keep an absolute part of a few times
+        // the stopping floor: a one-contact problem with |x*| = 0.086 (seed 2596107847) ended
+        // 3.2e-4 from it, within the residual bound but over 2e-3 |x*|.
         double xStar = 0.0;
         for (double v : *ref) {
             xStar = std::max(xStar, std::abs(v));
         }
-        EXPECT_LE(test::maxAbsDiff(x, *ref), 2e-3 * xStar) << what << " |x*| " << xStar;
+        EXPECT_LE(test::maxAbsDiff(x, *ref), 2e-3 * xStar + 5.0 * floor)
+            << what << " |x*| " << xStar;
     }
 }
 
