@@ -32,6 +32,7 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
     const std::size_t nb = bodies.size();
     const std::size_t nc = contacts.size();
     m_levelStart.assign(1, 0);
+    m_sweepsDone = 0;
     if (p.sweeps <= 0 || nc == 0) {
         return 0;
     }
@@ -138,7 +139,8 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
     }
 
     m_scratch.resize(static_cast<std::size_t>(ex != nullptr ? ex->threads() : 1));
-    const auto correct = [&](std::int32_t b, std::vector<float>& rows) {
+    m_sweepsByThread.assign(m_scratch.size(), 0);
+    const auto correct = [&](std::int32_t b, std::vector<float>& rows, std::int64_t& sweepsDone) {
         const auto ub = static_cast<std::size_t>(b);
         Body& body = bodies[ub];
         const std::int32_t first = m_supportStart[ub];
@@ -171,6 +173,10 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
         }
         Vec3 dv{}, dw{};
         for (int sweep = 0; sweep < p.sweeps; ++sweep) {
+            ++sweepsDone;
+            // The largest change of a row's own velocity that this sweep's updates made
+            // (|dx| A_ii, the row's velocity error where it is not clamped).
+            float largest = 0.0f;
             for (std::int32_t q = 0; q < count; ++q) {
                 const auto k =
                     static_cast<std::size_t>(m_supports[static_cast<std::size_t>(first + q)]);
@@ -193,6 +199,7 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
                 if (row[2] > 0.0f) {
                     const float xn = std::max(0.0f, row[0] - w(0) / row[2]);
                     push(0, xn - row[0]);
+                    largest = std::max(largest, std::abs(xn - row[0]) * row[2]);
                     row[0] = xn;
                 }
                 if (row[5] > 0.0f && row[8] > 0.0f) {
@@ -207,9 +214,14 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
                     }
                     push(1, t1 - row[3]);
                     push(2, t2 - row[6]);
+                    largest = std::max(
+                        {largest, std::abs(t1 - row[3]) * row[5], std::abs(t2 - row[6]) * row[8]});
                     row[3] = t1;
                     row[6] = t2;
                 }
+            }
+            if (p.tolerance > 0.0f && largest <= p.tolerance) {
+                break;  // no row moved by more than the tolerance: a further sweep changes little
             }
         }
         body.linearVelocity += dv;
@@ -221,10 +233,11 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
         const std::ptrdiff_t chunks = exec::chunkCount(end - begin, kChunkBodies);
         const auto chunk = [&](std::ptrdiff_t c, int worker) {
             std::vector<float>& rows = m_scratch[static_cast<std::size_t>(worker)];
+            std::int64_t& sweepsDone = m_sweepsByThread[static_cast<std::size_t>(worker)];
             const std::ptrdiff_t last =
                 std::min<std::ptrdiff_t>(end, begin + (c + 1) * kChunkBodies);
             for (std::ptrdiff_t i = begin + c * kChunkBodies; i < last; ++i) {
-                correct(byLevel[static_cast<std::size_t>(i)], rows);
+                correct(byLevel[static_cast<std::size_t>(i)], rows, sweepsDone);
             }
         };
         if (ex != nullptr) {
@@ -239,6 +252,9 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
                 chunk(c, 0);
             }
         }
+    }
+    for (const std::int64_t s : m_sweepsByThread) {
+        m_sweepsDone += s;
     }
     return static_cast<int>(m_order.size());
 }

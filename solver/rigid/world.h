@@ -95,9 +95,10 @@ struct WorldParams {
     LcpMode mode = LcpMode::kIslands;
     LcpOperator lcpOperator = LcpOperator::kAuto;
     /// Jacobi, omega 0.3 (defaultWallOmega; an upper bound: see adaptiveOmega), at most 50
-    /// iterations (warm steps at rest stop after 0-6 at the tolerance; with shockSweeps the
+    /// iterations (a resting wall's warm start meets the tolerance; with shockSweeps the
     /// resting walls stand at 10, and 50 is for piles in motion: docs/rigid.md, "Shock
-    /// propagation"), natural-map tolerance 1e-5 N s, checked every 10 iterations.
+    /// propagation"), natural-map tolerance 1e-4 N s, checked every 10 iterations
+    /// (docs/rigid.md, "The tolerance and the shock pass's sweeps").
     /// maxIterations 0 = 2n (the paper's count; no cold-start or budget rule).
     lcp::LcpOptions lcp = defaultWallLcpOptions();
     /// Jacobi only: caps omega per step at omegaSafety * 2 / lambda, where lambda estimates
@@ -175,6 +176,10 @@ struct StepStats {
     /// solved by the CPU solver instead.
     bool solvedOnCpuFallback = false;
     int nonFiniteBodies = 0;   ///< bodies reset because their state became NaN/inf
+    /// Shock propagation's sweeps, summed over the bodies it corrected (each stops early at
+    /// its tolerance: ShockParams::tolerance), and the number of those bodies.
+    std::int64_t shockSweeps = 0;
+    int shockBodies = 0;
     float maxPenetration = 0;  ///< m, before this step's correction
     float maxSpeed = 0;        ///< m/s, over non-static bodies after the step
     int sleepingBodies = 0;    ///< after the step (WorldParams::sleep)

@@ -119,6 +119,7 @@ void WallScene::build() {
     m_dispatchesMax = m_readbacksMax = 0;
     m_omegaUsedMin = 0.0f;
     m_iterationsSum = 0;
+    m_shockSweepsSum = m_shockBodiesSum = 0;
     m_residualMax = m_penetrationMax = m_speedMax = m_driftMax = 0;
 }
 
@@ -162,6 +163,8 @@ void WallScene::step(StepRecord& out) {
         m_omegaUsedMin = m_omegaUsedMin > 0.0f ? std::min(m_omegaUsedMin, s.omega) : s.omega;
     }
     m_iterationsSum += s.iterationsMean;
+    m_shockSweepsSum += static_cast<double>(s.shockSweeps);
+    m_shockBodiesSum += s.shockBodies;
     const long dispatches = after.dispatches - before.dispatches;
     m_dispatchesSum += static_cast<double>(dispatches);
     m_dispatchesMax = std::max(m_dispatchesMax, dispatches);
@@ -345,6 +348,10 @@ nlohmann::json WallScene::summary() const {
           {"omega_used_min", m_omegaUsedMin},
           {"solver", lcp::toString(m_settings.world.lcp.method)},
           {"omega", m_settings.world.lcp.omega}}},
+        {"shock",
+         {{"sweeps", m_settings.world.shockSweeps},
+          {"sweeps_per_body_mean",
+           m_shockBodiesSum > 0 ? m_shockSweepsSum / m_shockBodiesSum : 0.0}}},
         {"bodies", m_world.bodyCount()},
         {"max_penetration", m_penetrationMax},
         {"max_speed", m_speedMax},

@@ -72,6 +72,9 @@ class WallScene final : public SimScene {
     int m_matrixFreeMax = 0;      ///< most blocks one step posed matrix-free
     float m_omegaUsedMin = 0.0f;  ///< smallest omega a step used (after the adaptive cap)
     double m_iterationsSum = 0;
+    /// Shock propagation: sweeps summed over every corrected body of every step, and those
+    /// bodies (the summary's sweeps per body).
+    double m_shockSweepsSum = 0, m_shockBodiesSum = 0;
     double m_dispatchesSum = 0;  ///< GPU compute dispatches of all steps (gpu::trafficCounts)
     long m_dispatchesMax = 0;    ///< most dispatches one step issued
     long m_readbacksMax = 0;     ///< most GPU-to-host transfers one step issued

@@ -3,7 +3,10 @@
 // holding a touching wall that the same few Jacobi iterations alone let fall.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -146,6 +149,78 @@ TEST(Shock, OneBoxOnTheGroundGetsTheReferenceLcpVelocity) {
         ++checked;
     }
     EXPECT_GE(checked, 30);
+}
+
+// The sweeps' tolerance (ShockParams::tolerance): a body's sweeps stop after the first in which
+// no row's update changed that row's velocity by more than it. A box on the ground, warm-started
+// with its weight's share, approaching at a few mm/s and sliding a little: the stopped pass ends
+// bit for bit where that many sweeps at tolerance 0 end (the stop comes after a whole sweep),
+// within ten tolerances of the velocity of all 400 sweeps (a box's redundant face
+// points with friction converge slowly, so that some boxes run all 400); tolerance 0 runs every
+// sweep, one above every row's change only the first. Random yaw, tilt, mass and friction.
+TEST(Shock, SweepsStopAtTheToleranceNearTheFullCountsVelocity) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    constexpr float kDt = 1.0f / 60.0f;
+    constexpr float kTolerance = 1.0e-5f;  // m/s
+    int checked = 0, stoppedEarly = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+        BodyDesc d;
+        d.halfExtents = {0.5f + 0.2f * u(rng), 0.5f + 0.2f * u(rng), 0.5f + 0.2f * u(rng)};
+        d.massKg = 2.5f + 2.0f * u(rng);
+        // Nearly flat, any yaw: a face's four corners 0.5-1.5 mm deep.
+        d.orientation = normalize(Quat{1.0f, 5.0e-4f * u(rng), 0.5f * u(rng), 5.0e-4f * u(rng)});
+        d.linearVelocity = {0.01f * u(rng), -0.005f + 0.003f * u(rng), 0.01f * u(rng)};
+        d.angularVelocity = {0.01f * u(rng), 0.01f * u(rng), 0.01f * u(rng)};
+        float lowest = 0.0f;
+        for (int c = 0; c < 8; ++c) {
+            const Vec3 corner{(c & 1) != 0 ? d.halfExtents.x : -d.halfExtents.x,
+                              (c & 2) != 0 ? d.halfExtents.y : -d.halfExtents.y,
+                              (c & 4) != 0 ? d.halfExtents.z : -d.halfExtents.z};
+            lowest = std::min(lowest, (toMat3(d.orientation) * corner).y);
+        }
+        d.position = {0.0f, -lowest - 0.001f, 0.0f};
+        const float mu = 0.3f + 0.3f * (u(rng) + 1.0f);
+        Scene original = pose({ground(), makeBody(d)}, {{1, 0}}, mu);
+        if (original.contacts.size() != 4) {
+            continue;
+        }
+        for (Contact& c : original.contacts) {
+            c.impulse[0] = d.massKg * 9.81f * kDt / 4.0f;  // the warm start: its weight's share
+        }
+        ShockParams p;
+        p.friction = mu;
+        ShockPropagation shock;
+        const auto run = [&](float tolerance, int sweeps) {
+            Scene s = original;
+            p.tolerance = tolerance;
+            p.sweeps = sweeps;
+            EXPECT_EQ(shock.apply(s.bodies, s.contacts, s.jac, s.bias, s.posed, p, nullptr), 1);
+            return s.bodies[1];
+        };
+        const Body full = run(0.0f, 400);
+        EXPECT_EQ(shock.sweepsDone(), 400) << "trial " << trial << ": tolerance 0 runs them all";
+        const Body stopped = run(kTolerance, 400);
+        const auto sweeps = static_cast<int>(shock.sweepsDone());
+        EXPECT_GE(sweeps, 2) << "trial " << trial;
+        stoppedEarly += sweeps < 400 ? 1 : 0;
+        const Body counted = run(0.0f, sweeps);
+        for (int c = 0; c < 3; ++c) {
+            EXPECT_EQ(stopped.linearVelocity[c], counted.linearVelocity[c]) << "trial " << trial;
+            EXPECT_EQ(stopped.angularVelocity[c], counted.angularVelocity[c]) << "trial " << trial;
+            EXPECT_NEAR(stopped.linearVelocity[c], full.linearVelocity[c], 10.0f * kTolerance)
+                << "trial " << trial << " linear " << c << " after " << sweeps << " sweeps";
+            EXPECT_NEAR(stopped.angularVelocity[c], full.angularVelocity[c], 10.0f * kTolerance)
+                << "trial " << trial << " angular " << c << " after " << sweeps << " sweeps";
+        }
+        run(1.0e3f, 400);  // above any row's change: the first sweep is the last
+        EXPECT_EQ(shock.sweepsDone(), 1) << "trial " << trial;
+        ++checked;
+    }
+    EXPECT_GE(checked, 30);
+    EXPECT_GE(stoppedEarly, checked / 2) << "most boxes stop before 400 sweeps at " << kTolerance;
 }
 
 // Two unit boxes stacked on the ground, both moving down and sideways, impulses zero: the pass
@@ -412,6 +487,33 @@ TEST(Shock, TallWallStandsAtTheDefaults) {
     }
     const float drift = monitor.measure(w).maxDriftM;
     EXPECT_LE(drift, 0.001f);
+}
+
+// A standing touching wall at the defaults: its bricks' corrections settle within a few of the
+// ten sweeps (World's tolerance, 1e-8 m/s), and the LCP's warm start still meets its tolerance
+// (what stopping the sweeps sooner loses: docs/rigid.md, "The tolerance and the shock pass's
+// sweeps"). 20 x 20, 120 steps.
+TEST(Shock, AStandingWallsSweepsStopEarlyAndItsSolvesStayWarm) {
+    WallParams wall;
+    wall.cols = 20;
+    wall.rows = 20;
+    World w = makeWallWorld(test::executor(), wall, WorldParams{});
+    const DriftMonitor monitor(w);
+    double sweeps = 0.0, bodies = 0.0, iterations = 0.0;
+    for (int s = 0; s < 120; ++s) {
+        const StepStats& st = w.step();
+        ASSERT_EQ(st.nonFiniteBodies, 0);
+        if (s > 0) {  // the first step is cold
+            sweeps += static_cast<double>(st.shockSweeps);
+            bodies += st.shockBodies;
+            iterations += st.iterationsMean;
+        }
+    }
+    ASSERT_GT(bodies, 0.0);
+    EXPECT_LT(sweeps / bodies, 6.0) << "sweeps per corrected body";
+    EXPECT_GE(sweeps / bodies, 1.5);
+    EXPECT_LE(iterations / 119.0, 1.0) << "Jacobi iterations a step";
+    EXPECT_LE(monitor.measure(w).maxDriftM, 1.0e-4f);
 }
 
 }  // namespace
