@@ -16,36 +16,45 @@ int IslandBuilder::find(int i) {
 void IslandBuilder::build(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
                           IslandSet& out) {
     const int n = static_cast<int>(bodies.size());
-    m_parent.resize(n);
+    const auto nc = static_cast<int>(contacts.size());
+    m_parent.resize(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
-        m_parent[i] = i;
+        m_parent[static_cast<std::size_t>(i)] = i;
     }
-    for (const Contact& c : contacts) {
-        if (bodies[c.bodyA].isStatic() || bodies[c.bodyB].isStatic()) {
+    // One pass over the contacts (large records): each contact's island is its non-static
+    // body's (body B's when A is static), and a contact between two non-static bodies joins
+    // theirs. What the later passes need of a contact is that body alone.
+    m_contactBody.resize(static_cast<std::size_t>(nc));
+    for (int ci = 0; ci < nc; ++ci) {
+        const Contact& c = contacts[static_cast<std::size_t>(ci)];
+        const bool staticA = bodies[static_cast<std::size_t>(c.bodyA)].isStatic();
+        m_contactBody[static_cast<std::size_t>(ci)] = staticA ? c.bodyB : c.bodyA;
+        if (staticA || bodies[static_cast<std::size_t>(c.bodyB)].isStatic()) {
             continue;
         }
         const int ra = find(c.bodyA);
         const int rb = find(c.bodyB);
         if (ra != rb) {
-            m_parent[std::max(ra, rb)] = std::min(ra, rb);  // root = smallest index
+            m_parent[static_cast<std::size_t>(std::max(ra, rb))] =
+                std::min(ra, rb);  // root = smallest index
         }
     }
-    // Label islands by their root (the smallest body index) in increasing order.
-    m_label.assign(n, -1);
+    // Label islands by their root (the smallest body index) in increasing order; a root comes
+    // before the bodies of its island, so each body takes its root's label in the same pass.
+    m_label.resize(static_cast<std::size_t>(n));
     int islands = 0;
     for (int i = 0; i < n; ++i) {
         const int r = find(i);
-        if (r == i) {
-            m_label[i] = islands++;
-        }
+        m_label[static_cast<std::size_t>(i)] =
+            r == i ? islands++ : m_label[static_cast<std::size_t>(r)];
     }
-    const auto islandOf = [&](const Contact& c) {
-        const int body = bodies[c.bodyA].isStatic() ? c.bodyB : c.bodyA;
-        return m_label[find(body)];
-    };
-    m_counts.assign(islands + 1, 0);
-    for (const Contact& c : contacts) {
-        ++m_counts[islandOf(c) + 1];
+    for (int ci = 0; ci < nc; ++ci) {
+        int& body = m_contactBody[static_cast<std::size_t>(ci)];
+        body = m_label[static_cast<std::size_t>(body)];  // from here on: the contact's island
+    }
+    m_counts.assign(static_cast<std::size_t>(islands) + 1, 0);
+    for (const int island : m_contactBody) {
+        ++m_counts[static_cast<std::size_t>(island) + 1];
     }
     // Keep only islands that have contacts.
     out.islandStart.clear();
@@ -53,16 +62,17 @@ void IslandBuilder::build(const std::vector<Body>& bodies, const std::vector<Con
     std::vector<int>& offset = m_counts;
     int running = 0;
     for (int k = 0; k < islands; ++k) {
-        const int cnt = offset[k + 1];
-        offset[k + 1] = running;
+        const int cnt = offset[static_cast<std::size_t>(k) + 1];
+        offset[static_cast<std::size_t>(k) + 1] = running;
         running += cnt;
         if (cnt > 0) {
             out.islandStart.push_back(running);
         }
     }
     out.contactOrder.resize(contacts.size());
-    for (int ci = 0; ci < static_cast<int>(contacts.size()); ++ci) {
-        out.contactOrder[offset[islandOf(contacts[ci]) + 1]++] = ci;
+    for (int ci = 0; ci < nc; ++ci) {
+        const auto island = static_cast<std::size_t>(m_contactBody[static_cast<std::size_t>(ci)]);
+        out.contactOrder[static_cast<std::size_t>(offset[island + 1]++)] = ci;
     }
 }
 

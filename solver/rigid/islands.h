@@ -35,7 +35,8 @@ class IslandBuilder {
   private:
     int find(int i);
     std::vector<int> m_parent;
-    std::vector<int> m_label;
+    std::vector<int> m_label;        ///< per body: its island's label
+    std::vector<int> m_contactBody;  ///< per contact: its non-static body, then its island
     std::vector<int> m_counts;
 };
 

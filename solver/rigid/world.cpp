@@ -331,8 +331,8 @@ void World::collide(float h) {
                 const auto flat = [](const Body& b) {
                     return b.kind == BodyKind::kBox || b.kind == BodyKind::kPlane;
                 };
-                const bool keepable = m_params.keepManifolds && flat(bi) && flat(bj) &&
-                                      resting(bi) && resting(bj);
+                const bool keepable =
+                    m_params.keepManifolds && flat(bi) && flat(bj) && resting(bi) && resting(bj);
                 const std::size_t first = out.size();
                 if (keepable && reuseManifold(m_cache.pairEntries(i, j, cacheAt), i, j, bi, bj,
                                               pairParams, m_params.warmStartFactor, out)) {
@@ -368,23 +368,29 @@ void World::collide(float h) {
             m_chunkReused[uc] = reused;
         },
         pairCount * kNarrowPhasePairWork);
-    std::size_t total = 0;
     float maxPen = 0.0f;
     int warm = 0;
     int reused = 0;
+    m_chunkAt.resize(uChunks + 1);
+    m_chunkAt[0] = 0;
     for (std::size_t c = 0; c < uChunks; ++c) {
-        total += m_chunkContacts[c].size();
+        m_chunkAt[c + 1] = m_chunkAt[c] + m_chunkContacts[c].size();
         maxPen = std::max(maxPen, m_chunkPenetration[c]);
         warm += m_chunkWarm[c];
         reused += m_chunkReused[c];
     }
-    m_contacts.resize(total);
-    std::size_t at = 0;
-    for (std::size_t c = 0; c < uChunks; ++c) {
-        std::copy(m_chunkContacts[c].begin(), m_chunkContacts[c].end(),
-                  m_contacts.begin() + static_cast<std::ptrdiff_t>(at));
-        at += m_chunkContacts[c].size();
-    }
+    // The chunks' contacts in chunk order, each chunk copied to its place on any thread (a
+    // 10 000-brick wall's contacts are ~20 MB).
+    m_contacts.resize(m_chunkAt[uChunks]);
+    exec::forChunks(
+        m_ex.get(), static_cast<std::ptrdiff_t>(uChunks),
+        [&](std::ptrdiff_t c) {
+            const std::vector<Contact>& from = m_chunkContacts[static_cast<std::size_t>(c)];
+            std::copy(from.begin(), from.end(),
+                      m_contacts.begin() +
+                          static_cast<std::ptrdiff_t>(m_chunkAt[static_cast<std::size_t>(c)]));
+        },
+        static_cast<std::ptrdiff_t>(m_chunkAt[uChunks] * sizeof(Contact) / 16));
     if (m_params.warmStart) {
         m_stats.warmStarted = warm;
     }

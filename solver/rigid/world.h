@@ -175,7 +175,7 @@ struct StepStats {
     /// The backend cannot run lcp.method (Gauss-Seidel on the GPU): this step's LCP was
     /// solved by the CPU solver instead.
     bool solvedOnCpuFallback = false;
-    int nonFiniteBodies = 0;   ///< bodies reset because their state became NaN/inf
+    int nonFiniteBodies = 0;  ///< bodies reset because their state became NaN/inf
     /// Shock propagation's sweeps, summed over the bodies it corrected (each stops early at
     /// its tolerance: ShockParams::tolerance), and the number of those bodies.
     std::int64_t shockSweeps = 0;
@@ -307,6 +307,7 @@ class World {
     std::vector<float> m_chunkPenetration;
     std::vector<int> m_chunkWarm;
     std::vector<int> m_chunkReused;
+    std::vector<std::size_t> m_chunkAt;  ///< where each chunk's contacts start in m_contacts
     std::vector<Contact> m_contacts;
     ContactCache m_cache;
     IslandBuilder m_islandBuilder;
