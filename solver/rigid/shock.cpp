@@ -12,6 +12,8 @@ namespace {
 constexpr float kSupportCos = 0.70710678f;
 /// Bodies per chunk of a level's loop (fixed: which thread corrects which body changes nothing).
 constexpr std::ptrdiff_t kChunkBodies = 16;
+/// Bodies per chunk of the resting test.
+constexpr std::ptrdiff_t kRestingChunkBodies = 1024;
 /// What one body's correction costs per sweep and row, in the executor's work units.
 constexpr std::ptrdiff_t kRowSweepWork = 24;
 /// Contact marks in ShockPropagation::m_lower besides a body index.
@@ -50,6 +52,19 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
         const float r = body.kind == BodyKind::kSphere ? body.radius : length(body.halfExtents);
         return length(body.linearVelocity) + length(body.angularVelocity) * r <= p.restingSpeed;
     };
+    // Which bodies rest, once per body (a body has tens of contacts).
+    m_resting.resize(nb);
+    exec::forChunks(
+        ex, exec::chunkCount(static_cast<std::ptrdiff_t>(nb), kRestingChunkBodies),
+        [&](std::ptrdiff_t c) {
+            const auto first = static_cast<std::size_t>(c * kRestingChunkBodies);
+            const std::size_t last =
+                std::min(nb, first + static_cast<std::size_t>(kRestingChunkBodies));
+            for (std::size_t b = first; b < last; ++b) {
+                m_resting[b] = resting(static_cast<int>(b)) ? 1 : 0;
+            }
+        },
+        static_cast<std::ptrdiff_t>(16 * nb));
     // The support contacts of each upper body (n points from body B to body A) between resting
     // bodies.
     m_lower.assign(nc, kNotSupport);
@@ -61,7 +76,8 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
         }
         const float nUp = dot(c.normal, p.up);
         const int upper = nUp >= kSupportCos ? c.bodyA : (nUp <= -kSupportCos ? c.bodyB : -1);
-        if (upper >= 0 && moves(upper) && resting(c.bodyA) && resting(c.bodyB)) {
+        if (upper >= 0 && moves(upper) && m_resting[static_cast<std::size_t>(c.bodyA)] != 0 &&
+            m_resting[static_cast<std::size_t>(c.bodyB)] != 0) {
             m_lower[k] = upper == c.bodyA ? c.bodyB : c.bodyA;
             ++m_supportStart[static_cast<std::size_t>(upper) + 1];
         }

@@ -87,7 +87,9 @@ class ShockPropagation {
     // same bodies by level (m_byLevel) and each level's range in it (m_levelStart).
     std::vector<std::int32_t> m_supportStart, m_supports, m_lower, m_order, m_rank, m_level;
     std::vector<std::int32_t> m_byLevel, m_levelStart, m_fill;
-    std::vector<std::vector<float>> m_scratch;  ///< per executor thread: one body's rows
+    std::vector<char>
+        m_resting;  ///< per body: 1 when no point of it moves faster than restingSpeed
+    std::vector<std::vector<float>> m_scratch;   ///< per executor thread: one body's rows
     std::vector<std::int64_t> m_sweepsByThread;  ///< per executor thread: sweeps done
     std::int64_t m_sweepsDone = 0;
 };

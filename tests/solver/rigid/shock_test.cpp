@@ -70,6 +70,18 @@ Scene pose(std::vector<Body> bodies, const std::vector<std::pair<int, int>>& pai
     return s;
 }
 
+/// The height of the lowest corner of box d, relative to its centre.
+float lowestCorner(const BodyDesc& d) {
+    float lowest = 0.0f;
+    for (int c = 0; c < 8; ++c) {
+        const Vec3 corner{(c & 1) != 0 ? d.halfExtents.x : -d.halfExtents.x,
+                          (c & 2) != 0 ? d.halfExtents.y : -d.halfExtents.y,
+                          (c & 4) != 0 ? d.halfExtents.z : -d.halfExtents.z};
+        lowest = std::min(lowest, (toMat3(d.orientation) * corner).y);
+    }
+    return lowest;
+}
+
 Body ground() {
     BodyDesc d;
     d.kind = BodyKind::kPlane;
@@ -97,13 +109,7 @@ TEST(Shock, OneBoxOnTheGroundGetsTheReferenceLcpVelocity) {
         d.angularVelocity = {u(rng), u(rng), u(rng)};
         Body box = makeBody(d);
         // Lowest corner 0-5 mm into the ground.
-        float lowest = 0.0f;
-        for (int c = 0; c < 8; ++c) {
-            const Vec3 corner{(c & 1) != 0 ? d.halfExtents.x : -d.halfExtents.x,
-                              (c & 2) != 0 ? d.halfExtents.y : -d.halfExtents.y,
-                              (c & 4) != 0 ? d.halfExtents.z : -d.halfExtents.z};
-            lowest = std::min(lowest, (toMat3(d.orientation) * corner).y);
-        }
+        const float lowest = lowestCorner(d);
         d.position = {0.0f, -lowest - 0.0025f * (u(rng) + 1.0f), 0.0f};
         box = makeBody(d);
         Scene s = pose({ground(), box}, {{1, 0}}, 0.0f);
@@ -174,13 +180,7 @@ TEST(Shock, SweepsStopAtTheToleranceNearTheFullCountsVelocity) {
         d.orientation = normalize(Quat{1.0f, 5.0e-4f * u(rng), 0.5f * u(rng), 5.0e-4f * u(rng)});
         d.linearVelocity = {0.01f * u(rng), -0.005f + 0.003f * u(rng), 0.01f * u(rng)};
         d.angularVelocity = {0.01f * u(rng), 0.01f * u(rng), 0.01f * u(rng)};
-        float lowest = 0.0f;
-        for (int c = 0; c < 8; ++c) {
-            const Vec3 corner{(c & 1) != 0 ? d.halfExtents.x : -d.halfExtents.x,
-                              (c & 2) != 0 ? d.halfExtents.y : -d.halfExtents.y,
-                              (c & 4) != 0 ? d.halfExtents.z : -d.halfExtents.z};
-            lowest = std::min(lowest, (toMat3(d.orientation) * corner).y);
-        }
+        const float lowest = lowestCorner(d);
         d.position = {0.0f, -lowest - 0.001f, 0.0f};
         const float mu = 0.3f + 0.3f * (u(rng) + 1.0f);
         Scene original = pose({ground(), makeBody(d)}, {{1, 0}}, mu);
@@ -471,15 +471,19 @@ TEST(Shock, HoldsTheTouchingWallThatTenIterationsAloneLetFall) {
     }
 }
 
+World touchingWallAtTheDefaults(int cols, int rows) {
+    WallParams wall;
+    wall.cols = cols;
+    wall.rows = rows;
+    return makeWallWorld(test::executor(), wall, WorldParams{});
+}
+
 // A touching wall 64 rows high at the default settings (50 iterations, 10 sweeps). With the
 // support's spin always followed (ShockParams::followSpinAbove 0) 4 x 64 fell (6.2 m of drift after
 // these 300 steps, 2.6 cm at 2 s); not followed it stands within 0.5 um (docs/rigid.md, "Tall
 // walls"). 1 mm: the 20 x 20 wall's bound over 30 s.
 TEST(Shock, TallWallStandsAtTheDefaults) {
-    WallParams wall;
-    wall.cols = 4;
-    wall.rows = 64;
-    World w = makeWallWorld(test::executor(), wall, WorldParams{});
+    World w = touchingWallAtTheDefaults(4, 64);
     const DriftMonitor monitor(w);
     for (int s = 0; s < 300; ++s) {
         const StepStats& st = w.step();
@@ -494,10 +498,7 @@ TEST(Shock, TallWallStandsAtTheDefaults) {
 // (what stopping the sweeps sooner loses: docs/rigid.md, "The tolerance and the shock pass's
 // sweeps"). 20 x 20, 120 steps.
 TEST(Shock, AStandingWallsSweepsStopEarlyAndItsSolvesStayWarm) {
-    WallParams wall;
-    wall.cols = 20;
-    wall.rows = 20;
-    World w = makeWallWorld(test::executor(), wall, WorldParams{});
+    World w = touchingWallAtTheDefaults(20, 20);
     const DriftMonitor monitor(w);
     double sweeps = 0.0, bodies = 0.0, iterations = 0.0;
     for (int s = 0; s < 120; ++s) {
