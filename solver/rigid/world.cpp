@@ -22,7 +22,8 @@ constexpr std::ptrdiff_t kNarrowPhaseChunkPairs = 64;
 /// its clipping is a few hundred.
 constexpr std::ptrdiff_t kNarrowPhasePairWork = 256;
 /// Bodies per chunk of the position update, and posed contacts per chunk of the shock pass's
-/// bias: fixed sizes, so that the chunking never depends on the thread count.
+/// bias and of the impulses' write-back: fixed sizes, so that the chunking never depends on the
+/// thread count.
 constexpr std::ptrdiff_t kIntegrateChunkBodies = 128;
 constexpr std::ptrdiff_t kShockBiasChunkContacts = 256;
 /// Shock propagation's sweeps stop once one changes a body's velocity by no more than this, m/s
@@ -628,12 +629,22 @@ void World::applyMatrixFreeImpulses(int k, std::span<const int> ids, std::span<c
             }
         },
         static_cast<std::ptrdiff_t>(op.macs() / 2));
-    for (std::size_t c = 0; c < ids.size(); ++c) {
-        for (int r = 0; r < 3; ++r) {
-            m_contacts[static_cast<std::size_t>(ids[c])].impulse[r] =
-                x[3 * c + static_cast<std::size_t>(r)];
-        }
-    }
+    // The impulses back into their contacts (the next step's warm start), in fixed chunks.
+    const auto count = static_cast<std::ptrdiff_t>(ids.size());
+    exec::forChunks(
+        m_ex.get(), exec::chunkCount(count, kShockBiasChunkContacts),
+        [&](std::ptrdiff_t chunk) {
+            const auto first = static_cast<std::size_t>(chunk * kShockBiasChunkContacts);
+            const std::size_t last =
+                std::min(ids.size(), first + static_cast<std::size_t>(kShockBiasChunkContacts));
+            for (std::size_t c = first; c < last; ++c) {
+                for (int r = 0; r < 3; ++r) {
+                    m_contacts[static_cast<std::size_t>(ids[c])].impulse[r] =
+                        x[3 * c + static_cast<std::size_t>(r)];
+                }
+            }
+        },
+        4 * count);
 }
 
 void World::integrate(float h) {
