@@ -120,6 +120,7 @@ void WallScene::build() {
     m_omegaUsedMin = 0.0f;
     m_iterationsSum = 0;
     m_shockSweepsSum = m_shockBodiesSum = 0;
+    m_lambdaStepsSum = 0;
     m_residualMax = m_penetrationMax = m_speedMax = m_driftMax = 0;
 }
 
@@ -165,6 +166,7 @@ void WallScene::step(StepRecord& out) {
     m_iterationsSum += s.iterationsMean;
     m_shockSweepsSum += static_cast<double>(s.shockSweeps);
     m_shockBodiesSum += s.shockBodies;
+    m_lambdaStepsSum += s.lambdaSteps;
     const long dispatches = after.dispatches - before.dispatches;
     m_dispatchesSum += static_cast<double>(dispatches);
     m_dispatchesMax = std::max(m_dispatchesMax, dispatches);
@@ -346,6 +348,7 @@ nlohmann::json WallScene::summary() const {
           {"dispatches_per_step_max", m_dispatchesMax},
           {"readbacks_per_step_max", m_readbacksMax},
           {"omega_used_min", m_omegaUsedMin},
+          {"lambda_steps_mean", m_steps > 0 ? m_lambdaStepsSum / m_steps : 0.0},
           {"solver", lcp::toString(m_settings.world.lcp.method)},
           {"omega", m_settings.world.lcp.omega}}},
         {"shock",

@@ -75,6 +75,7 @@ class WallScene final : public SimScene {
     /// Shock propagation: sweeps summed over every corrected body of every step, and those
     /// bodies (the summary's sweeps per body).
     double m_shockSweepsSum = 0, m_shockBodiesSum = 0;
+    double m_lambdaStepsSum = 0;  ///< Lanczos steps of the lambda_max estimates, all steps
     double m_dispatchesSum = 0;  ///< GPU compute dispatches of all steps (gpu::trafficCounts)
     long m_dispatchesMax = 0;    ///< most dispatches one step issued
     long m_readbacksMax = 0;     ///< most GPU-to-host transfers one step issued
