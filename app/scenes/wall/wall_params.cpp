@@ -206,8 +206,9 @@ std::vector<ParamRow<Wall>> makeWallParams() {
         {.key = "shock-sweeps",
          .label = "shock sweeps",
          .help = "Shock propagation after the LCP: each body's contacts with what it rests on "
-                 "solved again from the ground up, the body below held fixed, by this many "
-                 "Gauss-Seidel sweeps; 0 = off (wall scene; docs/rigid.md)",
+                 "solved again from the ground up, the body below held fixed, by at most this "
+                 "many Gauss-Seidel sweeps (a body stops once no row's update moves it by more "
+                 "than 1e-8 m/s); 0 = off (wall scene; docs/rigid.md)",
          .widget = ParamWidget::kSlider,
          .range = {.lo = 0,
                    .hi = 1000,
