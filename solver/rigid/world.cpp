@@ -26,9 +26,9 @@ constexpr std::ptrdiff_t kNarrowPhasePairWork = 256;
 /// thread count.
 constexpr std::ptrdiff_t kIntegrateChunkBodies = 128;
 constexpr std::ptrdiff_t kShockBiasChunkContacts = 256;
-/// Shock propagation's sweeps stop once one changes a body's velocity by no more than this, m/s
-/// (docs/rigid.md, "The tolerance and the shock pass's sweeps"): a thousandth of what a
-/// standing wall's bricks move. Stopped sooner (1e-7, 1e-6 m/s), the pass leaves the next step's
+/// Shock propagation's sweeps stop after one in which no row's update changed that row's
+/// velocity by more than this, m/s (ShockParams::tolerance; docs/rigid.md, "The tolerance and
+/// the shock pass's sweeps"): a thousandth of what a standing wall's bricks move. Stopped sooner (1e-7, 1e-6 m/s), the pass leaves the next step's
 /// warm start further from solving its LCP, and resting walls of 40 x 25 and 64 x 64 run Jacobi
 /// iterations again that they otherwise skip.
 constexpr float kShockTolerance = 1.0e-8f;
