@@ -32,10 +32,33 @@ void RowOperator::resize(int rowCount, int bodyCount) {
 }
 
 void RowOperator::buildBodyIndex(const exec::Executor* ex) {
+    // A counting sort of the entries by body. Its two loops are serial, and each increment
+    // waits for the previous one to the same body (a contact's rows name the same two bodies):
+    // a contact whose three rows share two distinct bodies is counted and filled three entries
+    // at a time, in the same order.
+    const auto valid = [&](std::int32_t b) { return b >= 0 && b < m_bodies; };
+    const std::size_t sixes = m_body.size() / 6;
+    const auto sharedPair = [&](std::size_t t) {
+        const std::int32_t* bt = m_body.data() + 6 * t;
+        return bt[0] == bt[2] && bt[0] == bt[4] && bt[1] == bt[3] && bt[1] == bt[5] &&
+               bt[0] != bt[1];
+    };
     m_bodyStart.assign(static_cast<std::size_t>(m_bodies) + 1, 0);
-    for (std::int32_t b : m_body) {
-        if (b >= 0 && b < m_bodies) {
-            ++m_bodyStart[static_cast<std::size_t>(b) + 1];
+    for (std::size_t t = 0; t < sixes; ++t) {
+        const std::int32_t* bt = m_body.data() + 6 * t;
+        const int times = sharedPair(t) ? 1 : 3;
+        const std::int32_t step = sharedPair(t) ? 3 : 1;
+        for (int q = 0; q < times; ++q) {
+            for (int side = 0; side < 2; ++side) {
+                if (valid(bt[2 * q + side])) {
+                    m_bodyStart[static_cast<std::size_t>(bt[2 * q + side]) + 1] += step;
+                }
+            }
+        }
+    }
+    for (std::size_t e = 6 * sixes; e < m_body.size(); ++e) {
+        if (valid(m_body[e])) {
+            ++m_bodyStart[static_cast<std::size_t>(m_body[e]) + 1];
         }
     }
     for (int b = 0; b < m_bodies; ++b) {
@@ -44,11 +67,32 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
     m_bodyEntries.resize(static_cast<std::size_t>(m_bodyStart[m_bodies]));
     std::vector<std::int32_t> fill(m_bodyStart.begin(), m_bodyStart.end() - 1);
     // Entries in increasing 2 * row + side: rows ascending per body (the summation order).
-    for (std::size_t e = 0; e < m_body.size(); ++e) {
+    const auto place = [&](std::size_t e) {
         const std::int32_t b = m_body[e];
-        if (b >= 0 && b < m_bodies) {
+        if (valid(b)) {
             m_bodyEntries[static_cast<std::size_t>(fill[b]++)] = static_cast<std::int32_t>(e);
         }
+    };
+    for (std::size_t t = 0; t < sixes; ++t) {
+        if (!sharedPair(t)) {
+            for (std::size_t e = 6 * t; e < 6 * t + 6; ++e) {
+                place(e);
+            }
+            continue;
+        }
+        for (std::size_t side = 0; side < 2; ++side) {
+            const std::int32_t b = m_body[6 * t + side];
+            if (valid(b)) {
+                std::int32_t* out = m_bodyEntries.data() + fill[b];
+                fill[b] += 3;
+                for (std::size_t q = 0; q < 3; ++q) {
+                    out[q] = static_cast<std::int32_t>(6 * t + 2 * q + side);
+                }
+            }
+        }
+    }
+    for (std::size_t e = 6 * sixes; e < m_body.size(); ++e) {
+        place(e);
     }
     const auto n = static_cast<std::size_t>(rows());
     // The copies below (K by entry and J by plane) run in fixed chunks of entries and rows; so
