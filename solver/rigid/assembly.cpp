@@ -121,7 +121,7 @@ void ContactAssembler::assemble(const std::vector<Body>& bodies,
     out.hi.resize(n);
     out.frictionNormal.resize(n);
     out.mu.resize(n);
-    assembleRows(bodies, contacts, ids, p, out, guess, 0, static_cast<int>(ids.size()));
+    assembleRows(bodies, contacts, jac, ids, p, out, guess, 0, static_cast<int>(ids.size()));
 }
 
 void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
@@ -171,7 +171,7 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
                 put(kd + 6, jr.mLinB, jr.mAngB);
             }
         }
-        assembleRows(bodies, contacts, ids, p, out, guess, first, last);
+        assembleRows(bodies, contacts, jac, ids, p, out, guess, first, last);
     };
     exec::forChunks(ex, exec::chunkCount(count, kAssemblyChunkContacts), chunk,
                     60 * static_cast<std::ptrdiff_t>(count));
@@ -257,7 +257,8 @@ void ContactAssembler::releaseSlots() {
 }
 
 void ContactAssembler::assembleRows(const std::vector<Body>& bodies,
-                                    const std::vector<Contact>& contacts, std::span<const int> ids,
+                                    const std::vector<Contact>& contacts,
+                                    const std::vector<RowJacobian>& jac, std::span<const int> ids,
                                     const AssemblyParams& p, lcp::LcpProblem& out,
                                     std::span<float> guess, int first, int last) {
     for (int k = first; k < last; ++k) {
@@ -270,11 +271,26 @@ void ContactAssembler::assembleRows(const std::vector<Body>& bodies,
         const Vec3 vRel = pointVelocity(a, ra) - pointVelocity(b, rb);
         const Vec3 gRel =
             (a.isStatic() ? Vec3{} : p.gravity * p.dt) - (b.isStatic() ? Vec3{} : p.gravity * p.dt);
+        // The velocities after the external forces, as World::integrate forms them.
+        const Vec3 vA =
+            a.isStatic() || a.asleep ? a.linearVelocity : a.linearVelocity + p.gravity * p.dt;
+        const Vec3 vB =
+            b.isStatic() || b.asleep ? b.linearVelocity : b.linearVelocity + p.gravity * p.dt;
         for (int r = 0; r < 3; ++r) {
             const int row = 3 * k + r;
             const Vec3& d = dirOf(c, r);
             const float vd = dot(d, vRel);
             out.b[row] = vd + dot(d, gRel) + (r == 0 ? normalBias(c, vd, p) : 0.0f);
+            if (!m_rowBias.empty()) {
+                // b - J (v + dt g) as the shock pass will evaluate J (v + dt g): its own row
+                // velocities then agree with the LCP's to the last bit, not just to rounding.
+                const RowJacobian& j =
+                    jac[3 * static_cast<std::size_t>(ids[k]) + static_cast<std::size_t>(r)];
+                const float jv = dot(j.linA, vA) + dot(j.angA, a.angularVelocity) +
+                                 dot(j.linB, vB) + dot(j.angB, b.angularVelocity);
+                m_rowBias[3 * static_cast<std::size_t>(ids[k]) + static_cast<std::size_t>(r)] =
+                    out.b[row] - jv;
+            }
             out.lo[row] = r == 0 ? 0.0f : -lcp::kInfinity;
             out.hi[row] = lcp::kInfinity;
             out.frictionNormal[row] = r == 0 ? -1 : 3 * k;

@@ -68,6 +68,11 @@ class ContactAssembler {
                             const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess,
                             const exec::Executor* ex = nullptr);
 
+    /// Where the following assemblies also write each contact row's velocity bias,
+    /// b - J (v + dt g) (the normal row's Baumgarte, speculative or restitution term, 0 for
+    /// the friction rows, up to rounding), at 3 id + r, id the contact's index; empty (the
+    /// default): not written. The shock pass reads it.
+    void setRowBiasOutput(std::span<float> bias) { m_rowBias = bias; }
     /// The bodies of the last block's slots, in slot order (after assembleMatrixFree: slot s of
     /// its operator is body slotBodies()[s]).
     const std::vector<int>& slotBodies() const { return m_slotBodies; }
@@ -80,10 +85,12 @@ class ContactAssembler {
     void releaseSlots();
     /// b, lo, hi, friction and the guess of out.n rows (contacts [first, last) of ids).
     void assembleRows(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-                      std::span<const int> ids, const AssemblyParams& p, lcp::LcpProblem& out,
-                      std::span<float> guess, int first, int last);
+                      const std::vector<RowJacobian>& jac, std::span<const int> ids,
+                      const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess,
+                      int first, int last);
 
     std::vector<int> m_bodySlot;   ///< body -> local slot, -1 if not in the block
+    std::span<float> m_rowBias;    ///< setRowBiasOutput's span (empty: none)
     std::vector<int> m_slotStart;  ///< CSR of (row, side) per local body
     std::vector<int> m_slotRows;
     std::vector<int> m_slotBodies;

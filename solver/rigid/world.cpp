@@ -28,9 +28,9 @@ constexpr std::ptrdiff_t kIntegrateChunkBodies = 128;
 constexpr std::ptrdiff_t kShockBiasChunkContacts = 256;
 /// Shock propagation's sweeps stop after one in which no row's update changed that row's
 /// velocity by more than this, m/s (ShockParams::tolerance; docs/rigid.md, "The tolerance and
-/// the shock pass's sweeps"): a thousandth of what a standing wall's bricks move. Stopped sooner (1e-7, 1e-6 m/s), the pass leaves the next step's
-/// warm start further from solving its LCP, and resting walls of 40 x 25 and 64 x 64 run Jacobi
-/// iterations again that they otherwise skip.
+/// the shock pass's sweeps"): a thousandth of what a standing wall's bricks move. Stopped sooner
+/// (1e-7, 1e-6 m/s), the pass leaves the next step's warm start further from solving its LCP, and
+/// resting walls of 40 x 25 and 64 x 64 run Jacobi iterations again that they otherwise skip.
 constexpr float kShockTolerance = 1.0e-8f;
 
 }  // namespace
@@ -522,6 +522,11 @@ void World::assembleAndSolve(float h) {
         solver = m_cpuFallback.get();
     }
     const std::span<const int> ids(m_blockIds);
+    // The shock pass's velocity bias of every posed contact row, written as the rows are.
+    if (m_params.shockSweeps > 0) {
+        m_shockBias.assign(3 * m_contacts.size(), 0.0f);
+        m_assembler.setRowBiasOutput(m_shockBias);
+    }
     double work = 0.0;
     for (int k = 0; k < blocks; ++k) {
         const int begin = m_blockStart[k];
@@ -544,6 +549,7 @@ void World::assembleAndSolve(float h) {
         m_blocks[k].cone = lcp::FrictionCone::kDisc;
         work += m_blocks[k].productMacs();
     }
+    m_assembler.setRowBiasOutput({});
     m_stats.lcpMacs = std::max(m_stats.lcpMacs, work);
     lcp::LcpOptions options = m_params.lcp;
     if (m_params.adaptiveOmega && options.method == lcp::LcpMethod::kJacobi && blocks > 0) {
@@ -655,7 +661,7 @@ void World::integrate(float h) {
     }
     const bool shock = m_params.shockSweeps > 0;
     if (shock) {
-        shockBias();
+        markPosed();
     }
     for (int k = 0; k + 1 < static_cast<int>(m_blockStart.size()); ++k) {
         const int begin = m_blockStart[k];
@@ -717,42 +723,14 @@ void World::integrate(float h) {
                                             advance, std::plus<int>{}, 100 * bodyCount);
 }
 
-void World::shockBias() {
-    // Each block's rows are its contacts' rows in block order, with b = J (v + h g) + bias, and
-    // the velocities are v + h g now: so bias = b - J v. Posed contacts in fixed chunks of
-    // m_blockIds positions; each contact's rows are its own.
-    m_shockBias.assign(3 * m_contacts.size(), 0.0f);
+void World::markPosed() {
+    // m_shockBias was written by the assembly (setRowBiasOutput); the shock pass also needs to
+    // know which contacts were posed this step.
     m_posed.assign(m_contacts.size(), 0);
-    const auto posedCount = static_cast<std::ptrdiff_t>(m_blockStart.back());
-    const auto chunk = [&](std::ptrdiff_t c) {
-        const auto first = static_cast<int>(c * kShockBiasChunkContacts);
-        const auto last = static_cast<int>(std::min(posedCount, (c + 1) * kShockBiasChunkContacts));
-        // The block of position `first`, then walked forward.
-        int k = static_cast<int>(std::upper_bound(m_blockStart.begin(), m_blockStart.end(), first) -
-                                 m_blockStart.begin()) -
-                1;
-        for (int at = first; at < last; ++at) {
-            while (at >= m_blockStart[k + 1]) {
-                ++k;
-            }
-            const int q = at - m_blockStart[k];
-            const std::vector<float>& b = m_blocks[k].b;
-            const auto id = static_cast<std::size_t>(m_blockIds[at]);
-            const Contact& ct = m_contacts[id];
-            const Body& a = m_bodies[ct.bodyA];
-            const Body& bb = m_bodies[ct.bodyB];
-            m_posed[id] = 1;
-            for (std::size_t r = 0; r < 3; ++r) {
-                const RowJacobian& j = m_jac[3 * id + r];
-                const float jv = dot(j.linA, a.linearVelocity) + dot(j.angA, a.angularVelocity) +
-                                 dot(j.linB, bb.linearVelocity) + dot(j.angB, bb.angularVelocity);
-                m_shockBias[3 * id + r] = b[3 * static_cast<std::size_t>(q) + r] - jv;
-            }
-        }
-    };
-    // ~40 operations a contact.
-    m_ex->parallelFor(exec::chunkCount(posedCount, kShockBiasChunkContacts), chunk,
-                      40 * posedCount);
+    for (int at = 0; at < m_blockStart.back(); ++at) {
+        m_posed[static_cast<std::size_t>(m_blockIds[static_cast<std::size_t>(at)])] = 1;
+    }
+    m_shockBias.resize(3 * m_contacts.size(), 0.0f);  // no block posed: nothing reads it
 }
 
 std::uint64_t World::stateHash() const {

@@ -280,9 +280,8 @@ class World {
     /// applyImpulses for matrix-free block k (contacts ids, impulses x) through its operator's
     /// gather, in parallel over its bodies.
     void applyMatrixFreeImpulses(int k, std::span<const int> ids, std::span<const float> x);
-    /// m_shockBias and m_posed for the shock pass, from the blocks' b and the velocities
-    /// before the impulses are applied.
-    void shockBias();
+    /// m_posed for the shock pass (m_shockBias is written by the assembly).
+    void markPosed();
     /// Sleeping: wakes every island with an awake body, drops sleeping islands from the
     /// contacts' LCP (their contacts keep their impulses for the warm start).
     void wakeTouchedIslands();
@@ -332,7 +331,7 @@ class World {
     std::vector<RowJacobian> m_denseJac;   ///< and their rows
     RestingLoadScratch m_restingLoad;
     ShockPropagation m_shock;
-    std::vector<float> m_shockBias;    ///< per contact row: b - J v before the impulses
+    std::vector<float> m_shockBias;    ///< per contact row: its velocity bias (assembly.h)
     std::vector<char> m_posed;         ///< per contact: solved this substep
     std::vector<Body> m_saved;         ///< state before the substep, for NaN recovery
     IslandSet m_sleepIslands;          ///< all islands of this substep, sleeping ones too

@@ -150,6 +150,34 @@ TEST(World, RestingBoxGetsAnalyticNormalImpulse) {
     EXPECT_LT(length(w.bodies()[box].linearVelocity), 1e-3f) << "seed " << seed;
 }
 
+// A box set into the ground by a few millimetres leaves it at Baumgarte's rate,
+// erp (depth - slop) / dt, after one step: the LCP poses that speed through its bias, and the
+// shock pass, which solves the resting contacts again, must pose the same bias (a pass that
+// took it as zero would hold the box where it is).
+TEST(World, ASunkenBoxRisesAtBaumgartesRateThroughTheShockPass) {
+    const unsigned seed = ww::test::freshSeed();
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    WorldParams p;
+    p.warmStart = false;
+    p.restingLoadGuess = false;
+    ASSERT_GT(p.shockSweeps, 0);
+    World w(test::executor(), p);
+    addGround(w);
+    BodyDesc d;
+    d.massKg = 0.5f + 4.5f * u(rng);
+    d.halfExtents = {0.1f + 0.9f * u(rng), 0.1f + 0.9f * u(rng), 0.1f + 0.9f * u(rng)};
+    const float depth = 0.003f + 0.003f * u(rng);
+    d.position = {0.0f, d.halfExtents.y - depth, 0.0f};
+    const int box = w.addBody(d);
+    w.step();
+    const float expected = p.erp / p.dtSeconds * (depth - p.slopM);
+    ASSERT_LT(expected, p.maxCorrectionSpeed);
+    EXPECT_GT(w.lastStats().shockBodies, 0) << "the shock pass corrected the box";
+    EXPECT_NEAR(w.bodies()[box].linearVelocity.y, expected, 0.02f * expected)
+        << "seed " << seed << " depth " << depth;
+}
+
 // A sphere dropped on the ground with restitution e leaves it at e times its impact speed.
 // The impact speed is read the step before contact; one step of gravity (g dt = 0.16 m/s)
 // separates it from the speed the contact sees, hence the tolerance.
