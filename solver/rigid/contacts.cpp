@@ -77,14 +77,80 @@ void sortEntries(std::vector<ContactCache::Entry>& entries) {
 
 }  // namespace
 
-void ContactCache::store(const std::vector<Contact>& contacts) {
-    m_entries.clear();
-    for (const Contact& c : contacts) {
-        m_entries.push_back({c.bodyA, c.bodyB, c.feature, c.impulse[0],
-                             c.tangent1 * c.impulse[1] + c.tangent2 * c.impulse[2], c.normal,
-                             c.anchored ? 1u : 0u, c.anchored ? c.anchor : ContactAnchor{}});
+void ContactCache::store(const std::vector<Contact>& contacts, const exec::Executor* ex) {
+    // As sortEntries, in fixed chunks: the entries written, each body pair's run sorted by the
+    // chunk its first entry falls in, then the whole order checked. The same entries in the
+    // same order on any thread count (a run's sort sees the same run either way).
+    constexpr std::ptrdiff_t kChunk = 2048;
+    const auto count = static_cast<std::ptrdiff_t>(contacts.size());
+    const std::ptrdiff_t chunks = exec::chunkCount(count, kChunk);
+    m_entries.resize(contacts.size());
+    exec::forChunks(
+        ex, chunks,
+        [&](std::ptrdiff_t c) {
+            const std::ptrdiff_t last = std::min(count, (c + 1) * kChunk);
+            for (auto i = static_cast<std::size_t>(c * kChunk); i < static_cast<std::size_t>(last);
+                 ++i) {
+                const Contact& ct = contacts[i];
+                m_entries[i] = {ct.bodyA,
+                                ct.bodyB,
+                                ct.feature,
+                                ct.impulse[0],
+                                ct.tangent1 * ct.impulse[1] + ct.tangent2 * ct.impulse[2],
+                                ct.normal,
+                                ct.anchored ? 1u : 0u,
+                                ct.anchored ? ct.anchor : ContactAnchor{}};
+            }
+        },
+        16 * count);
+    const auto samePair = [&](std::size_t i, std::size_t j) {
+        return m_entries[i].bodyA == m_entries[j].bodyA && m_entries[i].bodyB == m_entries[j].bodyB;
+    };
+    // Chunk c sorts the runs that begin in [c K, (c + 1) K): from its first run start to the
+    // next chunk's (runs are a few entries, so the walks are short).
+    m_runFrom.resize(static_cast<std::size_t>(chunks) + 1);
+    m_runFrom[0] = 0;
+    for (std::ptrdiff_t c = 1; c <= chunks; ++c) {
+        auto at = static_cast<std::size_t>(std::min(count, c * kChunk));
+        while (at < m_entries.size() && at > 0 && samePair(at, at - 1)) {
+            ++at;
+        }
+        m_runFrom[static_cast<std::size_t>(c)] =
+            std::max(at, m_runFrom[static_cast<std::size_t>(c - 1)]);
     }
-    sortEntries(m_entries);
+    exec::forChunks(
+        ex, chunks,
+        [&](std::ptrdiff_t c) {
+            const auto end = m_entries.begin() + static_cast<std::ptrdiff_t>(
+                                                     m_runFrom[static_cast<std::size_t>(c + 1)]);
+            for (auto run = m_entries.begin() +
+                            static_cast<std::ptrdiff_t>(m_runFrom[static_cast<std::size_t>(c)]);
+                 run != end;) {
+                auto stop = run + 1;
+                while (stop != end && stop->bodyA == run->bodyA && stop->bodyB == run->bodyB) {
+                    ++stop;
+                }
+                std::sort(run, stop, entryBefore);
+                run = stop;
+            }
+        },
+        4 * count);
+    const bool sorted = exec::reduceChunks(
+        ex, chunks, true,
+        [&](std::ptrdiff_t c) {
+            const auto first = static_cast<std::size_t>(std::max<std::ptrdiff_t>(c * kChunk, 1));
+            const auto last = static_cast<std::size_t>(std::min(count, (c + 1) * kChunk));
+            for (std::size_t i = first; i < last; ++i) {
+                if (entryBefore(m_entries[i], m_entries[i - 1])) {
+                    return false;
+                }
+            }
+            return true;
+        },
+        [](bool a, bool b) { return a && b; }, 2 * count);
+    if (!sorted) {
+        std::sort(m_entries.begin(), m_entries.end(), entryBefore);
+    }
 }
 
 int ContactCache::warmStart(std::span<Contact> contacts, float factor) const {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "solver/exec/executor.h"
 #include "solver/rigid/body.h"
 #include "solver/rigid/narrow_phase.h"
 
@@ -76,8 +77,9 @@ class ContactCache {
         std::uint32_t anchored;  ///< 1: anchor holds the point's manifold anchors
         ContactAnchor anchor;
     };
-    /// Copies each contact's impulses into the cache (replacing the previous step's).
-    void store(const std::vector<Contact>& contacts);
+    /// Copies each contact's impulses into the cache (replacing the previous step's), with an
+    /// executor on its threads (the same cache on any thread count).
+    void store(const std::vector<Contact>& contacts, const exec::Executor* ex = nullptr);
     /// Sets impulse[] (scaled by `factor`) and warmStarted of contacts found in the cache;
     /// the others get zero. The friction impulse is the cached world-space vector projected
     /// onto the contact's tangent1/tangent2, which must be set. Returns the number matched.
@@ -96,7 +98,8 @@ class ContactCache {
     void setEntries(std::vector<Entry> entries) { m_entries = std::move(entries); }
 
   private:
-    std::vector<Entry> m_entries;  ///< sorted by (bodyA, bodyB, feature)
+    std::vector<Entry> m_entries;        ///< sorted by (bodyA, bodyB, feature)
+    std::vector<std::size_t> m_runFrom;  ///< store's scratch: where each chunk's runs begin
 };
 
 /// Persistent manifold: when every entry of the pair (a, b) (ContactCache::pairEntries) is

@@ -674,7 +674,7 @@ void World::integrate(float h) {
             applyImpulses(m_bodies, m_contacts, m_jac, ids, x);
         }
     }
-    m_cache.store(m_contacts);  // the LCP's impulses: the shock pass's are not warm starts
+    m_cache.store(m_contacts, m_ex.get());  // the LCP's impulses: not the shock pass's
     if (shock) {
         const float g = length(m_params.gravity);
         ShockParams sp;

@@ -71,6 +71,61 @@ TEST(ContactCache, WarmStartKeepsTheWorldFrictionImpulseAcrossABasisFlip) {
 // pair-at-a-time search against a scan of every stored entry, on random pairs and features
 // stored in random order and asked for in random order, with misses (unknown pairs, unknown
 // features, normals turned too far). Impulses are copied, not computed: they must be equal.
+// store() writes and sorts the entries in chunks of 2048 on the executor's threads: each body
+// pair's run of features is sorted by the chunk it begins in, runs cross chunk boundaries, and a
+// list not grouped by pair falls back to a full sort. Thousands of contacts (several chunks),
+// runs of 1-9 features in shuffled order, the pairs in the narrow phase's ascending order or
+// shuffled: the entries must be the contacts sorted by (bodyA, bodyB, feature), each with its
+// own impulse, on the threads as on the calling thread.
+TEST(ContactCache, StoreOnThreadsSortsEveryRunAsTheSerialStore) {
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> runLength(1, 9);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (const bool grouped : {true, false}) {
+        std::vector<Contact> contacts;
+        for (int a = 1; contacts.size() < 7000; ++a) {
+            for (int b = 0; b < a && contacts.size() < 7000; b += 1 + a % 3) {
+                std::vector<std::uint32_t> features(static_cast<std::size_t>(runLength(rng)));
+                for (std::size_t f = 0; f < features.size(); ++f) {
+                    features[f] = static_cast<std::uint32_t>(3 * f + (a + b) % 3);
+                }
+                std::shuffle(features.begin(), features.end(), rng);
+                for (const std::uint32_t f : features) {
+                    Contact c = contactWithNormal(Vec3{u(rng) - 0.5f, 1.0f, u(rng) - 0.5f});
+                    c.bodyA = a;
+                    c.bodyB = b;
+                    c.feature = f;
+                    c.impulse[0] = u(rng);
+                    contacts.push_back(c);
+                }
+            }
+        }
+        if (!grouped) {
+            std::shuffle(contacts.begin(), contacts.end(), rng);
+        }
+        std::vector<std::tuple<int, int, std::uint32_t, float>> expected;
+        for (const Contact& c : contacts) {
+            expected.emplace_back(c.bodyA, c.bodyB, c.feature, c.impulse[0]);
+        }
+        std::sort(expected.begin(), expected.end());
+        ContactCache serial, threaded;
+        serial.store(contacts);
+        threaded.store(contacts, test::executor().get());
+        for (const ContactCache* cache : {&serial, &threaded}) {
+            ASSERT_EQ(cache->entries().size(), expected.size()) << "grouped " << grouped;
+            for (std::size_t i = 0; i < expected.size(); ++i) {
+                const ContactCache::Entry& e = cache->entries()[i];
+                ASSERT_EQ(std::make_tuple(e.bodyA, e.bodyB, e.feature, e.normalImpulse),
+                          expected[i])
+                    << "entry " << i << ", grouped " << grouped
+                    << (cache == &threaded ? ", on threads" : ", serial");
+            }
+        }
+    }
+}
+
 TEST(ContactCache, WarmStartFindsEveryContactOfAScanInAnyOrder) {
     const unsigned seed = ww::test::freshSeed();
     SCOPED_TRACE("fresh seed " + std::to_string(seed));
