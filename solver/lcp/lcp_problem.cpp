@@ -32,7 +32,7 @@ std::string LcpProblem::validate(const exec::Executor* ex) const {
         if (!a.empty()) {
             return "A is given both dense and matrix-free; leave one of them empty";
         }
-        if (std::string e = op.validate(n); !e.empty()) {
+        if (std::string e = op.validate(n, ex); !e.empty()) {
             return e;
         }
     } else if (a.size() != sn * sn) {
@@ -81,7 +81,10 @@ std::string LcpProblem::validate(const exec::Executor* ex) const {
         if (frictionNormal.size() != sn || mu.size() != sn) {
             return "frictionNormal and mu must have n entries when friction is used";
         }
-        for (int i = 0; i < n; ++i) {
+        // Each row's own checks, in fixed chunks (the earliest bad row is reported, as a serial
+        // scan would); the same pass notes whether every friction row follows its normal by
+        // one or two rows (a contact's three rows), where the disc check below is local.
+        const auto rowError = [&](int i) -> std::string {
             const int k = frictionNormal[i];
             if (k < -1 || k >= n || k == i) {
                 return "row " + std::to_string(i) + ": friction normal index " + std::to_string(k) +
@@ -94,8 +97,61 @@ std::string LcpProblem::validate(const exec::Executor* ex) const {
             if (k >= 0 && !(mu[i] >= 0.0f)) {
                 return "row " + std::to_string(i) + ": friction coefficient must be >= 0";
             }
+            return {};
+        };
+        struct Scan {
+            int bad;
+            bool local;
+        };
+        const Scan scan = exec::reduceChunks(
+            ex, chunks, Scan{n, true},
+            [&](std::ptrdiff_t c) {
+                Scan s{n, true};
+                const int last = static_cast<int>(std::min<std::ptrdiff_t>((c + 1) * kChunk, n));
+                for (int i = static_cast<int>(c * kChunk); i < last; ++i) {
+                    const int k = frictionNormal[i];
+                    const bool ok = k == -1 || (k >= 0 && k < n && k != i &&
+                                                frictionNormal[k] < 0 && mu[i] >= 0.0f);
+                    if (!ok) {
+                        s.bad = i;
+                        return s;
+                    }
+                    s.local = s.local && (k < 0 || k == i - 1 || k == i - 2);
+                }
+                return s;
+            },
+            [](Scan x, const Scan& y) {
+                return Scan{std::min(x.bad, y.bad), x.local && y.local};
+            },
+            static_cast<std::ptrdiff_t>(n));
+        if (scan.bad < n) {
+            return rowError(scan.bad);
         }
-        if (cone == FrictionCone::kDisc) {
+        if (cone == FrictionCone::kDisc && scan.local) {
+            // At most rows k + 1 and k + 2 name normal k: only their mu can disagree.
+            const int mismatch = exec::reduceChunks(
+                ex, chunks, n,
+                [&](std::ptrdiff_t c) {
+                    const int last =
+                        static_cast<int>(std::min<std::ptrdiff_t>((c + 1) * kChunk, n));
+                    for (int i = static_cast<int>(c * kChunk); i < last; ++i) {
+                        const int k = frictionNormal[i];
+                        if (k >= 0 && k == i - 2 && frictionNormal[i - 1] == k &&
+                            mu[i - 1] != mu[i]) {
+                            return i;
+                        }
+                    }
+                    return n;
+                },
+                earliest, static_cast<std::ptrdiff_t>(n));
+            if (mismatch < n) {
+                const int k = frictionNormal[mismatch];
+                return "rows " + std::to_string(mismatch - 1) + " and " + std::to_string(mismatch) +
+                       " share normal row " + std::to_string(k) +
+                       " but have different mu; the disc cone needs one mu per pair (use "
+                       "the box cone otherwise)";
+            }
+        } else if (cone == FrictionCone::kDisc) {
             // Rows naming each normal: the first one seen, and how many.
             std::vector<int> firstRow(sn, -1), count(sn, 0);
             for (int i = 0; i < n; ++i) {

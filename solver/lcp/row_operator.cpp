@@ -231,7 +231,7 @@ float RowOperator::computeDiagonal(int i) const {
     return d;
 }
 
-std::string RowOperator::validate(int n) const {
+std::string RowOperator::validate(int n, const exec::Executor* ex) const {
     const auto un = static_cast<std::size_t>(n);
     if (m_body.size() != 2 * un || m_j.size() != kJ * un || m_k.size() != kJ * un) {
         return "the matrix-free operator has " + std::to_string(m_body.size() / 2) +
@@ -247,11 +247,28 @@ std::string RowOperator::validate(int n) const {
                " mass floats for " + std::to_string(m_bodies) + " bodies; expected " +
                std::to_string(kMassFloats) + " per body, or none";
     }
-    for (std::size_t e = 0; e < m_body.size(); ++e) {
-        if (m_body[e] < -1 || m_body[e] >= m_bodies) {
-            return "row " + std::to_string(e / 2) + " names body " + std::to_string(m_body[e]) +
-                   ", outside [-1, " + std::to_string(m_bodies) + ")";
-        }
+    // The O(rows) checks in fixed chunks, each finding its first bad entry or body: the
+    // earliest is reported, as a serial scan would.
+    constexpr std::ptrdiff_t kChunk = 4096;
+    const auto earliest = [](std::ptrdiff_t x, std::ptrdiff_t y) { return std::min(x, y); };
+    const auto entries = static_cast<std::ptrdiff_t>(m_body.size());
+    const std::ptrdiff_t badBody = exec::reduceChunks(
+        ex, exec::chunkCount(entries, kChunk), entries,
+        [&](std::ptrdiff_t c) {
+            const std::ptrdiff_t last = std::min(entries, (c + 1) * kChunk);
+            for (std::ptrdiff_t e = c * kChunk; e < last; ++e) {
+                const std::int32_t b = m_body[static_cast<std::size_t>(e)];
+                if (b < -1 || b >= m_bodies) {
+                    return e;
+                }
+            }
+            return entries;
+        },
+        earliest, entries);
+    if (badBody < entries) {
+        const std::int32_t b = m_body[static_cast<std::size_t>(badBody)];
+        return "row " + std::to_string(badBody / 2) + " names body " + std::to_string(b) +
+               ", outside [-1, " + std::to_string(m_bodies) + ")";
     }
     if (m_bodyStart.size() != static_cast<std::size_t>(m_bodies) + 1 || m_bodyStart.front() != 0 ||
         m_bodyEntries.size() != static_cast<std::size_t>(m_bodyStart.back()) ||
@@ -270,14 +287,27 @@ std::string RowOperator::validate(int n) const {
             return "the matrix-free operator's body index is stale (call buildBodyIndex)";
         }
     }
-    for (int b = 0; b < m_bodies; ++b) {
-        for (std::int32_t e = m_bodyStart[b]; e < m_bodyStart[b + 1]; ++e) {
-            const std::int32_t entry = m_bodyEntries[static_cast<std::size_t>(e)];
-            if (entry < 0 || static_cast<std::size_t>(entry) >= m_body.size() ||
-                m_body[static_cast<std::size_t>(entry)] != b) {
-                return "the matrix-free operator's body index is stale (call buildBodyIndex)";
+    // Every body's entries name that body, in chunks of bodies.
+    constexpr std::ptrdiff_t kBodyChunk = 256;
+    const bool indexHolds = exec::reduceChunks(
+        ex, exec::chunkCount(m_bodies, kBodyChunk), true,
+        [&](std::ptrdiff_t c) {
+            const auto last =
+                static_cast<int>(std::min<std::ptrdiff_t>(m_bodies, (c + 1) * kBodyChunk));
+            for (auto b = static_cast<int>(c * kBodyChunk); b < last; ++b) {
+                for (std::int32_t e = m_bodyStart[b]; e < m_bodyStart[b + 1]; ++e) {
+                    const std::int32_t entry = m_bodyEntries[static_cast<std::size_t>(e)];
+                    if (entry < 0 || static_cast<std::size_t>(entry) >= m_body.size() ||
+                        m_body[static_cast<std::size_t>(entry)] != b) {
+                        return false;
+                    }
+                }
             }
-        }
+            return true;
+        },
+        [](bool x, bool y) { return x && y; }, static_cast<std::ptrdiff_t>(m_bodyEntries.size()));
+    if (!indexHolds) {
+        return "the matrix-free operator's body index is stale (call buildBodyIndex)";
     }
     return {};
 }

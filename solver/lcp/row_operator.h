@@ -119,8 +119,9 @@ class RowOperator {
     /// A_ii computed from J and K.
     float computeDiagonal(int i) const;
     /// Empty when consistent with n rows (sizes, body slots in range, index matching the rows),
-    /// otherwise the reason.
-    std::string validate(int n) const;
+    /// otherwise the reason (the first bad row). With an executor the O(rows) checks run on
+    /// its threads.
+    std::string validate(int n, const exec::Executor* ex = nullptr) const;
     /// u_b for the bodies [firstBody, lastBody) (u holds kBodyFloats per body).
     void gatherBodies(const float* x, float* u, int firstBody, int lastBody) const;
     /// (A x)_i for the rows [firstRow, lastRow), from u of gatherBodies (w indexed by row).

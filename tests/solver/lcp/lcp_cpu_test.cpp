@@ -11,6 +11,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
+#include <string>
+#include <utility>
 
 #include "lcp_generators.h"
 #include "solver/lcp/lcp_reference.h"
@@ -277,6 +280,64 @@ TEST(LcpCpu, DiscConeMatchesClosedFormOfADiagonalSlip) {
                     << what;
             }
         }
+    }
+}
+
+// The input checks run in chunks of rows on the executor's threads and must report what a
+// serial scan reports: the first bad row. 700 contacts (2100 rows, three chunks), two faults
+// of a kind at random contacts: the message names the earlier one, on the threads as on the
+// calling thread, for unequal mu in a pair (the contact layout's local check), a normal row
+// that is a friction row, and a third friction row on a normal far away (the general check).
+TEST(LcpProblem, ChecksOnThreadsReportTheFirstBadRowAsASerialScan) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    constexpr int kContacts = 700;
+    std::uniform_int_distribution<int> contact(0, kContacts - 1);
+    const LcpProblem clean = test::contactProblem(kContacts, seed, true);
+    const auto ex = test::executor();
+    ASSERT_EQ(clean.validate(), "");
+    ASSERT_EQ(clean.validate(ex.get()), "");
+    const auto twoContacts = [&] {
+        int a = contact(rng), b = contact(rng);
+        while (b == a) {
+            b = contact(rng);
+        }
+        return std::pair{std::min(a, b), std::max(a, b)};
+    };
+    const auto expectFirst = [&](const LcpProblem& p, const std::string& expected) {
+        EXPECT_EQ(p.validate(), expected);
+        EXPECT_EQ(p.validate(ex.get()), expected);
+    };
+    {
+        const auto [first, second] = twoContacts();
+        LcpProblem p = clean;
+        for (const int c : {first, second}) {
+            p.mu[static_cast<std::size_t>(3 * c + 2)] *= 0.5f;
+        }
+        expectFirst(p, "rows " + std::to_string(3 * first + 1) + " and " +
+                           std::to_string(3 * first + 2) + " share normal row " +
+                           std::to_string(3 * first) +
+                           " but have different mu; the disc cone needs one mu per pair (use the "
+                           "box cone otherwise)");
+    }
+    {
+        const auto [first, second] = twoContacts();
+        LcpProblem p = clean;
+        for (const int c : {first, second}) {
+            p.frictionNormal[static_cast<std::size_t>(3 * c + 1)] = 3 * c + 2;
+        }
+        expectFirst(p, "row " + std::to_string(3 * first + 1) + ": its normal row " +
+                           std::to_string(3 * first + 2) + " is itself a friction row");
+    }
+    {
+        const auto [from, to] = twoContacts();
+        LcpProblem p = clean;
+        p.frictionNormal[static_cast<std::size_t>(3 * from + 2)] = 3 * to;
+        p.mu[static_cast<std::size_t>(3 * from + 2)] = p.mu[static_cast<std::size_t>(3 * to + 1)];
+        expectFirst(p, "normal row " + std::to_string(3 * to) +
+                           " has more than two friction rows; the disc cone pairs two (use the "
+                           "box cone for more)");
     }
 }
 
