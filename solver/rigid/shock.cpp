@@ -14,6 +14,9 @@ constexpr float kSupportCos = 0.70710678f;
 constexpr std::ptrdiff_t kChunkBodies = 16;
 /// Bodies per chunk of the resting test.
 constexpr std::ptrdiff_t kRestingChunkBodies = 1024;
+/// Bodies of a level whose sweeps run side by side (their chains of dependent updates
+/// interleaved); a chunk's bodies in groups of this many.
+constexpr int kTogether = 2;
 /// What one body's correction costs per sweep and row, in the executor's work units.
 constexpr std::ptrdiff_t kRowSweepWork = 24;
 /// Contact marks in ShockPropagation::m_lower besides a body index.
@@ -154,106 +157,154 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
         byLevel[static_cast<std::size_t>(m_fill[l]++)] = b;
     }
 
-    m_scratch.resize(static_cast<std::size_t>(ex != nullptr ? ex->threads() : 1));
-    m_sweepsByThread.assign(m_scratch.size(), 0);
-    const auto correct = [&](std::int32_t b, std::vector<float>& rows, std::int64_t& sweepsDone) {
+    m_scratch.resize(kTogether * static_cast<std::size_t>(ex != nullptr ? ex->threads() : 1));
+    m_sweepsByThread.assign(m_scratch.size() / kTogether, 0);
+    // A body's support rows in the sweeps' scratch (dropped contacts left out), three a contact.
+    const auto gatherRows = [&](std::int32_t b, std::vector<Row>& rows) {
         const auto ub = static_cast<std::size_t>(b);
-        Body& body = bodies[ub];
         const std::int32_t first = m_supportStart[ub];
         const std::int32_t count = m_supportStart[ub + 1] - first;
-        // Per row: impulse, velocity before this pass's change, upper side's diagonal.
-        rows.assign(9 * static_cast<std::size_t>(count), 0.0f);
+        rows.clear();
         for (std::int32_t q = 0; q < count; ++q) {
             const auto k =
                 static_cast<std::size_t>(m_supports[static_cast<std::size_t>(first + q)]);
             const Contact& c = contacts[k];
             if (m_lower[k] < 0) {
-                continue;  // dropped: its rows stay zero and are skipped below
+                continue;  // dropped
             }
             const bool sideA = c.bodyA == b;
+            const Body& lower = bodies[static_cast<std::size_t>(sideA ? c.bodyB : c.bodyA)];
+            const bool pinSpin = length(lower.angularVelocity) <= p.followSpinAbove;
             for (int r = 0; r < 3; ++r) {
                 const RowJacobian& j = jac[3 * k + static_cast<std::size_t>(r)];
-                float* row = rows.data() + 9 * static_cast<std::size_t>(q) + 3 * r;
-                row[0] = c.impulse[r];
-                const Body& lower = bodies[static_cast<std::size_t>(sideA ? c.bodyB : c.bodyA)];
-                row[1] = velocityAlong(j, bodies[static_cast<std::size_t>(c.bodyA)],
+                Row row{};
+                row.x = c.impulse[r];
+                row.w0 = velocityAlong(j, bodies[static_cast<std::size_t>(c.bodyA)],
                                        bodies[static_cast<std::size_t>(c.bodyB)]) +
                          bias[3 * k + static_cast<std::size_t>(r)];
-                if (length(lower.angularVelocity) <= p.followSpinAbove) {
+                if (pinSpin) {
                     // The support as if it only translated: its spin's part taken out.
-                    row[1] -= dot(sideA ? j.angB : j.angA, lower.angularVelocity);
+                    row.w0 -= dot(sideA ? j.angB : j.angA, lower.angularVelocity);
                 }
-                row[2] = sideA ? dot(j.linA, j.mLinA) + dot(j.angA, j.mAngA)
-                               : dot(j.linB, j.mLinB) + dot(j.angB, j.mAngB);
+                row.lin = sideA ? j.linA : j.linB;
+                row.ang = sideA ? j.angA : j.angB;
+                row.mLin = sideA ? j.mLinA : j.mLinB;
+                row.mAng = sideA ? j.mAngA : j.mAngB;
+                row.diag = dot(row.lin, row.mLin) + dot(row.ang, row.mAng);
+                rows.push_back(row);
             }
         }
+    };
+    // One body's sweeps in progress: its rows, the velocity change so far, whether it still
+    // sweeps, and the largest row change of the current sweep.
+    struct Sweeping {
+        std::vector<Row>* rows = nullptr;
         Vec3 dv{}, dw{};
-        for (int sweep = 0; sweep < p.sweeps; ++sweep) {
-            ++sweepsDone;
+        bool active = false;
+        float largest = 0.0f;
+    };
+    // The contact of rows [q, q + 3): the normal, then the disc pair, each against the
+    // velocity this pass has given the body so far.
+    const auto updateContact = [&](Sweeping& s, std::size_t q) {
+        Row& rn = (*s.rows)[q];
+        Row& r1 = (*s.rows)[q + 1];
+        Row& r2 = (*s.rows)[q + 2];
+        // w = w_before + J_upper . (dv, dw): the row's velocity with this pass's change.
+        const auto w = [&](const Row& row) {
+            return row.w0 + (dot(row.lin, s.dv) + dot(row.ang, s.dw));
+        };
+        const auto push = [&](const Row& row, float dx) {
+            s.dv += row.mLin * dx;
+            s.dw += row.mAng * dx;
+        };
+        if (rn.diag > 0.0f) {
+            const float xn = std::max(0.0f, rn.x - w(rn) / rn.diag);
+            push(rn, xn - rn.x);
+            s.largest = std::max(s.largest, std::abs(xn - rn.x) * rn.diag);
+            rn.x = xn;
+        }
+        if (r1.diag > 0.0f && r2.diag > 0.0f) {
+            float t1 = r1.x - w(r1) / r1.diag;
+            float t2 = r2.x - w(r2) / r2.diag;
+            const float limit = p.friction * rn.x;
+            const float len = std::sqrt(t1 * t1 + t2 * t2);
+            if (len > limit) {
+                const float scale = len > 0.0f ? limit / len : 0.0f;
+                t1 *= scale;
+                t2 *= scale;
+            }
+            push(r1, t1 - r1.x);
+            push(r2, t2 - r2.x);
+            s.largest =
+                std::max({s.largest, std::abs(t1 - r1.x) * r1.diag, std::abs(t2 - r2.x) * r2.diag});
+            r1.x = t1;
+            r2.x = t2;
+        }
+    };
+    // kTogether bodies of one level (-1: none) corrected side by side: each body's own updates
+    // in its own order, their chains of dependent updates interleaved contact by contact so
+    // that one computes while the others wait.
+    const auto correctTogether = [&](const std::int32_t* body, std::vector<Row>* rows,
+                                     std::int64_t& sweepsDone) {
+        Sweeping s[kTogether];
+        for (int i = 0; i < kTogether; ++i) {
+            s[i].rows = &rows[i];
+            s[i].active = body[i] >= 0;
+            if (s[i].active) {
+                gatherRows(body[i], rows[i]);
+            }
+        }
+        const auto anyActive = [&] {
+            return std::any_of(std::begin(s), std::end(s),
+                               [](const Sweeping& x) { return x.active; });
+        };
+        for (int sweep = 0; sweep < p.sweeps && anyActive(); ++sweep) {
             // The largest change of a row's own velocity that this sweep's updates made
             // (|dx| A_ii, the row's velocity error where it is not clamped).
-            float largest = 0.0f;
-            for (std::int32_t q = 0; q < count; ++q) {
-                const auto k =
-                    static_cast<std::size_t>(m_supports[static_cast<std::size_t>(first + q)]);
-                if (m_lower[k] < 0) {
-                    continue;
-                }
-                const bool sideA = contacts[k].bodyA == b;
-                float* row = rows.data() + 9 * static_cast<std::size_t>(q);
-                // w = w_before + J_upper . (dv, dw): the row's velocity with this pass's change.
-                const auto w = [&](int r) {
-                    const RowJacobian& j = jac[3 * k + static_cast<std::size_t>(r)];
-                    return row[3 * r + 1] + (sideA ? dot(j.linA, dv) + dot(j.angA, dw)
-                                                   : dot(j.linB, dv) + dot(j.angB, dw));
-                };
-                const auto push = [&](int r, float dx) {
-                    const RowJacobian& j = jac[3 * k + static_cast<std::size_t>(r)];
-                    dv += (sideA ? j.mLinA : j.mLinB) * dx;
-                    dw += (sideA ? j.mAngA : j.mAngB) * dx;
-                };
-                if (row[2] > 0.0f) {
-                    const float xn = std::max(0.0f, row[0] - w(0) / row[2]);
-                    push(0, xn - row[0]);
-                    largest = std::max(largest, std::abs(xn - row[0]) * row[2]);
-                    row[0] = xn;
-                }
-                if (row[5] > 0.0f && row[8] > 0.0f) {
-                    float t1 = row[3] - w(1) / row[5];
-                    float t2 = row[6] - w(2) / row[8];
-                    const float limit = p.friction * row[0];
-                    const float len = std::sqrt(t1 * t1 + t2 * t2);
-                    if (len > limit) {
-                        const float scale = len > 0.0f ? limit / len : 0.0f;
-                        t1 *= scale;
-                        t2 *= scale;
+            std::size_t n[kTogether];
+            std::size_t most = 0;
+            for (int i = 0; i < kTogether; ++i) {
+                s[i].largest = 0.0f;
+                sweepsDone += s[i].active ? 1 : 0;
+                n[i] = s[i].active ? rows[i].size() : 0;
+                most = std::max(most, n[i]);
+            }
+            for (std::size_t q = 0; q < most; q += 3) {
+                for (int i = 0; i < kTogether; ++i) {
+                    if (q < n[i]) {
+                        updateContact(s[i], q);
                     }
-                    push(1, t1 - row[3]);
-                    push(2, t2 - row[6]);
-                    largest = std::max(
-                        {largest, std::abs(t1 - row[3]) * row[5], std::abs(t2 - row[6]) * row[8]});
-                    row[3] = t1;
-                    row[6] = t2;
                 }
             }
-            if (p.tolerance > 0.0f && largest <= p.tolerance) {
-                break;  // no row moved by more than the tolerance: a further sweep changes little
+            for (Sweeping& si : s) {
+                // No row moved by more than the tolerance: a further sweep changes little.
+                si.active = si.active && !(p.tolerance > 0.0f && si.largest <= p.tolerance);
             }
         }
-        body.linearVelocity += dv;
-        body.angularVelocity += dw;
+        for (int i = 0; i < kTogether; ++i) {
+            if (body[i] >= 0) {
+                Body& bd = bodies[static_cast<std::size_t>(body[i])];
+                bd.linearVelocity += s[i].dv;
+                bd.angularVelocity += s[i].dw;
+            }
+        }
     };
     for (int l = 1; l <= levels; ++l) {
         const std::int32_t begin = m_levelStart[static_cast<std::size_t>(l - 1)];
         const std::int32_t end = m_levelStart[static_cast<std::size_t>(l)];
         const std::ptrdiff_t chunks = exec::chunkCount(end - begin, kChunkBodies);
         const auto chunk = [&](std::ptrdiff_t c, int worker) {
-            std::vector<float>& rows = m_scratch[static_cast<std::size_t>(worker)];
+            std::vector<Row>* rows =
+                m_scratch.data() + kTogether * static_cast<std::size_t>(worker);
             std::int64_t& sweepsDone = m_sweepsByThread[static_cast<std::size_t>(worker)];
             const std::ptrdiff_t last =
                 std::min<std::ptrdiff_t>(end, begin + (c + 1) * kChunkBodies);
-            for (std::ptrdiff_t i = begin + c * kChunkBodies; i < last; ++i) {
-                correct(byLevel[static_cast<std::size_t>(i)], rows, sweepsDone);
+            for (std::ptrdiff_t i = begin + c * kChunkBodies; i < last; i += kTogether) {
+                std::int32_t group[kTogether];
+                for (std::ptrdiff_t g = 0; g < kTogether; ++g) {
+                    group[g] = i + g < last ? byLevel[static_cast<std::size_t>(i + g)] : -1;
+                }
+                correctTogether(group, rows, sweepsDone);
             }
         };
         if (ex != nullptr) {

@@ -89,7 +89,13 @@ class ShockPropagation {
     std::vector<std::int32_t> m_byLevel, m_levelStart, m_fill;
     std::vector<char>
         m_resting;  ///< per body: 1 when no point of it moves faster than restingSpeed
-    std::vector<std::vector<float>> m_scratch;   ///< per executor thread: one body's rows
+    /// One support row in a body's sweeps: its impulse, its velocity before the pass's change,
+    /// the upper side's diagonal, J and M^-1 J^T (all that the sweeps read).
+    struct Row {
+        float x, w0, diag;
+        Vec3 lin, ang, mLin, mAng;
+    };
+    std::vector<std::vector<Row>> m_scratch;     ///< two per executor thread: two bodies' rows
     std::vector<std::int64_t> m_sweepsByThread;  ///< per executor thread: sweeps done
     std::int64_t m_sweepsDone = 0;
 };
