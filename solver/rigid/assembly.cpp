@@ -282,8 +282,10 @@ void ContactAssembler::assembleRows(const std::vector<Body>& bodies,
             const float vd = dot(d, vRel);
             out.b[row] = vd + dot(d, gRel) + (r == 0 ? normalBias(c, vd, p) : 0.0f);
             if (!m_rowBias.empty()) {
-                // b - J (v + dt g) as the shock pass will evaluate J (v + dt g): its own row
-                // velocities then agree with the LCP's to the last bit, not just to rounding.
+                // b - J (v + dt g), J (v + dt g) in the shock pass's order of products: its row
+                // velocities then agree with the LCP's b up to the compiler's fusing of those
+                // products (the bias term alone differs from b - J v by b's own rounding, which
+                // sent the 100 x 100 wall's warm starts past the tolerance: docs/rigid.md).
                 const RowJacobian& j =
                     jac[3 * static_cast<std::size_t>(ids[k]) + static_cast<std::size_t>(r)];
                 const float jv = dot(j.linA, vA) + dot(j.angA, a.angularVelocity) +

@@ -21,11 +21,10 @@ constexpr std::ptrdiff_t kNarrowPhaseChunkPairs = 64;
 /// What one pair costs, in the executor's work units (multiply-adds): a box-box test with
 /// its clipping is a few hundred.
 constexpr std::ptrdiff_t kNarrowPhasePairWork = 256;
-/// Bodies per chunk of the position update, and posed contacts per chunk of the shock pass's
-/// bias and of the impulses' write-back: fixed sizes, so that the chunking never depends on the
-/// thread count.
+/// Bodies per chunk of the position update, and posed contacts per chunk of the impulses'
+/// write-back: fixed sizes, so that the chunking never depends on the thread count.
 constexpr std::ptrdiff_t kIntegrateChunkBodies = 128;
-constexpr std::ptrdiff_t kShockBiasChunkContacts = 256;
+constexpr std::ptrdiff_t kImpulseChunkContacts = 256;
 /// Shock propagation's sweeps stop after one in which no row's update changed that row's
 /// velocity by more than this, m/s (ShockParams::tolerance; docs/rigid.md, "The tolerance and
 /// the shock pass's sweeps"): a thousandth of what a standing wall's bricks move. Stopped sooner
@@ -638,11 +637,11 @@ void World::applyMatrixFreeImpulses(int k, std::span<const int> ids, std::span<c
     // The impulses back into their contacts (the next step's warm start), in fixed chunks.
     const auto count = static_cast<std::ptrdiff_t>(ids.size());
     exec::forChunks(
-        m_ex.get(), exec::chunkCount(count, kShockBiasChunkContacts),
+        m_ex.get(), exec::chunkCount(count, kImpulseChunkContacts),
         [&](std::ptrdiff_t chunk) {
-            const auto first = static_cast<std::size_t>(chunk * kShockBiasChunkContacts);
+            const auto first = static_cast<std::size_t>(chunk * kImpulseChunkContacts);
             const std::size_t last =
-                std::min(ids.size(), first + static_cast<std::size_t>(kShockBiasChunkContacts));
+                std::min(ids.size(), first + static_cast<std::size_t>(kImpulseChunkContacts));
             for (std::size_t c = first; c < last; ++c) {
                 for (int r = 0; r < 3; ++r) {
                     m_contacts[static_cast<std::size_t>(ids[c])].impulse[r] =
