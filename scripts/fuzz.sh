@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets (tests/fuzz, -DWW_FUZZ=ON with Debian's clang + libclang-rt) in
 # their own build folder and runs each for a bounded time from its seed corpus.
 #   bash scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 60)
-#   FUZZ_OUT=build-x/fuzz bash scripts/fuzz.sh     another build folder (default build-fuzz)
+#   FUZZ_OUT=build-x/fuzz bash scripts/fuzz.sh     another build folder (default build-fuzz;
+#                                                  one configured with WW_FUZZ=ON is reused)
 #   FUZZ_TARGETS="state_file" bash scripts/fuzz.sh only some targets
 #   FUZZ_JOBS=N                                    build jobs (default: the number of cores)
 # Exits 1 when a target finds a problem (its input is written to $FUZZ_OUT/crashes/; turn it
@@ -24,12 +25,18 @@ if command -v ccache >/dev/null; then
 fi
 # Debug (asserts on) at -O1 with ASan + UBSan and coverage on every library (CMakeLists.txt,
 # WW_FUZZ). No tests, and no -Werror: clang warns about a few flags and things g++ does not.
+# A folder already configured with WW_FUZZ=ON is used as it is: scripts/test.sh --sanitize
+# builds build-asan/ so, with the tests, and CI fuzzes from there (FUZZ_OUT=build-asan).
 mkdir -p "$out"
-CC=clang CXX=clang++ cmake -S . -B "$out" -DWW_FUZZ=ON -DWW_BUILD_TESTS=OFF -DWW_WERROR=OFF \
-    -DCMAKE_BUILD_TYPE=Debug "${launcher[@]}" >"$out/configure.log" 2>&1 || {
-    cat "$out/configure.log" >&2
-    exit 1
-}
+if grep -q '^WW_FUZZ:BOOL=ON$' "$out/CMakeCache.txt" 2>/dev/null; then
+    echo "fuzz: using the fuzz-enabled build in $out"
+else
+    CC=clang CXX=clang++ cmake -S . -B "$out" -DWW_FUZZ=ON -DWW_BUILD_TESTS=OFF -DWW_WERROR=OFF \
+        -DCMAKE_BUILD_TYPE=Debug "${launcher[@]}" >"$out/configure.log" 2>&1 || {
+        cat "$out/configure.log" >&2
+        exit 1
+    }
+fi
 cmake --build "$out" -j "${FUZZ_JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
 
 mkdir -p "$out/crashes"

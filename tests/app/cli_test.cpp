@@ -14,6 +14,7 @@
 
 #include "support/gpu_fixture.h"
 #include "support/run_command.h"
+#include "support/sanitizer.h"
 #include "support/seed.h"
 
 namespace ww {
@@ -393,14 +394,7 @@ CommandResult runLimited(const std::string& args) {
 }
 
 bool builtWithAsan() {
-#if defined(__SANITIZE_ADDRESS__)
-    return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    return true;
-#endif
-#endif
-    return false;
+    return WW_TEST_UNDER_ASAN != 0;
 }
 
 // A file of a few bytes announcing a 300000x1006 array made the reader reserve 2.4 GB before it

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/cli/memory_probe.h"
+#include "support/sanitizer.h"
 #include "support/seed.h"
 
 namespace ww::app {
@@ -15,11 +16,7 @@ namespace {
 
 // AddressSanitizer has its own allocator (mallinfo2 does not see it) and a quarantine that
 // keeps freed memory resident, so neither number means anything there.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kMeasure = false;
-#else
-constexpr bool kMeasure = true;
-#endif
+constexpr bool kMeasure = !WW_TEST_UNDER_ASAN;
 
 // 16 MiB, every page written (an untouched allocation is not resident).
 std::unique_ptr<std::vector<char>> touchedBlock(std::mt19937& rng) {

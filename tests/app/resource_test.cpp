@@ -10,17 +10,14 @@
 #include "solver/gpu/gl_objects.h"
 #include "solver/gpu/shader_library.h"
 #include "support/gpu_fixture.h"
+#include "support/sanitizer.h"
 
 namespace ww {
 namespace {
 
 // AddressSanitizer keeps freed memory in quarantine, so RSS says nothing there (and its allocator
 // bypasses glibc's heap count); LeakSanitizer checks the same loops for leaks instead.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kMeasureRss = false;
-#else
-constexpr bool kMeasureRss = true;
-#endif
+constexpr bool kMeasureRss = !WW_TEST_UNDER_ASAN;
 
 using app::heapInUseKb;
 using app::residentKb;
