@@ -39,6 +39,15 @@ struct CapacityLimits {
     int maxGrid = 4096;     ///< the largest water grid side the search tries
 };
 
+/// A wall of cols x rows unit cubes.
+struct WallSize {
+    int cols = 10;
+    int rows = 6;
+};
+
+/// The walls the wall suite's engine comparison runs when no --walls is given.
+inline const std::vector<WallSize> kDefaultPeerWalls = {{10, 6}, {20, 20}, {40, 25}};
+
 struct Options {
     int repeats = 5;     ///< timed repetitions per measurement (median reported)
     bool gpu = false;    ///< a GPU context is current and GPU rows should be measured
@@ -48,6 +57,8 @@ struct Options {
     /// The capacity suite's thread counts, one executor each (empty: `executor` alone).
     std::vector<std::shared_ptr<const exec::Executor>> capacityExecutors;
     CapacityLimits capacity;
+    /// The walls of the wall suite's engine comparison (`--walls`); --quick runs the first.
+    std::vector<WallSize> peerWalls = kDefaultPeerWalls;
 };
 
 class Recorder {

@@ -336,8 +336,8 @@ void runWallPeers(const Options& opts, Recorder& recorder) {
     const std::vector<Engine> list = engines(opts);
     const double capSeconds = opts.quick ? kQuickCapSeconds : kCapSeconds;
     printHeader(list, opts.quick, capSeconds);
-    std::vector<WallSize> walls = {{10, 6}, {20, 20}, {40, 25}};
-    if (opts.quick) {
+    std::vector<WallSize> walls = opts.peerWalls;
+    if (opts.quick && !walls.empty()) {
         walls.resize(1);
     }
     for (const WallSize& size : walls) {

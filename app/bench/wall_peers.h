@@ -50,12 +50,6 @@ class PeerWall {
     virtual void brickCentres(std::vector<rigid::Vec3>& out) const = 0;
 };
 
-/// A wall of cols x rows unit cubes.
-struct WallSize {
-    int cols = 10;
-    int rows = 6;
-};
-
 /// The bricks of rigid::addWall for `size`, columns exactly touching (the whole wall one
 /// island), with WorldParams{}'s friction and dt: what every engine builds.
 PeerWallSetup peerWallSetup(const WallSize& size);

@@ -1,6 +1,8 @@
 // `wavewall bench`: runs the benchmark suites of the solver modules and prints their tables
 // (each suite prints its own, in the style of the paper it follows); --json writes the machine,
 // the GL renderer and every record with its same-run baselines (docs/benchmarks.md).
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <functional>
@@ -20,6 +22,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/gpu_session.h"
 #include "app/cli/thread_option.h"
+#include "app/scenes/scene_params.h"
+#include "app/scenes/wall/wall_params.h"
 #include "solver/io/matrix_market.h"
 
 namespace ww::app {
@@ -35,7 +39,39 @@ struct BenchValues {
     bool quick = false;
     std::string threads;
     bench::CapacityLimits capacity;
+    std::string walls;  ///< --walls: empty = bench::kDefaultPeerWalls
 };
+
+/// --walls: a comma-separated list of CxR walls for the wall suite's engine comparison, each
+/// checked as `headless --wall` checks one (the brick limit and this machine's memory).
+Result<std::vector<bench::WallSize>> peerWalls(const BenchValues& v) {
+    if (v.walls.empty()) {
+        return bench::kDefaultPeerWalls;
+    }
+    std::vector<bench::WallSize> walls;
+    const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) *
+                            static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    for (std::size_t b = 0; b <= v.walls.size();) {
+        const std::size_t e = std::min(v.walls.find(',', b), v.walls.size());
+        const std::string item = v.walls.substr(b, e - b);
+        b = e + 1;
+        bench::WallSize size;
+        if (Status st = parseSize(item, "walls", size.cols, size.rows); !st) {
+            return st.error();
+        }
+        const long long bricks = static_cast<long long>(size.cols) * size.rows;
+        if (bricks > kMaxWallBricks) {
+            return inputError("--walls " + item + " has " + std::to_string(bricks) +
+                              " bricks; at most " + std::to_string(kMaxWallBricks) +
+                              " are supported");
+        }
+        if (Status st = checkWallMemory("--walls " + item, bricks, physical); !st) {
+            return st.error();
+        }
+        walls.push_back(size);
+    }
+    return walls;
+}
 
 /// --threads: one count, or for --suite capacity a comma-separated list (default there: 1 and
 /// the count every other suite gets). Each count is checked as every command checks one.
@@ -99,6 +135,10 @@ int runBench(const BenchValues& v) {
     if (!counts) {
         return reportError(counts.error());
     }
+    Result<std::vector<bench::WallSize>> walls = peerWalls(v);
+    if (!walls) {
+        return reportError(walls.error());
+    }
     GpuSession gpu;
     Result<Backend> backend = selectBackend(v.backend, v.shaderDir, gpu);
     if (!backend) {
@@ -110,6 +150,7 @@ int runBench(const BenchValues& v) {
         opts.capacityExecutors.push_back(sharedExecutor(n));
     }
     opts.capacity = v.capacity;
+    opts.peerWalls = *walls;
     opts.repeats = v.repeat;
     opts.gpu = *backend == Backend::kGpu;
     opts.quick = v.quick;
@@ -208,6 +249,9 @@ CommandAction registerBenchCommand(CLI::App& app) {
     cmd->add_option("--max-grid", v->capacity.maxGrid,
                     "capacity: the largest square water grid side the search tries")
         ->capture_default_str();
+    cmd->add_option("--walls", v->walls,
+                    "wall: the walls the engines are compared on, a list such as 70x50,100x100 "
+                    "(default 10x6,20x20,40x25; each run stops after 120 s)");
     cmd->add_flag("--quick", v->quick, "Smallest sizes only (a smoke test of the suites)");
     return [v]() { return runBench(*v); };
 }

@@ -709,7 +709,7 @@ LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o,
         rep.residual = kInfinity;
         return rep;
     }
-    ws.reserve(p);
+    ws.reserve(p, ex);
     if (p.n > 0) {
         if (o.method == LcpMethod::kJacobi) {
             solveJacobi(p, x, o, ws, ex, rep);

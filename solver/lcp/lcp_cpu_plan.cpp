@@ -5,7 +5,37 @@
 
 namespace ww::lcp::cpu {
 
-void Workspace::reserve(const LcpProblem& p) {
+namespace {
+
+/// Rows per chunk of the plan's parallel loops.
+constexpr std::ptrdiff_t kPlanChunkRows = 3 * 2048;
+
+/// True when every row triple 3k, 3k + 1, 3k + 2 is a contact: a normal row, then two friction
+/// rows bounded by it (the rigid world's blocks), checked on the executor.
+bool allContactTriples(const LcpProblem& p, const exec::Executor* ex) {
+    if (!p.hasFriction() || p.cone != FrictionCone::kDisc || p.n % 3 != 0) {
+        return false;
+    }
+    const std::ptrdiff_t n = p.n;
+    return exec::reduceChunks(
+        ex, exec::chunkCount(n, kPlanChunkRows), true,
+        [&](std::ptrdiff_t c) {
+            const std::ptrdiff_t last = std::min(n, (c + 1) * kPlanChunkRows);
+            for (std::ptrdiff_t i = c * kPlanChunkRows; i < last; i += 3) {
+                const auto ui = static_cast<std::size_t>(i);
+                if (p.frictionNormal[ui] >= 0 || p.frictionNormal[ui + 1] != i ||
+                    p.frictionNormal[ui + 2] != i) {
+                    return false;
+                }
+            }
+            return true;
+        },
+        [](bool acc, bool all) { return acc && all; }, n);
+}
+
+}  // namespace
+
+void Workspace::reserve(const LcpProblem& p, const exec::Executor* ex) {
     const auto n = static_cast<std::size_t>(p.n);
     for (auto* v : {&cur, &next, &good, &w, &invDiag, &lo, &hi}) {
         v->resize(n);
@@ -13,6 +43,10 @@ void Workspace::reserve(const LcpProblem& p) {
     u.resize(p.matrixFree() ? static_cast<std::size_t>(RowOperator::kBodyFloats) *
                                   static_cast<std::size_t>(p.op.bodies())
                             : 0);
+    if (allContactTriples(p, ex)) {
+        reserveContactTriples(p, ex);
+        return;
+    }
     pairs = frictionPairs(p);
     partner.assign(pairs.empty() ? 0 : n, -1);
     for (const FrictionPair& q : pairs) {
@@ -55,6 +89,52 @@ void Workspace::reserve(const LcpProblem& p) {
     }
     contactRowsPossible = possible;
     contactRows = possible;
+}
+
+void Workspace::reserveContactTriples(const LcpProblem& p, const exec::Executor* ex) {
+    // What the general plan (reserve) derives for this layout, written per contact: contact k's
+    // disc pair is rows (3k + 1, 3k + 2) bounded by row 3k, its normal's bounds are the
+    // problem's, every pair is in a run of consecutive triples.
+    const auto n = static_cast<std::size_t>(p.n);
+    const std::size_t count = n / 3;
+    pairs.resize(count);
+    partner.resize(n);
+    prev.resize(n);
+    pairFirst.resize(count);
+    pairSecond.resize(count);
+    pairNormal.resize(count);
+    pairMu.resize(count);
+    tripleAt.resize(count);
+    boundOf.resize(n);
+    exec::forChunks(
+        ex, exec::chunkCount(static_cast<std::ptrdiff_t>(n), kPlanChunkRows),
+        [&](std::ptrdiff_t c) {
+            const auto first = static_cast<std::size_t>(c * kPlanChunkRows) / 3;
+            const std::size_t last =
+                std::min(count, static_cast<std::size_t>((c + 1) * kPlanChunkRows) / 3);
+            for (std::size_t k = first; k < last; ++k) {
+                const auto row = static_cast<std::int32_t>(3 * k);
+                const float mu = p.mu[3 * k + 1];
+                pairs[k] = {row + 1, row + 2, row, mu};
+                pairFirst[k] = row + 1;
+                pairSecond[k] = row + 2;
+                pairNormal[k] = row;
+                pairMu[k] = mu;
+                // A run of consecutive triples from k on is count - k pairs long.
+                tripleAt[k] = count - k >= 8 ? 1 : 0;
+                partner[3 * k] = -1;
+                partner[3 * k + 1] = row + 2;
+                partner[3 * k + 2] = row + 1;
+                boundOf[3 * k] = kFixedBounds;
+                boundOf[3 * k + 1] = kPinnedRow;
+                boundOf[3 * k + 2] = kPinnedRow;
+            }
+        },
+        static_cast<std::ptrdiff_t>(8 * n));
+    assignPairsToChunks(p);
+    contactRowsPossible =
+        !chunkPairBegin.empty() && strayPairs.empty() && kMatrixFreeChunkRows % 3 == 0;
+    contactRows = contactRowsPossible;
 }
 
 void Workspace::assignPairsToChunks(const LcpProblem& p) {

@@ -66,11 +66,15 @@ struct Workspace {
     exec::LoopAffinity gatherAffinity;
     /// Sizes the buffers for p and plans its pass: the disc pairs and their arrays, which pairs
     /// run with which row chunk, each row's bounds source, and whether the rows are contacts.
-    void reserve(const LcpProblem& p);
+    /// With `ex`, a problem made of contact triples (a rigid world's block) is planned on its
+    /// threads (the same plan).
+    void reserve(const LcpProblem& p, const exec::Executor* ex = nullptr);
     static constexpr std::int32_t kFixedBounds = kernels::kFixedBounds;
     static constexpr std::int32_t kPinnedRow = kernels::kPinnedRow;
 
   private:
+    // reserve's plan for a problem whose rows are all contact triples (allContactTriples).
+    void reserveContactTriples(const LcpProblem& p, const exec::Executor* ex);
     // chunkPairBegin, chunkPairEnd and strayPairs for the matrix-free pass's row chunks; left
     // empty unless each chunk's pairs are one run followed by at most its strays, and there
     // are no more strays than chunks (pairs come sorted by their first row: frictionPairs).

@@ -13,6 +13,8 @@ namespace {
 
 // Contacts per chunk of the matrix-free assembly's parallel loop.
 constexpr int kAssemblyChunkContacts = 256;
+/// Contacts per chunk of buildSlots' read of the contacts' bodies.
+constexpr int kSlotChunkContacts = 2048;
 
 const Vec3& dirOf(const Contact& c, int r) {
     return r == 0 ? c.normal : (r == 1 ? c.tangent1 : c.tangent2);
@@ -134,7 +136,7 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
     const int n = 3 * count;
     out.n = n;
     out.a.clear();
-    buildSlots(bodies, contacts, ids, false);
+    buildSlots(bodies, contacts, ids, false, ex);
     lcp::RowOperator& op = out.op;
     op.resize(n, static_cast<int>(m_slotBodies.size()));
     op.setCfm(p.cfm);
@@ -203,16 +205,30 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
 
 void ContactAssembler::buildSlots(const std::vector<Body>& bodies,
                                   const std::vector<Contact>& contacts, std::span<const int> ids,
-                                  bool rows) {
-    // Rows touching each non-static body of the block, as CSR over local body slots.
+                                  bool rows, const exec::Executor* ex) {
+    // Rows touching each non-static body of the block, as CSR over local body slots. The
+    // contacts' non-static bodies (-1: static) are read on the executor (large records), then
+    // numbered in order of first appearance in one pass over that compact list.
+    const int count = static_cast<int>(ids.size());
+    m_idBodies.resize(2 * ids.size());
+    exec::forChunks(
+        ex, exec::chunkCount(count, kSlotChunkContacts),
+        [&](std::ptrdiff_t c) {
+            const int first = static_cast<int>(c) * kSlotChunkContacts;
+            const int last = std::min(count, first + kSlotChunkContacts);
+            for (int k = first; k < last; ++k) {
+                const Contact& ct = contacts[ids[k]];
+                m_idBodies[2 * k] = bodies[ct.bodyA].isStatic() ? -1 : ct.bodyA;
+                m_idBodies[2 * k + 1] = bodies[ct.bodyB].isStatic() ? -1 : ct.bodyB;
+            }
+        },
+        8 * static_cast<std::ptrdiff_t>(count));
     m_bodySlot.resize(bodies.size(), -1);
     m_slotBodies.clear();
-    for (int id : ids) {
-        for (int body : {contacts[id].bodyA, contacts[id].bodyB}) {
-            if (!bodies[body].isStatic() && m_bodySlot[body] < 0) {
-                m_bodySlot[body] = static_cast<int>(m_slotBodies.size());
-                m_slotBodies.push_back(body);
-            }
+    for (const int body : m_idBodies) {
+        if (body >= 0 && m_bodySlot[body] < 0) {
+            m_bodySlot[body] = static_cast<int>(m_slotBodies.size());
+            m_slotBodies.push_back(body);
         }
     }
     if (!rows) {

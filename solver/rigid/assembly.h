@@ -79,9 +79,11 @@ class ContactAssembler {
 
   private:
     /// The local body slots of the block (m_bodySlot, m_slotBodies) and, with `rows`, the
-    /// rows of each slot (m_slotStart, m_slotRows: the dense product's index).
+    /// rows of each slot (m_slotStart, m_slotRows: the dense product's index). With `ex` the
+    /// contacts are read on its threads (the same slots).
     void buildSlots(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-                    std::span<const int> ids, bool rows = true);
+                    std::span<const int> ids, bool rows = true,
+                    const exec::Executor* ex = nullptr);
     void releaseSlots();
     /// b, lo, hi, friction and the guess of out.n rows (contacts [first, last) of ids).
     void assembleRows(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
@@ -94,6 +96,7 @@ class ContactAssembler {
     std::vector<int> m_slotStart;  ///< CSR of (row, side) per local body
     std::vector<int> m_slotRows;
     std::vector<int> m_slotBodies;
+    std::vector<int> m_idBodies;  ///< per contact of the block: body A, body B (-1: static)
 };
 
 /// Reference for tests: the same A and b from an explicit dense J (rows x 6 bodies) and

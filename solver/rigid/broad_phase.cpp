@@ -9,6 +9,8 @@ namespace {
 // The sweep's chunks of the x order, and its work a body (a few neighbours' bounds tested).
 constexpr std::ptrdiff_t kSweepChunk = 256;
 constexpr std::ptrdiff_t kSweepWorkPerBody = 200;
+/// Bodies per chunk of the bounds' loop.
+constexpr std::ptrdiff_t kBoundsChunk = 1024;
 
 bool overlaps(const Aabb& a, const Aabb& b) {
     return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y &&
@@ -40,13 +42,22 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, float margin, float 
     pairs.clear();
     const int n = static_cast<int>(bodies.size());
     m_bounds.resize(bodies.size());
-    int bounded = 0;
-    for (int i = 0; i < n; ++i) {
-        if (bodies[i].kind != BodyKind::kPlane) {
-            m_bounds[i] = boundsOf(bodies[i], speculativeMargin(bodies[i], margin, dt));
-            ++bounded;
-        }
-    }
+    // Each body's box on the executor (a rotated box's extent per body), and how many there are.
+    const int bounded = exec::reduceChunks(
+        ex, exec::chunkCount(n, kBoundsChunk), 0,
+        [&](std::ptrdiff_t c) {
+            const int first = static_cast<int>(c * kBoundsChunk);
+            const int last = std::min(n, first + static_cast<int>(kBoundsChunk));
+            int boxes = 0;
+            for (int i = first; i < last; ++i) {
+                if (bodies[i].kind != BodyKind::kPlane) {
+                    m_bounds[i] = boundsOf(bodies[i], speculativeMargin(bodies[i], margin, dt));
+                    ++boxes;
+                }
+            }
+            return boxes;
+        },
+        [](int acc, int boxes) { return acc + boxes; }, static_cast<std::ptrdiff_t>(40) * n);
     if (static_cast<int>(m_order.size()) != bounded) {  // first call, or after invalidate()
         m_order.clear();
         for (int i = 0; i < n; ++i) {

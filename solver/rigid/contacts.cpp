@@ -282,27 +282,53 @@ void ContactCache::removeBody(int body) {
 }
 
 int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& contacts,
-                         const Vec3& gravity, float dt, RestingLoadScratch& s) {
+                         const Vec3& gravity, float dt, RestingLoadScratch& s,
+                         const exec::Executor* ex) {
     const float g = length(gravity);
-    const bool anyCold = std::any_of(contacts.begin(), contacts.end(),
-                                     [](const Contact& c) { return !c.warmStarted; });
+    const std::size_t nb = bodies.size();
+    const std::size_t nc = contacts.size();
+    constexpr std::ptrdiff_t kChunk = 2048;  // contacts (or bodies) per chunk of a loop
+    const std::ptrdiff_t contactChunks = exec::chunkCount(static_cast<std::ptrdiff_t>(nc), kChunk);
+    const bool anyCold = exec::reduceChunks(
+        ex, contactChunks, false,
+        [&](std::ptrdiff_t ch) {
+            const auto first = contacts.begin() + ch * kChunk;
+            const auto last = contacts.begin() + std::min(static_cast<std::ptrdiff_t>(nc),
+                                                          (ch + 1) * kChunk);
+            return std::any_of(first, last, [](const Contact& c) { return !c.warmStarted; });
+        },
+        [](bool acc, bool cold) { return acc || cold; }, static_cast<std::ptrdiff_t>(nc));
     if (g <= 0.0f || !anyCold) {
         return 0;
     }
     const Vec3 up = gravity * (-1.0f / g);
     constexpr float kSupportCos = 0.70710678f;  // normal within 45 degrees of up
-    const std::size_t nb = bodies.size();
-    const std::size_t nc = contacts.size();
-    // The contacts each body rests on, bucketed by that (upper) body: offsets, then ids.
+    // The contacts each body rests on, bucketed by that (upper) body: which contact supports
+    // which body decided per contact on the executor, then offsets and ids in one pass over
+    // the compact marks.
+    s.lower.resize(nc);
+    s.upper.resize(nc);
+    exec::forChunks(
+        ex, contactChunks,
+        [&](std::ptrdiff_t ch) {
+            const auto first = static_cast<std::size_t>(ch * kChunk);
+            const std::size_t last = std::min(nc, first + static_cast<std::size_t>(kChunk));
+            for (std::size_t k = first; k < last; ++k) {
+                const Contact& c = contacts[k];
+                const float nUp = dot(c.normal, up);  // n points from b to a
+                const int above =
+                    nUp >= kSupportCos ? c.bodyA : (nUp <= -kSupportCos ? c.bodyB : -1);
+                const bool support =
+                    above >= 0 && !bodies[static_cast<std::size_t>(above)].isStatic();
+                s.lower[k] = support ? (above == c.bodyA ? c.bodyB : c.bodyA) : -1;
+                s.upper[k] = support ? above : -1;
+            }
+        },
+        static_cast<std::ptrdiff_t>(16 * nc));
     s.offsets.assign(nb + 1, 0);
-    s.lower.assign(nc, -1);
     for (std::size_t k = 0; k < nc; ++k) {
-        const Contact& c = contacts[k];
-        const float nUp = dot(c.normal, up);  // n points from b to a
-        const int above = nUp >= kSupportCos ? c.bodyA : (nUp <= -kSupportCos ? c.bodyB : -1);
-        if (above >= 0 && !bodies[static_cast<std::size_t>(above)].isStatic()) {
-            s.lower[k] = above == c.bodyA ? c.bodyB : c.bodyA;
-            ++s.offsets[static_cast<std::size_t>(above) + 1];
+        if (s.upper[k] >= 0) {
+            ++s.offsets[static_cast<std::size_t>(s.upper[k]) + 1];
         }
     }
     for (std::size_t i = 0; i < nb; ++i) {
@@ -311,28 +337,27 @@ int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& 
     s.contactIds.resize(static_cast<std::size_t>(s.offsets[nb]));
     s.fill.assign(s.offsets.begin(), s.offsets.end() - 1);
     for (std::size_t k = 0; k < nc; ++k) {
-        if (s.lower[k] >= 0) {
-            const Contact& c = contacts[k];
-            const int above = s.lower[k] == c.bodyB ? c.bodyA : c.bodyB;
-            s.contactIds[static_cast<std::size_t>(s.fill[static_cast<std::size_t>(above)]++)] =
-                static_cast<int>(k);
+        if (s.upper[k] >= 0) {
+            const auto above = static_cast<std::size_t>(s.upper[k]);
+            s.contactIds[static_cast<std::size_t>(s.fill[above]++)] = static_cast<int>(k);
         }
     }
-    s.order.clear();
-    s.load.assign(nb, 0.0f);
+    // The dynamic bodies highest first, ties by index: sorted as (-height, index) keys, so
+    // that the comparisons read a compact array rather than the bodies.
+    s.load.resize(nb);
+    s.keys.clear();
     for (std::size_t i = 0; i < nb; ++i) {
-        if (!bodies[i].isStatic()) {
-            s.order.push_back(static_cast<int>(i));
-            s.load[i] = 1.0f / bodies[i].invMass;
+        const Body& b = bodies[i];
+        s.load[i] = b.isStatic() ? 0.0f : 1.0f / b.invMass;
+        if (!b.isStatic()) {
+            s.keys.emplace_back(-dot(b.position, up), static_cast<int>(i));
         }
     }
-    const auto height = [&](int i) {
-        return dot(bodies[static_cast<std::size_t>(i)].position, up);
-    };
-    std::sort(s.order.begin(), s.order.end(), [&](int i, int j) {
-        const float hi = height(i), hj = height(j);
-        return hi != hj ? hi > hj : i < j;  // deterministic on ties
-    });
+    std::sort(s.keys.begin(), s.keys.end());
+    s.order.resize(s.keys.size());
+    for (std::size_t r = 0; r < s.keys.size(); ++r) {
+        s.order[r] = s.keys[r].second;
+    }
     // Top down: a body's load is final when it is visited (everything above it was before).
     int guessed = 0;
     for (int i : s.order) {

@@ -121,6 +121,8 @@ struct RestingLoadScratch {
     std::vector<int> order;       ///< dynamic bodies, highest first
     std::vector<float> load;      ///< per body: mass it carries (its own + what rests on it), kg
     std::vector<int> lower;       ///< per contact: the body rested on, or -1 (not a support)
+    std::vector<int> upper;       ///< per contact: the body resting on it, or -1
+    std::vector<std::pair<float, int>> keys;  ///< (-height, body): the sort of `order`
     std::vector<int> offsets;     ///< per body: start of its support contacts in contactIds
     std::vector<int> fill;        ///< bucketing cursor
     std::vector<int> contactIds;  ///< support contacts grouped by the body resting on them
@@ -136,8 +138,10 @@ struct RestingLoadScratch {
 /// slowest mode (the whole column compressing) needs thousands of iterations on a 20-high
 /// column from zero. A tall wall that starts from zero impulses sinks on its first steps and
 /// falls; starting from the static solution it only has to correct the residue.
-/// Returns the number of contacts given a guess.
+/// Returns the number of contacts given a guess. The per-contact passes run on `ex` when given
+/// (the same result).
 int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& contacts,
-                         const Vec3& gravity, float dt, RestingLoadScratch& scratch);
+                         const Vec3& gravity, float dt, RestingLoadScratch& scratch,
+                         const exec::Executor* ex = nullptr);
 
 }  // namespace ww::rigid

@@ -14,26 +14,45 @@ int IslandBuilder::find(int i) {
 }
 
 void IslandBuilder::build(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-                          IslandSet& out) {
+                          IslandSet& out, const exec::Executor* ex) {
     const int n = static_cast<int>(bodies.size());
     const auto nc = static_cast<int>(contacts.size());
+    constexpr std::ptrdiff_t kChunk = 2048;  // contacts per chunk of the per-contact passes
+    const std::ptrdiff_t chunks = exec::chunkCount(nc, kChunk);
     m_parent.resize(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
         m_parent[static_cast<std::size_t>(i)] = i;
     }
-    // One pass over the contacts (large records): each contact's island is its non-static
-    // body's (body B's when A is static), and a contact between two non-static bodies joins
-    // theirs. What the later passes need of a contact is that body alone.
+    // What the passes need of a contact (large records), read on the executor: its island's
+    // body, its non-static body (body B's when A is static), and the body pair it joins when
+    // both are non-static (-1 otherwise).
     m_contactBody.resize(static_cast<std::size_t>(nc));
-    for (int ci = 0; ci < nc; ++ci) {
-        const Contact& c = contacts[static_cast<std::size_t>(ci)];
-        const bool staticA = bodies[static_cast<std::size_t>(c.bodyA)].isStatic();
-        m_contactBody[static_cast<std::size_t>(ci)] = staticA ? c.bodyB : c.bodyA;
-        if (staticA || bodies[static_cast<std::size_t>(c.bodyB)].isStatic()) {
+    m_join.resize(static_cast<std::size_t>(nc));
+    exec::forChunks(
+        ex, chunks,
+        [&](std::ptrdiff_t ch) {
+            const int first = static_cast<int>(ch * kChunk);
+            const int last = std::min(nc, first + static_cast<int>(kChunk));
+            for (int ci = first; ci < last; ++ci) {
+                const Contact& c = contacts[static_cast<std::size_t>(ci)];
+                const bool staticA = bodies[static_cast<std::size_t>(c.bodyA)].isStatic();
+                const bool staticB = bodies[static_cast<std::size_t>(c.bodyB)].isStatic();
+                m_contactBody[static_cast<std::size_t>(ci)] = staticA ? c.bodyB : c.bodyA;
+                m_join[static_cast<std::size_t>(ci)] =
+                    staticA || staticB ? std::pair{-1, -1} : std::pair{c.bodyA, c.bodyB};
+            }
+        },
+        static_cast<std::ptrdiff_t>(8) * nc);
+    // The unions, in contact order; a manifold's points name the same pair one after another
+    // and join nothing new after the first.
+    std::pair<int, int> previous{-1, -1};
+    for (const std::pair<int, int>& pair : m_join) {
+        if (pair.first < 0 || pair == previous) {
             continue;
         }
-        const int ra = find(c.bodyA);
-        const int rb = find(c.bodyB);
+        previous = pair;
+        const int ra = find(pair.first);
+        const int rb = find(pair.second);
         if (ra != rb) {
             m_parent[static_cast<std::size_t>(std::max(ra, rb))] =
                 std::min(ra, rb);  // root = smallest index
@@ -48,10 +67,17 @@ void IslandBuilder::build(const std::vector<Body>& bodies, const std::vector<Con
         m_label[static_cast<std::size_t>(i)] =
             r == i ? islands++ : m_label[static_cast<std::size_t>(r)];
     }
-    for (int ci = 0; ci < nc; ++ci) {
-        int& body = m_contactBody[static_cast<std::size_t>(ci)];
-        body = m_label[static_cast<std::size_t>(body)];  // from here on: the contact's island
-    }
+    exec::forChunks(
+        ex, chunks,
+        [&](std::ptrdiff_t ch) {
+            const int first = static_cast<int>(ch * kChunk);
+            const int last = std::min(nc, first + static_cast<int>(kChunk));
+            for (int ci = first; ci < last; ++ci) {
+                int& body = m_contactBody[static_cast<std::size_t>(ci)];
+                body = m_label[static_cast<std::size_t>(body)];  // from here on: its island
+            }
+        },
+        static_cast<std::ptrdiff_t>(nc));
     m_counts.assign(static_cast<std::size_t>(islands) + 1, 0);
     for (const int island : m_contactBody) {
         ++m_counts[static_cast<std::size_t>(island) + 1];

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <span>
+#include <utility>
 #include <vector>
 
+#include "solver/exec/executor.h"
 #include "solver/rigid/body.h"
 #include "solver/rigid/contacts.h"
 
@@ -29,14 +31,17 @@ struct IslandSet {
 
 class IslandBuilder {
   public:
+    /// Groups the contacts by island; the per-contact passes run on `ex` when given (the same
+    /// result).
     void build(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-               IslandSet& out);
+               IslandSet& out, const exec::Executor* ex = nullptr);
 
   private:
     int find(int i);
     std::vector<int> m_parent;
     std::vector<int> m_label;        ///< per body: its island's label
     std::vector<int> m_contactBody;  ///< per contact: its non-static body, then its island
+    std::vector<std::pair<int, int>> m_join;  ///< per contact: the bodies it joins, or (-1, -1)
     std::vector<int> m_counts;
 };
 

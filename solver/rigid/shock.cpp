@@ -14,6 +14,8 @@ constexpr float kSupportCos = 0.70710678f;
 constexpr std::ptrdiff_t kChunkBodies = 16;
 /// Bodies per chunk of the resting test.
 constexpr std::ptrdiff_t kRestingChunkBodies = 1024;
+/// Contacts per chunk of the support classification.
+constexpr std::ptrdiff_t kClassifyChunkContacts = 2048;
 /// Bodies of a level whose sweeps run side by side (their chains of dependent updates
 /// interleaved); a chunk's bodies in groups of this many.
 constexpr int kTogether = 2;
@@ -69,20 +71,40 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
         },
         static_cast<std::ptrdiff_t>(16 * nb));
     // The support contacts of each upper body (n points from body B to body A) between resting
-    // bodies.
-    m_lower.assign(nc, kNotSupport);
+    // bodies: which contacts support which body, decided per contact on the executor (each
+    // reads one contact record and its two bodies), then counted per upper body in one pass
+    // over the compact marks.
+    m_lower.resize(nc);
+    m_upper.resize(nc);
+    exec::forChunks(
+        ex, exec::chunkCount(static_cast<std::ptrdiff_t>(nc), kClassifyChunkContacts),
+        [&](std::ptrdiff_t ch) {
+            const auto first = static_cast<std::size_t>(ch * kClassifyChunkContacts);
+            const std::size_t last =
+                std::min(nc, first + static_cast<std::size_t>(kClassifyChunkContacts));
+            for (std::size_t k = first; k < last; ++k) {
+                const Contact& c = contacts[k];
+                m_lower[k] = kNotSupport;
+                m_upper[k] = -1;
+                if (posed[k] == 0) {
+                    continue;
+                }
+                const float nUp = dot(c.normal, p.up);
+                const int upper =
+                    nUp >= kSupportCos ? c.bodyA : (nUp <= -kSupportCos ? c.bodyB : -1);
+                if (upper >= 0 && moves(upper) &&
+                    m_resting[static_cast<std::size_t>(c.bodyA)] != 0 &&
+                    m_resting[static_cast<std::size_t>(c.bodyB)] != 0) {
+                    m_lower[k] = upper == c.bodyA ? c.bodyB : c.bodyA;
+                    m_upper[k] = upper;
+                }
+            }
+        },
+        static_cast<std::ptrdiff_t>(16 * nc));
     m_supportStart.assign(nb + 1, 0);
     for (std::size_t k = 0; k < nc; ++k) {
-        const Contact& c = contacts[k];
-        if (posed[k] == 0) {
-            continue;
-        }
-        const float nUp = dot(c.normal, p.up);
-        const int upper = nUp >= kSupportCos ? c.bodyA : (nUp <= -kSupportCos ? c.bodyB : -1);
-        if (upper >= 0 && moves(upper) && m_resting[static_cast<std::size_t>(c.bodyA)] != 0 &&
-            m_resting[static_cast<std::size_t>(c.bodyB)] != 0) {
-            m_lower[k] = upper == c.bodyA ? c.bodyB : c.bodyA;
-            ++m_supportStart[static_cast<std::size_t>(upper) + 1];
+        if (m_upper[k] >= 0) {
+            ++m_supportStart[static_cast<std::size_t>(m_upper[k]) + 1];
         }
     }
     for (std::size_t b = 0; b < nb; ++b) {
@@ -91,11 +113,9 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
     m_supports.resize(static_cast<std::size_t>(m_supportStart[nb]));
     m_fill.assign(m_supportStart.begin(), m_supportStart.end() - 1);
     for (std::size_t k = 0; k < nc; ++k) {
-        if (m_lower[k] >= 0) {
-            const Contact& c = contacts[k];
-            const int upper = m_lower[k] == c.bodyB ? c.bodyA : c.bodyB;
-            m_supports[static_cast<std::size_t>(m_fill[static_cast<std::size_t>(upper)]++)] =
-                static_cast<std::int32_t>(k);
+        if (m_upper[k] >= 0) {
+            const auto upper = static_cast<std::size_t>(m_upper[k]);
+            m_supports[static_cast<std::size_t>(m_fill[upper]++)] = static_cast<std::int32_t>(k);
         }
     }
     // The bodies with supports, lowest first (ties by index).
@@ -108,13 +128,16 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
     if (m_order.empty()) {
         return 0;
     }
-    const auto height = [&](std::int32_t b) {
-        return dot(bodies[static_cast<std::size_t>(b)].position, p.up);
-    };
-    std::sort(m_order.begin(), m_order.end(), [&](std::int32_t a, std::int32_t b) {
-        const float ha = height(a), hb = height(b);
-        return ha != hb ? ha < hb : a < b;
-    });
+    // Sorted as (height, index) keys: the comparisons read a compact array, not the bodies.
+    m_byHeight.resize(m_order.size());
+    for (std::size_t r = 0; r < m_order.size(); ++r) {
+        const std::int32_t b = m_order[r];
+        m_byHeight[r] = {dot(bodies[static_cast<std::size_t>(b)].position, p.up), b};
+    }
+    std::sort(m_byHeight.begin(), m_byHeight.end());  // ties in height by index
+    for (std::size_t r = 0; r < m_order.size(); ++r) {
+        m_order[r] = m_byHeight[r].second;
+    }
     m_rank.assign(nb, -1);
     for (std::size_t r = 0; r < m_order.size(); ++r) {
         m_rank[static_cast<std::size_t>(m_order[r])] = static_cast<std::int32_t>(r);

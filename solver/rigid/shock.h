@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "solver/exec/executor.h"
@@ -86,6 +87,8 @@ class ShockPropagation {
     // below (or a mark); the bodies to correct by height (m_order, m_rank), their levels, the
     // same bodies by level (m_byLevel) and each level's range in it (m_levelStart).
     std::vector<std::int32_t> m_supportStart, m_supports, m_lower, m_order, m_rank, m_level;
+    std::vector<std::int32_t> m_upper;  ///< per contact: the body it supports, or -1
+    std::vector<std::pair<float, std::int32_t>> m_byHeight;  ///< (height, body) sort keys
     std::vector<std::int32_t> m_byLevel, m_levelStart, m_fill;
     std::vector<char>
         m_resting;  ///< per body: 1 when no point of it moves faster than restingSpeed

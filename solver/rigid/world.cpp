@@ -216,7 +216,7 @@ void World::substep(float h) {
 }
 
 void World::wakeTouchedIslands() {
-    m_islandBuilder.build(m_bodies, m_contacts, m_sleepIslands);
+    m_islandBuilder.build(m_bodies, m_contacts, m_sleepIslands, m_ex.get());
     m_contactAwake.assign(m_contacts.size(), 1);
     const IslandSet& set = m_sleepIslands;
     for (int k = 0; k < set.count(); ++k) {
@@ -396,7 +396,7 @@ void World::collide(float h) {
     }
     m_stats.reusedContacts = reused;
     if (m_params.restingLoadGuess) {
-        guessRestingImpulses(m_bodies, m_contacts, m_params.gravity, h, m_restingLoad);
+        guessRestingImpulses(m_bodies, m_contacts, m_params.gravity, h, m_restingLoad, m_ex.get());
     }
     m_stats.contacts = std::max(m_stats.contacts, static_cast<int>(m_contacts.size()));
     m_stats.maxPenetration = std::max(m_stats.maxPenetration, maxPen);
@@ -422,8 +422,22 @@ float World::estimateBlocksLambdaMax() {
             bool settled = m_steps % kLambdaRefreshSteps != 0 &&
                            std::any_of(m_lambdaStart.begin(), m_lambdaStart.end(),
                                        [](float v) { return v != 0.0f; });
-            for (const int id : blockContacts(k)) {
-                settled = settled && m_contacts[static_cast<std::size_t>(id)].reused;
+            if (settled) {
+                const std::span<const int> ids = blockContacts(k);
+                constexpr std::ptrdiff_t kChunk = 4096;
+                const auto count = static_cast<std::ptrdiff_t>(ids.size());
+                settled = exec::reduceChunks(
+                    m_ex.get(), exec::chunkCount(count, kChunk), true,
+                    [&](std::ptrdiff_t c) {
+                        const std::span<const int> part =
+                            ids.subspan(static_cast<std::size_t>(c * kChunk),
+                                        static_cast<std::size_t>(
+                                            std::min(kChunk, count - c * kChunk)));
+                        return std::all_of(part.begin(), part.end(), [&](int id) {
+                            return m_contacts[static_cast<std::size_t>(id)].reused;
+                        });
+                    },
+                    [](bool acc, bool all) { return acc && all; }, count);
             }
             lcp::LanczosOptions o;
             o.maxSteps = settled ? 1 : kLambdaSteps;
@@ -489,7 +503,7 @@ void World::assembleAndSolve(float h) {
             }
         }
     } else {
-        m_islandBuilder.build(m_bodies, m_contacts, m_islands);
+        m_islandBuilder.build(m_bodies, m_contacts, m_islands, m_ex.get());
         m_blockIds = m_islands.contactOrder;
         m_blockStart = m_islands.islandStart;
     }

@@ -37,6 +37,10 @@ TEST(CapacityCli, NonsensicalLimitsExit2WithTheReason) {
                   "a list of thread counts is for --suite capacity only"},
              Case{"--suite capacity --threads 1,,2", "an empty entry in the list"},
              Case{"--suite capacity --threads 1,0", "--threads"},
+             Case{"--suite wall --walls 10x", "--walls '10x' must be AxB with two positive"},
+             Case{"--suite wall --walls 20x20,,40x25", "--walls '' must be AxB"},
+             Case{"--suite wall --walls 600x600",
+                  "--walls 600x600 has 360000 bricks; at most 262144 are supported"},
          }) {
         SCOPED_TRACE(c.args);
         const test::CommandResult r = bench(c.args);

@@ -110,5 +110,33 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
     }
 }
 
+// --walls chooses the engines' walls; --quick keeps the first of them.
+TEST(WallPeers, WallsOptionSetsTheComparedWall) {
+    const std::filesystem::path json =
+        std::filesystem::temp_directory_path() /
+        ("ww_wall_peers_walls_" + std::to_string(ww::test::freshSeed()) + ".json");
+    const test::CommandResult run = test::runShell(
+        std::string(WW_WAVEWALL_EXE) +
+        " bench --quick --backend cpu --repeat 1 --suite wall --walls 12x4,20x20 --json " +
+        json.string());
+    ASSERT_EQ(run.code, 0) << run.output;
+    std::ifstream in(json);
+    ASSERT_TRUE(in) << "no " << json << "\n" << run.output;
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    in.close();
+    std::filesystem::remove(json);
+    std::map<std::string, int> perEngine;
+    for (const auto& r : doc["records"]) {
+        if (r["name"].get<std::string>().rfind("peers-", 0) == 0) {
+            EXPECT_EQ(r["size"], "12x4") << r.dump();
+            ++perEngine[r["backend"].get<std::string>()];
+        }
+    }
+    for (const Engine& e : engines()) {
+        EXPECT_EQ(perEngine[e.backend], e.built ? 2 : 0) << e.backend << "\n" << run.output;
+    }
+    EXPECT_NE(run.output.find("wavewall-cpu  12x4   rest"), std::string::npos) << run.output;
+}
+
 }  // namespace
 }  // namespace ww

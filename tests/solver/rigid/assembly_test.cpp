@@ -416,6 +416,87 @@ TEST(Islands, GroupsContactsByConnectedBodiesIgnoringStaticOnes) {
     EXPECT_EQ(set.islandStart, (std::vector<int>{0, 4, 6}));
 }
 
+// Random contact graphs against a reference: breadth-first components over the non-static
+// bodies, islands in order of their smallest body, contacts ascending within an island. The
+// contacts come in runs on one body pair (a manifold's points) and many pairs share their first
+// body, so a union pass that skips anything but an exact repeat of the last pair loses links.
+// Built serially and on the test executor (three threads): the same sets.
+TEST(Islands, RandomGraphsMatchBreadthFirstComponents) {
+    const unsigned seed = ww::test::freshSeed();
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 40; ++trial) {
+        SCOPED_TRACE(::testing::Message() << "seed " << seed << " trial " << trial);
+        const int n = 2 + static_cast<int>(rng() % 300);
+        std::vector<Body> bodies(static_cast<std::size_t>(n));
+        for (Body& b : bodies) {
+            b.invMass = rng() % 5 == 0 ? 0.0f : 1.0f;  // a fifth static
+        }
+        std::vector<Contact> contacts;
+        const int pairs = static_cast<int>(rng() % (2 * static_cast<unsigned>(n) + 1));
+        for (int q = 0; q < pairs; ++q) {
+            const int a = static_cast<int>(rng() % static_cast<unsigned>(n));
+            int b = static_cast<int>(rng() % static_cast<unsigned>(n));
+            if (b == a) {
+                b = (a + 1) % n;
+            }
+            const int points = 1 + static_cast<int>(rng() % 4);
+            for (int k = 0; k < points; ++k) {
+                Contact c;
+                c.bodyA = a;
+                c.bodyB = b;
+                contacts.push_back(c);
+            }
+        }
+        // Reference components.
+        std::vector<std::vector<int>> adj(static_cast<std::size_t>(n));
+        for (const Contact& c : contacts) {
+            if (!bodies[c.bodyA].isStatic() && !bodies[c.bodyB].isStatic()) {
+                adj[c.bodyA].push_back(c.bodyB);
+                adj[c.bodyB].push_back(c.bodyA);
+            }
+        }
+        std::vector<int> smallest(static_cast<std::size_t>(n), -1);
+        for (int s = 0; s < n; ++s) {
+            if (smallest[s] >= 0) {
+                continue;
+            }
+            std::vector<int> queue{s};
+            smallest[s] = s;
+            for (std::size_t h = 0; h < queue.size(); ++h) {
+                for (const int t : adj[queue[h]]) {
+                    if (smallest[t] < 0) {
+                        smallest[t] = s;
+                        queue.push_back(t);
+                    }
+                }
+            }
+        }
+        std::vector<std::pair<int, int>> keyed;  // (component's smallest body, contact)
+        for (int k = 0; k < static_cast<int>(contacts.size()); ++k) {
+            const Contact& c = contacts[k];
+            const int body = bodies[c.bodyA].isStatic() ? c.bodyB : c.bodyA;
+            keyed.emplace_back(smallest[body], k);
+        }
+        std::sort(keyed.begin(), keyed.end());
+        IslandSet expected;
+        expected.islandStart.push_back(0);
+        for (std::size_t k = 0; k < keyed.size(); ++k) {
+            expected.contactOrder.push_back(keyed[k].second);
+            if (k + 1 == keyed.size() || keyed[k + 1].first != keyed[k].first) {
+                expected.islandStart.push_back(static_cast<int>(k) + 1);
+            }
+        }
+        for (const exec::Executor* ex : {static_cast<const exec::Executor*>(nullptr),
+                                         ww::test::executor().get()}) {
+            IslandBuilder ib;
+            IslandSet set;
+            ib.build(bodies, contacts, set, ex);
+            EXPECT_EQ(set.contactOrder, expected.contactOrder) << (ex ? "executor" : "serial");
+            EXPECT_EQ(set.islandStart, expected.islandStart) << (ex ? "executor" : "serial");
+        }
+    }
+}
+
 // Random piles of random masses: several stacks side by side, each interface with 1-4 contact
 // points whose normal points up or down (bodyA above or below), plus side contacts that carry
 // nothing. The guessed normal impulses of an interface must sum to (mass at and above it) g dt,
