@@ -8,8 +8,10 @@
 // benchmark, so we give ODE no softness that the other engines do not have.
 #include <ode/ode.h>
 
+#include <cstdarg>
 #include <cstdio>
 #include <mutex>
+#include <string>
 
 #include "app/bench/wall_peers.h"
 
@@ -19,9 +21,23 @@ namespace {
 constexpr int kIterations = 20;
 constexpr int kMaxContactsPerPair = 4;
 
+/// ODE's error and debug handlers (its internal assertions, e.g. cullPoints() on a box pair
+/// whose points went non-finite in a 10 000-brick collapse) must not return: ODE aborts the
+/// process when they do. They throw PeerFailure instead, which unwinds through ODE's C++ frames
+/// to OdeWall::step.
+[[noreturn]] void throwOdeFailure(int num, const char* msg, va_list ap) {
+    char text[512];
+    std::vsnprintf(text, sizeof text, msg, ap);
+    throw PeerFailure("ODE internal error " + std::to_string(num) + ": " + text);
+}
+
 void initOde() {
     static std::once_flag once;
-    std::call_once(once, [] { dInitODE2(0); });
+    std::call_once(once, [] {
+        dInitODE2(0);
+        dSetErrorHandler(&throwOdeFailure);
+        dSetDebugHandler(&throwOdeFailure);
+    });
 }
 
 class OdeWall final : public PeerWall {
@@ -49,6 +65,9 @@ class OdeWall final : public PeerWall {
     }
 
     ~OdeWall() override {
+        if (m_failed) {
+            return;  // abandoned after an internal error: ODE's state is not consistent
+        }
         dJointGroupDestroy(m_contacts);
         dSpaceDestroy(m_space);  // and its geoms
         dWorldDestroy(m_world);  // and its bodies
@@ -58,9 +77,14 @@ class OdeWall final : public PeerWall {
     OdeWall& operator=(const OdeWall&) = delete;
 
     void step() override {
-        dSpaceCollide(m_space, this, &OdeWall::nearCallback);
-        dWorldQuickStep(m_world, m_dt);
-        dJointGroupEmpty(m_contacts);
+        try {
+            dSpaceCollide(m_space, this, &OdeWall::nearCallback);
+            dWorldQuickStep(m_world, m_dt);
+            dJointGroupEmpty(m_contacts);
+        } catch (const PeerFailure&) {
+            m_failed = true;
+            throw;
+        }
     }
 
     void shoot(const PeerShot& shot) override {
@@ -108,6 +132,7 @@ class OdeWall final : public PeerWall {
     std::vector<dBodyID> m_bricks;
     dReal m_dt;
     dReal m_friction;
+    bool m_failed = false;  ///< an internal error stopped a step
 };
 
 }  // namespace

@@ -185,6 +185,9 @@ struct Run {
     /// MiB resident before the run: what earlier suites of the same process left (GL driver,
     /// allocator caches); peakRssMb - startRssMb is what this run added.
     double startRssMb = 0.0;
+    /// The engine's internal error that ended the run (PeerFailure), at step stepMs.size() + 1;
+    /// empty when none.
+    std::string failure;
 };
 
 Run run(PeerWall& wall, Scene scene, int steps, double capSeconds, const PeerShot& shot,
@@ -203,7 +206,12 @@ Run run(PeerWall& wall, Scene scene, int steps, double capSeconds, const PeerSho
     for (int s = 0; s < steps; ++s) {
         const double cpu0 = processCpuMs();
         const Stopwatch sw;
-        wall.step();
+        try {
+            wall.step();
+        } catch (const PeerFailure& e) {
+            r.failure = e.what();
+            break;
+        }
         r.stepMs.push_back(sw.elapsedMs());
         r.cpuMs.push_back(processCpuMs() - cpu0);
         wall.brickCentres(now);
@@ -226,6 +234,10 @@ Run run(PeerWall& wall, Scene scene, int steps, double capSeconds, const PeerSho
 std::string verdict(const Run& r) {
     const int done = static_cast<int>(r.stepMs.size());
     std::string v = r.maxDriftM <= kStandsDriftM ? "stands" : "falls";
+    if (!r.failure.empty()) {
+        return "failed at step " + std::to_string(done + 1) + " of " +
+               std::to_string(r.stepsPlanned) + " (" + r.failure + ")";
+    }
     if (r.capped) {
         v += ", stopped after " + std::to_string(done) + " of " + std::to_string(r.stepsPlanned) +
              " steps (cap)";
@@ -250,6 +262,7 @@ Record toRecord(const Engine& e, const WallSize& size, Scene scene, const Run& r
                    {"steps", static_cast<double>(r.stepMs.size())},
                    {"steps_planned", r.stepsPlanned},
                    {"capped", r.capped ? 1.0 : 0.0},
+                   {"failed", r.failure.empty() ? 0.0 : 1.0},
                    {"simulated_s", static_cast<double>(r.stepMs.size()) * dtSeconds},
                    {"threads", e.threads},
                    {"peak_rss_mib", r.peakRssMb},

@@ -4,15 +4,17 @@
 // (btDiscreteDynamicsWorld + btSequentialImpulseConstraintSolver, 10 iterations), by ODE
 // (dWorldQuickStep, 20 iterations) and by Box3D (its soft step, 4 substeps, on the bench's
 // thread count), with the same Coulomb friction mu = WorldParams{}.friction.
-// Walls 10x6, 20x20 and 40x25 (cols x rows), each twice: at rest for 30 s (the largest brick
+// Walls 10x6, 20x20 and 40x25 (cols x rows; --walls), each twice: at rest for 30 s (the largest brick
 // drift after 10 s and after 30 s; stands while no brick drifts more than 5 cm from its start)
 // and shot by a 10 kg sphere of radius 0.4 m at 20 m/s for 5 s (per-step ms p50 / p95 / max). Each
 // run stops after a wall-clock cap, so a slow engine is reported as stopped instead of hanging the
-// bench. A peer missing at build time (pkg-config `bullet`, `ode`; Box3D: CMake's WW_BOX3D_ROOT,
+// bench, and an engine that stops on an internal error (PeerFailure) is reported as failed at
+// that step while the others run on. A peer missing at build time (pkg-config `bullet`, `ode`; Box3D: CMake's WW_BOX3D_ROOT,
 // docs/benchmarks.md) is skipped with a line saying what to install.
 #pragma once
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,14 @@ struct PeerShot {
     rigid::Vec3 velocityMps;
     float radiusM = 0.4f;
     float massKg = 10.0f;
+};
+
+/// What a peer's step throws when its engine stops on an internal error (ODE's assertions,
+/// which otherwise abort the process): the run ends at that step and says why. The peer's
+/// world is then abandoned, not destroyed (its state is no longer consistent).
+class PeerFailure : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
 };
 
 /// One engine's wall. Bricks keep the order of PeerWallSetup::brickCentres.

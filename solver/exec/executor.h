@@ -146,6 +146,16 @@ void forChunks(const Executor* ex, std::ptrdiff_t nChunks, F&& fn,
     }
 }
 
+/// forChunks over the items [0, count) cut into chunks of `chunk` items: fn(begin, end) for
+/// each chunk's range (the chunks, so what each call sees, do not depend on the threads).
+template <typename F>
+void forRanges(const Executor* ex, std::ptrdiff_t count, std::ptrdiff_t chunk, F&& fn,
+               std::ptrdiff_t work = kMinParallelWork) {
+    forChunks(
+        ex, count <= 0 ? 0 : (count + chunk - 1) / chunk,
+        [&](std::ptrdiff_t c) { fn(c * chunk, std::min(count, (c + 1) * chunk)); }, work);
+}
+
 /// Executor::reduce on `ex`, or the same chunks combined in chunk order on the calling thread
 /// when ex is null: the same result either way.
 template <typename T, typename ChunkFn, typename Combine>

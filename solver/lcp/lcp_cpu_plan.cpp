@@ -106,13 +106,11 @@ void Workspace::reserveContactTriples(const LcpProblem& p, const exec::Executor*
     pairMu.resize(count);
     tripleAt.resize(count);
     boundOf.resize(n);
-    exec::forChunks(
-        ex, exec::chunkCount(static_cast<std::ptrdiff_t>(n), kPlanChunkRows),
-        [&](std::ptrdiff_t c) {
-            const auto first = static_cast<std::size_t>(c * kPlanChunkRows) / 3;
-            const std::size_t last =
-                std::min(count, static_cast<std::size_t>((c + 1) * kPlanChunkRows) / 3);
-            for (std::size_t k = first; k < last; ++k) {
+    exec::forRanges(
+        ex, static_cast<std::ptrdiff_t>(count), kPlanChunkRows / 3,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            for (auto k = static_cast<std::size_t>(first); k < static_cast<std::size_t>(last);
+                 ++k) {
                 const auto row = static_cast<std::int32_t>(3 * k);
                 const float mu = p.mu[3 * k + 1];
                 pairs[k] = {row + 1, row + 2, row, mu};

@@ -211,12 +211,10 @@ void ContactAssembler::buildSlots(const std::vector<Body>& bodies,
     // numbered in order of first appearance in one pass over that compact list.
     const int count = static_cast<int>(ids.size());
     m_idBodies.resize(2 * ids.size());
-    exec::forChunks(
-        ex, exec::chunkCount(count, kSlotChunkContacts),
-        [&](std::ptrdiff_t c) {
-            const int first = static_cast<int>(c) * kSlotChunkContacts;
-            const int last = std::min(count, first + kSlotChunkContacts);
-            for (int k = first; k < last; ++k) {
+    exec::forRanges(
+        ex, count, kSlotChunkContacts,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            for (auto k = static_cast<int>(first); k < static_cast<int>(last); ++k) {
                 const Contact& ct = contacts[ids[k]];
                 m_idBodies[2 * k] = bodies[ct.bodyA].isStatic() ? -1 : ct.bodyA;
                 m_idBodies[2 * k + 1] = bodies[ct.bodyB].isStatic() ? -1 : ct.bodyB;

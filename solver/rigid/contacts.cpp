@@ -308,12 +308,11 @@ int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& 
     // the compact marks.
     s.lower.resize(nc);
     s.upper.resize(nc);
-    exec::forChunks(
-        ex, contactChunks,
-        [&](std::ptrdiff_t ch) {
-            const auto first = static_cast<std::size_t>(ch * kChunk);
-            const std::size_t last = std::min(nc, first + static_cast<std::size_t>(kChunk));
-            for (std::size_t k = first; k < last; ++k) {
+    exec::forRanges(
+        ex, static_cast<std::ptrdiff_t>(nc), kChunk,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            for (auto k = static_cast<std::size_t>(first); k < static_cast<std::size_t>(last);
+                 ++k) {
                 const Contact& c = contacts[k];
                 const float nUp = dot(c.normal, up);  // n points from b to a
                 const int above =

@@ -18,7 +18,6 @@ void IslandBuilder::build(const std::vector<Body>& bodies, const std::vector<Con
     const int n = static_cast<int>(bodies.size());
     const auto nc = static_cast<int>(contacts.size());
     constexpr std::ptrdiff_t kChunk = 2048;  // contacts per chunk of the per-contact passes
-    const std::ptrdiff_t chunks = exec::chunkCount(nc, kChunk);
     m_parent.resize(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
         m_parent[static_cast<std::size_t>(i)] = i;
@@ -28,18 +27,16 @@ void IslandBuilder::build(const std::vector<Body>& bodies, const std::vector<Con
     // both are non-static (-1 otherwise).
     m_contactBody.resize(static_cast<std::size_t>(nc));
     m_join.resize(static_cast<std::size_t>(nc));
-    exec::forChunks(
-        ex, chunks,
-        [&](std::ptrdiff_t ch) {
-            const int first = static_cast<int>(ch * kChunk);
-            const int last = std::min(nc, first + static_cast<int>(kChunk));
-            for (int ci = first; ci < last; ++ci) {
-                const Contact& c = contacts[static_cast<std::size_t>(ci)];
+    exec::forRanges(
+        ex, nc, kChunk,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            for (auto ci = static_cast<std::size_t>(first); ci < static_cast<std::size_t>(last);
+                 ++ci) {
+                const Contact& c = contacts[ci];
                 const bool staticA = bodies[static_cast<std::size_t>(c.bodyA)].isStatic();
                 const bool staticB = bodies[static_cast<std::size_t>(c.bodyB)].isStatic();
-                m_contactBody[static_cast<std::size_t>(ci)] = staticA ? c.bodyB : c.bodyA;
-                m_join[static_cast<std::size_t>(ci)] =
-                    staticA || staticB ? std::pair{-1, -1} : std::pair{c.bodyA, c.bodyB};
+                m_contactBody[ci] = staticA ? c.bodyB : c.bodyA;
+                m_join[ci] = staticA || staticB ? std::pair{-1, -1} : std::pair{c.bodyA, c.bodyB};
             }
         },
         static_cast<std::ptrdiff_t>(8) * nc);
@@ -67,14 +64,13 @@ void IslandBuilder::build(const std::vector<Body>& bodies, const std::vector<Con
         m_label[static_cast<std::size_t>(i)] =
             r == i ? islands++ : m_label[static_cast<std::size_t>(r)];
     }
-    exec::forChunks(
-        ex, chunks,
-        [&](std::ptrdiff_t ch) {
-            const int first = static_cast<int>(ch * kChunk);
-            const int last = std::min(nc, first + static_cast<int>(kChunk));
-            for (int ci = first; ci < last; ++ci) {
-                int& body = m_contactBody[static_cast<std::size_t>(ci)];
-                body = m_label[static_cast<std::size_t>(body)];  // from here on: its island
+    // From here on a contact's entry is its island.
+    exec::forRanges(
+        ex, nc, kChunk,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            for (auto ci = static_cast<std::size_t>(first); ci < static_cast<std::size_t>(last);
+                 ++ci) {
+                m_contactBody[ci] = m_label[static_cast<std::size_t>(m_contactBody[ci])];
             }
         },
         static_cast<std::ptrdiff_t>(nc));

@@ -76,13 +76,11 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
     // over the compact marks.
     m_lower.resize(nc);
     m_upper.resize(nc);
-    exec::forChunks(
-        ex, exec::chunkCount(static_cast<std::ptrdiff_t>(nc), kClassifyChunkContacts),
-        [&](std::ptrdiff_t ch) {
-            const auto first = static_cast<std::size_t>(ch * kClassifyChunkContacts);
-            const std::size_t last =
-                std::min(nc, first + static_cast<std::size_t>(kClassifyChunkContacts));
-            for (std::size_t k = first; k < last; ++k) {
+    exec::forRanges(
+        ex, static_cast<std::ptrdiff_t>(nc), kClassifyChunkContacts,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            for (auto k = static_cast<std::size_t>(first); k < static_cast<std::size_t>(last);
+                 ++k) {
                 const Contact& c = contacts[k];
                 m_lower[k] = kNotSupport;
                 m_upper[k] = -1;
