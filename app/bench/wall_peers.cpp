@@ -294,7 +294,7 @@ void printHeader(const std::vector<Engine>& list, bool quick, double capSeconds)
     std::printf(
         "(peak MiB: the process's resident high-water mark during the run; +MiB: its rise over "
         "the resident size before the run)\n");
-    std::printf("%-13s %-6s %-9s %7s %9s %9s %9s %11s %11s %8s %6s  %s\n", "engine", "wall",
+    std::printf("%-13s %-7s %-9s %7s %9s %9s %9s %11s %11s %8s %6s  %s\n", "engine", "wall",
                 "scene", "steps", "p50 ms", "p95 ms", "max ms", "drift@10s m", "max drift m",
                 "peak MiB", "+MiB", "verdict");
 }
@@ -304,7 +304,7 @@ void printRow(const Record& rec, Scene scene, const Run& r) {
     if (!std::isnan(r.earlyDriftM)) {
         std::snprintf(early, sizeof early, "%.4f", r.earlyDriftM);
     }
-    std::printf("%-13s %-6s %-9s %7zu %9.3f %9.3f %9.3f %11s %11.4f %8.0f %6.0f  %s\n",
+    std::printf("%-13s %-7s %-9s %7zu %9.3f %9.3f %9.3f %11s %11.4f %8.0f %6.0f  %s\n",
                 rec.backend.c_str(), rec.size.c_str(), scene == Scene::kRest ? "rest" : "collapse",
                 r.stepMs.size(), rec.medianMs, quantile(r.stepMs, 0.95), quantile(r.stepMs, 1.0),
                 early, r.maxDriftM, r.peakRssMb, r.peakRssMb - r.startRssMb, verdict(r).c_str());

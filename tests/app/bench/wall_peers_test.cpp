@@ -76,7 +76,7 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
             SCOPED_TRACE(scene);
             // The printed row: engine, wall, scene first.
             const std::string row =
-                e.backend + std::string(13 - e.backend.size() + 1, ' ') + "10x6   " + scene;
+                e.backend + std::string(13 - e.backend.size() + 1, ' ') + "10x6    " + scene;
             EXPECT_NE(out.find(row), std::string::npos) << "no row \"" << row << "\"\n" << out;
             const auto it = records.find("peers-" + scene + " " + e.backend);
             ASSERT_NE(it, records.end()) << out;
@@ -135,7 +135,7 @@ TEST(WallPeers, WallsOptionSetsTheComparedWall) {
     for (const Engine& e : engines()) {
         EXPECT_EQ(perEngine[e.backend], e.built ? 2 : 0) << e.backend << "\n" << run.output;
     }
-    EXPECT_NE(run.output.find("wavewall-cpu  12x4   rest"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("wavewall-cpu  12x4    rest"), std::string::npos) << run.output;
 }
 
 }  // namespace
