@@ -109,10 +109,12 @@ struct WorldParams {
     /// omega < 2 / lambda_max, so piles with many contacts per body, whose lambda_max is
     /// large, cannot make it diverge, while stacks get the largest safe omega (docs/rigid.md).
     bool adaptiveOmega = true;
-    /// Iteration cap for a cold step, when fewer than half of the contacts were warm started
-    /// (the first step of a scene, after big events): a cold Jacobi solve needs many more
-    /// iterations than a warm one, and a tall stack that is not solved well on its first
-    /// step keeps rocking (docs/rigid.md). 0 = always use lcp.maxIterations.
+    /// Iteration cap for a cold step, when more than half of all contact points are between
+    /// resting bodies and were not warm started (the first step of a scene, bodies put down on
+    /// a pile; not the moving pairs of a collapse, which are made afresh every step): a cold
+    /// Jacobi solve needs many more iterations than a warm one, and a tall stack that is not
+    /// solved well on its first step keeps rocking (docs/rigid.md). It may exceed
+    /// iterationBudgetMacs. 0 = always use lcp.maxIterations.
     int coldStartIterations = 200;
     /// Cold contacts (not warm started) start from the impulse that holds the bodies above
     /// them at rest instead of zero (guessRestingImpulses in contacts.h): what lets a 20-high
@@ -306,6 +308,12 @@ class World {
     std::vector<float> m_chunkPenetration;
     std::vector<int> m_chunkWarm;
     std::vector<int> m_chunkReused;
+    std::vector<int> m_chunkRestingPoints;  ///< per narrow-phase chunk: points of resting pairs
+    std::vector<int> m_chunkRestingCold;    ///< ... of which not warm started
+    /// This step's contact points between two resting bodies, and how many of them were not
+    /// warm started: in a cold step (WorldParams::coldStartIterations) those are most points.
+    int m_restingPoints = 0;
+    int m_restingCold = 0;
     std::vector<std::size_t> m_chunkAt;  ///< where each chunk's contacts start in m_contacts
     std::vector<Contact> m_contacts;
     ContactCache m_cache;
