@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "app/bench/wall_peers.h"
 
@@ -29,6 +30,19 @@ constexpr int kMaxContactsPerPair = 4;
     char text[512];
     std::vsnprintf(text, sizeof text, msg, ap);
     throw PeerFailure("ODE internal error " + std::to_string(num) + ": " + text);
+}
+
+/// The ODE objects of walls abandoned after an internal error: never destroyed (ODE's state is
+/// not consistent then), and held here for the process's lifetime, so that what they own stays
+/// reachable (a leak checker reports it otherwise).
+struct Abandoned {
+    dWorldID world;
+    dSpaceID space;
+    dJointGroupID contacts;
+};
+std::vector<Abandoned>& abandoned() {
+    static auto* list = new std::vector<Abandoned>();  // never freed: see above
+    return *list;
 }
 
 void initOde() {
@@ -66,7 +80,8 @@ class OdeWall final : public PeerWall {
 
     ~OdeWall() override {
         if (m_failed) {
-            return;  // abandoned after an internal error: ODE's state is not consistent
+            abandoned().push_back({m_world, m_space, m_contacts});
+            return;
         }
         dJointGroupDestroy(m_contacts);
         dSpaceDestroy(m_space);  // and its geoms
