@@ -4,8 +4,9 @@ function(ww_configure_target target)
                                              -Wno-sign-conversion)
     # GCC 12 reports -Wmaybe-uninitialized false positives inside libstdc++ (std::regex,
     # std::function) and nlohmann::json when inlining, more so under sanitizers; real
-    # uninitialized reads are caught by -Wuninitialized, the sanitizers and the tests.
-    target_compile_options(${target} PRIVATE -Wno-maybe-uninitialized)
+    # uninitialized reads are caught by -Wuninitialized, the sanitizers and the tests. Clang
+    # (the sanitizer and fuzz build) has no such option and warns about it in every file.
+    target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>)
     if(WW_WERROR)
         target_compile_options(${target} PRIVATE -Werror)
     endif()
