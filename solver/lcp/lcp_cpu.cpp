@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <type_traits>
 
 #if defined(__AVX2__) && defined(__FMA__)
@@ -49,6 +50,23 @@ float stepScale(const LcpProblem& p, const Workspace& ws, float omega, std::size
         d = std::max(d, p.diagonal(ws.partner[i]));
     }
     return omega / d;
+}
+
+// src[0, n) into each of dst, in fixed chunks on the executor's threads (ex == nullptr: on
+// this one): a big block's iterate is ~0.5 MB, copied at the start and end of every solve.
+void copyRows(const float* src, std::size_t n, std::initializer_list<float*> dst,
+              const exec::Executor* ex) {
+    constexpr std::ptrdiff_t kChunk = 16384;
+    exec::forChunks(
+        ex, exec::chunkCount(static_cast<std::ptrdiff_t>(n), kChunk),
+        [&](std::ptrdiff_t c) {
+            const auto first = static_cast<std::size_t>(c * kChunk);
+            const std::size_t last = std::min(n, first + static_cast<std::size_t>(kChunk));
+            for (float* d : dst) {
+                std::copy(src + first, src + last, d + first);
+            }
+        },
+        static_cast<std::ptrdiff_t>(n * dst.size()));
 }
 
 // Bounds of every row at iterate x; friction rows take them from their normal's value.
@@ -195,7 +213,7 @@ void finish(const LcpProblem& p, std::span<float> x, const float* iterate, const
         rep.residual = residualOf(p, x.data(), ws, ex);
         return;
     }
-    std::copy_n(iterate, n, x.data());
+    copyRows(iterate, n, {x.data()}, ex);
     rep.status = m.converged ? LcpStatus::kConverged : LcpStatus::kIterationLimit;
 }
 
@@ -448,11 +466,14 @@ float pairPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws
 // ex == nullptr: on the calling thread. Returns r(x^t), infinite when anything is NaN or
 // infinite.
 // With acceleration (weight != 1), next holds x^{t-1} on entry and x^{t+1} on return.
+// With `keep`, each chunk also copies its rows of x^t there (while they are in its cache), for
+// the caller to keep as the last good iterate.
 // Without wantResidual the disc pairs' part of r is skipped (a second disc projection per pair,
 // ~9 % of a matrix-free wall pass): r is then the other rows' part only, and only NaN/infinity
 // is certain to show.
 float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws,
-                 const exec::Executor* ex, float weight, bool wantResidual = true) {
+                 const exec::Executor* ex, float weight, bool wantResidual = true,
+                 float* keep = nullptr) {
     struct Partial {
         float r = 0.0f;
         float probe = 0.0f;
@@ -468,6 +489,9 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
             p.op.applyRows(cur, ws.u.data(), ws.w.data(), static_cast<int>(b), static_cast<int>(e));
         } else {
             linalg::matVec(a + b * n, static_cast<int>(e - b), n, cur, ws.w.data() + b);
+        }
+        if (keep != nullptr) {
+            std::copy(cur + b, cur + e, keep + b);
         }
         const RowsResult q =
             ws.contactRows ? contactRange(p, cur, next, ws, weight, wantResidual, b / 3, e / 3)
@@ -520,8 +544,8 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     const int maxIt = iterationCount(p, o);
     const int every = std::max(1, o.checkEvery);
     ws.contactRows = ws.contactRowsPossible && o.contactPasses;
-    std::copy_n(x.data(), n, ws.cur.data());
-    std::copy_n(x.data(), n, ws.good.data());
+    // x^0 into cur, good and next (x^{-1} = x^0 for the accelerated step).
+    copyRows(x.data(), n, {ws.cur.data(), ws.good.data(), ws.next.data()}, ex);
     const auto scales = [&](std::ptrdiff_t c) {
         const auto first = static_cast<std::size_t>(c * kMatrixFreeChunkRows);
         const std::size_t last = std::min(n, first + kMatrixFreeChunkRows);
@@ -544,7 +568,6 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     float* next = ws.next.data();
     int t = 0;
     chebyshevWeights(o, maxIt, ws.weights);
-    std::copy_n(x.data(), n, ws.next.data());  // x^{-1} = x^0 for the accelerated step
     int start = 0;                             // Chebyshev schedule start (chebyshevStart)
     float rPrev1 = kInfinity, rPrev2 = kInfinity;
     for (; t <= maxIt; ++t) {
@@ -555,9 +578,11 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
         }
         // The residual is needed at the checked iterates, for the history and for Chebyshev's
         // restart rule (which compares consecutive residuals).
-        const bool wantResidual =
-            o.recordHistory || !ws.weights.empty() || t == maxIt || t % every == 0;
-        const float r = jacobiPass(p, cur, next, ws, ex, weight, wantResidual);
+        const bool checked = t == maxIt || t % every == 0;
+        const bool wantResidual = o.recordHistory || !ws.weights.empty() || checked;
+        // A checked iterate that passes the check becomes the good one: the pass copies it.
+        const float r = jacobiPass(p, cur, next, ws, ex, weight, wantResidual,
+                                   checked && t < maxIt ? ws.kept.data() : nullptr);
         rPrev2 = rPrev1;
         rPrev1 = r;
         if (o.recordHistory) {
@@ -569,7 +594,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
             if (mon.check(r) || t == maxIt) {
                 break;
             }
-            std::copy_n(cur, n, ws.good.data());
+            std::swap(ws.good, ws.kept);  // x^t, copied by the pass
         }
         std::swap(cur, next);
     }
@@ -732,7 +757,7 @@ class CpuLcpSolver final : public LcpSolver {
     std::string unsupported(const LcpOptions&) const override { return {}; }
 
     LcpReport solve(const LcpProblem& p, std::span<float> x, const LcpOptions& o) override {
-        return solveOne(p, x, o, m_ws[0], m_ex.get());
+        return solveOne(p, x, o, isSplitBlock(p) ? m_splitWs : m_ws[0], m_ex.get());
     }
 
     std::vector<LcpReport> solveBatch(std::span<const LcpProblem> blocks, std::span<float> x,
@@ -762,7 +787,7 @@ class CpuLcpSolver final : public LcpSolver {
         small.reserve(blocks.size());
         for (std::size_t k = 0; k < blocks.size(); ++k) {
             if (isSplitBlock(blocks[k])) {
-                reports[k] = solveOne(blocks[k], xOf(k), o, m_ws[0], m_ex.get());
+                reports[k] = solveOne(blocks[k], xOf(k), o, m_splitWs, m_ex.get());
             } else {
                 small.push_back(k);
             }
@@ -779,6 +804,13 @@ class CpuLcpSolver final : public LcpSolver {
   private:
     std::shared_ptr<const exec::Executor> m_ex;
     std::vector<Workspace> m_ws;  ///< one per executor thread
+    /// The scratch of blocks solved on all threads (isSplitBlock). Kept apart from the
+    /// threads' own so that a collapse's big island and the small islands that the calling
+    /// thread takes after it do not resize one workspace down and up every step (its float
+    /// vectors zero-filled again on the calling thread, while the others wait: ~1.4 % of a
+    /// 40 x 25 collapse step's samples at two threads), and so that the big island's loop
+    /// affinities stay its own.
+    Workspace m_splitWs;
 };
 
 }  // namespace

@@ -37,7 +37,7 @@ bool allContactTriples(const LcpProblem& p, const exec::Executor* ex) {
 
 void Workspace::reserve(const LcpProblem& p, const exec::Executor* ex) {
     const auto n = static_cast<std::size_t>(p.n);
-    for (auto* v : {&cur, &next, &good, &w, &invDiag, &lo, &hi}) {
+    for (auto* v : {&cur, &next, &good, &kept, &w, &invDiag, &lo, &hi}) {
         v->resize(n);
     }
     u.resize(p.matrixFree() ? static_cast<std::size_t>(RowOperator::kBodyFloats) *

@@ -30,6 +30,9 @@ constexpr std::ptrdiff_t kBoundRows = 240;
 
 struct Workspace {
     std::vector<float> cur, next, good, w, invDiag, lo, hi;
+    /// Jacobi: x^t copied by the pass at a checked iterate (jacobiPass's `keep`), swapped with
+    /// good once the check accepts it.
+    std::vector<float> kept;
     std::vector<float> u;        ///< matrix-free: W J^T x per body (RowOperator::kBodyFloats each)
     std::vector<float> weights;  ///< Chebyshev weights per iteration (empty: plain Jacobi)
     std::vector<FrictionPair> pairs;  ///< disc pairs of the problem being solved

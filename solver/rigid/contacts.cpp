@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <tuple>
 
 namespace ww::rigid {
@@ -319,7 +320,11 @@ int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& 
                     nUp >= kSupportCos ? c.bodyA : (nUp <= -kSupportCos ? c.bodyB : -1);
                 const bool support =
                     above >= 0 && !bodies[static_cast<std::size_t>(above)].isStatic();
-                s.lower[k] = support ? (above == c.bodyA ? c.bodyB : c.bodyA) : -1;
+                const int below = above == c.bodyA ? c.bodyB : c.bodyA;
+                // -2: a support on something static, which takes no load on.
+                s.lower[k] = !support                                            ? -1
+                             : bodies[static_cast<std::size_t>(below)].isStatic() ? -2
+                                                                                 : below;
                 s.upper[k] = support ? above : -1;
             }
         },
@@ -358,7 +363,9 @@ int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& 
         s.order[r] = s.keys[r].second;
     }
     // Top down: a body's load is final when it is visited (everything above it was before).
-    int guessed = 0;
+    // This pass is serial (a load accumulates from the top), so it reads only the compact
+    // arrays; each body's share of its load per support point is kept for the contacts.
+    s.share.resize(nb);
     for (int i : s.order) {
         const auto ui = static_cast<std::size_t>(i);
         const int count = s.offsets[ui + 1] - s.offsets[ui];
@@ -366,20 +373,32 @@ int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& 
             continue;  // nothing under it (falling, or held by side contacts only)
         }
         const float share = s.load[ui] / static_cast<float>(count);
+        s.share[ui] = share;
         for (int q = s.offsets[ui]; q < s.offsets[ui + 1]; ++q) {
             const auto k = static_cast<std::size_t>(s.contactIds[static_cast<std::size_t>(q)]);
-            const auto below = static_cast<std::size_t>(s.lower[k]);
-            if (!bodies[below].isStatic()) {
-                s.load[below] += share;
-            }
-            Contact& c = contacts[k];
-            if (!c.warmStarted) {
-                c.impulse[0] = share * g * dt * std::fabs(dot(c.normal, up));
-                ++guessed;
+            const int below = s.lower[k];
+            if (below >= 0) {
+                s.load[static_cast<std::size_t>(below)] += share;
             }
         }
     }
-    return guessed;
+    // The guesses into the contacts that were not warm started, on the executor.
+    return exec::reduceChunks(
+        ex, contactChunks, 0,
+        [&](std::ptrdiff_t ch) {
+            int guessed = 0;
+            const auto last = std::min(nc, static_cast<std::size_t>((ch + 1) * kChunk));
+            for (auto k = static_cast<std::size_t>(ch * kChunk); k < last; ++k) {
+                Contact& c = contacts[k];
+                if (s.upper[k] >= 0 && !c.warmStarted) {
+                    const float share = s.share[static_cast<std::size_t>(s.upper[k])];
+                    c.impulse[0] = share * g * dt * std::fabs(dot(c.normal, up));
+                    ++guessed;
+                }
+            }
+            return guessed;
+        },
+        std::plus<int>{}, static_cast<std::ptrdiff_t>(16 * nc));
 }
 
 }  // namespace ww::rigid

@@ -120,7 +120,9 @@ bool reuseManifold(std::span<const ContactCache::Entry> entries, int bodyA, int 
 struct RestingLoadScratch {
     std::vector<int> order;       ///< dynamic bodies, highest first
     std::vector<float> load;      ///< per body: mass it carries (its own + what rests on it), kg
-    std::vector<int> lower;       ///< per contact: the body rested on, or -1 (not a support)
+    std::vector<float> share;     ///< per body resting on something: load per support point
+    /// per contact: the dynamic body rested on, -2 (a static one), or -1 (not a support)
+    std::vector<int> lower;
     std::vector<int> upper;       ///< per contact: the body resting on it, or -1
     std::vector<std::pair<float, int>> keys;  ///< (-height, body): the sort of `order`
     std::vector<int> offsets;     ///< per body: start of its support contacts in contactIds

@@ -143,7 +143,6 @@ void World::wake(int i) {
 
 void World::reserve(int bodies, int contacts) {
     m_bodies.reserve(bodies);
-    m_saved.reserve(bodies);
     m_contacts.reserve(contacts);
     m_jac.reserve(3 * static_cast<std::size_t>(contacts));
     m_x.reserve(3 * static_cast<std::size_t>(contacts));
@@ -199,7 +198,6 @@ void World::substep(float h) {
             b.asleep = false;  // sleeping was switched off: everything moves again
         }
     }
-    m_saved = m_bodies;
     Stopwatch sw;
     collide(h);
     if (m_params.sleep) {
@@ -552,7 +550,8 @@ void World::assembleAndSolve(float h) {
     const std::span<const int> ids(m_blockIds);
     // The shock pass's velocity bias of every posed contact row, written as the rows are.
     if (m_params.shockSweeps > 0) {
-        m_shockBias.assign(3 * m_contacts.size(), 0.0f);
+        // Every posed row's entry is written by the assembly; the shock pass reads no other.
+        m_shockBias.resize(3 * m_contacts.size());
         m_assembler.setRowBiasOutput(m_shockBias);
     }
     double work = 0.0;
@@ -733,6 +732,9 @@ void World::integrate(float h) {
             if (b.isStatic() || b.asleep) {
                 continue;
             }
+            // The pose the step started from (nothing before this loop moves a body): what a
+            // body that turns non-finite is put back to.
+            const Body start = b;
             b.position += b.linearVelocity * h;
             b.orientation = rigid::integrate(b.orientation, b.angularVelocity, h);
             b.updateDerived();
@@ -743,7 +745,7 @@ void World::integrate(float h) {
                               b.angularVelocity.x + b.angularVelocity.y + b.angularVelocity.z);
             if (!finite) {
                 // Recover like MuJoCo: report it and put the body back at rest where it was.
-                b = m_saved[i];
+                b = start;
                 b.linearVelocity = {};
                 b.angularVelocity = {};
                 ++nonFinite;

@@ -341,7 +341,6 @@ class World {
     ShockPropagation m_shock;
     std::vector<float> m_shockBias;    ///< per contact row: its velocity bias (assembly.h)
     std::vector<char> m_posed;         ///< per contact: solved this substep
-    std::vector<Body> m_saved;         ///< state before the substep, for NaN recovery
     IslandSet m_sleepIslands;          ///< all islands of this substep, sleeping ones too
     std::vector<char> m_contactAwake;  ///< per contact: in an awake island
 };

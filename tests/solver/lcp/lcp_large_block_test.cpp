@@ -11,7 +11,9 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <span>
@@ -441,6 +443,54 @@ TEST(LcpLargeBlock, ConvergedSolveMatchesGaussSeidelInDouble) {
     EXPECT_LE(gap, 2e-4 * largest)
         << "row " << at << " of " << n << ": " << x[at] << " vs " << reference[at] << ", max |x*| "
         << largest << ", " << rep.iterations << " iterations";
+}
+
+// A diverging solve returns the last iterate that passed a residual check (LcpReport: "the last
+// good iterate"). The Jacobi pass copies each checked iterate as its row chunks go, and the check
+// keeps that copy: on a block of several row chunks solved on the executor, the answer equals bit
+// for bit the same iteration stopped at that check. Free rows (no bounds) and omega three times
+// 1 / lambda_max make the plain iteration diverge in its top mode. Fails when the copy is kept
+// before the check (the diverging iterate comes back) or skips a chunk (stale rows).
+TEST(LcpLargeBlock, DivergedSolveReturnsItsLastCheckedIterate) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const int contacts = std::uniform_int_distribution<int>(1667, 5000)(rng);
+    LcpProblem p = contactBlock(contacts, static_cast<unsigned>(rng()), 0.0f);
+    for (std::size_t i = 0; i < p.lo.size(); ++i) {
+        p.lo[i] = -kInfinity;
+        p.hi[i] = kInfinity;
+        p.mu[i] = 0.0f;
+        p.frictionNormal[i] = -1;
+    }
+    p.cone = FrictionCone::kBox;
+    ASSERT_TRUE(isSplitBlock(p));
+    ASSERT_GT(p.n, 2 * 1008);  // several row chunks
+    LanczosScratch scratch;
+    LcpOptions o;
+    o.omega = static_cast<float>(3.0 / lanczosLambdaMax(p.op, 60, scratch));
+    o.tolerance = 1e-7f;
+    o.checkEvery = 8;
+    o.maxIterations = 100000;
+    auto solver = makeCpuLcpSolver(test::executor());
+    std::vector<float> x(static_cast<std::size_t>(p.n), 0.0f);
+    const LcpReport rep = solver->solve(p, x, o);
+    ASSERT_EQ(rep.status, LcpStatus::kDiverged);
+    ASSERT_GE(rep.iterations, 2 * o.checkEvery);  // a check passed after the start
+    ASSERT_EQ(rep.iterations % o.checkEvery, 0);
+    // The same iterates stopped at the check before the one that saw the divergence.
+    LcpOptions upTo = o;
+    upTo.tolerance = 0.0f;
+    upTo.maxIterations = rep.iterations - o.checkEvery;
+    std::vector<float> good(x.size(), 0.0f);
+    const LcpReport stopped = solver->solve(p, good, upTo);
+    ASSERT_EQ(stopped.status, LcpStatus::kIterationLimit);
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        differing += std::bit_cast<std::uint32_t>(x[i]) != std::bit_cast<std::uint32_t>(good[i]);
+    }
+    EXPECT_EQ(differing, 0u) << "of " << x.size() << " rows, after " << rep.iterations
+                             << " iterations";
 }
 
 }  // namespace
