@@ -32,6 +32,41 @@ void RowOperator::resize(int rowCount, int bodyCount) {
 }
 
 void RowOperator::buildBodyIndex(const exec::Executor* ex) {
+    // The index is a function of the rows' bodies alone: when they are those of the last build
+    // (a resting block, step after step), it stands, and only the layouts below are refilled.
+    if (!sameBodiesAsIndexed(ex)) {
+        sortEntriesByBody();
+        m_indexedBody.resize(m_body.size());
+        exec::forRanges(
+            ex, static_cast<std::ptrdiff_t>(m_body.size()), kIndexCompareChunk,
+            [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+                std::copy(m_body.begin() + first, m_body.begin() + last,
+                          m_indexedBody.begin() + first);
+            },
+            static_cast<std::ptrdiff_t>(m_body.size()));
+        m_indexedBodies = m_bodies;
+    }
+    fillLayouts(ex);
+}
+
+bool RowOperator::sameBodiesAsIndexed(const exec::Executor* ex) const {
+    if (m_indexedBodies != m_bodies || m_indexedBody.size() != m_body.size()) {
+        return false;
+    }
+    return exec::reduceChunks(
+        ex, exec::chunkCount(static_cast<std::ptrdiff_t>(m_body.size()), kIndexCompareChunk), true,
+        [&](std::ptrdiff_t c) {
+            const auto first = static_cast<std::size_t>(c * kIndexCompareChunk);
+            const std::size_t last =
+                std::min(m_body.size(), first + static_cast<std::size_t>(kIndexCompareChunk));
+            return std::equal(m_body.begin() + static_cast<std::ptrdiff_t>(first),
+                              m_body.begin() + static_cast<std::ptrdiff_t>(last),
+                              m_indexedBody.begin() + static_cast<std::ptrdiff_t>(first));
+        },
+        [](bool a, bool b) { return a && b; }, static_cast<std::ptrdiff_t>(m_body.size()));
+}
+
+void RowOperator::sortEntriesByBody() {
     // A counting sort of the entries by body. Its two loops are serial, and each increment
     // waits for the previous one to the same body (a contact's rows name the same two bodies):
     // a contact whose three rows share two distinct bodies is counted and filled three entries
@@ -94,6 +129,9 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
     for (std::size_t e = 6 * sixes; e < m_body.size(); ++e) {
         place(e);
     }
+}
+
+void RowOperator::fillLayouts(const exec::Executor* ex) {
     const auto n = static_cast<std::size_t>(rows());
     // The copies below (K by entry and J by plane) run in fixed chunks of entries and rows; so
     // do the checks for triples: each contact's three rows on one body pair, the linear parts

@@ -136,6 +136,14 @@ class RowOperator {
   private:
     friend struct RowOperatorProbe;  // tests: reads the layouts and corrupts them for validate
 
+    /// buildBodyIndex's parts: whether the rows' bodies are those the index was built from,
+    /// the counting sort of the entries by body (m_bodyStart, m_bodyEntries), and the layouts
+    /// and diagonals filled from the index and the rows.
+    bool sameBodiesAsIndexed(const exec::Executor* ex) const;
+    void sortEntriesByBody();
+    void fillLayouts(const exec::Executor* ex);
+    static constexpr std::ptrdiff_t kIndexCompareChunk = 16384;  ///< body entries (2 a row)
+
     /// gatherBodies over units of kRun entries (1: m_entryRow, 3: m_runRow).
     template <int kRun>
     void gatherUnits(const float* x, float* u, int firstBody, int lastBody) const;
@@ -163,6 +171,9 @@ class RowOperator {
 
     // What buildBodyIndex derives from them.
     std::vector<std::int32_t> m_bodyStart;    ///< bodies + 1 offsets into m_bodyEntries
+    /// m_body and m_bodies as the index was last sorted from (-1: never).
+    std::vector<std::int32_t> m_indexedBody;
+    int m_indexedBodies = -1;
     std::vector<std::int32_t> m_bodyEntries;  ///< 2 * row + side, rows ascending per body
     /// K in m_bodyEntries order (kBodyFloats per entry: the K block of that row side): what
     /// gatherBodies streams, so that its loads are sequential instead of one scattered 24-byte

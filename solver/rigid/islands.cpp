@@ -18,10 +18,6 @@ void IslandBuilder::build(const std::vector<Body>& bodies, const std::vector<Con
     const int n = static_cast<int>(bodies.size());
     const auto nc = static_cast<int>(contacts.size());
     constexpr std::ptrdiff_t kChunk = 2048;  // contacts per chunk of the per-contact passes
-    m_parent.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) {
-        m_parent[static_cast<std::size_t>(i)] = i;
-    }
     // What the passes need of a contact (large records), read on the executor: its island's
     // body, its non-static body (body B's when A is static), and the body pair it joins when
     // both are non-static (-1 otherwise).
@@ -40,6 +36,40 @@ void IslandBuilder::build(const std::vector<Body>& bodies, const std::vector<Con
             }
         },
         static_cast<std::ptrdiff_t>(8) * nc);
+    // The islands are a function of these two arrays and the body count: when they are those
+    // of the last build (a resting pile, step after step), so is the answer.
+    const bool same =
+        n == m_lastBodies && m_lastContactBody.size() == m_contactBody.size() &&
+        exec::reduceChunks(
+            ex, exec::chunkCount(nc, kChunk), true,
+            [&](std::ptrdiff_t c) {
+                const std::ptrdiff_t first = c * kChunk;
+                const std::ptrdiff_t last = std::min<std::ptrdiff_t>(nc, first + kChunk);
+                return std::equal(m_contactBody.begin() + first, m_contactBody.begin() + last,
+                                  m_lastContactBody.begin() + first) &&
+                       std::equal(m_join.begin() + first, m_join.begin() + last,
+                                  m_lastJoin.begin() + first);
+            },
+            [](bool a, bool b) { return a && b; }, static_cast<std::ptrdiff_t>(3) * nc);
+    if (same) {
+        out = m_last;
+        return;
+    }
+    m_lastBodies = n;
+    m_lastContactBody.resize(m_contactBody.size());
+    m_lastJoin.resize(m_join.size());
+    exec::forRanges(
+        ex, nc, kChunk,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            std::copy(m_contactBody.begin() + first, m_contactBody.begin() + last,
+                      m_lastContactBody.begin() + first);
+            std::copy(m_join.begin() + first, m_join.begin() + last, m_lastJoin.begin() + first);
+        },
+        static_cast<std::ptrdiff_t>(3) * nc);
+    m_parent.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        m_parent[static_cast<std::size_t>(i)] = i;
+    }
     // The unions, in contact order; a manifold's points name the same pair one after another
     // and join nothing new after the first.
     std::pair<int, int> previous{-1, -1};
@@ -96,6 +126,7 @@ void IslandBuilder::build(const std::vector<Body>& bodies, const std::vector<Con
         const auto island = static_cast<std::size_t>(m_contactBody[static_cast<std::size_t>(ci)]);
         out.contactOrder[static_cast<std::size_t>(offset[island + 1]++)] = ci;
     }
+    m_last = out;
 }
 
 }  // namespace ww::rigid

@@ -43,6 +43,12 @@ class IslandBuilder {
     std::vector<int> m_contactBody;  ///< per contact: its non-static body, then its island
     std::vector<std::pair<int, int>> m_join;  ///< per contact: the bodies it joins, or (-1, -1)
     std::vector<int> m_counts;
+    /// The last build's per-contact arrays (before labelling), body count and answer: the
+    /// same arrays give the same islands.
+    std::vector<int> m_lastContactBody;
+    std::vector<std::pair<int, int>> m_lastJoin;
+    int m_lastBodies = -1;
+    IslandSet m_last;
 };
 
 }  // namespace ww::rigid

@@ -195,6 +195,48 @@ TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
     }
 }
 
+// An operator built again after its rows changed (a step of a rigid world: new J and K on the
+// same bodies, then a contact on other bodies) has the index and layouts of a fresh operator
+// with those rows. The second build keeps the body index it sorted (the rows' bodies are the
+// same) and refills the layouts; the third sorts again. Fails when the kept index outlives a
+// change of the rows' bodies, or when the layouts are not refilled with the new values.
+TEST(RowOperator, RebuiltIndexMatchesAFreshBuildAfterTheRowsChange) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    LcpProblem p = test::rowOperatorProblem(test::RowOperatorShape{2000, true}, seed);
+    RowOperator& op = p.op;
+    const auto* ex = test::executor().get();
+    std::uniform_real_distribution<float> scale(0.5f, 2.0f);
+    // New values on the same bodies (a linear J_B stays J_A's negation: the triple layout).
+    for (int i = 0; i < op.rows(); ++i) {
+        const float f = scale(rng);
+        for (float& v : op.jacobian(i)) {
+            v *= f;
+        }
+        for (float& v : op.weighted(i)) {
+            v *= f;
+        }
+    }
+    op.buildBodyIndex(ex);
+    SCOPED_TRACE("same bodies, new values");
+    checkBodyIndexOnThreads(p);
+    // One contact's three rows moved onto other bodies.
+    std::uniform_int_distribution<int> contact(0, op.rows() / 3 - 1);
+    std::uniform_int_distribution<int> body(0, op.bodies() - 1);
+    const int c = contact(rng);
+    const int a = body(rng);
+    int b = body(rng);
+    b = b == a ? (a + 1) % op.bodies() : b;
+    for (int r = 0; r < 3; ++r) {
+        op.setBodies(3 * c + r, a, op.body(3 * c + r, 1) >= 0 ? b : -1);
+    }
+    op.buildBodyIndex(ex);
+    SCOPED_TRACE("contact " + std::to_string(c) + " on other bodies");
+    checkBodyIndexOnThreads(p);
+    ASSERT_EQ(op.validate(p.n, ex), "");
+}
+
 // The diagonals kept by buildBodyIndex are computeDiagonal's bit for bit (rows on one body, on
 // two, on the same body twice, and on none), and a cfm changed after the index was built is
 // not read from them: diagonal() then computes with the new cfm.
