@@ -62,8 +62,9 @@ inline void projectDisc(float& x1, float& x2, float r) {
 }
 
 /// Residuals below this never count as "the smallest so far" in the growth test, so that
-/// roundoff noise after reaching an exact solution is not mistaken for divergence.
-float divergenceFloor(const LcpProblem& p);
+/// roundoff noise after reaching an exact solution is not mistaken for divergence. With an
+/// executor, max |b| is taken on its threads (the same value).
+float divergenceFloor(const LcpProblem& p, const exec::Executor* ex = nullptr);
 
 /// Empty, or why (p, x, o) cannot be solved (LcpProblem::validate on the executor's threads).
 std::string checkInput(const LcpProblem& p, std::size_t xSize, const LcpOptions& o,

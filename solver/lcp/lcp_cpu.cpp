@@ -563,7 +563,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
             scales(c);
         }
     }
-    Monitor mon{o, divergenceFloor(p)};
+    Monitor mon{o, divergenceFloor(p, ex)};
     float* cur = ws.cur.data();
     float* next = ws.next.data();
     int t = 0;
@@ -672,7 +672,7 @@ void solveGaussSeidel(const LcpProblem& p, std::span<float> x, const LcpOptions&
     float* cur = ws.cur.data();
     std::copy_n(x.data(), n, cur);
     std::copy_n(x.data(), n, ws.good.data());
-    Monitor mon{o, divergenceFloor(p)};
+    Monitor mon{o, divergenceFloor(p, ex)};
     int t = 0;
     for (; t <= maxIt; ++t) {
         const bool checkNow = t == maxIt || t % every == 0;

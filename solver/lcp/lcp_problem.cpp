@@ -223,11 +223,20 @@ const char* toString(LcpStatus s) {
     return "?";
 }
 
-float divergenceFloor(const LcpProblem& p) {
-    float bmax = 0.0f;
-    for (float v : p.b) {
-        bmax = std::max(bmax, std::abs(v));
-    }
+float divergenceFloor(const LcpProblem& p, const exec::Executor* ex) {
+    // max |b_i| in fixed chunks (a max: the same on any thread count).
+    constexpr std::ptrdiff_t kChunk = 16384;
+    const auto n = static_cast<std::ptrdiff_t>(p.b.size());
+    const float bmax = exec::reduceChunks(
+        ex, exec::chunkCount(n, kChunk), 0.0f,
+        [&](std::ptrdiff_t c) {
+            float m = 0.0f;
+            for (std::ptrdiff_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
+                m = std::max(m, std::abs(p.b[static_cast<std::size_t>(i)]));
+            }
+            return m;
+        },
+        [](float a, float b) { return std::max(a, b); }, n);
     return 1.0e-4f * (1.0f + bmax);
 }
 
