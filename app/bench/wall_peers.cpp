@@ -311,6 +311,25 @@ void printRow(const Record& rec, Scene scene, const Run& r) {
     std::fflush(stdout);
 }
 
+// "  WxH scene, wavewall p50 / peer p50 in this run: bullet 1.23x, ..." under a scene's rows
+// (nothing without a peer).
+void printRatios(const std::vector<Record>& group, Scene scene) {
+    if (group.size() < 2) {
+        return;
+    }
+    std::string line = "  " + group[0].size + (scene == Scene::kRest ? " rest" : " collapse") +
+                       ", " + group[0].backend + " p50 / peer p50 in this run:";
+    for (std::size_t k = 1; k < group.size(); ++k) {
+        char ratio[32] = "-";
+        if (group[k].medianMs > 0.0 && std::isfinite(group[0].medianMs)) {
+            std::snprintf(ratio, sizeof ratio, "%.2fx", group[0].medianMs / group[k].medianMs);
+        }
+        line += (k == 1 ? " " : ", ") + group[k].backend + " " + ratio;
+    }
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+}
+
 }  // namespace
 
 PeerWallSetup peerWallSetup(const WallSize& size) {
@@ -371,10 +390,12 @@ void runWallPeers(const Options& opts, Recorder& recorder) {
                 group.push_back(toRecord(e, size, scene, r, setup.dtSeconds));
                 printRow(group.back(), scene, r);
             }
-            // Our row carries the peers' medians of the same run as its baselines.
+            // Our row carries the peers' medians of the same run as its baselines, and the
+            // ratios are printed under the rows: the comparison the suite is for.
             for (std::size_t k = 1; k < group.size(); ++k) {
                 group[0].baselines.push_back({group[k].backend, group[k].medianMs});
             }
+            printRatios(group, scene);
             for (Record& rec : group) {
                 recorder.add(std::move(rec));
             }

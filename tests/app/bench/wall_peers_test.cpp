@@ -108,6 +108,34 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
         EXPECT_LE(drift[0], 0.1) << out;
         EXPECT_GT(drift[1], 0.2) << out;
     }
+
+    // Under each scene's rows, our p50 over each built peer's, as the records have them.
+    int peers = 0;
+    for (const Engine& e : engines()) {
+        peers += e.built && e.backend != "wavewall-cpu" ? 1 : 0;
+    }
+    for (const std::string scene : {"rest", "collapse"}) {
+        SCOPED_TRACE(scene);
+        const std::string head = "  10x6 " + scene + ", wavewall-cpu p50 / peer p50 in this run:";
+        const std::size_t at = out.find(head);
+        if (peers == 0) {
+            EXPECT_EQ(at, std::string::npos) << out;
+            continue;
+        }
+        ASSERT_NE(at, std::string::npos) << "no line \"" << head << "\"\n" << out;
+        const std::string line = out.substr(at, out.find('\n', at) - at);
+        const double ours = records.at("peers-" + scene + " wavewall-cpu")["median_ms"].get<double>();
+        for (const Engine& e : engines()) {
+            if (!e.built || e.backend == "wavewall-cpu") {
+                continue;
+            }
+            const std::size_t p = line.find(" " + e.backend + " ");
+            ASSERT_NE(p, std::string::npos) << e.backend << " in \"" << line << "\"";
+            const double printed = std::stod(line.substr(p + e.backend.size() + 2));
+            const double peer = records.at("peers-" + scene + " " + e.backend)["median_ms"].get<double>();
+            EXPECT_NEAR(printed, ours / peer, 0.005 + 1e-9 * ours / peer) << line;
+        }
+    }
 }
 
 // --walls chooses the engines' walls; --quick keeps the first of them.
