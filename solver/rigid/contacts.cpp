@@ -298,7 +298,8 @@ int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& 
                                                           (ch + 1) * kChunk);
             return std::any_of(first, last, [](const Contact& c) { return !c.warmStarted; });
         },
-        [](bool acc, bool cold) { return acc || cold; }, static_cast<std::ptrdiff_t>(nc));
+        // Each test reads a contact record (~190 bytes): work of the per-contact passes below.
+        [](bool acc, bool cold) { return acc || cold; }, static_cast<std::ptrdiff_t>(16 * nc));
     if (g <= 0.0f || !anyCold) {
         return 0;
     }
