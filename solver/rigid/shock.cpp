@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ww::rigid {
 
@@ -24,6 +25,9 @@ constexpr std::ptrdiff_t kRowSweepWork = 24;
 /// Contact marks in ShockPropagation::m_lower besides a body index.
 constexpr std::int32_t kNotSupport = -1;
 constexpr std::int32_t kDropped = -2;  ///< the support below is corrected after the upper body
+/// m: heights of a body and its support closer than this are not compared outside the sort
+/// (ShockPropagation::sameLevelsAsLastCall).
+constexpr float kHeightMargin = 1.0e-3f;
 
 float velocityAlong(const RowJacobian& j, const Body& a, const Body& b) {
     return dot(j.linA, a.linearVelocity) + dot(j.angA, a.angularVelocity) +
@@ -38,9 +42,10 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
                             const exec::Executor* ex) {
     const std::size_t nb = bodies.size();
     const std::size_t nc = contacts.size();
-    m_levelStart.assign(1, 0);
     m_sweepsDone = 0;
     if (p.sweeps <= 0 || nc == 0) {
+        m_levelStart.assign(1, 0);
+        m_cachedNb = 0;
         return 0;
     }
     const auto moves = [&](int b) {
@@ -69,7 +74,8 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
                 m_resting[b] = resting(static_cast<int>(b)) ? 1 : 0;
             }
         },
-        static_cast<std::ptrdiff_t>(16 * nb));
+        // A body record (~200 bytes) and its two speeds: as the broad phase's boxes, 40 a body.
+        static_cast<std::ptrdiff_t>(40 * nb));
     // The support contacts of each upper body (n points from body B to body A) between resting
     // bodies: which contacts support which body, decided per contact on the executor (each
     // reads one contact record and its two bodies), then counted per upper body in one pass
@@ -99,85 +105,21 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
             }
         },
         static_cast<std::ptrdiff_t>(16 * nc));
-    m_supportStart.assign(nb + 1, 0);
-    for (std::size_t k = 0; k < nc; ++k) {
-        if (m_upper[k] >= 0) {
-            ++m_supportStart[static_cast<std::size_t>(m_upper[k]) + 1];
+    if (sameLevelsAsLastCall(bodies, p, ex)) {
+        copyContactMarks(m_cachedLowerPost, m_lower, ex);  // with the dropped supports marked
+    } else {
+        copyContactMarks(m_upper, m_cachedUpper, ex);
+        copyContactMarks(m_lower, m_cachedLowerPre, ex);
+        if (!buildLevels(bodies, p)) {
+            m_levelStart.assign(1, 0);
+            m_cachedNb = 0;
+            return 0;
         }
+        copyContactMarks(m_lower, m_cachedLowerPost, ex);
+        m_cachedNb = nb;
     }
-    for (std::size_t b = 0; b < nb; ++b) {
-        m_supportStart[b + 1] += m_supportStart[b];
-    }
-    m_supports.resize(static_cast<std::size_t>(m_supportStart[nb]));
-    m_fill.assign(m_supportStart.begin(), m_supportStart.end() - 1);
-    for (std::size_t k = 0; k < nc; ++k) {
-        if (m_upper[k] >= 0) {
-            const auto upper = static_cast<std::size_t>(m_upper[k]);
-            m_supports[static_cast<std::size_t>(m_fill[upper]++)] = static_cast<std::int32_t>(k);
-        }
-    }
-    // The bodies with supports, lowest first (ties by index).
-    m_order.clear();
-    for (std::size_t b = 0; b < nb; ++b) {
-        if (m_supportStart[b + 1] > m_supportStart[b]) {
-            m_order.push_back(static_cast<std::int32_t>(b));
-        }
-    }
-    if (m_order.empty()) {
-        return 0;
-    }
-    // Sorted as (height, index) keys: the comparisons read a compact array, not the bodies.
-    m_byHeight.resize(m_order.size());
-    for (std::size_t r = 0; r < m_order.size(); ++r) {
-        const std::int32_t b = m_order[r];
-        m_byHeight[r] = {dot(bodies[static_cast<std::size_t>(b)].position, p.up), b};
-    }
-    std::sort(m_byHeight.begin(), m_byHeight.end());  // ties in height by index
-    for (std::size_t r = 0; r < m_order.size(); ++r) {
-        m_order[r] = m_byHeight[r].second;
-    }
-    m_rank.assign(nb, -1);
-    for (std::size_t r = 0; r < m_order.size(); ++r) {
-        m_rank[static_cast<std::size_t>(m_order[r])] = static_cast<std::int32_t>(r);
-    }
-    // Levels, in height order: a body's level is one above its highest support's. A support
-    // that is itself corrected later (tilted bodies whose centres are out of order) is dropped,
-    // so that every level reads only lower levels, which are final.
-    m_level.assign(nb, 0);
-    int levels = 0;
-    for (const std::int32_t b : m_order) {
-        const auto ub = static_cast<std::size_t>(b);
-        int level = 1;
-        for (std::int32_t s = m_supportStart[ub]; s < m_supportStart[ub + 1]; ++s) {
-            const auto k = static_cast<std::size_t>(m_supports[static_cast<std::size_t>(s)]);
-            const std::int32_t lower = m_lower[k];
-            const std::int32_t lowerRank = m_rank[static_cast<std::size_t>(lower)];
-            if (lowerRank > m_rank[ub]) {
-                m_lower[k] = kDropped;
-            } else if (lowerRank >= 0) {
-                level = std::max(level, m_level[static_cast<std::size_t>(lower)] + 1);
-            }
-        }
-        m_level[ub] = level;
-        levels = std::max(levels, level);
-    }
-    // The bodies by level (a counting sort, stable: height order within a level).
-    m_levelStart.assign(static_cast<std::size_t>(levels) + 1, 0);
-    for (const std::int32_t b : m_order) {
-        ++m_levelStart[static_cast<std::size_t>(m_level[static_cast<std::size_t>(b)])];
-    }
-    for (int l = 1; l <= levels; ++l) {
-        m_levelStart[static_cast<std::size_t>(l)] += m_levelStart[static_cast<std::size_t>(l - 1)];
-    }
-    // Level l (1..L) is [m_levelStart[l - 1], m_levelStart[l]) of byLevel.
-    m_fill.assign(m_levelStart.begin(), m_levelStart.end() - 1);
-    std::vector<std::int32_t>& byLevel = m_byLevel;
-    byLevel.assign(m_order.size(), 0);
-    for (const std::int32_t b : m_order) {
-        const auto l = static_cast<std::size_t>(m_level[static_cast<std::size_t>(b)] - 1);
-        byLevel[static_cast<std::size_t>(m_fill[l]++)] = b;
-    }
-
+    const int levels = static_cast<int>(m_levelStart.size()) - 1;
+    const std::vector<std::int32_t>& byLevel = m_byLevel;
     m_scratch.resize(kTogether * static_cast<std::size_t>(ex != nullptr ? ex->threads() : 1));
     m_sweepsByThread.assign(m_scratch.size() / kTogether, 0);
     // A body's support rows in the sweeps' scratch (dropped contacts left out), three a contact.
@@ -345,6 +287,152 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
         m_sweepsDone += s;
     }
     return static_cast<int>(m_order.size());
+}
+
+bool ShockPropagation::buildLevels(const std::vector<Body>& bodies, const ShockParams& p) {
+    const std::size_t nb = bodies.size();
+    const std::size_t nc = m_upper.size();
+    m_supportStart.assign(nb + 1, 0);
+    for (std::size_t k = 0; k < nc; ++k) {
+        if (m_upper[k] >= 0) {
+            ++m_supportStart[static_cast<std::size_t>(m_upper[k]) + 1];
+        }
+    }
+    for (std::size_t b = 0; b < nb; ++b) {
+        m_supportStart[b + 1] += m_supportStart[b];
+    }
+    m_supports.resize(static_cast<std::size_t>(m_supportStart[nb]));
+    m_fill.assign(m_supportStart.begin(), m_supportStart.end() - 1);
+    for (std::size_t k = 0; k < nc; ++k) {
+        if (m_upper[k] >= 0) {
+            const auto upper = static_cast<std::size_t>(m_upper[k]);
+            m_supports[static_cast<std::size_t>(m_fill[upper]++)] = static_cast<std::int32_t>(k);
+        }
+    }
+    // The bodies with supports, lowest first (ties by index).
+    m_order.clear();
+    for (std::size_t b = 0; b < nb; ++b) {
+        if (m_supportStart[b + 1] > m_supportStart[b]) {
+            m_order.push_back(static_cast<std::int32_t>(b));
+        }
+    }
+    if (m_order.empty()) {
+        return false;
+    }
+    // Sorted as (height, index) keys: the comparisons read a compact array, not the bodies.
+    m_byHeight.resize(m_order.size());
+    for (std::size_t r = 0; r < m_order.size(); ++r) {
+        const std::int32_t b = m_order[r];
+        m_byHeight[r] = {dot(bodies[static_cast<std::size_t>(b)].position, p.up), b};
+    }
+    std::sort(m_byHeight.begin(), m_byHeight.end());  // ties in height by index
+    for (std::size_t r = 0; r < m_order.size(); ++r) {
+        m_order[r] = m_byHeight[r].second;
+    }
+    m_rank.assign(nb, -1);
+    for (std::size_t r = 0; r < m_order.size(); ++r) {
+        m_rank[static_cast<std::size_t>(m_order[r])] = static_cast<std::int32_t>(r);
+    }
+    // Levels, in height order: a body's level is one above its highest support's. A support
+    // that is itself corrected later (tilted bodies whose centres are out of order) is dropped,
+    // so that every level reads only lower levels, which are final.
+    m_level.assign(nb, 0);
+    int levels = 0;
+    for (const std::int32_t b : m_order) {
+        const auto ub = static_cast<std::size_t>(b);
+        int level = 1;
+        for (std::int32_t s = m_supportStart[ub]; s < m_supportStart[ub + 1]; ++s) {
+            const auto k = static_cast<std::size_t>(m_supports[static_cast<std::size_t>(s)]);
+            const std::int32_t lower = m_lower[k];
+            const std::int32_t lowerRank = m_rank[static_cast<std::size_t>(lower)];
+            if (lowerRank > m_rank[ub]) {
+                m_lower[k] = kDropped;
+            } else if (lowerRank >= 0) {
+                level = std::max(level, m_level[static_cast<std::size_t>(lower)] + 1);
+            }
+        }
+        m_level[ub] = level;
+        levels = std::max(levels, level);
+    }
+    // The bodies by level (a counting sort, stable: height order within a level).
+    m_levelStart.assign(static_cast<std::size_t>(levels) + 1, 0);
+    for (const std::int32_t b : m_order) {
+        ++m_levelStart[static_cast<std::size_t>(m_level[static_cast<std::size_t>(b)])];
+    }
+    for (int l = 1; l <= levels; ++l) {
+        m_levelStart[static_cast<std::size_t>(l)] += m_levelStart[static_cast<std::size_t>(l - 1)];
+    }
+    // Level l (1..L) is [m_levelStart[l - 1], m_levelStart[l]) of byLevel.
+    m_fill.assign(m_levelStart.begin(), m_levelStart.end() - 1);
+    std::vector<std::int32_t>& byLevel = m_byLevel;
+    byLevel.assign(m_order.size(), 0);
+    for (const std::int32_t b : m_order) {
+        const auto l = static_cast<std::size_t>(m_level[static_cast<std::size_t>(b)] - 1);
+        byLevel[static_cast<std::size_t>(m_fill[l]++)] = b;
+    }
+
+    return true;
+}
+
+bool ShockPropagation::sameLevelsAsLastCall(const std::vector<Body>& bodies, const ShockParams& p,
+                                            const exec::Executor* ex) const {
+    // The levels are a function of the classification (m_upper, m_lower before any support is
+    // dropped) and of which supports are dropped: a support whose (height, index) is above
+    // that of the body it holds (it is corrected after it). When both are those of the last
+    // call, so are the levels; the order of the bodies within a level may differ with their
+    // heights, which no body's correction depends on.
+    const std::size_t nc = m_upper.size();
+    if (m_cachedNb != bodies.size() || m_cachedUpper.size() != nc || m_cachedLowerPre.size() != nc) {
+        return false;
+    }
+    constexpr std::ptrdiff_t kChunk = kClassifyChunkContacts;
+    const auto height = [&](std::int32_t b) {
+        return dot(bodies[static_cast<std::size_t>(b)].position, p.up);
+    };
+    return exec::reduceChunks(
+        ex, exec::chunkCount(static_cast<std::ptrdiff_t>(nc), kChunk), true,
+        [&](std::ptrdiff_t c) {
+            const auto first = static_cast<std::size_t>(c * kChunk);
+            const std::size_t last = std::min(nc, first + static_cast<std::size_t>(kChunk));
+            for (std::size_t k = first; k < last; ++k) {
+                if (m_upper[k] != m_cachedUpper[k] || m_lower[k] != m_cachedLowerPre[k]) {
+                    return false;
+                }
+                if (m_upper[k] < 0) {
+                    continue;
+                }
+                const std::int32_t u = m_upper[k];
+                const std::int32_t l = m_lower[k];
+                const auto ul = static_cast<std::size_t>(l);
+                const bool lowerCorrected = m_supportStart[ul + 1] > m_supportStart[ul];
+                if (!lowerCorrected) {
+                    continue;  // never dropped
+                }
+                // Heights within kHeightMargin: the order is left to the sort (its keys and
+                // these may round apart), so the levels are built again.
+                const float hu = height(u);
+                const float hl = height(l);
+                if (std::abs(hu - hl) <= kHeightMargin) {
+                    return false;
+                }
+                if ((hl > hu) != (m_cachedLowerPost[k] == kDropped)) {
+                    return false;
+                }
+            }
+            return true;
+        },
+        [](bool a, bool b) { return a && b; }, static_cast<std::ptrdiff_t>(16 * nc));
+}
+
+void ShockPropagation::copyContactMarks(const std::vector<std::int32_t>& from,
+                                        std::vector<std::int32_t>& to, const exec::Executor* ex) {
+    to.resize(from.size());
+    exec::forRanges(
+        ex, static_cast<std::ptrdiff_t>(from.size()), kClassifyChunkContacts,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            std::copy(from.begin() + first, from.begin() + last, to.begin() + first);
+        },
+        static_cast<std::ptrdiff_t>(from.size()));
 }
 
 }  // namespace ww::rigid

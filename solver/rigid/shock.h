@@ -83,6 +83,17 @@ class ShockPropagation {
     int levels() const { return static_cast<int>(m_levelStart.size()) - 1; }
 
   private:
+    /// The support lists, the height order and the levels of the bodies to correct, from the
+    /// classification in m_upper and m_lower (which it marks with the dropped supports);
+    /// false when no body has a support.
+    bool buildLevels(const std::vector<Body>& bodies, const ShockParams& p);
+    /// Whether the classification, and every support's order against the body it holds, are
+    /// those of the levels kept from the last build (then they stand: a resting pile's).
+    bool sameLevelsAsLastCall(const std::vector<Body>& bodies, const ShockParams& p,
+                              const exec::Executor* ex) const;
+    static void copyContactMarks(const std::vector<std::int32_t>& from,
+                                 std::vector<std::int32_t>& to, const exec::Executor* ex);
+
     // Per upper body its support contacts (offsets into m_supports); per contact the body
     // below (or a mark); the bodies to correct by height (m_order, m_rank), their levels, the
     // same bodies by level (m_byLevel) and each level's range in it (m_levelStart).
@@ -100,6 +111,10 @@ class ShockPropagation {
     };
     std::vector<std::vector<Row>> m_scratch;     ///< two per executor thread: two bodies' rows
     std::vector<std::int64_t> m_sweepsByThread;  ///< per executor thread: sweeps done
+    /// The classification the levels were built from (before and after marking the dropped
+    /// supports), and the body count then (0: no levels kept).
+    std::vector<std::int32_t> m_cachedUpper, m_cachedLowerPre, m_cachedLowerPost;
+    std::size_t m_cachedNb = 0;
     std::int64_t m_sweepsDone = 0;
 };
 
