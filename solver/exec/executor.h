@@ -177,4 +177,37 @@ inline std::ptrdiff_t chunkCount(std::ptrdiff_t count, std::ptrdiff_t chunk) {
     return count <= 0 ? 0 : (count + chunk - 1) / chunk;
 }
 
+/// Items per chunk of copyChunked and equalChunked.
+inline constexpr std::ptrdiff_t kCopyChunkItems = 16384;
+
+/// to = from, copied in fixed chunks on `ex` (or on the calling thread when ex is null): the
+/// caches that keep last step's compact arrays copy them this way.
+template <typename T>
+void copyChunked(const Executor* ex, const std::vector<T>& from, std::vector<T>& to) {
+    to.resize(from.size());
+    forRanges(
+        ex, static_cast<std::ptrdiff_t>(from.size()), kCopyChunkItems,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            std::copy(from.begin() + first, from.begin() + last, to.begin() + first);
+        },
+        static_cast<std::ptrdiff_t>(from.size()));
+}
+
+/// a == b, compared in fixed chunks on `ex` (or on the calling thread when ex is null).
+template <typename T>
+bool equalChunked(const Executor* ex, const std::vector<T>& a, const std::vector<T>& b) {
+    if (a.size() != b.size()) {
+        return false;
+    }
+    const auto count = static_cast<std::ptrdiff_t>(a.size());
+    return reduceChunks(
+        ex, chunkCount(count, kCopyChunkItems), true,
+        [&](std::ptrdiff_t c) {
+            const std::ptrdiff_t first = c * kCopyChunkItems;
+            const std::ptrdiff_t last = std::min(count, first + kCopyChunkItems);
+            return std::equal(a.begin() + first, a.begin() + last, b.begin() + first);
+        },
+        [](bool x, bool y) { return x && y; }, count);
+}
+
 }  // namespace ww::exec

@@ -34,36 +34,12 @@ void RowOperator::resize(int rowCount, int bodyCount) {
 void RowOperator::buildBodyIndex(const exec::Executor* ex) {
     // The index is a function of the rows' bodies alone: when they are those of the last build
     // (a resting block, step after step), it stands, and only the layouts below are refilled.
-    if (!sameBodiesAsIndexed(ex)) {
+    if (m_indexedBodies != m_bodies || !exec::equalChunked(ex, m_body, m_indexedBody)) {
         sortEntriesByBody();
-        m_indexedBody.resize(m_body.size());
-        exec::forRanges(
-            ex, static_cast<std::ptrdiff_t>(m_body.size()), kIndexCompareChunk,
-            [&](std::ptrdiff_t first, std::ptrdiff_t last) {
-                std::copy(m_body.begin() + first, m_body.begin() + last,
-                          m_indexedBody.begin() + first);
-            },
-            static_cast<std::ptrdiff_t>(m_body.size()));
+        exec::copyChunked(ex, m_body, m_indexedBody);
         m_indexedBodies = m_bodies;
     }
     fillLayouts(ex);
-}
-
-bool RowOperator::sameBodiesAsIndexed(const exec::Executor* ex) const {
-    if (m_indexedBodies != m_bodies || m_indexedBody.size() != m_body.size()) {
-        return false;
-    }
-    return exec::reduceChunks(
-        ex, exec::chunkCount(static_cast<std::ptrdiff_t>(m_body.size()), kIndexCompareChunk), true,
-        [&](std::ptrdiff_t c) {
-            const auto first = static_cast<std::size_t>(c * kIndexCompareChunk);
-            const std::size_t last =
-                std::min(m_body.size(), first + static_cast<std::size_t>(kIndexCompareChunk));
-            return std::equal(m_body.begin() + static_cast<std::ptrdiff_t>(first),
-                              m_body.begin() + static_cast<std::ptrdiff_t>(last),
-                              m_indexedBody.begin() + static_cast<std::ptrdiff_t>(first));
-        },
-        [](bool a, bool b) { return a && b; }, static_cast<std::ptrdiff_t>(m_body.size()));
 }
 
 void RowOperator::sortEntriesByBody() {

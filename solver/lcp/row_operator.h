@@ -136,13 +136,10 @@ class RowOperator {
   private:
     friend struct RowOperatorProbe;  // tests: reads the layouts and corrupts them for validate
 
-    /// buildBodyIndex's parts: whether the rows' bodies are those the index was built from,
-    /// the counting sort of the entries by body (m_bodyStart, m_bodyEntries), and the layouts
-    /// and diagonals filled from the index and the rows.
-    bool sameBodiesAsIndexed(const exec::Executor* ex) const;
+    /// buildBodyIndex's parts: the counting sort of the entries by body (m_bodyStart,
+    /// m_bodyEntries), and the layouts and diagonals filled from the index and the rows.
     void sortEntriesByBody();
     void fillLayouts(const exec::Executor* ex);
-    static constexpr std::ptrdiff_t kIndexCompareChunk = 16384;  ///< body entries (2 a row)
 
     /// gatherBodies over units of kRun entries (1: m_entryRow, 3: m_runRow).
     template <int kRun>

@@ -38,34 +38,14 @@ void IslandBuilder::build(const std::vector<Body>& bodies, const std::vector<Con
         static_cast<std::ptrdiff_t>(8) * nc);
     // The islands are a function of these two arrays and the body count: when they are those
     // of the last build (a resting pile, step after step), so is the answer.
-    const bool same =
-        n == m_lastBodies && m_lastContactBody.size() == m_contactBody.size() &&
-        exec::reduceChunks(
-            ex, exec::chunkCount(nc, kChunk), true,
-            [&](std::ptrdiff_t c) {
-                const std::ptrdiff_t first = c * kChunk;
-                const std::ptrdiff_t last = std::min<std::ptrdiff_t>(nc, first + kChunk);
-                return std::equal(m_contactBody.begin() + first, m_contactBody.begin() + last,
-                                  m_lastContactBody.begin() + first) &&
-                       std::equal(m_join.begin() + first, m_join.begin() + last,
-                                  m_lastJoin.begin() + first);
-            },
-            [](bool a, bool b) { return a && b; }, static_cast<std::ptrdiff_t>(3) * nc);
-    if (same) {
+    if (n == m_lastBodies && exec::equalChunked(ex, m_contactBody, m_lastContactBody) &&
+        exec::equalChunked(ex, m_join, m_lastJoin)) {
         out = m_last;
         return;
     }
     m_lastBodies = n;
-    m_lastContactBody.resize(m_contactBody.size());
-    m_lastJoin.resize(m_join.size());
-    exec::forRanges(
-        ex, nc, kChunk,
-        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
-            std::copy(m_contactBody.begin() + first, m_contactBody.begin() + last,
-                      m_lastContactBody.begin() + first);
-            std::copy(m_join.begin() + first, m_join.begin() + last, m_lastJoin.begin() + first);
-        },
-        static_cast<std::ptrdiff_t>(3) * nc);
+    exec::copyChunked(ex, m_contactBody, m_lastContactBody);
+    exec::copyChunked(ex, m_join, m_lastJoin);
     m_parent.resize(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
         m_parent[static_cast<std::size_t>(i)] = i;

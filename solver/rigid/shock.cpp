@@ -106,16 +106,16 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
         },
         static_cast<std::ptrdiff_t>(16 * nc));
     if (sameLevelsAsLastCall(bodies, p, ex)) {
-        copyContactMarks(m_cachedLowerPost, m_lower, ex);  // with the dropped supports marked
+        exec::copyChunked(ex, m_cachedLowerPost, m_lower);  // with the dropped supports marked
     } else {
-        copyContactMarks(m_upper, m_cachedUpper, ex);
-        copyContactMarks(m_lower, m_cachedLowerPre, ex);
+        exec::copyChunked(ex, m_upper, m_cachedUpper);
+        exec::copyChunked(ex, m_lower, m_cachedLowerPre);
         if (!buildLevels(bodies, p)) {
             m_levelStart.assign(1, 0);
             m_cachedNb = 0;
             return 0;
         }
-        copyContactMarks(m_lower, m_cachedLowerPost, ex);
+        exec::copyChunked(ex, m_lower, m_cachedLowerPost);
         m_cachedNb = nb;
     }
     const int levels = static_cast<int>(m_levelStart.size()) - 1;
@@ -422,17 +422,6 @@ bool ShockPropagation::sameLevelsAsLastCall(const std::vector<Body>& bodies, con
             return true;
         },
         [](bool a, bool b) { return a && b; }, static_cast<std::ptrdiff_t>(16 * nc));
-}
-
-void ShockPropagation::copyContactMarks(const std::vector<std::int32_t>& from,
-                                        std::vector<std::int32_t>& to, const exec::Executor* ex) {
-    to.resize(from.size());
-    exec::forRanges(
-        ex, static_cast<std::ptrdiff_t>(from.size()), kClassifyChunkContacts,
-        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
-            std::copy(from.begin() + first, from.begin() + last, to.begin() + first);
-        },
-        static_cast<std::ptrdiff_t>(from.size()));
 }
 
 }  // namespace ww::rigid

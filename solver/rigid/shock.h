@@ -91,8 +91,6 @@ class ShockPropagation {
     /// those of the levels kept from the last build (then they stand: a resting pile's).
     bool sameLevelsAsLastCall(const std::vector<Body>& bodies, const ShockParams& p,
                               const exec::Executor* ex) const;
-    static void copyContactMarks(const std::vector<std::int32_t>& from,
-                                 std::vector<std::int32_t>& to, const exec::Executor* ex);
 
     // Per upper body its support contacts (offsets into m_supports); per contact the body
     // below (or a mark); the bodies to correct by height (m_order, m_rank), their levels, the

@@ -735,7 +735,8 @@ void World::integrate(float h) {
             }
             // The pose the step started from (nothing before this loop moves a body): what a
             // body that turns non-finite is put back to.
-            const Body start = b;
+            const Vec3 startPosition = b.position;
+            const Quat startOrientation = b.orientation;
             b.position += b.linearVelocity * h;
             b.orientation = rigid::integrate(b.orientation, b.angularVelocity, h);
             b.updateDerived();
@@ -746,7 +747,9 @@ void World::integrate(float h) {
                               b.angularVelocity.x + b.angularVelocity.y + b.angularVelocity.z);
             if (!finite) {
                 // Recover like MuJoCo: report it and put the body back at rest where it was.
-                b = start;
+                b.position = startPosition;
+                b.orientation = startOrientation;
+                b.updateDerived();
                 b.linearVelocity = {};
                 b.angularVelocity = {};
                 ++nonFinite;
