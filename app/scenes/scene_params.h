@@ -42,6 +42,7 @@ struct SceneOptionValues {
     std::string iterations;
     float tolerance = 0;
     std::string warmStart;
+    std::string warmStartMoving;
     std::string adaptiveOmega;
     float chebyshevRho = 0;
     std::string restingLoadGuess;

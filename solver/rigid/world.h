@@ -91,6 +91,13 @@ struct WorldParams {
     float cfm = 0.0f;  ///< diagonal regularization of A (s/kg; see assembly.h, docs/rigid.md)
     bool warmStart = true;
     float warmStartFactor = 1.0f;  ///< fraction of last step's impulses used as the guess
+    /// Warm start a moving pair's points (a body faster than the resting speed, 0.5 |g| dt)
+    /// from last step's impulses too. Off, they start as cold contacts do, from the
+    /// resting-load guess (restingLoadGuess; side contacts from zero): last step's impulses of
+    /// a pair in motion are those of an impact that is over, or a squeeze between neighbours
+    /// that Jacobi never resolves, and carrying them left a collapse's solve ~30 % further from
+    /// solved at its iteration cap (docs/rigid.md, "Warm start and the resting-load guess").
+    bool warmStartMovingPairs = false;
     NarrowPhaseParams collision;
     LcpMode mode = LcpMode::kIslands;
     LcpOperator lcpOperator = LcpOperator::kAuto;

@@ -271,6 +271,13 @@ std::vector<ParamRow<Wall>> makeWallParams() {
          .help = "Start each LCP solve from last step's impulses"},
         &SceneOptionValues::warmStart, [](auto& s) -> auto& { return s.world.warmStart; }));
     rows.push_back(toggleRow<Wall>(
+        {.key = "warm-start-moving",
+         .label = "warm start moving pairs",
+         .help = "Warm start the points of moving pairs too (off: they start from the "
+                 "resting-load guess; docs/rigid.md)"},
+        &SceneOptionValues::warmStartMoving,
+        [](auto& s) -> auto& { return s.world.warmStartMovingPairs; }));
+    rows.push_back(toggleRow<Wall>(
         {.key = "sleep",
          .label = "sleep",
          .help = "Put islands at rest for 0.5 s to sleep until something awake touches them "

@@ -210,8 +210,7 @@ TEST(World, RestitutionBouncesWithCoefficientTimesImpactSpeed) {
 }
 
 /// A unit box on a ground tilted by `angle` (gravity tilted instead: the same physics).
-World slopeWorld(float angle, float mu) {
-    WorldParams p;
+World slopeWorld(float angle, float mu, WorldParams p = {}) {
     p.friction = mu;
     p.gravity = {kG * std::sin(angle), -kG * std::cos(angle), 0.0f};
     World w(test::executor(), p);
@@ -253,6 +252,34 @@ TEST(World, BoxOnSlopeAboveFrictionAngleSlidesWithAnalyticAcceleration) {
     // step, 6e-4 m/s^2 on 1 kg): 1% of a ~1-3 m/s^2 acceleration is a wide margin.
     EXPECT_NEAR(a, expected, 0.01f * expected) << "mu " << mu;
     EXPECT_NEAR(w.bodies()[1].position.y, 0.5f, 0.01f) << "it slides, it does not tip";
+}
+
+// A moving pair's points are not warm started (WorldParams::warmStartMovingPairs, off by
+// default): a box sliding down a slope, ~1 m/s after 30 steps, starts each solve from the
+// resting-load guess; with the option on, or standing below the friction angle, its four
+// points are warm started from last step's impulses by feature.
+TEST(World, AMovingPairStartsFromTheRestingLoadGuessNotLastStepsImpulse) {
+    const float mu = 0.4f;
+    for (const bool moving : {false, true}) {
+        for (const bool option : {false, true}) {
+            SCOPED_TRACE(std::string(moving ? "sliding" : "standing") +
+                         (option ? ", warmStartMovingPairs" : ""));
+            WorldParams p;
+            p.warmStartMovingPairs = option;
+            World w = slopeWorld(std::atan(mu) + (moving ? 0.25f : -0.1f), mu, p);
+            for (int s = 0; s < 30; ++s) {
+                w.step();
+            }
+            const float speed = length(w.bodies()[1].linearVelocity);
+            ASSERT_EQ(w.lastStats().contacts, 4);
+            if (moving) {
+                ASSERT_GT(speed, 0.5f);
+            } else {
+                ASSERT_LT(speed, 1e-3f);
+            }
+            EXPECT_EQ(w.lastStats().warmStarted, moving && !option ? 0 : 4) << speed << " m/s";
+        }
+    }
 }
 
 // Two cubes colliding off-centre in zero gravity without friction: linear and angular
