@@ -356,8 +356,8 @@ void World::collide(float h) {
                             anchorContact(out.back(), bi, bj);
                         }
                     }
-                    // A moving pair's points stay cold (makeContact: zero, not warm started)
-                    // unless warmStartMovingPairs: the resting-load guess sets them.
+                    // Without warmStartMovingPairs a moving pair's points stay cold
+                    // (makeContact: zero, not warm started): the resting-load guess sets them.
                     if (m_params.warmStart &&
                         (m_params.warmStartMovingPairs || (resting(bi) && resting(bj)))) {
                         warm += m_cache.warmStart(std::span<Contact>(out).subspan(first),

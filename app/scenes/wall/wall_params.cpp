@@ -274,7 +274,8 @@ std::vector<ParamRow<Wall>> makeWallParams() {
         {.key = "warm-start-moving",
          .label = "warm start moving pairs",
          .help = "Warm start the points of moving pairs too (off: they start from the "
-                 "resting-load guess; docs/rigid.md)"},
+                 "resting-load guess, closer to solved in a collapse but slower; "
+                 "docs/rigid.md)"},
         &SceneOptionValues::warmStartMoving,
         [](auto& s) -> auto& { return s.world.warmStartMovingPairs; }));
     rows.push_back(toggleRow<Wall>(
