@@ -53,19 +53,24 @@ void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact
         const Vec3 rb = c.point - b.position;
         for (int r = 0; r < 3; ++r) {
             const Vec3& d = dirOf(c, r);
+            // Each side written once: its J and M^-1 J^T, or zeros for a static body (not the
+            // whole row zeroed first and then overwritten).
             RowJacobian& j = jac[3 * k + r];
-            j = RowJacobian{};
             if (!a.isStatic()) {
                 j.linA = d;
                 j.angA = cross(ra, d);
                 j.mLinA = d * a.invMass;
                 j.mAngA = a.invInertiaWorld * j.angA;
+            } else {
+                j.linA = j.angA = j.mLinA = j.mAngA = Vec3{};
             }
             if (!b.isStatic()) {
                 j.linB = -d;
                 j.angB = -cross(rb, d);
                 j.mLinB = j.linB * b.invMass;
                 j.mAngB = b.invInertiaWorld * j.angB;
+            } else {
+                j.linB = j.angB = j.mLinB = j.mAngB = Vec3{};
             }
         }
     };
