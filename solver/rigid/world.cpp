@@ -333,8 +333,8 @@ void World::collide(float h) {
                 const auto flat = [](const Body& b) {
                     return b.kind == BodyKind::kBox || b.kind == BodyKind::kPlane;
                 };
-                const bool keepable =
-                    m_params.keepManifolds && flat(bi) && flat(bj) && resting(bi) && resting(bj);
+                const bool restingPair = resting(bi) && resting(bj);
+                const bool keepable = m_params.keepManifolds && flat(bi) && flat(bj) && restingPair;
                 const std::size_t first = out.size();
                 if (keepable && reuseManifold(m_cache.pairEntries(i, j, cacheAt), i, j, bi, bj,
                                               pairParams, m_params.warmStartFactor, out)) {
@@ -358,13 +358,11 @@ void World::collide(float h) {
                     }
                     // Without warmStartMovingPairs a moving pair's points stay cold
                     // (makeContact: zero, not warm started): the resting-load guess sets them.
-                    if (m_params.warmStart &&
-                        (m_params.warmStartMovingPairs || (resting(bi) && resting(bj)))) {
+                    if (m_params.warmStart && (m_params.warmStartMovingPairs || restingPair)) {
                         warm += m_cache.warmStart(std::span<Contact>(out).subspan(first),
                                                   m_params.warmStartFactor);
                     }
                 }
-                const bool restingPair = resting(bi) && resting(bj);
                 for (std::size_t k = first; k < out.size(); ++k) {
                     maxPen = std::max(maxPen, -out[k].separation);
                     restingPoints += restingPair ? 1 : 0;

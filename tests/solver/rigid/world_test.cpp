@@ -254,10 +254,10 @@ TEST(World, BoxOnSlopeAboveFrictionAngleSlidesWithAnalyticAcceleration) {
     EXPECT_NEAR(w.bodies()[1].position.y, 0.5f, 0.01f) << "it slides, it does not tip";
 }
 
-// A moving pair's points are not warm started (WorldParams::warmStartMovingPairs, off by
-// default): a box sliding down a slope, ~1 m/s after 30 steps, starts each solve from the
-// resting-load guess; with the option on, or standing below the friction angle, its four
-// points are warm started from last step's impulses by feature.
+// WorldParams::warmStartMovingPairs off (on by default): a box sliding down a slope, ~1 m/s
+// after 30 steps, is a moving pair and starts each solve from the resting-load guess; with the
+// option on, or standing below the friction angle, its four points are warm started from last
+// step's impulses by feature.
 TEST(World, AMovingPairStartsFromTheRestingLoadGuessNotLastStepsImpulse) {
     const float mu = 0.4f;
     for (const bool moving : {false, true}) {
