@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "app/demo/demo.h"
@@ -317,24 +319,59 @@ TEST(Demo, ResizedWindowRendersAtTheNewSize) {
 
 // A wall whose frames are slow (each step sleeps): a synthetic ctrl + click (xdotool sends
 // press and release back to back) then falls within one frame. It reports its brick count when
-// destroyed.
+// destroyed. With `holdUntil`, a step also waits (up to a minute) until that flag is set: the
+// xdotool tests set it when xdotool has returned, so that their events arrive while the demo
+// still has frames to run however slowly the machine starts the window and xdotool (a loaded
+// machine can take longer than a run of fixed frames lasts).
 class SlowWallScene : public test::TestWallScene {
   public:
-    explicit SlowWallScene(std::shared_ptr<std::size_t> bricksLeft)
-        : m_bricksLeft(std::move(bricksLeft)) {}
+    explicit SlowWallScene(std::shared_ptr<std::size_t> bricksLeft,
+                           std::shared_ptr<const std::atomic<bool>> holdUntil = nullptr)
+        : m_bricksLeft(std::move(bricksLeft)), m_holdUntil(std::move(holdUntil)) {}
     ~SlowWallScene() override { *m_bricksLeft = m_boxes.size(); }
     void step() override {
         TestWallScene::step();
         std::this_thread::sleep_for(std::chrono::milliseconds(120));
+        const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (m_holdUntil && !m_holdUntil->load() && std::chrono::steady_clock::now() < giveUp) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
     }
 
   private:
     std::shared_ptr<std::size_t> m_bricksLeft;
+    std::shared_ptr<const std::atomic<bool>> m_holdUntil;
 };
 
 bool haveXdotool() {
     return std::system("command -v xdotool > /dev/null 2>&1") == 0;
 }
+
+// Runs an xdotool command line on a thread (once the demo's window is up: the command starts
+// with `xdotool search --sync`), expects it to succeed, and sets done() when it has returned.
+class XdotoolThread {
+  public:
+    explicit XdotoolThread(std::string command)
+        : m_done(std::make_shared<std::atomic<bool>>(false)),
+          m_thread([command = std::move(command), done = m_done] {
+              const int rc = std::system(command.c_str());
+              EXPECT_EQ(rc, 0) << "xdotool failed: " << command;
+              done->store(true);
+          }) {}
+    ~XdotoolThread() { join(); }
+    XdotoolThread(const XdotoolThread&) = delete;
+    XdotoolThread& operator=(const XdotoolThread&) = delete;
+    void join() {
+        if (m_thread.joinable()) {
+            m_thread.join();
+        }
+    }
+    std::shared_ptr<const std::atomic<bool>> done() const { return m_done; }
+
+  private:
+    std::shared_ptr<std::atomic<bool>> m_done;
+    std::thread m_thread;
+};
 
 TEST(Demo, ClickWithinOneFrameIsNotLost) {
     WW_REQUIRE_DISPLAY();
@@ -349,20 +386,17 @@ TEST(Demo, ClickWithinOneFrameIsNotLost) {
     DemoOptions o = smallRun("", 40);  // 40 frames of >= 120 ms
     o.showPanel = false;
     // Clicks at the window's centre, where the home view shows the wall, once the window is
-    // up; xdotool presses and releases within a millisecond or so, far inside one frame.
-    std::thread clicker([] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-        const int rc = std::system(
-            "timeout 60 xdotool search --sync --name '^wavewall$' mousemove --window %1 400 250 "
-            "keydown ctrl click 1 keyup ctrl > /dev/null 2>&1");
-        EXPECT_EQ(rc, 0) << "xdotool failed";
-    });
+    // up; xdotool presses and releases within a millisecond or so, far inside one frame (the
+    // first step holds until then: both events wait in the queue for the next frame).
+    XdotoolThread clicker(
+        "timeout 60 xdotool search --sync --name '^wavewall$' mousemove --window %1 400 250 "
+        "keydown ctrl click 1 keyup ctrl > /dev/null 2>&1");
     DemoReport report;
     const int code = runDemo(
         o,
         [&] {
             Scenes scenes;
-            scenes.push_back(std::make_unique<SlowWallScene>(bricksLeft));
+            scenes.push_back(std::make_unique<SlowWallScene>(bricksLeft, clicker.done()));
             return scenes;
         }(),
         &report);
@@ -434,19 +468,15 @@ TEST(Demo, BackendSwitchAppliesToEveryScene) {
     auto unused = std::make_shared<std::size_t>(0);
     DemoOptions o = smallRun("", 30);
     o.showPanel = false;
-    std::thread typist([] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-        const int rc = std::system(
-            "timeout 60 xdotool search --sync --name '^wavewall$' windowfocus --sync %1 key g "
-            "> /dev/null 2>&1");
-        EXPECT_EQ(rc, 0) << "xdotool failed";
-    });
+    XdotoolThread typist(
+        "timeout 60 xdotool search --sync --name '^wavewall$' windowfocus --sync %1 key g "
+        "> /dev/null 2>&1");
     DemoReport report;
     const int code = runDemo(
         o,
         [&] {
             Scenes scenes;
-            scenes.push_back(std::make_unique<SlowWallScene>(unused));
+            scenes.push_back(std::make_unique<SlowWallScene>(unused, typist.done()));
             scenes.push_back(std::make_unique<test::TestPoolScene>());
             return scenes;
         }(),
@@ -615,20 +645,15 @@ TEST(Demo, F1ShowsTheHelpAndSpaceShowsThePause) {
     auto unused = std::make_shared<std::size_t>(0);
     DemoOptions o = smallRun(outPath("demo_help_paused.png"), 30);
     o.showPanel = false;
-    std::thread typist([] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-        const int rc = std::system(
-            "timeout 60 xdotool search --sync --name '^wavewall$' windowfocus --sync %1 key F1 key "
-            "space "
-            "> /dev/null 2>&1");
-        EXPECT_EQ(rc, 0) << "xdotool failed";
-    });
+    XdotoolThread typist(
+        "timeout 60 xdotool search --sync --name '^wavewall$' windowfocus --sync %1 key F1 key "
+        "space > /dev/null 2>&1");
     DemoReport report;
     const int code = runDemo(
         o,
         [&] {
             Scenes scenes;
-            scenes.push_back(std::make_unique<SlowWallScene>(unused));
+            scenes.push_back(std::make_unique<SlowWallScene>(unused, typist.done()));
             return scenes;
         }(),
         &report);
