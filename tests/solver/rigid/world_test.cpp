@@ -180,6 +180,31 @@ TEST(World, ASunkenBoxRisesAtBaumgartesRateThroughTheShockPass) {
         << "seed " << seed << " depth " << depth;
 }
 
+// Sunk deep, the same box leaves at the cap on Baumgarte's speed, maxCorrectionSpeed, not at
+// erp (depth - slop) / dt (2.4-4.8 m/s here): a box pushed into the ground (a wall brick landed
+// on by a sphere) is eased out instead of launched.
+TEST(World, ADeeplySunkenBoxRisesAtTheCorrectionSpeedCap) {
+    const unsigned seed = ww::test::freshSeed();
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    WorldParams p;
+    p.warmStart = false;
+    p.restingLoadGuess = false;
+    World w(test::executor(), p);
+    addGround(w);
+    BodyDesc d;
+    d.massKg = 0.5f + 4.5f * u(rng);
+    d.halfExtents = {0.1f + 0.9f * u(rng), 0.5f + 0.5f * u(rng), 0.1f + 0.9f * u(rng)};
+    const float depth = 0.2f + 0.2f * u(rng);
+    d.position = {0.0f, d.halfExtents.y - depth, 0.0f};
+    const int box = w.addBody(d);
+    w.step();
+    ASSERT_GT(p.erp / p.dtSeconds * (depth - p.slopM), 1.2f * p.maxCorrectionSpeed);
+    EXPECT_NEAR(w.bodies()[box].linearVelocity.y, p.maxCorrectionSpeed,
+                0.02f * p.maxCorrectionSpeed)
+        << "seed " << seed << " depth " << depth;
+}
+
 // A sphere dropped on the ground with restitution e leaves it at e times its impact speed.
 // The impact speed is read the step before contact; one step of gravity (g dt = 0.16 m/s)
 // separates it from the speed the contact sees, hence the tolerance.
