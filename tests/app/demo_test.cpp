@@ -391,10 +391,12 @@ TEST(DemoUnderXvfb, MinimizedWindowKeepsSimulatingAndDrawsAgainAfterRestore) {
                           &steps),
               2)
         << r.output;
-    // The window manager iconifies within a frame or two of the request and the restore
-    // request maps it again at once: most of the 30 scripted frames are minimized ones.
+    // The window manager iconifies within a frame or two of the request, and maps the window
+    // again within a frame or two of the restore request (a loaded machine's ctest run counted
+    // 31): most of the 30 scripted frames are minimized ones, and a window never restored
+    // would count 50.
     EXPECT_GE(frames, 20) << r.output;
-    EXPECT_LE(frames, 30) << r.output;
+    EXPECT_LE(frames, 35) << r.output;
     EXPECT_EQ(steps, frames) << "one step per frame, minimized or not\n" << r.output;
 
     r = runDemoXvfbWithWindowManager(common + shown);
