@@ -62,7 +62,8 @@ void expectMatchesReference(LcpSolver& solver, const LcpProblem& p, LcpMethod me
     // Converged, or stalled where float stops moving (support/lcp_stall.h): Gauss-Seidel on
     // fresh contact n 40, sub-seed 533169802 (seed 2023169745) holds its residual at 1.53e-5
     // through the 20000 passes, under its float floor of 3.5e-5.
-    const double floor = std::max(static_cast<double>(o.tolerance), test::stallFloor(p, x, o.omega));
+    const double floor =
+        std::max(static_cast<double>(o.tolerance), test::stallFloor(p, x, o.omega));
     EXPECT_TRUE(rep.status == LcpStatus::kConverged || rep.residual <= floor)
         << what << ": residual " << rep.residual << ", float floor " << floor;
     const double r = naturalResidual(p, x);
