@@ -152,32 +152,49 @@ TEST(World, RestingBoxGetsAnalyticNormalImpulse) {
     EXPECT_LT(length(w.bodies()[box].linearVelocity), 1e-3f) << "seed " << seed;
 }
 
+// One step of a box of random mass (0.5-5 kg) and size (half sides 0.1-1 m, the half height at
+// least minHalfHeight) set into the ground by a depth drawn from [depthMin, depthMax), in a
+// world whose step poses the contact cold (no warm start, no resting-load guess).
+struct SunkenBoxStep {
+    float depth = 0.0f;
+    float upSpeed = 0.0f;  ///< the box's vertical velocity after the step, m/s
+    int shockBodies = 0;   ///< bodies the shock pass corrected
+};
+SunkenBoxStep stepSunkenBox(unsigned seed, float minHalfHeight, float depthMin, float depthMax) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    WorldParams p;
+    p.warmStart = false;
+    p.restingLoadGuess = false;
+    World w(test::executor(), p);
+    addGround(w);
+    BodyDesc d;
+    d.massKg = 0.5f + 4.5f * u(rng);
+    d.halfExtents = {0.1f + 0.9f * u(rng), minHalfHeight + (1.0f - minHalfHeight) * u(rng),
+                     0.1f + 0.9f * u(rng)};
+    SunkenBoxStep out;
+    out.depth = depthMin + (depthMax - depthMin) * u(rng);
+    d.position = {0.0f, d.halfExtents.y - out.depth, 0.0f};
+    const int box = w.addBody(d);
+    w.step();
+    out.upSpeed = w.bodies()[box].linearVelocity.y;
+    out.shockBodies = w.lastStats().shockBodies;
+    return out;
+}
+
 // A box set into the ground by a few millimetres leaves it at Baumgarte's rate,
 // erp (depth - slop) / dt, after one step: the LCP poses that speed through its bias, and the
 // shock pass, which solves the resting contacts again, must pose the same bias (a pass that
 // took it as zero would hold the box where it is).
 TEST(World, ASunkenBoxRisesAtBaumgartesRateThroughTheShockPass) {
     const unsigned seed = ww::test::freshSeed();
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    WorldParams p;
-    p.warmStart = false;
-    p.restingLoadGuess = false;
+    const WorldParams p;
     ASSERT_GT(p.shockSweeps, 0);
-    World w(test::executor(), p);
-    addGround(w);
-    BodyDesc d;
-    d.massKg = 0.5f + 4.5f * u(rng);
-    d.halfExtents = {0.1f + 0.9f * u(rng), 0.1f + 0.9f * u(rng), 0.1f + 0.9f * u(rng)};
-    const float depth = 0.003f + 0.003f * u(rng);
-    d.position = {0.0f, d.halfExtents.y - depth, 0.0f};
-    const int box = w.addBody(d);
-    w.step();
-    const float expected = p.erp / p.dtSeconds * (depth - p.slopM);
+    const SunkenBoxStep r = stepSunkenBox(seed, 0.1f, 0.003f, 0.006f);
+    const float expected = p.erp / p.dtSeconds * (r.depth - p.slopM);
     ASSERT_LT(expected, p.maxCorrectionSpeed);
-    EXPECT_GT(w.lastStats().shockBodies, 0) << "the shock pass corrected the box";
-    EXPECT_NEAR(w.bodies()[box].linearVelocity.y, expected, 0.02f * expected)
-        << "seed " << seed << " depth " << depth;
+    EXPECT_GT(r.shockBodies, 0) << "the shock pass corrected the box";
+    EXPECT_NEAR(r.upSpeed, expected, 0.02f * expected) << "seed " << seed << " depth " << r.depth;
 }
 
 // Sunk deep, the same box leaves at the cap on Baumgarte's speed, maxCorrectionSpeed, not at
@@ -185,24 +202,11 @@ TEST(World, ASunkenBoxRisesAtBaumgartesRateThroughTheShockPass) {
 // on by a sphere) is eased out instead of launched.
 TEST(World, ADeeplySunkenBoxRisesAtTheCorrectionSpeedCap) {
     const unsigned seed = ww::test::freshSeed();
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    WorldParams p;
-    p.warmStart = false;
-    p.restingLoadGuess = false;
-    World w(test::executor(), p);
-    addGround(w);
-    BodyDesc d;
-    d.massKg = 0.5f + 4.5f * u(rng);
-    d.halfExtents = {0.1f + 0.9f * u(rng), 0.5f + 0.5f * u(rng), 0.1f + 0.9f * u(rng)};
-    const float depth = 0.2f + 0.2f * u(rng);
-    d.position = {0.0f, d.halfExtents.y - depth, 0.0f};
-    const int box = w.addBody(d);
-    w.step();
-    ASSERT_GT(p.erp / p.dtSeconds * (depth - p.slopM), 1.2f * p.maxCorrectionSpeed);
-    EXPECT_NEAR(w.bodies()[box].linearVelocity.y, p.maxCorrectionSpeed,
-                0.02f * p.maxCorrectionSpeed)
-        << "seed " << seed << " depth " << depth;
+    const WorldParams p;
+    const SunkenBoxStep r = stepSunkenBox(seed, 0.5f, 0.2f, 0.4f);
+    ASSERT_GT(p.erp / p.dtSeconds * (r.depth - p.slopM), 1.2f * p.maxCorrectionSpeed);
+    EXPECT_NEAR(r.upSpeed, p.maxCorrectionSpeed, 0.02f * p.maxCorrectionSpeed)
+        << "seed " << seed << " depth " << r.depth;
 }
 
 // A sphere dropped on the ground with restitution e leaves it at e times its impact speed.
