@@ -85,7 +85,12 @@ bool haveXvfbRun() {
 constexpr int kW = 800;
 constexpr int kH = 500;
 constexpr int kPanelRight = 460;
-const std::string kXvfbRun = "xvfb-run -a -s \"-screen 0 1280x800x24\" ";
+// Each run on its own display: the search for a free one starts at a per-process number (two
+// concurrent `xvfb-run -a` both starting at :99 race for it), and -noreset keeps the server
+// accepting connections when a client (xdotool, the window manager) disconnects before the demo
+// has connected (by default the server resets then and refuses connections while it does).
+const std::string kXvfbRun =
+    "xvfb-run -a -n $((100 + $$ % 800)) -s \"-screen 0 1280x800x24 -noreset\" ";
 // The demo keeps its panel layout per user (~/.config/wavewall/imgui.ini): the tests neither
 // read the user's (a moved panel would move what they look at) nor write it.
 const int kNoUserLayout = ::setenv("WAVEWALL_NO_INI", "1", 1);

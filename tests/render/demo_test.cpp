@@ -88,24 +88,12 @@ Scenes scenesOf() {
     return scenes;
 }
 
-// runDemo with fresh scenes from `make`, retried when the X server refused the connection
-// (exit 3 before any GL renderer was known): on a machine shared with other jobs Xvfb
-// occasionally drops a connection, which says nothing about the demo.
+// runDemo with fresh scenes from `make`. (ctest starts the X server with -noreset: by default
+// it resets when its last client disconnects and refuses connections meanwhile, so a run that
+// starts just as the previous one closed its window would fail to open the display.)
 template <typename Make>
 int runOnDisplay(const DemoOptions& options, Make make, DemoReport* report = nullptr) {
-    for (int attempt = 0;; ++attempt) {
-        DemoReport r;
-        const int code = runDemo(options, make(), &r);
-        if (code == 3 && r.renderer.empty() && attempt < 3) {
-            std::fprintf(stderr, "(display refused the connection; retrying)\n");
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            continue;
-        }
-        if (report != nullptr) {
-            *report = r;
-        }
-        return code;
-    }
+    return runDemo(options, make(), report);
 }
 
 bool isBrick(glm::u8vec4 p) {
