@@ -59,6 +59,9 @@ struct Options {
     CapacityLimits capacity;
     /// The walls of the wall suite's engine comparison (`--walls`); --quick runs the first.
     std::vector<WallSize> peerWalls = kDefaultPeerWalls;
+    /// `--wall-iterations`: LCP iteration caps our engine also runs the peer walls with, beside
+    /// its default (the speed a shallower solve buys, and the overlap it costs).
+    std::vector<int> peerWallIterations;
 };
 
 class Recorder {

@@ -67,11 +67,13 @@ class Box3dWall final : public PeerWall {
         b3CreateSphereShape(addBody(shot.from, shot.velocityMps), &def, &sphere);
     }
 
-    void brickCentres(std::vector<rigid::Vec3>& out) const override {
+    void brickPoses(std::vector<BrickPose>& out) const override {
         out.resize(m_bricks.size());
         for (std::size_t i = 0; i < m_bricks.size(); ++i) {
             const b3Pos p = b3Body_GetPosition(m_bricks[i]);
-            out[i] = {static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)};
+            const b3Quat q = b3Body_GetRotation(m_bricks[i]);
+            out[i] = {{static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)},
+                      {q.s, q.v.x, q.v.y, q.v.z}};
         }
     }
 

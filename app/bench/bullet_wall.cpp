@@ -54,11 +54,12 @@ class BulletWall final : public PeerWall {
         addBody(m_sphere.get(), shot.massKg, toBt(shot.from), toBt(shot.velocityMps));
     }
 
-    void brickCentres(std::vector<rigid::Vec3>& out) const override {
+    void brickPoses(std::vector<BrickPose>& out) const override {
         out.resize(m_bricks.size());
         for (std::size_t i = 0; i < m_bricks.size(); ++i) {
             const btVector3& p = m_bricks[i]->getCenterOfMassPosition();
-            out[i] = {p.x(), p.y(), p.z()};
+            const btQuaternion q = m_bricks[i]->getOrientation();
+            out[i] = {{p.x(), p.y(), p.z()}, {q.w(), q.x(), q.y(), q.z()}};
         }
     }
 

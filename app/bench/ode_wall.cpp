@@ -108,11 +108,15 @@ class OdeWall final : public PeerWall {
         addBody(dCreateSphere(m_space, shot.radiusM), mass, shot.from, shot.velocityMps);
     }
 
-    void brickCentres(std::vector<rigid::Vec3>& out) const override {
+    void brickPoses(std::vector<BrickPose>& out) const override {
         out.resize(m_bricks.size());
         for (std::size_t i = 0; i < m_bricks.size(); ++i) {
             const dReal* p = dBodyGetPosition(m_bricks[i]);
-            out[i] = {static_cast<float>(p[0]), static_cast<float>(p[1]), static_cast<float>(p[2])};
+            const dReal* q = dBodyGetQuaternion(m_bricks[i]);  // w, x, y, z
+            out[i] = {
+                {static_cast<float>(p[0]), static_cast<float>(p[1]), static_cast<float>(p[2])},
+                {static_cast<float>(q[0]), static_cast<float>(q[1]), static_cast<float>(q[2]),
+                 static_cast<float>(q[3])}};
         }
     }
 

@@ -10,10 +10,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <vector>
 
+#include "solver/rigid/narrow_phase.h"
 #include "solver/rigid/scenes.h"
 
 // Each peer is compiled in by app/bench/CMakeLists.txt where the build found it.
@@ -85,8 +88,9 @@ void resetPeakRss() {
 /// Our engine behind the peers' interface.
 class OurWall final : public PeerWall {
   public:
-    OurWall(std::shared_ptr<const exec::Executor> executor, const rigid::WallParams& wall)
-        : m_world(rigid::makeWallWorld(std::move(executor), wall, rigid::WorldParams{})) {}
+    OurWall(std::shared_ptr<const exec::Executor> executor, const rigid::WallParams& wall,
+            const rigid::WorldParams& params)
+        : m_world(rigid::makeWallWorld(std::move(executor), wall, params)) {}
 
     void step() override { m_world.step(); }
 
@@ -99,11 +103,11 @@ class OurWall final : public PeerWall {
         rigid::shootSphere(m_world, p);
     }
 
-    void brickCentres(std::vector<rigid::Vec3>& out) const override {
+    void brickPoses(std::vector<BrickPose>& out) const override {
         out.clear();
         for (const rigid::Body& b : m_world.bodies()) {
             if (b.kind == rigid::BodyKind::kBox && b.tag >= 0) {
-                out.push_back(b.position);
+                out.push_back({b.position, b.orientation});
             }
         }
     }
@@ -124,13 +128,9 @@ struct Engine {
     std::string name;  ///< the records' backend
     std::string description;
     int threads = 1;
-    std::unique_ptr<PeerWall> (*make)(const Options&, const WallSize&, const PeerWallSetup&);
+    std::function<std::unique_ptr<PeerWall>(const Options&, const WallSize&, const PeerWallSetup&)>
+        make;
 };
-
-std::unique_ptr<PeerWall> makeOurs(const Options& opts, const WallSize& size,
-                                   const PeerWallSetup&) {
-    return makeOurWall(opts.executor, size);
-}
 
 std::vector<Engine> engines(const Options& opts) {
     const rigid::WorldParams p;
@@ -144,7 +144,22 @@ std::vector<Engine> engines(const Options& opts) {
                   static_cast<double>(p.lcp.omega), p.lcp.maxIterations,
                   static_cast<double>(p.lcp.tolerance), p.shockSweeps, opts.executor->threads());
     std::vector<Engine> list;
-    list.push_back({"wavewall-cpu", ours, opts.executor->threads(), &makeOurs});
+    list.push_back({"wavewall-cpu", ours, opts.executor->threads(),
+                    [](const Options& o, const WallSize& size, const PeerWallSetup&) {
+                        return makeOurWall(o.executor, size);
+                    }});
+    for (const int cap : opts.peerWallIterations) {
+        rigid::WorldParams capped;
+        capped.lcp.maxIterations = cap;
+        const std::string name = "wavewall-cpu-i" + std::to_string(cap);
+        list.push_back({name,
+                        name + ": the same with <= " + std::to_string(cap) +
+                            " iterations (the iteration budget still applies)",
+                        opts.executor->threads(),
+                        [capped](const Options& o, const WallSize& size, const PeerWallSetup&) {
+                            return makeOurWall(o.executor, size, capped);
+                        }});
+    }
 #if WW_HAVE_BULLET
     list.push_back({"bullet", bulletDescription(), 1,
                     [](const Options&, const WallSize&, const PeerWallSetup& s) {
@@ -181,6 +196,10 @@ struct Run {
     double maxDriftM = 0.0;  ///< m; infinity if a brick's position became non-finite
     /// maxDriftM over the first kEarlyDriftSeconds; NaN when the run is shorter.
     double earlyDriftM = std::numeric_limits<double>::quiet_NaN();
+    /// The deepest overlap of two bricks or a brick and the ground (deepestOverlapM) over the
+    /// steps measured (every step of a collapse, one a simulated second at rest), m.
+    double maxOverlapM = 0.0;
+    int maxOverlapStep = 0;  ///< the step (1-based) that showed maxOverlapM; 0 = none
     double peakRssMb = 0.0;  ///< MiB, the process's, during the run (the engine built and stepped)
     /// MiB resident before the run: what earlier suites of the same process left (GL driver,
     /// allocator caches); peakRssMb - startRssMb is what this run added.
@@ -190,9 +209,13 @@ struct Run {
     std::string failure;
 };
 
-Run run(PeerWall& wall, Scene scene, int steps, double capSeconds, const PeerShot& shot,
-        double dtSeconds) {
+Run run(PeerWall& wall, const PeerWallSetup& setup, Scene scene, int steps, double capSeconds,
+        const PeerShot& shot) {
+    const double dtSeconds = setup.dtSeconds;
     const auto earlySteps = static_cast<int>(std::lround(kEarlyDriftSeconds / dtSeconds));
+    const int overlapEvery =
+        scene == Scene::kCollapse ? 1 : std::max(1, static_cast<int>(std::lround(1.0 / dtSeconds)));
+    std::vector<BrickPose> poses;
     Run r;
     r.stepsPlanned = steps;
     r.stepMs.reserve(static_cast<std::size_t>(steps));
@@ -222,6 +245,14 @@ Run run(PeerWall& wall, Scene scene, int steps, double capSeconds, const PeerSho
         }
         if (s + 1 == earlySteps) {
             r.earlyDriftM = r.maxDriftM;
+        }
+        if ((s + 1) % overlapEvery == 0) {
+            wall.brickPoses(poses);
+            const double overlap = deepestOverlapM(setup, poses);
+            if (overlap > r.maxOverlapM || r.maxOverlapStep == 0) {
+                r.maxOverlapM = overlap;
+                r.maxOverlapStep = s + 1;
+            }
         }
         if (s + 1 < steps && total.elapsedMs() > capSeconds * 1e3) {
             r.capped = true;
@@ -258,6 +289,7 @@ Record toRecord(const Engine& e, const WallSize& size, Scene scene, const Run& r
                    {"max_ms", quantile(r.stepMs, 1.0)},
                    {"cpu_time_p50_ms", quantile(r.cpuMs, 0.5)},
                    {"max_drift_m", r.maxDriftM},
+
                    {"stands", r.maxDriftM <= kStandsDriftM ? 1.0 : 0.0},
                    {"steps", static_cast<double>(r.stepMs.size())},
                    {"steps_planned", r.stepsPlanned},
@@ -269,6 +301,10 @@ Record toRecord(const Engine& e, const WallSize& size, Scene scene, const Run& r
                    {"rss_growth_mib", r.peakRssMb - r.startRssMb}};
     if (!std::isnan(r.earlyDriftM)) {
         rec.metrics.push_back({"max_drift_10s_m", r.earlyDriftM});
+    }
+    if (r.maxOverlapStep > 0) {
+        rec.metrics.push_back({"max_overlap_m", r.maxOverlapM});
+        rec.metrics.push_back({"max_overlap_step", r.maxOverlapStep});
     }
     return rec;
 }
@@ -292,11 +328,13 @@ void printHeader(const std::vector<Engine>& list, bool quick, double capSeconds)
         }
     }
     std::printf(
-        "(peak MiB: the process's resident high-water mark during the run; +MiB: its rise over "
-        "the resident size before the run)\n");
-    std::printf("%-13s %-7s %-9s %7s %9s %9s %9s %11s %11s %8s %6s  %s\n", "engine", "wall",
+        "(overlap m: the deepest two bricks, or a brick and the ground, sank into each other, by "
+        "our narrow phase, every step of a collapse and once a second at rest; peak MiB: the "
+        "process's resident high-water mark during the run; +MiB: its rise over the resident "
+        "size before the run)\n");
+    std::printf("%-16s %-7s %-9s %7s %9s %9s %9s %11s %11s %9s %8s %6s  %s\n", "engine", "wall",
                 "scene", "steps", "p50 ms", "p95 ms", "max ms", "drift@10s m", "max drift m",
-                "peak MiB", "+MiB", "verdict");
+                "overlap m", "peak MiB", "+MiB", "verdict");
 }
 
 void printRow(const Record& rec, Scene scene, const Run& r) {
@@ -304,38 +342,126 @@ void printRow(const Record& rec, Scene scene, const Run& r) {
     if (!std::isnan(r.earlyDriftM)) {
         std::snprintf(early, sizeof early, "%.4f", r.earlyDriftM);
     }
-    std::printf("%-13s %-7s %-9s %7zu %9.3f %9.3f %9.3f %11s %11.4f %8.0f %6.0f  %s\n",
+    char overlap[16] = "-";
+    if (r.maxOverlapStep > 0) {
+        std::snprintf(overlap, sizeof overlap, "%.4f", r.maxOverlapM);
+    }
+    std::printf("%-16s %-7s %-9s %7zu %9.3f %9.3f %9.3f %11s %11.4f %9s %8.0f %6.0f  %s\n",
                 rec.backend.c_str(), rec.size.c_str(), scene == Scene::kRest ? "rest" : "collapse",
                 r.stepMs.size(), rec.medianMs, quantile(r.stepMs, 0.95), quantile(r.stepMs, 1.0),
-                early, r.maxDriftM, r.peakRssMb, r.peakRssMb - r.startRssMb, verdict(r).c_str());
+                early, r.maxDriftM, overlap, r.peakRssMb, r.peakRssMb - r.startRssMb,
+                verdict(r).c_str());
     std::fflush(stdout);
 }
 
-// "  WxH scene, wavewall p50 / peer p50 in this run: bullet 1.23x, ..." under a scene's rows
-// (nothing without a peer).
+bool isOurs(const Record& r) {
+    return r.backend.rfind("wavewall", 0) == 0;
+}
+
+// "  WxH scene, wavewall-cpu p50 / peer p50 in this run: bullet 1.23x, ..." under a scene's
+// rows, one line per row of ours (nothing without a peer).
 void printRatios(const std::vector<Record>& group, Scene scene) {
-    if (group.size() < 2) {
-        return;
-    }
-    std::string line = "  " + group[0].size + (scene == Scene::kRest ? " rest" : " collapse") +
-                       ", " + group[0].backend + " p50 / peer p50 in this run:";
-    for (std::size_t k = 1; k < group.size(); ++k) {
-        char ratio[32] = "-";
-        if (group[k].medianMs > 0.0 && std::isfinite(group[0].medianMs)) {
-            std::snprintf(ratio, sizeof ratio, "%.2fx", group[0].medianMs / group[k].medianMs);
+    for (const Record& ours : group) {
+        if (!isOurs(ours)) {
+            continue;
         }
-        line += (k == 1 ? " " : ", ") + group[k].backend + " " + ratio;
+        std::string line = "  " + ours.size + (scene == Scene::kRest ? " rest" : " collapse") +
+                           ", " + ours.backend + " p50 / peer p50 in this run:";
+        int peers = 0;
+        for (const Record& peer : group) {
+            if (isOurs(peer)) {
+                continue;
+            }
+            char ratio[32] = "-";
+            if (peer.medianMs > 0.0 && std::isfinite(ours.medianMs)) {
+                std::snprintf(ratio, sizeof ratio, "%.2fx", ours.medianMs / peer.medianMs);
+            }
+            line += (peers++ == 0 ? " " : ", ") + peer.backend + " " + ratio;
+        }
+        if (peers > 0) {
+            std::printf("%s\n", line.c_str());
+        }
     }
-    std::printf("%s\n", line.c_str());
     std::fflush(stdout);
 }
 
 }  // namespace
 
+void PeerWall::brickCentres(std::vector<rigid::Vec3>& out) const {
+    std::vector<BrickPose> poses;
+    brickPoses(poses);
+    out.resize(poses.size());
+    for (std::size_t i = 0; i < poses.size(); ++i) {
+        out[i] = poses[i].centre;
+    }
+}
+
+double deepestOverlapM(const PeerWallSetup& setup, const std::vector<BrickPose>& poses) {
+    rigid::NarrowPhaseParams np;
+    np.margin = 0.0f;  // touching or overlapping points only
+    np.reuseDistance = 0.0f;
+    np.reuseAngle = 0.0f;
+    std::vector<rigid::Body> boxes;
+    boxes.reserve(poses.size());
+    for (const BrickPose& pose : poses) {
+        const rigid::Vec3& c = pose.centre;
+        const rigid::Quat& q = pose.rotation;
+        if (!(std::isfinite(c.x) && std::isfinite(c.y) && std::isfinite(c.z) &&
+              std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) &&
+              std::isfinite(q.z))) {
+            continue;
+        }
+        rigid::BodyDesc d;
+        d.kind = rigid::BodyKind::kBox;
+        d.position = c;
+        d.orientation = q;
+        d.halfExtents = setup.brickHalfExtents;
+        boxes.push_back(rigid::makeBody(d));
+    }
+    rigid::BodyDesc groundDesc;
+    groundDesc.kind = rigid::BodyKind::kPlane;
+    groundDesc.planeNormal = {0.0f, 1.0f, 0.0f};
+    groundDesc.massKg = 0.0f;
+    const rigid::Body ground = rigid::makeBody(groundDesc);
+
+    // Two bricks can touch only while their centres are within two circumradii: a sweep
+    // along x over the bricks sorted by their centres' x finds those pairs.
+    const float reach = 2.0f * rigid::length(setup.brickHalfExtents);
+    std::vector<std::size_t> order(boxes.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&boxes](std::size_t a, std::size_t b) {
+        return boxes[a].position.x < boxes[b].position.x;
+    });
+    double deepest = 0.0;
+    std::vector<rigid::ContactPoint> points;
+    auto take = [&deepest, &points] {
+        for (const rigid::ContactPoint& p : points) {
+            deepest = std::max(deepest, -static_cast<double>(p.separation));
+        }
+        points.clear();
+    };
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const rigid::Body& a = boxes[order[k]];
+        if (a.position.y < 0.5f * reach) {
+            rigid::collideBoxPlane(a, ground, np, points);
+            take();
+        }
+        for (std::size_t m = k + 1;
+             m < order.size() && boxes[order[m]].position.x - a.position.x <= reach; ++m) {
+            const rigid::Body& b = boxes[order[m]];
+            if (rigid::length(b.position - a.position) <= reach) {
+                rigid::collideBoxBox(a, b, np, points);
+                take();
+            }
+        }
+    }
+    return deepest;
+}
+
 PeerWallSetup peerWallSetup(const WallSize& size) {
     const rigid::WallParams wall = wallParams(size);
     // The bricks' poses come from addWall itself; a one-thread world only reads them.
-    const OurWall probe(std::make_shared<const exec::Executor>(1), wall);
+    const OurWall probe(std::make_shared<const exec::Executor>(1), wall, rigid::WorldParams{});
     PeerWallSetup s;
     probe.brickCentres(s.brickCentres);
     s.brickHalfExtents = wall.brickHalfExtents;
@@ -346,8 +472,8 @@ PeerWallSetup peerWallSetup(const WallSize& size) {
 }
 
 std::unique_ptr<PeerWall> makeOurWall(std::shared_ptr<const exec::Executor> executor,
-                                      const WallSize& size) {
-    return std::make_unique<OurWall>(std::move(executor), wallParams(size));
+                                      const WallSize& size, const rigid::WorldParams& params) {
+    return std::make_unique<OurWall>(std::move(executor), wallParams(size), params);
 }
 
 std::string peerSkipLine(const std::string& peer) {
@@ -384,7 +510,7 @@ void runWallPeers(const Options& opts, Recorder& recorder) {
                 resetPeakRss();
                 const double startRss = rssMb();
                 std::unique_ptr<PeerWall> wall = e.make(opts, size, setup);
-                Run r = run(*wall, scene, steps, capSeconds, shot, setup.dtSeconds);
+                Run r = run(*wall, setup, scene, steps, capSeconds, shot);
                 r.peakRssMb = peakRssMb();
                 r.startRssMb = startRss;
                 group.push_back(toRecord(e, size, scene, r, setup.dtSeconds));
@@ -393,7 +519,9 @@ void runWallPeers(const Options& opts, Recorder& recorder) {
             // Our row carries the peers' medians of the same run as its baselines, and the
             // ratios are printed under the rows: the comparison the suite is for.
             for (std::size_t k = 1; k < group.size(); ++k) {
-                group[0].baselines.push_back({group[k].backend, group[k].medianMs});
+                if (!isOurs(group[k])) {
+                    group[0].baselines.push_back({group[k].backend, group[k].medianMs});
+                }
             }
             printRatios(group, scene);
             for (Record& rec : group) {

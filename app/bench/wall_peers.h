@@ -4,13 +4,14 @@
 // (btDiscreteDynamicsWorld + btSequentialImpulseConstraintSolver, 10 iterations), by ODE
 // (dWorldQuickStep, 20 iterations) and by Box3D (its soft step, 4 substeps, on the bench's
 // thread count), with the same Coulomb friction mu = WorldParams{}.friction.
-// Walls 10x6, 20x20 and 40x25 (cols x rows; --walls), each twice: at rest for 30 s (the largest brick
-// drift after 10 s and after 30 s; stands while no brick drifts more than 5 cm from its start)
-// and shot by a 10 kg sphere of radius 0.4 m at 20 m/s for 5 s (per-step ms p50 / p95 / max). Each
-// run stops after a wall-clock cap, so a slow engine is reported as stopped instead of hanging the
-// bench, and an engine that stops on an internal error (PeerFailure) is reported as failed at
-// that step while the others run on. A peer missing at build time (pkg-config `bullet`, `ode`; Box3D: CMake's WW_BOX3D_ROOT,
-// docs/benchmarks.md) is skipped with a line saying what to install.
+// Walls 10x6, 20x20 and 40x25 (cols x rows; --walls), each twice: at rest for 30 s (the largest
+// brick drift after 10 s and after 30 s; stands while no brick drifts more than 5 cm from its
+// start) and shot by a 10 kg sphere of radius 0.4 m at 20 m/s for 5 s (per-step ms p50 / p95 /
+// max). Each run stops after a wall-clock cap, so a slow engine is reported as stopped instead of
+// hanging the bench, and an engine that stops on an internal error (PeerFailure) is reported as
+// failed at that step while the others run on. A peer missing at build time (pkg-config `bullet`,
+// `ode`; Box3D: CMake's WW_BOX3D_ROOT, docs/benchmarks.md) is skipped with a line saying what to
+// install.
 #pragma once
 
 #include <memory>
@@ -20,6 +21,7 @@
 
 #include "app/bench/bench.h"
 #include "solver/rigid/math3.h"
+#include "solver/rigid/world.h"
 
 namespace ww::bench {
 
@@ -48,6 +50,12 @@ class PeerFailure : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// Where a brick is: its centre (m) and its rotation from the brick's frame to the world.
+struct BrickPose {
+    rigid::Vec3 centre;
+    rigid::Quat rotation;
+};
+
 /// One engine's wall. Bricks keep the order of PeerWallSetup::brickCentres.
 class PeerWall {
   public:
@@ -56,18 +64,28 @@ class PeerWall {
     virtual void step() = 0;
     /// Adds the sphere, moving.
     virtual void shoot(const PeerShot& shot) = 0;
+    /// Current brick poses.
+    virtual void brickPoses(std::vector<BrickPose>& out) const = 0;
     /// Current brick centres, m.
-    virtual void brickCentres(std::vector<rigid::Vec3>& out) const = 0;
+    void brickCentres(std::vector<rigid::Vec3>& out) const;
 };
+
+/// The deepest overlap (m, >= 0) between two of the bricks at `poses` (boxes of
+/// setup.brickHalfExtents) or between a brick and the ground plane y = 0, measured with our
+/// narrow phase (the separating axis test's points, as `--check` measures our own contacts):
+/// one measure of how far an engine lets bodies sink into each other, the same for every
+/// engine. Non-finite poses are skipped.
+double deepestOverlapM(const PeerWallSetup& setup, const std::vector<BrickPose>& poses);
 
 /// The bricks of rigid::addWall for `size`, columns exactly touching (the whole wall one
 /// island), with WorldParams{}'s friction and dt: what every engine builds.
 PeerWallSetup peerWallSetup(const WallSize& size);
 
-/// Our rigid::World (default WorldParams, CPU backend, `executor`'s threads) on the wall of
+/// Our rigid::World (`params`, CPU backend, `executor`'s threads) on the wall of
 /// peerWallSetup(size).
 std::unique_ptr<PeerWall> makeOurWall(std::shared_ptr<const exec::Executor> executor,
-                                      const WallSize& size);
+                                      const WallSize& size,
+                                      const rigid::WorldParams& params = rigid::WorldParams{});
 
 #if WW_HAVE_BULLET
 /// Bullet (bullet_wall.cpp); its settings are listed there and in docs/benchmarks.md.

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -39,8 +40,33 @@ struct BenchValues {
     bool quick = false;
     std::string threads;
     bench::CapacityLimits capacity;
-    std::string walls;  ///< --walls: empty = bench::kDefaultPeerWalls
+    std::string walls;           ///< --walls: empty = bench::kDefaultPeerWalls
+    std::string wallIterations;  ///< --wall-iterations: empty = the default cap only
 };
+
+constexpr int kMaxWallIterations = 10000;
+
+/// --wall-iterations: a comma-separated list of LCP iteration caps, each in [1, 10000].
+Result<std::vector<int>> wallIterations(const BenchValues& v) {
+    std::vector<int> caps;
+    if (v.wallIterations.empty()) {
+        return caps;
+    }
+    for (std::size_t b = 0; b <= v.wallIterations.size();) {
+        const std::size_t e = std::min(v.wallIterations.find(',', b), v.wallIterations.size());
+        const std::string item = v.wallIterations.substr(b, e - b);
+        b = e + 1;
+        char* end = nullptr;
+        const long n = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || end == nullptr || *end != '\0' || n < 1 || n > kMaxWallIterations) {
+            return inputError("--wall-iterations " + v.wallIterations + ": '" + item +
+                              "' is not an iteration count in [1, " +
+                              std::to_string(kMaxWallIterations) + "] (give a list such as 10,20)");
+        }
+        caps.push_back(static_cast<int>(n));
+    }
+    return caps;
+}
 
 /// --walls: a comma-separated list of CxR walls for the wall suite's engine comparison, each
 /// checked as `headless --wall` checks one (the brick limit and this machine's memory).
@@ -49,8 +75,8 @@ Result<std::vector<bench::WallSize>> peerWalls(const BenchValues& v) {
         return bench::kDefaultPeerWalls;
     }
     std::vector<bench::WallSize> walls;
-    const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) *
-                            static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    const double physical =
+        static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
     for (std::size_t b = 0; b <= v.walls.size();) {
         const std::size_t e = std::min(v.walls.find(',', b), v.walls.size());
         const std::string item = v.walls.substr(b, e - b);
@@ -139,6 +165,10 @@ int runBench(const BenchValues& v) {
     if (!walls) {
         return reportError(walls.error());
     }
+    Result<std::vector<int>> iterationCaps = wallIterations(v);
+    if (!iterationCaps) {
+        return reportError(iterationCaps.error());
+    }
     GpuSession gpu;
     Result<Backend> backend = selectBackend(v.backend, v.shaderDir, gpu);
     if (!backend) {
@@ -151,6 +181,7 @@ int runBench(const BenchValues& v) {
     }
     opts.capacity = v.capacity;
     opts.peerWalls = *walls;
+    opts.peerWallIterations = *iterationCaps;
     opts.repeats = v.repeat;
     opts.gpu = *backend == Backend::kGpu;
     opts.quick = v.quick;
@@ -252,6 +283,10 @@ CommandAction registerBenchCommand(CLI::App& app) {
     cmd->add_option("--walls", v->walls,
                     "wall: the walls the engines are compared on, a list such as 70x50,100x100 "
                     "(default 10x6,20x20,40x25; each run stops after 120 s)");
+    cmd->add_option("--wall-iterations", v->wallIterations,
+                    "wall: also run our engine on those walls with these LCP iteration caps, a "
+                    "list such as 10,20 (rows wavewall-cpu-iN: the speed a shallower solve buys "
+                    "and the overlap it costs)");
     cmd->add_flag("--quick", v->quick, "Smallest sizes only (a smoke test of the suites)");
     return [v]() { return runBench(*v); };
 }

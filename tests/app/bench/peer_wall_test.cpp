@@ -5,13 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "app/bench/wall_peers.h"
+#include "solver/rigid/narrow_phase.h"
+#include "support/seed.h"
 
 namespace ww {
 namespace {
@@ -110,6 +114,135 @@ TEST(PeerWall, Box3dRunRepeatsAndIsTheSameOnOneAndTwoThreads) {
 #else
     GTEST_SKIP() << "this build has no Box3D (WW_BOX3D_ROOT)";
 #endif
+}
+
+// The overlap measure of the peer table: closed forms for a face overlap and a corner in the
+// ground, at random poses.
+rigid::Quat randomRotation(std::mt19937& rng) {
+    std::normal_distribution<float> n;
+    return rigid::normalize(rigid::Quat{n(rng), n(rng), n(rng), n(rng)});
+}
+
+TEST(DeepestOverlap, IsTheClosedFormOfAFaceOverlapAndOfACornerInTheGround) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (WAVEWALL_TEST_SEED replays it)");
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> depth(0.01f, 0.3f), xz(-20.0f, 20.0f), y(10.0f, 30.0f);
+    bench::PeerWallSetup setup;
+    setup.brickHalfExtents = {0.5f, 0.5f, 0.5f};
+    for (int trial = 0; trial < 50; ++trial) {
+        // Two bricks of one rotation, the second moved from the first along one of its face
+        // normals by 2 h - d: their faces overlap by d, high above the ground.
+        const rigid::Quat q = randomRotation(rng);
+        const rigid::Mat3 r = rigid::toMat3(q);
+        const int axis = static_cast<int>(rng() % 3);
+        const float sign = rng() % 2 == 0 ? 1.0f : -1.0f;
+        const float d = depth(rng);
+        const rigid::Vec3 a{xz(rng), y(rng), xz(rng)};
+        const rigid::Vec3 b = a + r.c[axis] * (sign * (1.0f - d));
+        std::vector<bench::BrickPose> poses{{a, q}, {b, q}};
+        EXPECT_NEAR(bench::deepestOverlapM(setup, poses), d, 1e-4)
+            << "face overlap, trial " << trial;
+        // A pose that is not finite is left out.
+        poses.push_back({{std::nanf(""), 1.0f, 0.0f}, q});
+        EXPECT_NEAR(bench::deepestOverlapM(setup, poses), d, 1e-4);
+
+        // One brick at a random rotation whose lowest corner is d below the ground y = 0.
+        const rigid::Quat t = randomRotation(rng);
+        const rigid::Mat3 rt = rigid::toMat3(t);
+        float reachDown = 0.0f;  // the centre's height over the lowest corner
+        for (int k = 0; k < 3; ++k) {
+            reachDown += 0.5f * std::abs(rt.c[k].y);
+        }
+        const float e = depth(rng);
+        const std::vector<bench::BrickPose> ground{{{xz(rng), reachDown - e, xz(rng)}, t}};
+        EXPECT_NEAR(bench::deepestOverlapM(setup, ground), e, 1e-4) << "corner, trial " << trial;
+    }
+}
+
+// The measure pairs bricks by a sweep along x: it finds the deepest overlap the test of every
+// pair finds, in random piles where bricks overlap at any rotation.
+TEST(DeepestOverlap, SweepFindsWhatEveryPairFinds) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (WAVEWALL_TEST_SEED replays it)");
+    std::mt19937 rng(seed);
+    bench::PeerWallSetup setup;
+    setup.brickHalfExtents = {0.5f, 0.5f, 0.5f};
+    rigid::NarrowPhaseParams np;
+    np.margin = 0.0f;
+    np.reuseDistance = 0.0f;
+    np.reuseAngle = 0.0f;
+    int overlapping = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+        // Sparse piles: few bricks overlap, so the deepest pair is often one far apart in x.
+        // (1 m up at least: no corner reaches the ground, which would hide a missed pair.)
+        std::uniform_real_distribution<float> x(-15.0f, 15.0f), y(1.0f, 3.0f), z(-1.5f, 1.5f);
+        std::vector<bench::BrickPose> poses(40);
+        for (bench::BrickPose& p : poses) {
+            p = {{x(rng), y(rng), z(rng)}, randomRotation(rng)};
+        }
+        std::vector<rigid::Body> boxes;
+        for (const bench::BrickPose& p : poses) {
+            rigid::BodyDesc d;
+            d.kind = rigid::BodyKind::kBox;
+            d.position = p.centre;
+            d.orientation = p.rotation;
+            d.halfExtents = setup.brickHalfExtents;
+            boxes.push_back(rigid::makeBody(d));
+        }
+        rigid::BodyDesc g;
+        g.kind = rigid::BodyKind::kPlane;
+        g.massKg = 0.0f;
+        const rigid::Body ground = rigid::makeBody(g);
+        double expected = 0.0;
+        std::vector<rigid::ContactPoint> points;
+        for (std::size_t i = 0; i < boxes.size(); ++i) {
+            rigid::collideBoxPlane(boxes[i], ground, np, points);
+            for (std::size_t j = 0; j < boxes.size(); ++j) {
+                // The pair in the order the sweep takes it (the lower x first): the same bits.
+                if (boxes[i].position.x < boxes[j].position.x) {
+                    rigid::collideBoxBox(boxes[i], boxes[j], np, points);
+                }
+            }
+        }
+        for (const rigid::ContactPoint& p : points) {
+            expected = std::max(expected, -static_cast<double>(p.separation));
+        }
+        EXPECT_EQ(bench::deepestOverlapM(setup, poses), expected) << "trial " << trial;
+        overlapping += expected > 0.0 ? 1 : 0;
+    }
+    EXPECT_GE(overlapping, 10) << "too few piles had an overlap to compare";
+
+    // Two bricks as far apart as two bricks can touch: each body diagonal along x, corner
+    // into corner, centres 2 sqrt(3) h - delta apart, each turned at random about x.
+    const rigid::Vec3 diagonal = rigid::normalize(rigid::Vec3{1.0f, 1.0f, 1.0f});
+    const rigid::Vec3 ex{1.0f, 0.0f, 0.0f};
+    const rigid::Quat toX = rigid::axisAngle(rigid::normalize(rigid::cross(diagonal, ex)),
+                                             std::acos(rigid::dot(diagonal, ex)));
+    const rigid::Quat flip = rigid::axisAngle({0.0f, 1.0f, 0.0f}, 3.14159265f);
+    std::uniform_real_distribution<float> roll(0.0f, 6.2831853f), delta(0.01f, 0.1f);
+    for (int trial = 0; trial < 10; ++trial) {
+        const float gap = std::sqrt(3.0f) - delta(rng);
+        const std::vector<bench::BrickPose> poses{
+            {{0.0f, 5.0f, 0.0f}, rigid::axisAngle(ex, roll(rng)) * toX},
+            {{gap, 5.0f, 0.0f}, flip * rigid::axisAngle(ex, roll(rng)) * toX}};
+        rigid::BodyDesc d;
+        d.kind = rigid::BodyKind::kBox;
+        std::vector<rigid::Body> boxes;
+        for (const bench::BrickPose& p : poses) {
+            d.position = p.centre;
+            d.orientation = p.rotation;
+            boxes.push_back(rigid::makeBody(d));
+        }
+        std::vector<rigid::ContactPoint> points;
+        rigid::collideBoxBox(boxes[0], boxes[1], np, points);
+        double expected = 0.0;
+        for (const rigid::ContactPoint& p : points) {
+            expected = std::max(expected, -static_cast<double>(p.separation));
+        }
+        EXPECT_GT(expected, 0.0) << "the corners should overlap, trial " << trial;
+        EXPECT_EQ(bench::deepestOverlapM(setup, poses), expected) << "corners, trial " << trial;
+    }
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
     ASSERT_EQ(run.code, 0) << run.output;
     const std::string& out = run.output;
     for (const char* column : {"engine", "wall", "scene", "p50 ms", "p95 ms", "max ms",
-                               "max drift m", "peak MiB", "verdict"}) {
+                               "max drift m", "overlap m", "peak MiB", "verdict"}) {
         EXPECT_NE(out.find(column), std::string::npos) << column << "\n" << out;
     }
 
@@ -76,7 +76,7 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
             SCOPED_TRACE(scene);
             // The printed row: engine, wall, scene first.
             const std::string row =
-                e.backend + std::string(13 - e.backend.size() + 1, ' ') + "10x6    " + scene;
+                e.backend + std::string(16 - e.backend.size() + 1, ' ') + "10x6    " + scene;
             EXPECT_NE(out.find(row), std::string::npos) << "no row \"" << row << "\"\n" << out;
             const auto it = records.find("peers-" + scene + " " + e.backend);
             ASSERT_NE(it, records.end()) << out;
@@ -98,6 +98,18 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
             EXPECT_LE(m["steps"].get<double>(), m["steps_planned"].get<double>());
             EXPECT_EQ(r["repeats"].get<double>(), m["steps"].get<double>());
             drift[k++] = m["max_drift_m"].get<double>();
+            // Overlap: every step of a collapse; at rest once a simulated second, which the quick
+            // run's 30 steps do not reach. Every engine keeps bricks within half a brick of each
+            // other (measured in the quick collapse: 2-12 cm).
+            if (scene == "collapse") {
+                ASSERT_TRUE(m.contains("max_overlap_m")) << r.dump();
+                EXPECT_GE(m["max_overlap_m"].get<double>(), 0.0);
+                EXPECT_LT(m["max_overlap_m"].get<double>(), 0.5);
+                EXPECT_GE(m["max_overlap_step"].get<double>(), 1.0);
+                EXPECT_LE(m["max_overlap_step"].get<double>(), m["steps"].get<double>());
+            } else {
+                EXPECT_FALSE(m.contains("max_overlap_m")) << r.dump();
+            }
         }
         // Every engine got the same wall and the same shot: at rest no brick moves a decimetre
         // in the quick run's half second (measured: 1-4 cm; a brick built half or twice its
@@ -124,7 +136,8 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
         }
         ASSERT_NE(at, std::string::npos) << "no line \"" << head << "\"\n" << out;
         const std::string line = out.substr(at, out.find('\n', at) - at);
-        const double ours = records.at("peers-" + scene + " wavewall-cpu")["median_ms"].get<double>();
+        const double ours =
+            records.at("peers-" + scene + " wavewall-cpu")["median_ms"].get<double>();
         for (const Engine& e : engines()) {
             if (!e.built || e.backend == "wavewall-cpu") {
                 continue;
@@ -132,7 +145,8 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
             const std::size_t p = line.find(" " + e.backend + " ");
             ASSERT_NE(p, std::string::npos) << e.backend << " in \"" << line << "\"";
             const double printed = std::stod(line.substr(p + e.backend.size() + 2));
-            const double peer = records.at("peers-" + scene + " " + e.backend)["median_ms"].get<double>();
+            const double peer =
+                records.at("peers-" + scene + " " + e.backend)["median_ms"].get<double>();
             EXPECT_NEAR(printed, ours / peer, 0.005 + 1e-9 * ours / peer) << line;
         }
     }
@@ -163,7 +177,56 @@ TEST(WallPeers, WallsOptionSetsTheComparedWall) {
     for (const Engine& e : engines()) {
         EXPECT_EQ(perEngine[e.backend], e.built ? 2 : 0) << e.backend << "\n" << run.output;
     }
-    EXPECT_NE(run.output.find("wavewall-cpu  12x4    rest"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("wavewall-cpu     12x4    rest"), std::string::npos) << run.output;
+}
+
+// --wall-iterations adds our engine at those caps beside its default, each with its rows,
+// records and ratio lines; a bad list is refused with the item named.
+TEST(WallPeers, WallIterationsAddOurEngineAtThoseCaps) {
+    const std::filesystem::path json =
+        std::filesystem::temp_directory_path() /
+        ("ww_wall_peers_caps_" + std::to_string(ww::test::freshSeed()) + ".json");
+    const test::CommandResult run = test::runShell(
+        std::string(WW_WAVEWALL_EXE) +
+        " bench --quick --backend cpu --repeat 1 --suite wall --wall-iterations 7,3 --json " +
+        json.string());
+    ASSERT_EQ(run.code, 0) << run.output;
+    std::ifstream in(json);
+    ASSERT_TRUE(in) << "no " << json << "\n" << run.output;
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    in.close();
+    std::filesystem::remove(json);
+    std::map<std::string, int> perEngine;
+    for (const auto& r : doc["records"]) {
+        if (r["name"].get<std::string>().rfind("peers-", 0) == 0) {
+            ++perEngine[r["backend"].get<std::string>()];
+        }
+    }
+    int peers = 0;
+    for (const Engine& e : engines()) {
+        peers += e.built && e.backend != "wavewall-cpu" ? 1 : 0;
+    }
+    for (const std::string name : {"wavewall-cpu", "wavewall-cpu-i7", "wavewall-cpu-i3"}) {
+        EXPECT_EQ(perEngine[name], 2) << name << "\n" << run.output;
+        for (const std::string scene : {"rest", "collapse"}) {
+            const std::string row =
+                name + std::string(16 - name.size() + 1, ' ') + "10x6    " + scene;
+            EXPECT_NE(run.output.find(row), std::string::npos) << row << "\n" << run.output;
+            const std::string ratios = "  10x6 " + scene + ", " + name + " p50 / peer p50";
+            EXPECT_EQ(run.output.find(ratios) != std::string::npos, peers > 0) << ratios << "\n"
+                                                                               << run.output;
+        }
+    }
+    EXPECT_NE(run.output.find("wavewall-cpu-i7: the same with <= 7 iterations"), std::string::npos)
+        << run.output;
+
+    for (const std::string bad : {"0", "7,x", "7,", "20000", "-3"}) {
+        const test::CommandResult r =
+            test::runShell(std::string(WW_WAVEWALL_EXE) +
+                           " bench --quick --backend cpu --suite wall --wall-iterations=" + bad);
+        EXPECT_EQ(r.code, 2) << bad << "\n" << r.output;
+        EXPECT_NE(r.output.find("--wall-iterations " + bad + ":"), std::string::npos) << r.output;
+    }
 }
 
 }  // namespace
