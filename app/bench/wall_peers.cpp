@@ -226,6 +226,7 @@ Run run(PeerWall& wall, const PeerWallSetup& setup, Scene scene, int steps, doub
         wall.shoot(shot);
     }
     const Stopwatch total;
+    double measuringMs = 0.0;
     for (int s = 0; s < steps; ++s) {
         const double cpu0 = processCpuMs();
         const Stopwatch sw;
@@ -247,14 +248,17 @@ Run run(PeerWall& wall, const PeerWallSetup& setup, Scene scene, int steps, doub
             r.earlyDriftM = r.maxDriftM;
         }
         if ((s + 1) % overlapEvery == 0) {
+            const Stopwatch measuring;
             wall.brickPoses(poses);
             const double overlap = deepestOverlapM(setup, poses);
             if (overlap > r.maxOverlapM || r.maxOverlapStep == 0) {
                 r.maxOverlapM = overlap;
                 r.maxOverlapStep = s + 1;
             }
+            measuringMs += measuring.elapsedMs();
         }
-        if (s + 1 < steps && total.elapsedMs() > capSeconds * 1e3) {
+        // (The cap is on the engine's time: the overlap measurement is left out.)
+        if (s + 1 < steps && total.elapsedMs() - measuringMs > capSeconds * 1e3) {
             r.capped = true;
             break;
         }
