@@ -6,13 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <limits>
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -154,7 +154,9 @@ std::vector<Engine> engines(const Options& opts) {
         const std::string name = "wavewall-cpu-i" + std::to_string(cap);
         list.push_back({name,
                         name + ": the same with <= " + std::to_string(cap) +
-                            " iterations (the iteration budget still applies)",
+                            " iterations a step (a cold first step still runs " +
+                            std::to_string(capped.coldStartIterations) +
+                            "; the iteration budget still applies)",
                         opts.executor->threads(),
                         [capped](const Options& o, const WallSize& size, const PeerWallSetup&) {
                             return makeOurWall(o.executor, size, capped);
@@ -293,7 +295,6 @@ Record toRecord(const Engine& e, const WallSize& size, Scene scene, const Run& r
                    {"max_ms", quantile(r.stepMs, 1.0)},
                    {"cpu_time_p50_ms", quantile(r.cpuMs, 0.5)},
                    {"max_drift_m", r.maxDriftM},
-
                    {"stands", r.maxDriftM <= kStandsDriftM ? 1.0 : 0.0},
                    {"steps", static_cast<double>(r.stepMs.size())},
                    {"steps_planned", r.stepsPlanned},
@@ -336,7 +337,7 @@ void printHeader(const std::vector<Engine>& list, bool quick, double capSeconds)
         "our narrow phase, every step of a collapse and once a second at rest; peak MiB: the "
         "process's resident high-water mark during the run; +MiB: its rise over the resident "
         "size before the run)\n");
-    std::printf("%-16s %-7s %-9s %7s %9s %9s %9s %11s %11s %9s %8s %6s  %s\n", "engine", "wall",
+    std::printf("%-19s %-7s %-9s %7s %9s %9s %9s %11s %11s %9s %8s %6s  %s\n", "engine", "wall",
                 "scene", "steps", "p50 ms", "p95 ms", "max ms", "drift@10s m", "max drift m",
                 "overlap m", "peak MiB", "+MiB", "verdict");
 }
@@ -350,7 +351,7 @@ void printRow(const Record& rec, Scene scene, const Run& r) {
     if (r.maxOverlapStep > 0) {
         std::snprintf(overlap, sizeof overlap, "%.4f", r.maxOverlapM);
     }
-    std::printf("%-16s %-7s %-9s %7zu %9.3f %9.3f %9.3f %11s %11.4f %9s %8.0f %6.0f  %s\n",
+    std::printf("%-19s %-7s %-9s %7zu %9.3f %9.3f %9.3f %11s %11.4f %9s %8.0f %6.0f  %s\n",
                 rec.backend.c_str(), rec.size.c_str(), scene == Scene::kRest ? "rest" : "collapse",
                 r.stepMs.size(), rec.medianMs, quantile(r.stepMs, 0.95), quantile(r.stepMs, 1.0),
                 early, r.maxDriftM, overlap, r.peakRssMb, r.peakRssMb - r.startRssMb,
@@ -405,6 +406,7 @@ double deepestOverlapM(const PeerWallSetup& setup, const std::vector<BrickPose>&
     np.margin = 0.0f;  // touching or overlapping points only
     np.reuseDistance = 0.0f;
     np.reuseAngle = 0.0f;
+    np.axisTolerance = 0.0f;  // the least penetrating axis, not a preferred face's
     std::vector<rigid::Body> boxes;
     boxes.reserve(poses.size());
     for (const BrickPose& pose : poses) {
@@ -428,14 +430,35 @@ double deepestOverlapM(const PeerWallSetup& setup, const std::vector<BrickPose>&
     groundDesc.massKg = 0.0f;
     const rigid::Body ground = rigid::makeBody(groundDesc);
 
-    // Two bricks can touch only while their centres are within two circumradii: a sweep
-    // along x over the bricks sorted by their centres' x finds those pairs.
+    // Two bricks can touch only while their centres are within two circumradii: a grid of
+    // cells that wide, the bricks sorted by cell, pairs each brick with those of its own and
+    // the neighbouring cells after it in that order (each pair once, from its first brick).
     const float reach = 2.0f * rigid::length(setup.brickHalfExtents);
-    std::vector<std::size_t> order(boxes.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(), [&boxes](std::size_t a, std::size_t b) {
-        return boxes[a].position.x < boxes[b].position.x;
-    });
+    constexpr std::int64_t kCellBits = 21;
+    constexpr std::int64_t kCellLimit = std::int64_t{1} << (kCellBits - 1);  // cells either side
+    auto cellOf = [reach](float v) {
+        // A brick flung farther than ~10^6 cells shares the last cell: more candidates only.
+        return std::clamp(static_cast<std::int64_t>(std::floor(v / reach)), -kCellLimit + 1,
+                          kCellLimit - 2);
+    };
+    auto keyOf = [](std::int64_t ix, std::int64_t iy, std::int64_t iz) {
+        return ((ix + kCellLimit) << (2 * kCellBits)) | ((iy + kCellLimit) << kCellBits) |
+               (iz + kCellLimit);
+    };
+    struct Entry {
+        std::int64_t key;
+        std::size_t box;
+        bool operator<(const Entry& o) const {
+            return key < o.key || (key == o.key && box < o.box);
+        }
+    };
+    std::vector<Entry> entries(boxes.size());
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+        const rigid::Vec3& c = boxes[i].position;
+        entries[i] = {keyOf(cellOf(c.x), cellOf(c.y), cellOf(c.z)), i};
+    }
+    std::sort(entries.begin(), entries.end());
+
     double deepest = 0.0;
     std::vector<rigid::ContactPoint> points;
     auto take = [&deepest, &points] {
@@ -444,18 +467,39 @@ double deepestOverlapM(const PeerWallSetup& setup, const std::vector<BrickPose>&
         }
         points.clear();
     };
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        const rigid::Body& a = boxes[order[k]];
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        const std::size_t ia = entries[k].box;
+        const rigid::Body& a = boxes[ia];
         if (a.position.y < 0.5f * reach) {
             rigid::collideBoxPlane(a, ground, np, points);
             take();
         }
-        for (std::size_t m = k + 1;
-             m < order.size() && boxes[order[m]].position.x - a.position.x <= reach; ++m) {
-            const rigid::Body& b = boxes[order[m]];
-            if (rigid::length(b.position - a.position) <= reach) {
-                rigid::collideBoxBox(a, b, np, points);
-                take();
+        const std::int64_t ix = cellOf(a.position.x), iy = cellOf(a.position.y),
+                           iz = cellOf(a.position.z);
+        for (std::int64_t dx = -1; dx <= 1; ++dx) {
+            for (std::int64_t dy = -1; dy <= 1; ++dy) {
+                for (std::int64_t dz = -1; dz <= 1; ++dz) {
+                    const std::int64_t key = keyOf(ix + dx, iy + dy, iz + dz);
+                    if (key < entries[k].key) {
+                        continue;  // that cell's pairs with this one are taken from its side
+                    }
+                    auto it = std::lower_bound(entries.begin(), entries.end(), Entry{key, 0});
+                    for (; it != entries.end() && it->key == key; ++it) {
+                        if (!(entries[k] < *it)) {
+                            continue;  // the pair is taken from the other brick's side
+                        }
+                        const rigid::Body& b = boxes[it->box];
+                        if (rigid::length(b.position - a.position) > reach) {
+                            continue;
+                        }
+                        // The lower x first (then the lower index): one order for a pair,
+                        // whichever brick finds it.
+                        const bool aFirst = a.position.x < b.position.x ||
+                                            (a.position.x == b.position.x && ia < it->box);
+                        rigid::collideBoxBox(aFirst ? a : b, aFirst ? b : a, np, points);
+                        take();
+                    }
+                }
             }
         }
     }

@@ -63,6 +63,10 @@ Result<std::vector<int>> wallIterations(const BenchValues& v) {
                               "' is not an iteration count in [1, " +
                               std::to_string(kMaxWallIterations) + "] (give a list such as 10,20)");
         }
+        if (std::find(caps.begin(), caps.end(), static_cast<int>(n)) != caps.end()) {
+            return inputError("--wall-iterations " + v.wallIterations + ": " + item +
+                              " is given twice");
+        }
         caps.push_back(static_cast<int>(n));
     }
     return caps;
