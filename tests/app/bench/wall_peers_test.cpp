@@ -33,25 +33,40 @@ std::vector<Engine> engines() {
             {"box3d", WW_TEST_HAVE_BOX3D != 0, "peers skipped: Box3D not found"}};
 }
 
-TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
+// Runs `wavewall bench --quick --backend cpu --repeat 1 --suite wall ARGS --json F` into `run`
+// and returns F parsed (null, with the failure added, when the run or its file failed).
+nlohmann::json runWallSuite(const std::string& args, test::CommandResult& run) {
     const std::filesystem::path json =
         std::filesystem::temp_directory_path() /
         ("ww_wall_peers_" + std::to_string(ww::test::freshSeed()) + ".json");
-    const test::CommandResult run = test::runShell(
-        std::string(WW_WAVEWALL_EXE) +
-        " bench --quick --backend cpu --repeat 1 --suite wall --json " + json.string());
-    ASSERT_EQ(run.code, 0) << run.output;
+    run = test::runShell(std::string(WW_WAVEWALL_EXE) +
+                         " bench --quick --backend cpu --repeat 1 --suite wall " + args +
+                         " --json " + json.string());
+    if (run.code != 0) {
+        ADD_FAILURE() << "exit " << run.code << "\n" << run.output;
+        return nullptr;
+    }
+    std::ifstream in(json);
+    if (!in) {
+        ADD_FAILURE() << "no " << json << "\n" << run.output;
+        return nullptr;
+    }
+    nlohmann::json doc = nlohmann::json::parse(in);
+    in.close();
+    std::filesystem::remove(json);
+    return doc;
+}
+
+TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
+    test::CommandResult run;
+    const nlohmann::json doc = runWallSuite("", run);
+    ASSERT_FALSE(doc.is_null());
     const std::string& out = run.output;
     for (const char* column : {"engine", "wall", "scene", "p50 ms", "p95 ms", "max ms",
                                "max drift m", "overlap m", "peak MiB", "verdict"}) {
         EXPECT_NE(out.find(column), std::string::npos) << column << "\n" << out;
     }
 
-    std::ifstream in(json);
-    ASSERT_TRUE(in) << "no " << json << "\n" << out;
-    const nlohmann::json doc = nlohmann::json::parse(in);
-    in.close();
-    std::filesystem::remove(json);
     std::map<std::string, nlohmann::json> records;  // "name backend"
     for (const auto& r : doc["records"]) {
         if (r["name"].get<std::string>().rfind("peers-", 0) == 0) {
@@ -154,19 +169,9 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
 
 // --walls chooses the engines' walls; --quick keeps the first of them.
 TEST(WallPeers, WallsOptionSetsTheComparedWall) {
-    const std::filesystem::path json =
-        std::filesystem::temp_directory_path() /
-        ("ww_wall_peers_walls_" + std::to_string(ww::test::freshSeed()) + ".json");
-    const test::CommandResult run = test::runShell(
-        std::string(WW_WAVEWALL_EXE) +
-        " bench --quick --backend cpu --repeat 1 --suite wall --walls 12x4,20x20 --json " +
-        json.string());
-    ASSERT_EQ(run.code, 0) << run.output;
-    std::ifstream in(json);
-    ASSERT_TRUE(in) << "no " << json << "\n" << run.output;
-    const nlohmann::json doc = nlohmann::json::parse(in);
-    in.close();
-    std::filesystem::remove(json);
+    test::CommandResult run;
+    const nlohmann::json doc = runWallSuite("--walls 12x4,20x20", run);
+    ASSERT_FALSE(doc.is_null());
     std::map<std::string, int> perEngine;
     for (const auto& r : doc["records"]) {
         if (r["name"].get<std::string>().rfind("peers-", 0) == 0) {
@@ -183,19 +188,9 @@ TEST(WallPeers, WallsOptionSetsTheComparedWall) {
 // --wall-iterations adds our engine at those caps beside its default, each with its rows,
 // records and ratio lines; a bad list is refused with the item named.
 TEST(WallPeers, WallIterationsAddOurEngineAtThoseCaps) {
-    const std::filesystem::path json =
-        std::filesystem::temp_directory_path() /
-        ("ww_wall_peers_caps_" + std::to_string(ww::test::freshSeed()) + ".json");
-    const test::CommandResult run = test::runShell(
-        std::string(WW_WAVEWALL_EXE) +
-        " bench --quick --backend cpu --repeat 1 --suite wall --wall-iterations 7,3 --json " +
-        json.string());
-    ASSERT_EQ(run.code, 0) << run.output;
-    std::ifstream in(json);
-    ASSERT_TRUE(in) << "no " << json << "\n" << run.output;
-    const nlohmann::json doc = nlohmann::json::parse(in);
-    in.close();
-    std::filesystem::remove(json);
+    test::CommandResult run;
+    const nlohmann::json doc = runWallSuite("--wall-iterations 7,3", run);
+    ASSERT_FALSE(doc.is_null());
     std::map<std::string, int> perEngine;
     std::map<std::string, double> collapseDrift;
     for (const auto& r : doc["records"]) {
