@@ -54,10 +54,10 @@ std::string outPath(const std::string& name) {
     const char* dir = std::getenv("WW_RENDER_TEST_OUT");
     // Without a folder given, one per test run (ctest's process id): two runs of the suite on
     // one machine never count or overwrite each other's files.
-    const std::filesystem::path base =
-        dir != nullptr ? std::filesystem::path(dir)
-                       : std::filesystem::path(testing::TempDir()) /
-                             ("wavewall-tests-" + std::to_string(::getppid()));
+    const std::filesystem::path base = dir != nullptr
+                                           ? std::filesystem::path(dir)
+                                           : std::filesystem::path(testing::TempDir()) /
+                                                 ("wavewall-tests-" + std::to_string(::getppid()));
     std::filesystem::create_directories(base);
     return (base / name).string();
 }
