@@ -90,7 +90,9 @@ Body ground() {
 }
 
 // A box alone on the ground: its support rows are the whole LCP, so the pass (many sweeps,
-// from zero impulses) must end at the velocity of the LCP's solution. Frictionless, where
+// from zero impulses) must end at the velocity of the LCP's solution. (Seed 1919719908 drew a
+// face whose Gauss-Seidel sweeps were still 1e-3 of the velocity off after 3000 sweeps, and
+// within the bound after 30000.) Frictionless, where
 // Lemke's method in double precision is the reference; the velocity is unique even though a
 // face's four normal impulses are not.
 TEST(Shock, OneBoxOnTheGroundGetsTheReferenceLcpVelocity) {
@@ -140,7 +142,7 @@ TEST(Shock, OneBoxOnTheGroundGetsTheReferenceLcpVelocity) {
             }
         }
         ShockParams p;
-        p.sweeps = 3000;
+        p.sweeps = 30000;
         p.friction = 0.0f;
         p.restingSpeed = 1.0e9f;  // the box moves: correct it anyway
         ShockPropagation shock;
@@ -319,7 +321,7 @@ TEST(Shock, KeptLevelsCorrectAsFreshOnesWhenTheOrderChanges) {
     ShockPropagation kept;
     // The upper box's height, and whether the ground contact is posed (the classification).
     const std::vector<std::pair<float, bool>> steps = {
-        {1.497f, true}, {1.497f, true}, {0.2f, true},  {0.2f, true},
+        {1.497f, true}, {1.497f, true},  {0.2f, true},   {0.2f, true},
         {1.497f, true}, {1.497f, false}, {1.497f, true}, {1.497f, true}};
     int dropped = 0;
     for (std::size_t step = 0; step < steps.size(); ++step) {
@@ -346,10 +348,9 @@ TEST(Shock, KeptLevelsCorrectAsFreshOnesWhenTheOrderChanges) {
         EXPECT_EQ(kept.levels(), once.levels());
         dropped += once.levels() == 1 && steps[step].second ? 1 : 0;
         for (std::size_t b = 1; b < s.bodies.size(); ++b) {
-            for (const auto& [k, f] : {std::pair{s.bodies[b].linearVelocity,
-                                                 fresh.bodies[b].linearVelocity},
-                                       std::pair{s.bodies[b].angularVelocity,
-                                                 fresh.bodies[b].angularVelocity}}) {
+            for (const auto& [k, f] :
+                 {std::pair{s.bodies[b].linearVelocity, fresh.bodies[b].linearVelocity},
+                  std::pair{s.bodies[b].angularVelocity, fresh.bodies[b].angularVelocity}}) {
                 EXPECT_EQ(k.x, f.x) << "body " << b;
                 EXPECT_EQ(k.y, f.y) << "body " << b;
                 EXPECT_EQ(k.z, f.z) << "body " << b;

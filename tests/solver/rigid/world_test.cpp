@@ -198,12 +198,13 @@ TEST(World, ASunkenBoxRisesAtBaumgartesRateThroughTheShockPass) {
 }
 
 // Sunk deep, the same box leaves at the cap on Baumgarte's speed, maxCorrectionSpeed, not at
-// erp (depth - slop) / dt (2.4-4.8 m/s here): a box pushed into the ground (a wall brick landed
-// on by a sphere) is eased out instead of launched.
+// erp (depth - slop) / dt (3.0-4.8 m/s here, at least 1.2 times the cap: a depth drawn near 0.2 m
+// gave 2.397 m/s): a box pushed into the ground (a wall brick landed on by a sphere) is eased out
+// instead of launched.
 TEST(World, ADeeplySunkenBoxRisesAtTheCorrectionSpeedCap) {
     const unsigned seed = ww::test::freshSeed();
     const WorldParams p;
-    const SunkenBoxStep r = stepSunkenBox(seed, 0.5f, 0.2f, 0.4f);
+    const SunkenBoxStep r = stepSunkenBox(seed, 0.5f, 0.25f, 0.4f);
     ASSERT_GT(p.erp / p.dtSeconds * (r.depth - p.slopM), 1.2f * p.maxCorrectionSpeed);
     EXPECT_NEAR(r.upSpeed, p.maxCorrectionSpeed, 0.02f * p.maxCorrectionSpeed)
         << "seed " << seed << " depth " << r.depth;
