@@ -222,7 +222,7 @@ Run run(PeerWall& wall, const PeerWallSetup& setup, Scene scene, int steps, doub
     r.stepsPlanned = steps;
     r.stepMs.reserve(static_cast<std::size_t>(steps));
     r.cpuMs.reserve(static_cast<std::size_t>(steps));
-    std::vector<rigid::Vec3> start, now;
+    std::vector<rigid::Vec3> start;
     wall.brickCentres(start);
     if (scene == Scene::kCollapse) {
         wall.shoot(shot);
@@ -240,9 +240,9 @@ Run run(PeerWall& wall, const PeerWallSetup& setup, Scene scene, int steps, doub
         }
         r.stepMs.push_back(sw.elapsedMs());
         r.cpuMs.push_back(processCpuMs() - cpu0);
-        wall.brickCentres(now);
-        for (std::size_t i = 0; i < start.size() && i < now.size(); ++i) {
-            const double d = rigid::length(now[i] - start[i]);
+        wall.brickPoses(poses);  // read once a step: the drift's centres and the overlap's poses
+        for (std::size_t i = 0; i < start.size() && i < poses.size(); ++i) {
+            const double d = rigid::length(poses[i].centre - start[i]);
             r.maxDriftM = std::isfinite(d) ? std::max(r.maxDriftM, d)
                                            : std::numeric_limits<double>::infinity();
         }
@@ -251,7 +251,6 @@ Run run(PeerWall& wall, const PeerWallSetup& setup, Scene scene, int steps, doub
         }
         if ((s + 1) % overlapEvery == 0) {
             const Stopwatch measuring;
-            wall.brickPoses(poses);
             const double overlap = deepestOverlapM(setup, poses);
             if (overlap > r.maxOverlapM || r.maxOverlapStep == 0) {
                 r.maxOverlapM = overlap;
