@@ -77,6 +77,11 @@ class Box3dWall final : public PeerWall {
         }
     }
 
+    rigid::Vec3 brickWorldPoint(std::size_t brick, const rigid::Vec3& local) const override {
+        const b3Pos w = b3Body_GetWorldPoint(m_bricks.at(brick), {local.x, local.y, local.z});
+        return {static_cast<float>(w.x), static_cast<float>(w.y), static_cast<float>(w.z)};
+    }
+
   private:
     b3ShapeDef shapeDef(float densityKgPerM3) const {
         b3ShapeDef def = b3DefaultShapeDef();

@@ -63,6 +63,11 @@ class BulletWall final : public PeerWall {
         }
     }
 
+    rigid::Vec3 brickWorldPoint(std::size_t brick, const rigid::Vec3& local) const override {
+        const btVector3 w = m_bricks.at(brick)->getCenterOfMassTransform() * toBt(local);
+        return {w.x(), w.y(), w.z()};
+    }
+
   private:
     btRigidBody* addBody(btCollisionShape* shape, float massKg, const btVector3& position,
                          const btVector3& velocity) {

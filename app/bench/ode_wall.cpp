@@ -120,6 +120,12 @@ class OdeWall final : public PeerWall {
         }
     }
 
+    rigid::Vec3 brickWorldPoint(std::size_t brick, const rigid::Vec3& local) const override {
+        dVector3 w;
+        dBodyGetRelPointPos(m_bricks.at(brick), local.x, local.y, local.z, w);
+        return {static_cast<float>(w[0]), static_cast<float>(w[1]), static_cast<float>(w[2])};
+    }
+
   private:
     dBodyID addBody(dGeomID geom, const dMass& mass, const rigid::Vec3& position,
                     const rigid::Vec3& velocity) {

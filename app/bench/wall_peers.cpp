@@ -112,6 +112,16 @@ class OurWall final : public PeerWall {
         }
     }
 
+    rigid::Vec3 brickWorldPoint(std::size_t brick, const rigid::Vec3& local) const override {
+        std::size_t at = 0;
+        for (const rigid::Body& b : m_world.bodies()) {
+            if (b.kind == rigid::BodyKind::kBox && b.tag >= 0 && at++ == brick) {
+                return b.position + b.rotation * local;
+            }
+        }
+        throw std::out_of_range("brickWorldPoint: no brick " + std::to_string(brick));
+    }
+
   private:
     rigid::World m_world;
 };

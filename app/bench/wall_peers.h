@@ -66,6 +66,10 @@ class PeerWall {
     virtual void shoot(const PeerShot& shot) = 0;
     /// Current brick poses.
     virtual void brickPoses(std::vector<BrickPose>& out) const = 0;
+    /// Where the engine itself puts the point `local` (m, in brick `brick`'s frame) in the
+    /// world, through its own transform: what the tests hold brickPoses' rotations against
+    /// (each engine orders a quaternion's components its own way).
+    virtual rigid::Vec3 brickWorldPoint(std::size_t brick, const rigid::Vec3& local) const = 0;
     /// Current brick centres, m.
     void brickCentres(std::vector<rigid::Vec3>& out) const;
 };

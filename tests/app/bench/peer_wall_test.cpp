@@ -1,7 +1,8 @@
 // The peers' walls (app/bench/bullet_wall.cpp, ode_wall.cpp, box3d_wall.cpp): a run repeats
 // itself bit for bit whatever ran before it in the process, so the table's rows do not depend
 // on their order; Box3D's gives the same bits on 1 and 2 threads of its scheduler, so its rows
-// at different thread counts simulate the same wall.
+// at different thread counts simulate the same wall; each engine's poses agree with its own
+// transform of a brick point.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -113,6 +114,58 @@ TEST(PeerWall, Box3dRunRepeatsAndIsTheSameOnOneAndTwoThreads) {
     EXPECT_GT(moved, 0.2f);
 #else
     GTEST_SKIP() << "this build has no Box3D (WW_BOX3D_ROOT)";
+#endif
+}
+
+// Each engine's brickPoses read through its own transform. A wrong quaternion component order
+// (Bullet x,y,z,w; ODE w first; Box3D {v, s}) leaves a brick at rest looking right, as a cube's
+// rotations by quarter turns map it onto itself; after a collapse the bricks are tipped by
+// arbitrary angles and a point off the brick's symmetry axes lands elsewhere.
+void expectPosesMatchTheEnginesTransform(bench::PeerWall& wall) {
+    oneSecond(wall);
+    std::vector<bench::BrickPose> poses;
+    wall.brickPoses(poses);
+    ASSERT_EQ(poses.size(), wall10x6().brickCentres.size());
+    const rigid::Vec3 locals[] = {{0.31f, -0.17f, 0.45f}, {-0.5f, 0.5f, 0.5f}, {0.0f, 0.0f, 0.0f}};
+    float worst = 0.0f;
+    float mostTipped = 0.0f;
+    for (std::size_t i = 0; i < poses.size(); ++i) {
+        const rigid::Quat& q = poses[i].rotation;
+        mostTipped = std::max(mostTipped, 2.0f * std::acos(std::min(1.0f, std::abs(q.w))));
+        for (const rigid::Vec3& local : locals) {
+            const rigid::Vec3 ours = poses[i].centre + rigid::toMat3(q) * local;
+            worst = std::max(worst, rigid::length(ours - wall.brickWorldPoint(i, local)));
+        }
+    }
+    // float poses a few metres from the origin: ~1e-6 m of rounding.
+    EXPECT_LT(worst, 1e-4f) << "brickPoses disagrees with the engine's own transform";
+    // The check means something only if some brick turned well off a cube symmetry.
+    EXPECT_GT(mostTipped, 0.2f) << "no brick turned: the shot missed";
+}
+
+TEST(PeerWall, PosesAgreeWithEachEnginesOwnTransform) {
+    {
+        SCOPED_TRACE("wavewall");
+        expectPosesMatchTheEnginesTransform(
+            *bench::makeOurWall(std::make_shared<const exec::Executor>(1), bench::WallSize{10, 6}));
+    }
+#if WW_HAVE_BULLET
+    {
+        SCOPED_TRACE("Bullet");
+        expectPosesMatchTheEnginesTransform(*bench::makeBulletWall(wall10x6()));
+    }
+#endif
+#if WW_HAVE_ODE
+    {
+        SCOPED_TRACE("ODE");
+        expectPosesMatchTheEnginesTransform(*bench::makeOdeWall(wall10x6()));
+    }
+#endif
+#if WW_HAVE_BOX3D
+    {
+        SCOPED_TRACE("Box3D");
+        expectPosesMatchTheEnginesTransform(*bench::makeBox3dWall(wall10x6(), 1));
+    }
 #endif
 }
 
