@@ -443,10 +443,9 @@ float World::estimateBlocksLambdaMax() {
                 settled = exec::reduceChunks(
                     m_ex.get(), exec::chunkCount(count, kChunk), true,
                     [&](std::ptrdiff_t c) {
-                        const std::span<const int> part =
-                            ids.subspan(static_cast<std::size_t>(c * kChunk),
-                                        static_cast<std::size_t>(
-                                            std::min(kChunk, count - c * kChunk)));
+                        const std::span<const int> part = ids.subspan(
+                            static_cast<std::size_t>(c * kChunk),
+                            static_cast<std::size_t>(std::min(kChunk, count - c * kChunk)));
                         return std::all_of(part.begin(), part.end(), [&](int id) {
                             return m_contacts[static_cast<std::size_t>(id)].reused;
                         });
@@ -606,8 +605,7 @@ void World::assembleAndSolve(float h) {
     // no cached feature (on a 100 x 100 collapse 41-82 % of all points were warm started,
     // below half every third step); counted as cold, they made those steps run 200 iterations
     // over 400 000 rows (1 s at two threads).
-    if (m_params.coldStartIterations > 0 && options.maxIterations > 0 &&
-        2 * m_restingCold > nc) {
+    if (m_params.coldStartIterations > 0 && options.maxIterations > 0 && 2 * m_restingCold > nc) {
         options.maxIterations = std::max(options.maxIterations, m_params.coldStartIterations);
     }
     m_stats.iterationCap = std::max(m_stats.iterationCap, options.maxIterations);
@@ -620,6 +618,9 @@ void World::assembleAndSolve(float h) {
         m_stats.iterationsMax = std::max(m_stats.iterationsMax, r.iterations);
         m_stats.residualMax = std::max(m_stats.residualMax, r.residual);
         m_stats.divergedBlocks += r.status == lcp::LcpStatus::kDiverged ? 1 : 0;
+        if (!r.error.empty() && m_stats.lcpError.empty()) {
+            m_stats.lcpError = r.error;
+        }
         if (!r.history.empty() && n >= m_stats.lcpNMax) {
             m_stats.residualHistory = r.history;
         }

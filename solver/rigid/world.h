@@ -181,6 +181,10 @@ struct StepStats {
     float lambdaMax = 0;    ///< the estimate of lambda_max(D^-1 A) that set omega
     int lambdaSteps = 0;    ///< Lanczos steps of that estimate, over the matrix-free blocks
     int divergedBlocks = 0;
+    /// Why a block's solve was rejected or failed (the first such block's LcpReport::error:
+    /// a problem the solver refused, a GPU buffer or dispatch error); empty when every block
+    /// was solved, also when one diverged numerically (omega too large).
+    std::string lcpError;
     /// The backend cannot run lcp.method (Gauss-Seidel on the GPU): this step's LCP was
     /// solved by the CPU solver instead.
     bool solvedOnCpuFallback = false;

@@ -145,7 +145,8 @@ void SplashScene::checkInvariants(const StepRecord&, std::vector<std::string>& o
     }
     if (s.rigid.divergedBlocks > 0) {
         out.push_back(at + "the LCP solve diverged in " + std::to_string(s.rigid.divergedBlocks) +
-                      " blocks");
+                      " blocks" +
+                      (s.rigid.lcpError.empty() ? std::string() : ": " + s.rigid.lcpError));
     }
     if (!std::isfinite(s.waterVolume)) {  // W sums every height
         out.push_back(at + "the water surface became NaN/Inf");

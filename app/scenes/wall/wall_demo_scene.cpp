@@ -542,7 +542,10 @@ void WallDemoScene::drawStats() {
                 "iterations than asked for; raise it for a lower residual at a higher cost");
         }
     }
-    if (s.divergedBlocks > 0) {
+    if (s.divergedBlocks > 0 && !s.lcpError.empty()) {
+        ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "failed in %d blocks: %s",
+                           s.divergedBlocks, s.lcpError.c_str());
+    } else if (s.divergedBlocks > 0) {
         ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "diverged in %d blocks: lower omega",
                            s.divergedBlocks);
     }

@@ -254,7 +254,10 @@ void WallScene::checkInvariants(const StepRecord&, std::vector<std::string>& out
         out.push_back(at + std::to_string(s.nonFiniteBodies) +
                       " bodies had a NaN/Inf state (restored to the last good state)");
     }
-    if (s.divergedBlocks > 0) {
+    if (s.divergedBlocks > 0 && !s.lcpError.empty()) {
+        out.push_back(at + "the LCP solve failed in " + std::to_string(s.divergedBlocks) + " of " +
+                      std::to_string(s.islands) + " blocks: " + s.lcpError);
+    } else if (s.divergedBlocks > 0) {
         out.push_back(at + "the LCP solve diverged in " + std::to_string(s.divergedBlocks) +
                       " of " + std::to_string(s.islands) +
                       " blocks (omega too large for projected Jacobi? try --omega 0.3)");

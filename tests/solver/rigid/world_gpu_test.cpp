@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 #include "solver/gpu/shader_library.h"
 #include "solver/rigid/scenes.h"
@@ -31,6 +34,16 @@ World smallWall() {
     return makeWallWorld(test::executor(), WallParams{3, 3}, p);
 }
 
+std::string joined(const std::vector<float>& v) {
+    std::string out;
+    for (float f : v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%s%.6g", out.empty() ? "" : " ", static_cast<double>(f));
+        out += buf;
+    }
+    return out;
+}
+
 void runSteps(World& w, int steps) {
     for (int s = 0; s < steps; ++s) {
         if (w.stepCount() == 20) {
@@ -38,7 +51,7 @@ void runSteps(World& w, int steps) {
         }
         const StepStats& st = w.step();
         ASSERT_EQ(st.nonFiniteBodies, 0);
-        ASSERT_EQ(st.divergedBlocks, 0);
+        ASSERT_EQ(st.divergedBlocks, 0) << st.lcpError;
     }
 }
 
@@ -123,7 +136,7 @@ TEST(WorldGpu, GaussSeidelIsNeverLeftUnsolvedOnTheGpuBackend) {
         EXPECT_FALSE(c.solvedOnCpuFallback);
         const StepStats& g = gpuWorld.step();
         ASSERT_TRUE(g.solvedOnCpuFallback) << "step " << k;
-        ASSERT_EQ(g.divergedBlocks, 0);
+        ASSERT_EQ(g.divergedBlocks, 0) << g.lcpError;
         ASSERT_EQ(cpu.stateHash(), gpuWorld.stateHash()) << "step " << k;
     }
     const Body& top = gpuWorld.bodies()[*findBrick(gpuWorld, 1, 2)];
@@ -160,16 +173,21 @@ TEST(WorldGpu, HundredByHundredWallMatchesTheCpuIterateByIterate) {
     for (int step = 0; step < 3; ++step) {
         const StepStats a = cpu.step();
         const StepStats b = gpuWorld.step();
-        ASSERT_EQ(b.divergedBlocks, 0);
+        // Each failure says enough to tell a GPU error from a numerical disagreement.
+        SCOPED_TRACE("step " + std::to_string(step) + ": CPU residuals " +
+                     joined(a.residualHistory) + "; GPU " + joined(b.residualHistory));
+        ASSERT_EQ(a.divergedBlocks, 0) << a.lcpError;
+        ASSERT_EQ(b.divergedBlocks, 0) << b.lcpError;
         ASSERT_FALSE(b.solvedOnCpuFallback);
         ASSERT_GE(a.lcpNMax, 300000) << "one island of the whole wall";
-        ASSERT_EQ(a.lcpNMax, b.lcpNMax);
+        ASSERT_EQ(a.lcpNMax, b.lcpNMax)
+            << "blocks: " << a.islands << " CPU, " << b.islands << " GPU";
         ASSERT_EQ(a.residualHistory.size(), 13u);
         ASSERT_EQ(b.residualHistory.size(), a.residualHistory.size());
         for (std::size_t t = 0; t < a.residualHistory.size(); ++t) {
             const float ra = a.residualHistory[t];
-            EXPECT_NEAR(b.residualHistory[t], ra, 1e-3f * ra + 1e-6f)
-                << "step " << step << " iterate " << t;
+            // Measured agreement on llvmpipe: 1e-7 to 1e-5 relative.
+            EXPECT_NEAR(b.residualHistory[t], ra, 1e-3f * ra + 1e-6f) << "iterate " << t;
         }
         EXPECT_GT(a.residualHistory[1], 1e-3f) << "the pushes give the solve work";
     }

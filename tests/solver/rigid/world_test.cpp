@@ -383,6 +383,36 @@ TEST(World, CollapseWithProjectileStaysFiniteAndBounded) {
     EXPECT_GT(monitor.measure(w).maxDriftM, 0.5f) << "the shot should knock bricks over";
 }
 
+// A solve the solver refuses (here: omega 0, which no front end lets through; on the GPU also a
+// buffer or dispatch error) says why in StepStats::lcpError, which `--check` and the panel
+// print; a solve that diverges numerically (omega far above 2 / lambda_max) has no such reason,
+// and the advice to lower omega stands.
+TEST(World, ARefusedSolveSaysWhyAndANumericalDivergenceDoesNot) {
+    {
+        WorldParams p;
+        p.adaptiveOmega = false;
+        p.lcp.omega = 0.0f;
+        World w = makeWallWorld(test::executor(), WallParams{3, 2}, p);
+        const StepStats& st = w.step();
+        EXPECT_GT(st.divergedBlocks, 0);
+        EXPECT_NE(st.lcpError.find("omega must be positive"), std::string::npos) << st.lcpError;
+    }
+    {
+        WorldParams p;
+        p.adaptiveOmega = false;
+        p.lcp.omega = 50.0f;  // lambda_max(D^-1 A) of a wall is ~12-17: 2 / lambda ~ 0.15
+        World w = makeWallWorld(test::executor(), WallParams{}, p);
+        shootSphere(w, ShotParams{});  // the standing wall meets the tolerance at iteration 0
+        int diverged = 0;
+        for (int s = 0; s < 40; ++s) {
+            const StepStats& st = w.step();
+            diverged += st.divergedBlocks;
+            EXPECT_TRUE(st.lcpError.empty()) << st.lcpError;
+        }
+        EXPECT_GT(diverged, 0);
+    }
+}
+
 TEST(World, SameSeedGivesSameHashAndADifferentSeedADifferentOne) {
     const auto run = [](std::uint32_t seed, float vz) {
         WallParams wall{4, 3};
