@@ -44,6 +44,7 @@ struct SceneOptionValues {
     std::string warmStart;
     std::string warmStartMoving;
     std::string adaptiveOmega;
+    float localStepOmega = 0;  ///< rigid::WorldParams::localStepOmega (0 = off)
     float chebyshevRho = 0;
     std::string restingLoadGuess;
     int shockSweeps = 0;  ///< rigid::WorldParams::shockSweeps (0 = off)

@@ -231,6 +231,103 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
     m_diagonalsCfm = m_cfm;
 }
 
+float RowOperator::localStepBound(int body) const {
+    // T = sum over the body's entries of K_e J_e^T / (J_e . K_e): W^(1/2) H W^(-1/2) for H the
+    // sum of the projectors onto W^(1/2) J_e^T, so T has H's eigenvalues, the nonzero ones of
+    // the body's part G_b = J_b W_b J_b^T of A scaled by its own diagonal. tr(T) is the entry
+    // count; lambda_max <= (tr T^32)^(1/32) <= 6^(1/32) lambda_max (at most six nonzero
+    // eigenvalues), computed by five squarings of T / tr(T) in double.
+    double t[36] = {};
+    const auto b = static_cast<std::size_t>(body);
+    for (std::int32_t at = m_bodyStart[b]; at < m_bodyStart[b + 1]; ++at) {
+        const auto entry = static_cast<std::size_t>(m_bodyEntries[static_cast<std::size_t>(at)]);
+        const float* j = m_j.data() + kJ * (entry >> 1) + kU * (entry & 1);
+        const float* k = m_k.data() + kJ * (entry >> 1) + kU * (entry & 1);
+        const double g = dot6(j, k);
+        if (!(g > 0.0)) {
+            continue;  // a row side without inertia (or not finite: validation reports it)
+        }
+        for (int r = 0; r < 6; ++r) {
+            const double kr = static_cast<double>(k[r]) / g;
+            for (int c = 0; c < 6; ++c) {
+                t[6 * r + c] += kr * j[c];
+            }
+        }
+    }
+    double trace = 0.0;
+    for (int r = 0; r < 6; ++r) {
+        trace += t[7 * r];
+    }
+    if (!(trace > 0.0)) {
+        return 0.0f;
+    }
+    for (double& v : t) {
+        v /= trace;
+    }
+    for (int squaring = 0; squaring < 5; ++squaring) {
+        double u[36] = {};
+        for (int r = 0; r < 6; ++r) {
+            for (int q = 0; q < 6; ++q) {
+                const double trq = t[6 * r + q];
+                for (int c = 0; c < 6; ++c) {
+                    u[6 * r + c] += trq * t[6 * q + c];
+                }
+            }
+        }
+        std::copy(u, u + 36, t);
+    }
+    double trace32 = 0.0;
+    for (int r = 0; r < 6; ++r) {
+        trace32 += t[7 * r];
+    }
+    return static_cast<float>(trace * std::pow(std::max(trace32, 0.0), 1.0 / 32.0));
+}
+
+float RowOperator::useLocalStepDiagonals(const exec::Executor* ex) {
+    const auto n = static_cast<std::size_t>(rows());
+    m_localBound.resize(static_cast<std::size_t>(m_bodies));
+    constexpr std::ptrdiff_t kChunkBodies = 256;
+    constexpr std::ptrdiff_t kChunkRows = 2048;
+    // ~4000 operations a body (its entries' outer products and five 6 x 6 squarings).
+    const float worst = exec::reduceChunks(
+        ex, exec::chunkCount(m_bodies, kChunkBodies), 0.0f,
+        [&](std::ptrdiff_t c) {
+            float most = 0.0f;
+            const auto last =
+                static_cast<int>(std::min<std::ptrdiff_t>(m_bodies, (c + 1) * kChunkBodies));
+            for (auto b = static_cast<int>(c * kChunkBodies); b < last; ++b) {
+                const float bound = localStepBound(b);
+                m_localBound[static_cast<std::size_t>(b)] = bound;
+                most = std::max(most, bound);
+            }
+            return most;
+        },
+        [](float a, float b) { return std::max(a, b); },
+        4000 * static_cast<std::ptrdiff_t>(m_bodies));
+    m_diagonals.resize(n);
+    exec::forChunks(
+        ex, exec::chunkCount(static_cast<std::ptrdiff_t>(n), kChunkRows),
+        [&](std::ptrdiff_t c) {
+            const std::size_t last = std::min(n, static_cast<std::size_t>((c + 1) * kChunkRows));
+            for (auto i = static_cast<std::size_t>(c * kChunkRows); i < last; ++i) {
+                const float* ji = m_j.data() + kJ * i;
+                const float* ki = m_k.data() + kJ * i;
+                float d = m_cfm;
+                for (std::size_t side = 0; side < 2; ++side) {
+                    const std::int32_t b = m_body[2 * i + side];
+                    if (b >= 0) {
+                        d += m_localBound[static_cast<std::size_t>(b)] *
+                             dot6(ji + kU * side, ki + kU * side);
+                    }
+                }
+                m_diagonals[i] = d;
+            }
+        },
+        30 * static_cast<std::ptrdiff_t>(n));
+    m_diagonalsCfm = m_cfm;
+    return worst;
+}
+
 float RowOperator::computeDiagonal(int i) const {
     const auto ui = static_cast<std::size_t>(i);
     const float* ji = m_j.data() + kJ * ui;

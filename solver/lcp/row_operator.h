@@ -118,6 +118,19 @@ class RowOperator {
     }
     /// A_ii computed from J and K.
     float computeDiagonal(int i) const;
+    /// Local step scales (docs/rigid.md, "Local step scales"): replaces every row's diagonal
+    /// A_ii, as diagonal() returns it and the solvers divide their steps by it, with
+    /// P_ii = cfm + sum over the row's bodies b of lambda_b (J K)_ii,b, where lambda_b bounds the
+    /// top eigenvalue of body b's part of A scaled by its own diagonal (localStepBound). Then
+    /// P >= A (A is the sum of the bodies' parts), so Jacobi steps omega / P_ii converge for any
+    /// omega in (0, 2) without a global lambda_max(D^-1 A): a body with few contacts (debris,
+    /// a landing brick) steps as far as its own contacts allow, not as far as the most crowded
+    /// body of the block does. Call after buildBodyIndex (which restores A's diagonals); returns
+    /// the largest lambda_b.
+    float useLocalStepDiagonals(const exec::Executor* ex = nullptr);
+    /// An upper bound (within a factor 6^(1/32)) on lambda_max of body `body`'s part of A,
+    /// G_b = J_b W_b J_b^T, scaled by its own diagonal; 0 for a body without entries.
+    float localStepBound(int body) const;
     /// Empty when consistent with n rows (sizes, body slots in range, index matching the rows),
     /// otherwise the reason (the first bad row). With an executor the O(rows) checks run on
     /// its threads.
@@ -167,7 +180,7 @@ class RowOperator {
     std::vector<float> m_bodyMass;     ///< kMassFloats per body slot, or empty
 
     // What buildBodyIndex derives from them.
-    std::vector<std::int32_t> m_bodyStart;    ///< bodies + 1 offsets into m_bodyEntries
+    std::vector<std::int32_t> m_bodyStart;  ///< bodies + 1 offsets into m_bodyEntries
     /// m_body and m_bodies as the index was last sorted from (-1: never).
     std::vector<std::int32_t> m_indexedBody;
     int m_indexedBodies = -1;
@@ -201,6 +214,7 @@ class RowOperator {
     /// solve reads each diagonal several times (validation, the lambda_max estimate, the step
     /// scales), each a row's two J . K products.
     std::vector<float> m_diagonals;
+    std::vector<float> m_localBound;  ///< useLocalStepDiagonals' lambda_b per body
     float m_diagonalsCfm = 0.0f;
 };
 

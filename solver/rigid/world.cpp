@@ -549,6 +549,9 @@ void World::assembleAndSolve(float h) {
         solver = m_cpuFallback.get();
     }
     const std::span<const int> ids(m_blockIds);
+    // Local step scales need every block's rows by body (posed matrix-free).
+    const bool localSteps =
+        m_params.localStepOmega > 0.0f && m_params.lcp.method == lcp::LcpMethod::kJacobi;
     // The shock pass's velocity bias of every posed contact row, written as the rows are.
     if (m_params.shockSweeps > 0) {
         // Every posed row's entry is written by the assembly; the shock pass reads no other.
@@ -562,7 +565,7 @@ void World::assembleAndSolve(float h) {
         const std::span<const int> blockIds = ids.subspan(begin, count);
         const std::span<float> guess = std::span<float>(m_x).subspan(3 * begin, 3 * count);
         const bool matrixFree =
-            m_params.lcpOperator == LcpOperator::kMatrixFree ||
+            localSteps || m_params.lcpOperator == LcpOperator::kMatrixFree ||
             (m_params.lcpOperator == LcpOperator::kAuto && m_params.mode == LcpMode::kIslands &&
              3 * count >= kMatrixFreeMinRows);
         if (matrixFree) {
@@ -580,7 +583,14 @@ void World::assembleAndSolve(float h) {
     m_assembler.setRowBiasOutput({});
     m_stats.lcpMacs = std::max(m_stats.lcpMacs, work);
     lcp::LcpOptions options = m_params.lcp;
-    if (m_params.adaptiveOmega && options.method == lcp::LcpMethod::kJacobi && blocks > 0) {
+    if (localSteps) {
+        float worst = 0.0f;
+        for (int k = 0; k < blocks; ++k) {
+            worst = std::max(worst, m_blocks[k].op.useLocalStepDiagonals(m_ex.get()));
+        }
+        m_stats.lambdaMax = worst;
+        options.omega = m_params.localStepOmega;
+    } else if (m_params.adaptiveOmega && options.method == lcp::LcpMethod::kJacobi && blocks > 0) {
         float rho = 0.0f;
         for (int k = 0; k < blocks; ++k) {
             rho = std::max(rho, static_cast<float>(lcp::gershgorinBound(m_blocks[k])));

@@ -116,6 +116,14 @@ struct WorldParams {
     /// omega < 2 / lambda_max, so piles with many contacts per body, whose lambda_max is
     /// large, cannot make it diverge, while stacks get the largest safe omega (docs/rigid.md).
     bool adaptiveOmega = true;
+    /// Jacobi only. 0: every row steps omega / A_ii with the global omega above. In (0, 2):
+    /// local step scales instead: every block is posed matrix-free and row i steps
+    /// localStepOmega / P_ii, P_ii summing per-body bounds on the row's bodies' parts of A
+    /// (lcp::RowOperator::useLocalStepDiagonals), so P >= A and no lambda_max estimate is
+    /// made; omega and adaptiveOmega are not used. A body with few contacts (debris, a
+    /// landing brick) then steps as far as its own contacts allow instead of as far as the
+    /// block's most crowded body does (docs/rigid.md, "Local step scales").
+    float localStepOmega = 0.0f;
     /// Iteration cap for a cold step, when more than half of all contact points are between
     /// resting bodies and were not warm started (the first step of a scene, bodies put down on
     /// a pile; not the moving pairs of a collapse, which are made afresh every step): a cold
@@ -178,8 +186,10 @@ struct StepStats {
     int iterationCap = 0;   ///< after the cold-start and budget rules (0 = 2n)
     float residualMax = 0;  ///< natural-map residual, N s
     float omega = 0;        ///< relaxation used (after the adaptive cap)
-    float lambdaMax = 0;    ///< the estimate of lambda_max(D^-1 A) that set omega
-    int lambdaSteps = 0;    ///< Lanczos steps of that estimate, over the matrix-free blocks
+    /// The estimate of lambda_max(D^-1 A) that set omega; with local step scales
+    /// (localStepOmega), the largest per-body bound lambda_b.
+    float lambdaMax = 0;
+    int lambdaSteps = 0;  ///< Lanczos steps of that estimate, over the matrix-free blocks
     int divergedBlocks = 0;
     /// Why a block's solve was rejected or failed (the first such block's LcpReport::error:
     /// a problem the solver refused, a GPU buffer or dispatch error); empty when every block

@@ -185,6 +185,24 @@ std::vector<ParamRow<Wall>> makeWallParams() {
             [](auto& s) -> auto& { return s.world.adaptiveOmega; });
         adaptive.inactive = jacobiOnly;
         rows.push_back(std::move(adaptive));
+        ParamRow<Wall> local = numberRow<Wall>(
+            {.key = "local-steps",
+             .label = "local steps",
+             .help = "Jacobi with local step scales: row i steps W / P_ii, P_ii from bounds on "
+                     "its bodies' own parts of A (P >= A, so any W in (0, 2) converges; every "
+                     "block matrix-free; --omega and --adaptive-omega unused); 0 = off, the "
+                     "global omega (docs/rigid.md, \"Local step scales\")",
+             .widget = ParamWidget::kSlider,
+             .range = {.lo = 0,
+                       .hi = 2,
+                       .hiOpen = true,
+                       .dragLo = 0,
+                       .dragHi = 1.99,
+                       .note = "(0: off, the global omega)"}},
+            &SceneOptionValues::localStepOmega,
+            [](auto& s) -> auto& { return s.world.localStepOmega; });
+        local.inactive = jacobiOnly;
+        rows.push_back(std::move(local));
         ParamRow<Wall> chebyshev = numberRow<Wall>(
             {.key = "chebyshev-rho",
              .label = "Chebyshev rho",
