@@ -24,6 +24,15 @@ std::string jacobiOnly(const Wall& s, Backend) {
                : std::string("Jacobi only: Gauss-Seidel does not use it");
 }
 
+/// omega and adaptive omega while local step scales set Jacobi's steps.
+std::string globalOmegaOnly(const Wall& s, Backend backend) {
+    std::string why = jacobiOnly(s, backend);
+    if (why.empty() && s.world.localStepOmega > 0.0f) {
+        why = "local steps set Jacobi's steps (local steps 0 uses omega)";
+    }
+    return why;
+}
+
 std::string slideOnly(const Wall& s, Backend) {
     return s.layout == "slide" ? std::string() : std::string("The slide layout's brick only");
 }
@@ -172,6 +181,10 @@ std::vector<ParamRow<Wall>> makeWallParams() {
                 v.omega > 0.0f ? v.omega : rigid::defaultWallOmega(*parseMethod(v.lcpSolver));
             return {};
         };
+        omega.inactive = [](const Wall& s, Backend backend) {
+            return s.world.lcp.method == lcp::LcpMethod::kJacobi ? globalOmegaOnly(s, backend)
+                                                                 : std::string();
+        };
         rows.push_back(std::move(omega));
     }
     {
@@ -183,7 +196,7 @@ std::vector<ParamRow<Wall>> makeWallParams() {
                      "it convergent; off uses --omega as given"},
             &SceneOptionValues::adaptiveOmega,
             [](auto& s) -> auto& { return s.world.adaptiveOmega; });
-        adaptive.inactive = jacobiOnly;
+        adaptive.inactive = globalOmegaOnly;
         rows.push_back(std::move(adaptive));
         ParamRow<Wall> local = numberRow<Wall>(
             {.key = "local-steps",
