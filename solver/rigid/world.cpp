@@ -588,7 +588,7 @@ void World::assembleAndSolve(float h) {
         for (int k = 0; k < blocks; ++k) {
             worst = std::max(worst, m_blocks[k].op.useLocalStepDiagonals(m_ex.get()));
         }
-        m_stats.lambdaMax = worst;
+        m_stats.lambdaMax = std::max(m_stats.lambdaMax, worst);  // over substeps, as below
         options.omega = m_params.localStepOmega;
     } else if (m_params.adaptiveOmega && options.method == lcp::LcpMethod::kJacobi && blocks > 0) {
         float rho = 0.0f;
