@@ -62,6 +62,9 @@ struct Options {
     /// `--wall-iterations`: LCP iteration caps our engine also runs the peer walls with, beside
     /// its default (the speed a shallower solve buys, and the overlap it costs).
     std::vector<int> peerWallIterations;
+    /// `--wall-local-steps`: when positive, our engine also runs the peer walls with Jacobi's
+    /// local step scales at this omega, at its default cap and at each peerWallIterations cap.
+    float peerWallLocalSteps = 0.0f;
 };
 
 class Recorder {

@@ -172,6 +172,31 @@ std::vector<Engine> engines(const Options& opts) {
                             return makeOurWall(o.executor, size, capped);
                         }});
     }
+    if (opts.peerWallLocalSteps > 0.0f) {
+        // The default cap (0: WorldParams' own) and each --wall-iterations cap, with Jacobi's
+        // local step scales (docs/rigid.md, "Local step scales") in place of the global omega.
+        std::vector<int> caps{0};
+        caps.insert(caps.end(), opts.peerWallIterations.begin(), opts.peerWallIterations.end());
+        for (const int cap : caps) {
+            rigid::WorldParams local;
+            local.localStepOmega = opts.peerWallLocalSteps;
+            std::string name = "wavewall-cpu-local";
+            char what[64];
+            std::snprintf(what, sizeof what, "local step scales, omega %.3g",
+                          static_cast<double>(local.localStepOmega));
+            std::string description = name + ": the same with " + what;
+            if (cap > 0) {
+                local.lcp.maxIterations = cap;
+                name += "-i" + std::to_string(cap);
+                description = name + ": the same with " + what + " and <= " + std::to_string(cap) +
+                              " iterations a step";
+            }
+            list.push_back({name, description, opts.executor->threads(),
+                            [local](const Options& o, const WallSize& size, const PeerWallSetup&) {
+                                return makeOurWall(o.executor, size, local);
+                            }});
+        }
+    }
 #if WW_HAVE_BULLET
     list.push_back({"bullet", bulletDescription(), 1,
                     [](const Options&, const WallSize&, const PeerWallSetup& s) {
@@ -346,7 +371,7 @@ void printHeader(const std::vector<Engine>& list, bool quick, double capSeconds)
         "our narrow phase, every step of a collapse and once a second at rest; peak MiB: the "
         "process's resident high-water mark during the run; +MiB: its rise over the resident "
         "size before the run)\n");
-    std::printf("%-19s %-7s %-9s %7s %9s %9s %9s %11s %11s %9s %8s %6s  %s\n", "engine", "wall",
+    std::printf("%-24s %-7s %-9s %7s %9s %9s %9s %11s %11s %9s %8s %6s  %s\n", "engine", "wall",
                 "scene", "steps", "p50 ms", "p95 ms", "max ms", "drift@10s m", "max drift m",
                 "overlap m", "peak MiB", "+MiB", "verdict");
 }
@@ -360,7 +385,7 @@ void printRow(const Record& rec, Scene scene, const Run& r) {
     if (r.maxOverlapStep > 0) {
         std::snprintf(overlap, sizeof overlap, "%.4f", r.maxOverlapM);
     }
-    std::printf("%-19s %-7s %-9s %7zu %9.3f %9.3f %9.3f %11s %11.4f %9s %8.0f %6.0f  %s\n",
+    std::printf("%-24s %-7s %-9s %7zu %9.3f %9.3f %9.3f %11s %11.4f %9s %8.0f %6.0f  %s\n",
                 rec.backend.c_str(), rec.size.c_str(), scene == Scene::kRest ? "rest" : "collapse",
                 r.stepMs.size(), rec.medianMs, quantile(r.stepMs, 0.95), quantile(r.stepMs, 1.0),
                 early, r.maxDriftM, overlap, r.peakRssMb, r.peakRssMb - r.startRssMb,

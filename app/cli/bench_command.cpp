@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -40,8 +41,9 @@ struct BenchValues {
     bool quick = false;
     std::string threads;
     bench::CapacityLimits capacity;
-    std::string walls;           ///< --walls: empty = bench::kDefaultPeerWalls
-    std::string wallIterations;  ///< --wall-iterations: empty = the default cap only
+    std::string walls;            ///< --walls: empty = bench::kDefaultPeerWalls
+    std::string wallIterations;   ///< --wall-iterations: empty = the default cap only
+    double wallLocalSteps = 0.0;  ///< --wall-local-steps: 0 = no local-step rows
 };
 
 constexpr int kMaxWallIterations = 10000;
@@ -173,6 +175,14 @@ int runBench(const BenchValues& v) {
     if (!iterationCaps) {
         return reportError(iterationCaps.error());
     }
+    // NaN fails both comparisons, so it is refused too.
+    if (!(v.wallLocalSteps >= 0.0 && v.wallLocalSteps < 2.0)) {
+        char given[32];
+        std::snprintf(given, sizeof given, "%g", v.wallLocalSteps);
+        return reportError(inputError(std::string("--wall-local-steps ") + given +
+                                      ": the local steps' omega must lie in [0, 2) (1.9 is the "
+                                      "tested value; 0 = no local-step rows)"));
+    }
     GpuSession gpu;
     Result<Backend> backend = selectBackend(v.backend, v.shaderDir, gpu);
     if (!backend) {
@@ -186,6 +196,7 @@ int runBench(const BenchValues& v) {
     opts.capacity = v.capacity;
     opts.peerWalls = *walls;
     opts.peerWallIterations = *iterationCaps;
+    opts.peerWallLocalSteps = static_cast<float>(v.wallLocalSteps);
     opts.repeats = v.repeat;
     opts.gpu = *backend == Backend::kGpu;
     opts.quick = v.quick;
@@ -291,6 +302,11 @@ CommandAction registerBenchCommand(CLI::App& app) {
                     "wall: also run our engine on those walls with these LCP iteration caps, a "
                     "list such as 10,20 (rows wavewall-cpu-iN: the speed a shallower solve buys "
                     "and the overlap it costs)");
+    cmd->add_option("--wall-local-steps", v->wallLocalSteps,
+                    "wall: also run our engine with Jacobi's local step scales at this omega in "
+                    "(0, 2), at its default cap and each --wall-iterations cap (rows "
+                    "wavewall-cpu-local[-iN]); 0 = none")
+        ->capture_default_str();
     cmd->add_flag("--quick", v->quick, "Smallest sizes only (a smoke test of the suites)");
     return [v]() { return runBench(*v); };
 }

@@ -33,6 +33,14 @@ std::vector<Engine> engines() {
             {"box3d", WW_TEST_HAVE_BOX3D != 0, "peers skipped: Box3D not found"}};
 }
 
+// The start of an engine's table row: the engine, wall and scene columns.
+std::string rowStart(const std::string& engine, const std::string& wall, const std::string& scene) {
+    constexpr std::size_t kEngineColumn = 24;  // app/bench/wall_peers.cpp's %-24s
+    constexpr std::size_t kWallColumn = 7;
+    return engine + std::string(kEngineColumn + 1 - engine.size(), ' ') + wall +
+           std::string(kWallColumn + 1 - wall.size(), ' ') + scene;
+}
+
 // Runs `wavewall bench --quick --backend cpu --repeat 1 --suite wall ARGS --json F` into `run`
 // and returns F parsed (null, with the failure added, when the run or its file failed).
 nlohmann::json runWallSuite(const std::string& args, test::CommandResult& run) {
@@ -90,8 +98,7 @@ TEST(WallPeers, QuickSuitePrintsARowAndARecordPerEngineAndScene) {
         for (const std::string scene : {"rest", "collapse"}) {
             SCOPED_TRACE(scene);
             // The printed row: engine, wall, scene first.
-            const std::string row =
-                e.backend + std::string(19 - e.backend.size() + 1, ' ') + "10x6    " + scene;
+            const std::string row = rowStart(e.backend, "10x6", scene);
             EXPECT_NE(out.find(row), std::string::npos) << "no row \"" << row << "\"\n" << out;
             const auto it = records.find("peers-" + scene + " " + e.backend);
             ASSERT_NE(it, records.end()) << out;
@@ -182,7 +189,8 @@ TEST(WallPeers, WallsOptionSetsTheComparedWall) {
     for (const Engine& e : engines()) {
         EXPECT_EQ(perEngine[e.backend], e.built ? 2 : 0) << e.backend << "\n" << run.output;
     }
-    EXPECT_NE(run.output.find("wavewall-cpu        12x4    rest"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find(rowStart("wavewall-cpu", "12x4", "rest")), std::string::npos)
+        << run.output;
 }
 
 // --wall-iterations adds our engine at those caps beside its default, each with its rows,
@@ -211,8 +219,7 @@ TEST(WallPeers, WallIterationsAddOurEngineAtThoseCaps) {
     for (const std::string name : {"wavewall-cpu", "wavewall-cpu-i7", "wavewall-cpu-i3"}) {
         EXPECT_EQ(perEngine[name], 2) << name << "\n" << run.output;
         for (const std::string scene : {"rest", "collapse"}) {
-            const std::string row =
-                name + std::string(19 - name.size() + 1, ' ') + "10x6    " + scene;
+            const std::string row = rowStart(name, "10x6", scene);
             EXPECT_NE(run.output.find(row), std::string::npos) << row << "\n" << run.output;
             const std::string ratios = "  10x6 " + scene + ", " + name + " p50 / peer p50";
             EXPECT_EQ(run.output.find(ratios) != std::string::npos, peers > 0) << ratios << "\n"
@@ -228,6 +235,47 @@ TEST(WallPeers, WallIterationsAddOurEngineAtThoseCaps) {
                            " bench --quick --backend cpu --suite wall --wall-iterations=" + bad);
         EXPECT_EQ(r.code, 2) << bad << "\n" << r.output;
         EXPECT_NE(r.output.find("--wall-iterations " + bad + ":"), std::string::npos) << r.output;
+    }
+}
+
+// --wall-local-steps adds our engine with local step scales at its default cap and at each
+// --wall-iterations cap, each with its rows, records and description; a bad omega is refused.
+TEST(WallPeers, WallLocalStepsAddOurEngineWithLocalStepScales) {
+    test::CommandResult run;
+    const nlohmann::json doc = runWallSuite("--wall-iterations 7 --wall-local-steps 1.9", run);
+    ASSERT_FALSE(doc.is_null());
+    std::map<std::string, int> perEngine;
+    std::map<std::string, double> collapseDrift;
+    for (const auto& r : doc["records"]) {
+        if (r["name"].get<std::string>().rfind("peers-", 0) == 0) {
+            ++perEngine[r["backend"].get<std::string>()];
+        }
+        if (r["name"] == "peers-collapse") {
+            collapseDrift[r["backend"]] = r["metrics"]["max_drift_m"].get<double>();
+        }
+    }
+    for (const std::string name :
+         {"wavewall-cpu", "wavewall-cpu-i7", "wavewall-cpu-local", "wavewall-cpu-local-i7"}) {
+        EXPECT_EQ(perEngine[name], 2) << name << "\n" << run.output;
+        EXPECT_NE(run.output.find(rowStart(name, "10x6", "collapse")), std::string::npos)
+            << name << "\n"
+            << run.output;
+    }
+    // Other simulations than the global omega's at the same caps (a run repeats bit for bit).
+    EXPECT_NE(collapseDrift["wavewall-cpu-local"], collapseDrift["wavewall-cpu"]) << run.output;
+    EXPECT_NE(collapseDrift["wavewall-cpu-local-i7"], collapseDrift["wavewall-cpu-i7"])
+        << run.output;
+    EXPECT_NE(run.output.find("wavewall-cpu-local-i7: the same with local step scales, omega 1.9 "
+                              "and <= 7 iterations a step"),
+              std::string::npos)
+        << run.output;
+
+    for (const std::string bad : {"2", "-0.5", "nan", "x"}) {
+        const test::CommandResult r =
+            test::runShell(std::string(WW_WAVEWALL_EXE) +
+                           " bench --quick --backend cpu --suite wall --wall-local-steps=" + bad);
+        EXPECT_EQ(r.code, 2) << bad << "\n" << r.output;
+        EXPECT_NE(r.output.find("--wall-local-steps"), std::string::npos) << r.output;
     }
 }
 
