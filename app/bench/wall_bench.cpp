@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "app/bench/cg_bench.h"
 #include "app/bench/wall_peers.h"
 #include "solver/core/timer.h"
 #include "solver/gpu/shader_library.h"
+#include "solver/lcp/lcp_solver.h"
 #include "solver/rigid/scenes.h"
 
 namespace ww::rigid {
@@ -296,6 +298,100 @@ lcp::LcpProblem paperNormalOnlyProblem(const lcp::LcpProblem& full) {
     return p;
 }
 
+// Table: one matrix-free Jacobi pass of a touching wall's island against the memory-bandwidth
+// bound. The bytes a pass must move at the least: the operator's arrays and x once
+// (RowOperator::productBytes), and the projection's per-row arrays once (b, lo, hi, the step
+// scales, x^{t+1} written, x^{t-1} read under Chebyshev) and the contacts' mu; the bound is
+// that many bytes at the triad bandwidth of a working set of that size. The solve phase of a
+// step is about its pass count times this pass.
+void wallPassBound(const bench::Options& opts, bench::Recorder& recorder) {
+    const int repeats = std::max(1, opts.repeats);
+    const std::vector<std::pair<int, int>> walls =
+        opts.quick ? std::vector<std::pair<int, int>>{{10, 6}}
+                   : std::vector<std::pair<int, int>>{{20, 20}, {40, 25}, {70, 50}};
+    constexpr int kIterations = 50;  // the default cap: kIterations + 1 passes a solve
+    std::printf(
+        "\n== wall: a matrix-free Jacobi pass against the bandwidth bound (touching walls at "
+        "rest, their one island; %d threads) ==\n",
+        opts.executor->threads());
+    std::printf(
+        "(bytes: what a pass must move at the least, each array once; bound: those bytes at the "
+        "triad GB/s of a working set that size; solve: %d iterations, %d passes)\n",
+        kIterations, kIterations + 1);
+    std::printf("%-8s %7s %6s %9s %10s %8s %8s %10s %8s %12s\n", "wall", "rows", "bodies",
+                "MB/pass", "us/pass", "GB/s", "triad", "bound us", "x bound", "solve ms");
+    auto solver = lcp::makeCpuLcpSolver(opts.executor);
+    for (const auto& [cols, rows] : walls) {
+        WallParams wp;
+        wp.cols = cols;
+        wp.rows = rows;
+        wp.columnGapM = 0.0f;  // touching: one island
+        World w = makeWallWorld(opts.executor, wp, WorldParams{});
+        for (int s = 0; s < 3; ++s) {
+            w.step();
+        }
+        // The largest matrix-free block, with the step's impulses as its guess.
+        int best = -1;
+        for (int k = 0; k < static_cast<int>(w.lcpBlocks().size()); ++k) {
+            const lcp::LcpProblem& b = w.lcpBlocks()[static_cast<std::size_t>(k)];
+            if (b.matrixFree() &&
+                (best < 0 || b.n > w.lcpBlocks()[static_cast<std::size_t>(best)].n)) {
+                best = k;
+            }
+        }
+        const std::string size = std::to_string(cols) + "x" + std::to_string(rows);
+        if (best < 0) {
+            std::printf("%-8s (no matrix-free block)\n", size.c_str());
+            continue;
+        }
+        const lcp::LcpProblem& p = w.lcpBlocks()[static_cast<std::size_t>(best)];
+        std::vector<float> guess(static_cast<std::size_t>(p.n));
+        const std::span<const int> ids = w.blockContacts(best);
+        for (std::size_t c = 0; c < ids.size(); ++c) {
+            for (std::size_t r = 0; r < 3; ++r) {
+                guess[3 * c + r] = w.contacts()[static_cast<std::size_t>(ids[c])].impulse[r];
+            }
+        }
+        lcp::LcpOptions o = w.params().lcp;
+        o.omega = w.lastStats().omega;
+        o.tolerance = 0.0f;  // every pass runs
+        o.maxIterations = kIterations;
+        std::vector<float> x(guess.size());
+        const auto n = static_cast<double>(p.n);
+        const double perRow = 5.0 + (o.chebyshevRho > 0.0f ? 1.0 : 0.0);
+        const double bytes =
+            static_cast<double>(p.op.productBytes()) + sizeof(float) * (perRow * n + n / 3.0);
+        const double solveMs = bench::warmMedianMs(repeats, [&] {
+            x = guess;
+            (void)solver->solve(p, x, o);
+        });
+        const double passUs = 1000.0 * solveMs / (kIterations + 1);
+        const double triad = cg::measureTriadGBps(
+            *opts.executor, std::max<std::size_t>(1024, static_cast<std::size_t>(bytes / 12.0)),
+            repeats);
+        const double boundUs = bytes / (triad * 1e3);
+        const double gbps = bytes / (passUs * 1e3);
+        std::printf("%-8s %7d %6d %9.2f %10.1f %8.1f %8.1f %10.1f %8.2f %12.2f\n", size.c_str(),
+                    p.n, p.op.bodies(), bytes / 1e6, passUs, gbps, triad, boundUs, passUs / boundUs,
+                    solveMs);
+        bench::Record r;
+        r.suite = "wall";
+        r.name = "jacobi-pass";
+        r.size = size;
+        r.backend = "cpu";
+        r.medianMs = passUs / 1000.0;
+        r.repeats = repeats;
+        r.baselines = {{"bandwidth-bound", boundUs / 1000.0}};
+        r.metrics = {{"rows", n},
+                     {"bytes-per-pass", bytes},
+                     {"GB/s", gbps},
+                     {"triad-GB/s", triad},
+                     {"time-over-bound", passUs / boundUs},
+                     {"solve-ms", solveMs}};
+        recorder.add(r);
+    }
+}
+
 void runWallBench(const bench::Options& opts, bench::Recorder& recorder) {
     const int settle = opts.quick ? 10 : 60;
     const int steps = opts.quick ? 20 : 180;
@@ -349,6 +445,7 @@ void runWallBench(const bench::Options& opts, bench::Recorder& recorder) {
     }
 
     paperWall(opts, shaders, recorder);
+    wallPassBound(opts, recorder);
     bench::runWallPeers(opts, recorder);
 }
 

@@ -743,6 +743,19 @@ std::size_t RowOperator::bytes() const {
                sizeof(std::int32_t);
 }
 
+std::size_t RowOperator::productBytes() const {
+    const auto n = static_cast<std::size_t>(rows());
+    // With triples, the rows after the last whole group take the scalar loop over the rows' J
+    // and bodies.
+    const std::size_t tail = m_triples ? n % (3 * kTripleGroup) : 0;
+    const std::size_t jFloats =
+        m_triples ? m_jByTriple.size() + kJacobianFloats * tail : m_jByPlane.size();
+    const std::size_t bodyInts = m_triples ? m_bodyByTriple.size() + 2 * tail : m_body.size();
+    return (m_kByBody.size() + jFloats + n) * sizeof(float) +
+           (m_runRow.size() + m_entryRow.size() + m_bodyStart.size() + bodyInts) *
+               sizeof(std::int32_t);
+}
+
 void applyRowOperatorDouble(const RowOperator& op, std::span<const float> x,
                             std::vector<double>& w) {
     const int n = op.rows();

@@ -145,6 +145,12 @@ class RowOperator {
     double macs() const { return 24.0 * rows(); }
     /// Bytes the operator holds (for budgets and memory reports).
     std::size_t bytes() const;
+    /// Bytes one product (gatherBodies over every body, then applyRows over every row) must
+    /// move at the least: each array it reads from the layouts (K by body entry, the entries'
+    /// rows, the body offsets, J by triple group or by plane, the rows' bodies) and x, once
+    /// each. u (kBodyFloats per body) and w are left out: a pass keeps them in cache. Call
+    /// after buildBodyIndex; the benchmark's memory-bandwidth bound for a pass.
+    std::size_t productBytes() const;
 
   private:
     friend struct RowOperatorProbe;  // tests: reads the layouts and corrupts them for validate

@@ -197,6 +197,45 @@ TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
     }
 }
 
+// productBytes (the bench's bandwidth bound of a pass) counts, from the rows themselves, what one
+// product must read once: K of every row side on a body (six floats, plus the gather's two
+// floats of padding), the entries' rows (one index a run of three, else one an entry), the
+// body offsets, J (27 floats a contact of a whole triple group and 12 a row of the rest, or 12
+// a row by plane), the rows' bodies (two a contact of a whole group and two a row of the rest,
+// or two a row) and x. Fails when the tail of rows outside whole groups, the runs' shorter
+// index, or any array is miscounted.
+TEST(RowOperator, ProductBytesCountWhatOneProductReads) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    struct Case {
+        bool friction, sameBody, triples, runs;
+    };
+    for (const Case c : {Case{true, false, true, true}, Case{true, true, true, false},
+                         Case{false, false, false, false}}) {
+        test::RowOperatorShape shape{2001, c.friction};  // 6003 rows: a tail of three rows
+        shape.sameBody = c.sameBody;
+        const LcpProblem p = test::rowOperatorProblem(shape, seed);
+        const RowOperator& op = p.op;
+        ASSERT_EQ(op.triples(), c.triples);
+        ASSERT_EQ(op.tripleRuns(), c.runs);
+        const std::size_t n = static_cast<std::size_t>(op.rows());
+        std::size_t entries = 0;
+        for (int i = 0; i < op.rows(); ++i) {
+            entries += (op.body(i, 0) >= 0 ? 1 : 0) + (op.body(i, 1) >= 0 ? 1 : 0);
+        }
+        const std::size_t groupRows = 3 * RowOperator::kTripleGroup;
+        const std::size_t grouped = c.triples ? n / groupRows * groupRows : 0;
+        const std::size_t tail = n - grouped;
+        const std::size_t floats =
+            6 * entries + 2 + n + (c.triples ? 9 * grouped + 12 * tail : 12 * n);
+        const std::size_t ints = (c.runs ? entries / 3 : entries) +
+                                 static_cast<std::size_t>(op.bodies() + 1) +
+                                 (c.triples ? 2 * grouped / 3 + 2 * tail : 2 * n);
+        EXPECT_EQ(op.productBytes(), 4 * (floats + ints))
+            << "friction " << c.friction << ", same body " << c.sameBody;
+    }
+}
+
 // An operator built again after its rows changed (a step of a rigid world: new J and K on the
 // same bodies, then a contact on other bodies) has the index and layouts of a fresh operator
 // with those rows. The second build keeps the body index it sorted (the rows' bodies are the
