@@ -16,13 +16,14 @@ namespace ww::app {
 
 static_assert(std::is_trivially_copyable_v<rigid::Body>);
 
-/// The bodies (with their sleep state), the warm-start cache, the step count and the
-/// lambda_max estimate's start (World::State::lambdaModes).
+/// The bodies (with their sleep state), the warm-start cache, the step count, the lambda_max
+/// estimate's start (World::State::lambdaModes) and the bodies' last estimates (lambdaOfBody).
 inline void putWorldState(ByteWriter& w, const rigid::World::State& s) {
     w.putVector(s.bodies);
     w.putVector(s.cache.entries());
     w.put(static_cast<std::int64_t>(s.steps));
     w.putVector(s.lambdaModes);
+    w.putVector(s.lambdaOfBody);
 }
 
 enum class WorldBytes {
@@ -36,12 +37,13 @@ inline WorldBytes getWorldState(ByteReader& r, rigid::World::State& s) {
     std::vector<rigid::ContactCache::Entry> cache;
     std::int64_t steps = 0;
     if (!r.getVector(s.bodies) || !r.getVector(cache) || !r.get(steps) ||
-        !r.getVector(s.lambdaModes)) {
+        !r.getVector(s.lambdaModes) || !r.getVector(s.lambdaOfBody)) {
         return WorldBytes::kTruncated;
     }
-    // None yet, or kBodyFloats a body: anything else is not a world's.
-    if (!s.lambdaModes.empty() &&
-        s.lambdaModes.size() != lcp::RowOperator::kBodyFloats * s.bodies.size()) {
+    // None yet, or kBodyFloats (one) a body: anything else is not a world's.
+    if ((!s.lambdaModes.empty() &&
+         s.lambdaModes.size() != lcp::RowOperator::kBodyFloats * s.bodies.size()) ||
+        (!s.lambdaOfBody.empty() && s.lambdaOfBody.size() != s.bodies.size())) {
         return WorldBytes::kTruncated;
     }
     const auto n = static_cast<int>(s.bodies.size());

@@ -117,6 +117,9 @@ void World::removeBody(int i) {
                             m_lambdaModes.begin() +
                                 static_cast<std::ptrdiff_t>(mode + lcp::RowOperator::kBodyFloats));
     }
+    if (static_cast<std::size_t>(i) < m_lambdaOfBody.size()) {
+        m_lambdaOfBody.erase(m_lambdaOfBody.begin() + i);
+    }
     m_cache.removeBody(i);
     m_broad.invalidate();
     m_contacts.clear();
@@ -131,6 +134,7 @@ void World::restoreState(const State& state) {
     m_cache = state.cache;
     m_steps = state.steps;
     m_lambdaModes = state.lambdaModes;
+    m_lambdaOfBody = state.lambdaOfBody;
     m_broad.invalidate();
     m_contacts.clear();
     m_blockCount = 0;
@@ -419,6 +423,7 @@ void World::collide(float h) {
 float World::estimateBlocksLambdaMax() {
     float lambda = 0.0f;
     m_lambdaModes.resize(lcp::RowOperator::kBodyFloats * m_bodies.size(), 0.0f);
+    m_lambdaOfBody.resize(m_bodies.size(), 0.0f);
     m_denseContacts.clear();
     m_denseJac.clear();
     for (int k = 0; k < m_blockCount; ++k) {
@@ -453,17 +458,33 @@ float World::estimateBlocksLambdaMax() {
                     // A contact record (~190 bytes) read per id: a per-contact pass's work.
                     [](bool acc, bool all) { return acc && all; }, 16 * count);
             }
+            if (settled) {
+                // Its bodies' last full estimate (0 for a body without one: estimate anew).
+                float kept = 0.0f;
+                bool known = true;
+                for (const int body : slots) {
+                    const float l = m_lambdaOfBody[static_cast<std::size_t>(body)];
+                    known = known && l > 0.0f;
+                    kept = std::max(kept, l);
+                }
+                if (known) {
+                    lambda = std::max(lambda, kept);
+                    continue;
+                }
+            }
             lcp::LanczosOptions o;
-            o.maxSteps = settled ? 1 : kLambdaSteps;
-            o.minSteps = settled ? 1 : kLambdaMinSteps;
+            o.maxSteps = kLambdaSteps;
+            o.minSteps = kLambdaMinSteps;
             o.stopRise = kLambdaStopRise;
-            o.startMix = settled ? 0.0 : o.startMix;
             o.start = m_lambdaStart;
             o.ritzVector = true;
             const lcp::LanczosResult r =
                 lcp::lanczosLambdaMax(m_blocks[k].op, o, m_lanczos, m_ex.get());
             lambda = std::max(lambda, r.lambda);
             m_stats.lambdaSteps += r.steps;
+            for (const int body : slots) {
+                m_lambdaOfBody[static_cast<std::size_t>(body)] = r.lambda;
+            }
             if (m_lanczos.ritz.size() == m_lambdaStart.size()) {
                 for (std::size_t slot = 0; slot < slots.size(); ++slot) {
                     std::copy_n(

@@ -63,11 +63,11 @@ inline constexpr int kLambdaMinSteps = 4;
 inline constexpr double kLambdaStopRise = 0.002;
 /// A matrix-free block whose contacts all kept their manifolds (reuseManifold: no new contact,
 /// and no pair moved by more than the reuse tolerances since the step that made its points,
-/// which estimated in full) takes one step instead, without the hash start: the Rayleigh
-/// quotient of its bodies' last Ritz vector on this step's operator, the last estimate up to
-/// what the bodies moved. Rows that went only lower lambda_max. Every kLambdaRefreshSteps-th
-/// step (by step count) estimates every block in full, so that a mode the Ritz vector does not
-/// see can still rise (docs/rigid.md, "Step cost").
+/// which estimated in full) takes no step: it reuses the last full estimate of its bodies (the
+/// largest, where they came from different blocks), which differs from this step's value by
+/// what the bodies moved within those tolerances. Rows that went only lower lambda_max. Every
+/// kLambdaRefreshSteps-th step (by step count) estimates every block in full, so that the
+/// estimate follows the slow changes the tolerances let through (docs/rigid.md, "Step cost").
 inline constexpr int kLambdaRefreshSteps = 8;
 
 /// The tuned solver defaults (docs/rigid.md explains how they were found).
@@ -275,13 +275,14 @@ class World {
         std::vector<Body> bodies;
         ContactCache cache;
         long steps = 0;
-        std::vector<float> lambdaModes;  ///< see m_lambdaModes
+        std::vector<float> lambdaModes;   ///< see m_lambdaModes
+        std::vector<float> lambdaOfBody;  ///< see m_lambdaOfBody
         std::size_t bytes() const {
             return bodies.size() * sizeof(Body) + cache.bytes() +
-                   lambdaModes.size() * sizeof(float);
+                   (lambdaModes.size() + lambdaOfBody.size()) * sizeof(float);
         }
     };
-    State saveState() const { return {m_bodies, m_cache, m_steps, m_lambdaModes}; }
+    State saveState() const { return {m_bodies, m_cache, m_steps, m_lambdaModes, m_lambdaOfBody}; }
     /// Replaces the state; this step's contacts and LCP blocks are forgotten (they described
     /// the state being replaced).
     void restoreState(const State& state);
@@ -353,6 +354,9 @@ class World {
     /// Per body (kBodyFloats each): its part of the Ritz vector of the last lambda_max estimate
     /// of the matrix-free block it was in (0 when none): the next estimate's start.
     std::vector<float> m_lambdaModes;
+    /// Per body: the last full lambda_max estimate of the matrix-free block it was in (0 when
+    /// none): what a settled block takes instead of a new estimate (kLambdaRefreshSteps).
+    std::vector<float> m_lambdaOfBody;
     std::vector<std::vector<int>> m_blockBodies;  ///< per matrix-free block: its slots' bodies
     std::vector<float> m_lambdaStart;             ///< one block's start, by slot
     std::vector<float> m_impulseU;                ///< applyMatrixFreeImpulses's body sums
