@@ -34,6 +34,32 @@ cg::StencilOperator stencilFor(const WaveParams& p) {
     return {p.nx, p.ny, a / (1.0f + g), p.boundary};
 }
 
+/// The volume, in units of the cell area, that an impulse of amplitude 1 and radius r centred
+/// at (x, y) adds: its bump exp(-(d / r)^2) summed over the cells it reaches (centre within 3 r,
+/// on the grid), the cells and the float bump of applyImpulse and wave_disturb.comp, summed in
+/// double.
+double impulseVolume(const WaveParams& p, float x, float y, float r) {
+    const float h = p.cellSize();
+    const float reach = 3.0f * r;
+    const int i0 = std::max(0, static_cast<int>(std::floor((x - reach) / h)));
+    const int i1 = std::min(p.nx - 1, static_cast<int>(std::ceil((x + reach) / h)));
+    const int j0 = std::max(0, static_cast<int>(std::floor((y - reach) / h)));
+    const int j1 = std::min(p.ny - 1, static_cast<int>(std::ceil((y + reach) / h)));
+    const float invR2 = 1.0f / (r * r);
+    double sum = 0.0;
+    for (int j = j0; j <= j1; ++j) {
+        for (int i = i0; i <= i1; ++i) {
+            const float dx = (static_cast<float>(i) + 0.5f) * h - x;
+            const float dy = (static_cast<float>(j) + 0.5f) * h - y;
+            const float r2 = dx * dx + dy * dy;
+            if (r2 < reach * reach) {
+                sum += static_cast<double>(std::exp(-r2 * invR2));
+            }
+        }
+    }
+    return sum;
+}
+
 }  // namespace
 
 WaveModel::WaveModel(WaveModel&&) noexcept = default;
@@ -119,10 +145,12 @@ void WaveModel::setWake(std::vector<PathPoint> path, float speedMps, float depth
 
 void WaveModel::collectImpulses(float dt) {
     m_impulses.clear();
-    m_impulses.swap(m_pending);
     const float h = m_params.cellSize();
     const float width = static_cast<float>(m_params.nx) * h;
     const float height = static_cast<float>(m_params.ny) * h;
+    addWakeImpulses(dt, width, height);  // first: the step's cap never cuts one of its pair
+    m_impulses.insert(m_impulses.end(), m_pending.begin(), m_pending.end());
+    m_pending.clear();
     if (m_rainOn && m_rainRate > 0.0f) {
         // Poisson(rate dt) drops by Knuth's product of uniforms.
         const float limit = std::exp(-m_rainRate * dt);
@@ -134,6 +162,12 @@ void WaveModel::collectImpulses(float dt) {
             prod *= uniform01(m_rng);
         }
     }
+    if (m_impulses.size() > kMaxImpulsesPerStep) {
+        m_impulses.resize(kMaxImpulsesPerStep);
+    }
+}
+
+void WaveModel::addWakeImpulses(float dt, float width, float height) {
     if (m_wakePath.size() >= 2 && m_wakeSpeed > 0.0f) {
         double length = 0.0;
         const std::size_t count = m_wakePath.size();
@@ -156,17 +190,27 @@ void WaveModel::collectImpulses(float dt) {
                 const float l = seg(k, &x0, &y0, &dx, &dy);
                 if (s <= l || k + 1 == count) {
                     const float t = l > 0.0f ? static_cast<float>(s) / l : 0.0f;
-                    m_impulses.push_back(
-                        {x0 + t * dx, y0 + t * dy, -m_wakeDepthRate * dt, m_wakeRadius, 0u});
+                    const float x = x0 + t * dx;
+                    const float y = y0 + t * dy;
+                    // The source pushes a trough down and lifts a ridge twice as wide by the
+                    // same volume: it moves water, it does not remove it. A trough alone adds a
+                    // mean velocity every step, which a closed pool (the mean mode's double root
+                    // at 1: docs/wave.md) turns into a level that falls without end.
+                    const float depth = -m_wakeDepthRate * dt;
+                    m_impulses.push_back({x, y, depth, m_wakeRadius, 0u});
+                    const double ridgeVolume = impulseVolume(m_params, x, y, 2.0f * m_wakeRadius);
+                    if (ridgeVolume > 0.0) {
+                        const double troughVolume = impulseVolume(m_params, x, y, m_wakeRadius);
+                        m_impulses.push_back(
+                            {x, y, static_cast<float>(-depth * troughVolume / ridgeVolume),
+                             2.0f * m_wakeRadius, 0u});
+                    }
                     break;
                 }
                 s -= l;
             }
             m_wakeDistance += double(m_wakeSpeed) * dt;
         }
-    }
-    if (m_impulses.size() > kMaxImpulsesPerStep) {
-        m_impulses.resize(kMaxImpulsesPerStep);
     }
 }
 

@@ -56,7 +56,8 @@ class WaveModel {
     void setRain(bool on, float dropsPerSecond, std::uint64_t seed, float amplitude = 0.02f,
                  float radiusM = 0.08f);
     /// A source moving along `path` (normalized points, looped) at `speedMps`, pushing the
-    /// surface down by `depthRate` metres per second under a Gaussian of `radiusM`.
+    /// surface down by `depthRate` metres per second under a Gaussian of `radiusM` and up by
+    /// the same volume under one twice as wide, so that the pool's volume is kept.
     void setWake(std::vector<PathPoint> path, float speedMps, float depthRate = 0.5f,
                  float radiusM = 0.15f);
     void clearWake() { m_wakePath.clear(); }
@@ -129,6 +130,9 @@ class WaveModel {
         return static_cast<std::size_t>(m_params.nx) * static_cast<std::size_t>(m_params.ny);
     }
     void collectImpulses(float dt);
+    /// The wake source's impulses of this step (a trough and a ridge of the same volume) into
+    /// m_impulses; the pool is width x height metres.
+    void addWakeImpulses(float dt, float width, float height);
 
     WaveParams m_params;
     std::shared_ptr<const exec::Executor> m_ex;
