@@ -122,6 +122,12 @@ int runWithoutDisplay(const DemoValues& v) {
         "wavewall demo: running %d steps of each scene without a window instead "
         "(wavewall headless --help for more):\n",
         v.fallbackSteps);
+    if (v.frames > 0) {
+        std::printf(
+            "wavewall demo: --frames %d counts a window's frames: without one each scene runs "
+            "--fallback-steps %d steps\n",
+            v.frames, v.fallbackSteps);
+    }
     std::fflush(stdout);
     GpuSession gpu;
     Result<Backend> backend = selectBackend(v.backend, v.shaderDir, gpu);
@@ -137,10 +143,12 @@ int runWithoutDisplay(const DemoValues& v) {
         gpu.available() ? gpu::GpuContext::current()->info().renderer : "none";
     bool clean = true;
     for (const SceneEntry& entry : sceneRegistry()) {
-        if (entry.previewEvents.empty()) {
+        // The scenes with a preview (wall, water), and the one asked for (--scene splash has
+        // none: a shot as the wall's).
+        const std::string name = entry.name;
+        if (entry.previewEvents.empty() && name != v.scene) {
             continue;
         }
-        const std::string name = entry.name;
         Result<std::unique_ptr<SimScene>> made = makeScene(name, v.sceneValues, v.seed);
         if (!made) {
             return reportError(made.error());
@@ -149,8 +157,10 @@ int runWithoutDisplay(const DemoValues& v) {
         if (Status s = scene.setBackend(*backend, &gpu.shaders); !s) {
             return reportError(s.error());
         }
-        const SceneRunStats run =
-            runSceneSteps(scene, v.fallbackSteps, *EventScript::parse(entry.previewEvents));
+        const std::vector<std::string> shot = {"20:shoot"};
+        const SceneRunStats run = runSceneSteps(
+            scene, v.fallbackSteps,
+            *EventScript::parse(entry.previewEvents.empty() ? shot : entry.previewEvents));
         printSceneRun("wavewall demo (headless)", scene, run, renderer, v.seed);
         clean = clean && run.violations.empty();
         if (name == v.scene && !v.screenshot.empty()) {
@@ -267,7 +277,7 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
                      "wavewall demo: no display (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
                      "  Run it on a desktop session, under a virtual one "
                      "(xvfb-run -a -s \"-screen 0 1280x800x24\" wavewall demo ...),\n"
-                     "  or without a window: wavewall headless --scene wall|water "
+                     "  or without a window: wavewall headless --scene wall|water|splash "
                      "[--screenshot F.png]\n");
         if (!v.record.empty()) {
             std::fprintf(stderr,

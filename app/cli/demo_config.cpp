@@ -101,6 +101,9 @@ Result<demo::SceneSet> makeDemoScenes(const DemoSceneInputs& in,
             built.emplace_back(&entry, std::move(scene).value());
         } else if (!entry.optionalInDemo || in.scene == entry.name) {
             return scene.error();
+        } else {
+            std::fprintf(stderr, "wavewall demo: the %s scene is left out: %s\n", entry.name,
+                         scene.error().message.c_str());
         }
     }
     // Each event goes to every scene whose adapter runs a script and that accepts it (reset:

@@ -1118,7 +1118,7 @@ int runDemo(const DemoOptions& options, std::vector<std::unique_ptr<DemoScene>> 
                      "wavewall demo: no display (%s).\n"
                      "  Run it on a desktop session, under a virtual one "
                      "(xvfb-run -a -s \"-screen 0 1280x800x24\" wavewall demo ...),\n"
-                     "  or without a window: wavewall headless --scene wall|water "
+                     "  or without a window: wavewall headless --scene wall|water|splash "
                      "--screenshot F.png\n",
                      lastGlfwError().c_str());
         return 3;

@@ -884,6 +884,26 @@ TEST(DemoNoDisplay, SaysSoAndPrintsBothHeadlessSummaries) {
     }
 }
 
+// The scene asked for runs too when it has no preview of its own (the splash), and its
+// --screenshot is written; --frames, which counts a window's frames, is said to be unused.
+// Fails when the fallback runs only the preview scenes (no splash summary, no file).
+TEST(DemoNoDisplay, RunsTheAskedSceneAndWritesItsScreenshot) {
+    const std::string png = ::testing::TempDir() + "ww_nodisplay_splash_" +
+                            std::to_string(ww::test::freshSeed()) + ".png";
+    const CommandResult r =
+        runShell("env -u DISPLAY -u WAYLAND_DISPLAY " WW_WAVEWALL_EXE
+                 " demo --backend cpu --scene splash --fallback-steps 25 --frames 3 "
+                 "--screenshot " +
+                 png);
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("scene splash, backend cpu"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("scene wall, backend cpu"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("--frames 3 counts a window's frames"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("screenshot " + png), std::string::npos) << r.output;
+    EXPECT_TRUE(std::filesystem::exists(png)) << r.output;
+    std::filesystem::remove(png);
+}
+
 TEST(DemoCommand, BadOptionsExit2NamingThem) {
     CommandResult r = runShell(WW_WAVEWALL_EXE " demo --event 3:explode");
     EXPECT_EQ(r.code, 2) << r.output;

@@ -10,6 +10,13 @@
 namespace ww::app {
 
 Result<SplashSceneSettings> makeSplashSettings(const SceneOptionValues& v) {
+    // The splash stands a wall in the pool: the other layouts (pyramid, stack, slide) are the
+    // wall scene's, and would otherwise be dropped without a word.
+    if (v.layout != "wall") {
+        return paramError("layout", "'" + v.layout +
+                                        "' is the wall scene's: the splash scene stands a wall "
+                                        "in the pool (leave --layout out, or give wall)");
+    }
     Result<WallSceneSettings> wall = makeWallSettings(v);
     if (!wall) {
         return wall.error();
