@@ -255,6 +255,13 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
                                           "another"});
         }
     }
+    // As headless decides it: Gauss-Seidel with --backend gpu is a usage error (exit 2), with
+    // auto it takes the CPU, with a note.
+    Result<std::string> lcpBackend = lcpBackendChoice(v.backend, v.scene, v.sceneValues);
+    if (!lcpBackend) {
+        return reportError(lcpBackend.error());
+    }
+    v.backend = *lcpBackend;
     Result<gpu::ShaderLibrary> shaders = gpu::ShaderLibrary::create(v.shaderDir);
     if (!shaders) {
         return reportError(shaders.error());

@@ -920,6 +920,10 @@ TEST(DemoCommand, BadOptionsExit2NamingThem) {
     r = runShell(WW_WAVEWALL_EXE " demo --max-steps-per-frame 0");
     EXPECT_EQ(r.code, 2) << r.output;
     EXPECT_NE(r.output.find("--max-steps-per-frame"), std::string::npos) << r.output;
+    // As headless: a usage error, not a GL failure (exit 3) named after another scene.
+    r = runShell(WW_WAVEWALL_EXE " demo --frames 1 --backend gpu --lcp-solver gauss-seidel");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("--lcp-solver gauss-seidel"), std::string::npos) << r.output;
 }
 
 // Picking, on the adapters directly (no window needed).
