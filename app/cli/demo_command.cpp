@@ -104,6 +104,13 @@ struct DemoValues {
     SceneOptionValues sceneValues;
 };
 
+/// A number as the user would write it (-1, 0.5, 1e+09; not -1.000000).
+std::string formatBudget(double ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", ms);
+    return text;
+}
+
 bool haveDisplay() {
     for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"}) {
         const char* v = std::getenv(name);
@@ -185,8 +192,15 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
         }
     }
     v.sceneValues.given = table.givenKeys();
-    if (v.frames < 0 || v.width < 64 || v.height < 64 || v.width > 16384 || v.height > 16384) {
-        return reportError(inputError("--frames must be >= 0 and --width/--height in [64, 16384]"));
+    if (v.frames < 0) {
+        return reportError(inputError("--frames must be >= 0 (0 = until the window is closed)"));
+    }
+    for (const auto& [value, name] :
+         {std::pair{v.width, "--width"}, std::pair{v.height, "--height"}}) {
+        if (value < 64 || value > 16384) {
+            return reportError(inputError(std::string(name) + " " + std::to_string(value) +
+                                          " must be in [64, 16384] pixels"));
+        }
     }
     if (v.msaa != "auto" && v.msaa != "0" && v.msaa != "2" && v.msaa != "4" && v.msaa != "8") {
         return reportError(inputError("--msaa '" + v.msaa + "' must be auto, 0, 2, 4 or 8"));
@@ -205,7 +219,7 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
         return reportError(
             inputError("--solve-budget-ms (config key solve-budget-ms) must be in [0, 86400000] ms "
                        "(0 = no budget), got " +
-                       std::to_string(v.solveBudgetMs)));
+                       formatBudget(v.solveBudgetMs)));
     }
     Result<float> uiScale = demo::parseUiScale(v.uiScale);
     if (!uiScale) {

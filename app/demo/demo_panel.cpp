@@ -33,9 +33,12 @@ void drawHistory(PanelState& state, PanelRequests& requests) {
     int position = state.historyPosition;
     ImGui::SetNextItemWidth(-1.0f);
     char label[96];
-    std::snprintf(label, sizeof label, "%.1f s, %.1f MB | -%.2f s", state.historySpanSeconds,
-                  static_cast<double>(state.historyBytes) / (1024.0 * 1024.0),
-                  state.historyBackSeconds);
+    char back[32] = "now";  // at the newest state (not "-0.00 s")
+    if (state.historyBackSeconds > 0.0) {
+        std::snprintf(back, sizeof back, "-%.2f s", state.historyBackSeconds);
+    }
+    std::snprintf(label, sizeof label, "%.1f s, %.1f MB | %s", state.historySpanSeconds,
+                  static_cast<double>(state.historyBytes) / (1024.0 * 1024.0), back);
     if (ImGui::SliderInt("##history", &position, 0, state.historySize - 1, label)) {
         requests.historyMoveTo = position;
     }

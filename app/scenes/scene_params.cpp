@@ -120,11 +120,16 @@ Status parseSize(const std::string& text, const char* option, int& a, int& b) {
         const std::string sb = text.substr(x + 1);
         const long va = std::strtol(sa.c_str(), &end1, 10);
         const long vb = std::strtol(sb.c_str(), &end2, 10);
-        if (!sa.empty() && !sb.empty() && *end1 == '\0' && *end2 == '\0' && va > 0 && vb > 0 &&
-            va <= 1 << 16 && vb <= 1 << 16) {
+        const bool integers = !sa.empty() && !sb.empty() && *end1 == '\0' && *end2 == '\0';
+        if (integers && va > 0 && vb > 0 && va <= 1 << 16 && vb <= 1 << 16) {
             a = static_cast<int>(va);
             b = static_cast<int>(vb);
             return {};
+        }
+        if (integers && va > 0 && vb > 0) {
+            return inputError(std::string("--") + option + " '" + text +
+                              "': each side must be at most 65536 (the scene's own limit on "
+                              "the product is checked after)");
         }
     }
     return inputError(std::string("--") + option + " '" + text +

@@ -131,7 +131,7 @@ std::string SplashDemoScene::reportLine() {
         spheres += b.kind == rigid::BodyKind::kSphere ? 1 : 0;
     }
     return "splash: bodies " + std::to_string(m_scene->world().world().bodyCount()) + " (" +
-           std::to_string(spheres) + " spheres)";
+           std::to_string(spheres) + (spheres == 1 ? " sphere)" : " spheres)");
 }
 
 void SplashDemoScene::drawStats() {

@@ -154,7 +154,9 @@ Status WaterScene::validateEvent(const SceneEvent& e) const {
                 return v.error();
             }
             if (*v <= 0) {
-                return inputError("--event " + e.text + ": the rate must be > 0");
+                return inputError("--event " + e.text + ": the " +
+                                  (e.action == "rain" ? "rate (drops per second)" : "speed (m/s)") +
+                                  " must be > 0");
             }
         }
         return {};
@@ -283,17 +285,17 @@ nlohmann::json WaterScene::snapshot() const {
 
 nlohmann::json WaterScene::summary() const {
     const wave::WaveParams& p = m_model.params();
-    return {
-        {"grid", std::to_string(p.nx) + "x" + std::to_string(p.ny)},
-        {"scheme", wave::schemeName(p.scheme)},
-        {"dt_s", p.dt()},
-        {"dt_ratio", p.effectiveDtRatio()},
-        {"cg",
-         {{"iterations_mean", m_steps > 0 ? m_iterationsSum / m_steps : 0.0},
-          {"iterations_max", m_iterationsMax},
-          {"residual_max", m_residualMax},
-          {"true_residual_max", m_trueResidualMax}}},
-        {"energy", {{"initial", m_energyInitial}, {"final", m_model.energy()}, {"max", m_energyMax}}}};
+    return {{"grid", std::to_string(p.nx) + "x" + std::to_string(p.ny)},
+            {"scheme", wave::schemeName(p.scheme)},
+            {"dt_s", p.dt()},
+            {"dt_ratio", p.effectiveDtRatio()},
+            {"cg",
+             {{"iterations_mean", m_steps > 0 ? m_iterationsSum / m_steps : 0.0},
+              {"iterations_max", m_iterationsMax},
+              {"residual_max", m_residualMax},
+              {"true_residual_max", m_trueResidualMax}}},
+            {"energy",
+             {{"initial", m_energyInitial}, {"final", m_model.energy()}, {"max", m_energyMax}}}};
 }
 
 void WaterScene::fillDrawData(render::DrawData& out) const {
