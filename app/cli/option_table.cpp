@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 
 #include "app/demo/saved_settings.h"
@@ -86,13 +87,40 @@ int lineOfKey(const std::string& text, const std::string& key) {
 }
 
 Result<nlohmann::json> readJsonFile(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        return Error{ErrorKind::kIo,
+                     path + ": is a folder; give a config file (one JSON object of option keys)"};
+    }
     bool ok = false;
     const std::string text = readText(path, ok);
     if (!ok) {
         return Error{ErrorKind::kIo, path + ": cannot open config file; check the path"};
     }
     try {
-        return nlohmann::json::parse(text);
+        // A key given twice at the top level would silently keep its last value.
+        std::set<std::string> seen;
+        std::string twice;
+        const nlohmann::json::parser_callback_t noteKeys =
+            [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+                if (event == nlohmann::json::parse_event_t::key && depth == 1 && twice.empty() &&
+                    !seen.insert(parsed.get<std::string>()).second) {
+                    twice = parsed.get<std::string>();
+                }
+                return true;
+            };
+        nlohmann::json doc = nlohmann::json::parse(text, noteKeys);
+        if (!twice.empty()) {
+            // The second occurrence's line.
+            const std::size_t first = text.find("\"" + twice + "\"");
+            const std::size_t second = text.find("\"" + twice + "\"", first + 1);
+            const std::size_t at = second == std::string::npos ? first : second;
+            const auto line =
+                1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n');
+            return inputError(path + ":" + std::to_string(line) + ": key \"" + twice +
+                              "\" is given twice (only the last would count); keep one");
+        }
+        return doc;
     } catch (const nlohmann::json::parse_error& e) {
         // e.byte is the 1-based offset where parsing failed.
         const std::size_t at = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());

@@ -103,6 +103,34 @@ TEST(OptionTable, MalformedJsonReportsLineAndColumn) {
     fs::remove(path);
 }
 
+// A key given twice would keep its last value without a word: refused, naming the key and the
+// line of its second occurrence; a nested object may repeat its own keys' names (a later check
+// refuses the unknown key). A folder is said to be one, not reported as malformed JSON.
+TEST(OptionTable, AKeyGivenTwiceAndAFolderAreRefusedSayingSo) {
+    Fixture f;
+    f.parse({});
+    const std::string path =
+        writeConfig("{\n  \"steps\": 5,\n  \"omega\": 0.2,\n  \"steps\": 7\n}\n");
+    Status s = f.table.applyConfig(path);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.error().message.find(path + ":4: key \"steps\" is given twice"), std::string::npos)
+        << s.error().message;
+    fs::remove(path);
+
+    Fixture g;
+    g.parse({});
+    const std::string once = writeConfig("{\"steps\": 5, \"omega\": 0.2}");
+    EXPECT_TRUE(g.table.applyConfig(once).ok());
+    fs::remove(once);
+
+    Fixture h;
+    h.parse({});
+    const fs::path dir = fs::temp_directory_path();
+    s = h.table.applyConfig(dir.string() + "/");
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.error().message.find("is a folder"), std::string::npos) << s.error().message;
+}
+
 // Found by fuzz_config: a number beyond a double's range made nlohmann::json throw
 // out_of_range, which nothing caught (std::terminate).
 TEST(OptionTable, NumberBeyondDoubleRangeIsAnInputError) {
