@@ -5,6 +5,7 @@
 
 #include <time.h>
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
@@ -75,6 +76,17 @@ class Recorder {
   private:
     std::vector<Record> m_records;
 };
+
+/// A table cell: `value` in printf's `format` (e.g. "%.2f") when it was measured, else "-" (a
+/// GPU column without a GPU), so that a column never shows a 0 nobody measured.
+inline std::string cell(double value, bool measured, const char* format) {
+    if (!measured) {
+        return "-";
+    }
+    char text[48];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
 
 /// CPU time of the whole process (all threads, ms): on a machine shared with other jobs the
 /// wall-clock time of a step includes waiting for a core; the CPU time it consumed does not,

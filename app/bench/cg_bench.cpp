@@ -174,8 +174,9 @@ void cgIterationRow(const GridSize& g, const bench::Options& opts, double dramTr
                     gIts;
         }
     }
-    std::printf("%-10s %10.3f %11.3f %8.1f %8.1f %8.1f %9.3f %8.2f %10.3f\n", g.name().c_str(),
-                cpuMs, eigenMs, eigenMs / cpuMs, gbps, triad, boundMs, cpuMs / boundMs, gpuMs);
+    std::printf("%-10s %10.3f %11.3f %8.1f %8.1f %8.1f %9.3f %8.2f %10s\n", g.name().c_str(), cpuMs,
+                eigenMs, eigenMs / cpuMs, gbps, triad, boundMs, cpuMs / boundMs,
+                bench::cell(gpuMs, gpuMs > 0.0, "%.3f").c_str());
     bench::Record rec{"cg",
                       "cg-iteration",
                       g.name(),

@@ -651,9 +651,11 @@ void jacobiIterationRow(const exec::Executor& ex, int n, int reps, LcpSolver& cp
     }
     const double bestStream = std::min(stream1Us, stream2Us);
     const double gbps = 4.0 * n * n / (cpuUs * 1e3);
-    std::printf("  %6d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.2f %7.2f %7.2f %7.1f\n", n,
-                cpuUs, eigenUs, blas1Us, blas2Us, stream1Us, stream2Us, gpuUs, handOff,
-                cpuUs / bestLib, cpuUs / bestStream, gbps);
+    std::printf("  %6d %9.1f %9.1f %9s %9s %9.1f %9.1f %9s %9.2f %7.2f %7.2f %7.1f\n", n, cpuUs,
+                eigenUs, bench::cell(blas1Us, blas1Us > 0.0, "%.1f").c_str(),
+                bench::cell(blas2Us, blas2Us > 0.0, "%.1f").c_str(), stream1Us, stream2Us,
+                bench::cell(gpuUs, gpuSolver != nullptr, "%.1f").c_str(), handOff, cpuUs / bestLib,
+                cpuUs / bestStream, gbps);
     auto r = record("lcp", "jacobi-iteration", size, "cpu", cpuUs / 1000.0, reps);
     r.baselines = {{"eigen", eigenUs / 1000.0},
                    {"openblas-1t", blas1Us / 1000.0},
@@ -735,7 +737,9 @@ void fullSolveTable(const std::vector<int>& sizes, int reps, LcpSolver& cpu, Lcp
                 (void)gpuSolver->solve(p, x, on);
             });
         }
-        std::printf("  %6d %10.2f %10.2f %10.2f %10.2f %12.2e\n", n, jac, gsMs, gpu1, gpuN,
+        const bool gpu = gpuSolver != nullptr;
+        std::printf("  %6d %10.2f %10.2f %10s %10s %12.2e\n", n, jac, gsMs,
+                    bench::cell(gpu1, gpu, "%.2f").c_str(), bench::cell(gpuN, gpu, "%.2f").c_str(),
                     residual);
         auto r = record("lcp", "jacobi-solve-2n", size, "cpu", jac, reps);
         r.baselines = {{"cpu-gauss-seidel", gsMs}};
@@ -783,8 +787,9 @@ void islandsBatchTable(int islands, int reps, LcpSolver& cpu, LcpSolver* gpuSolv
     }
     std::printf("\nBatched islands: %d blocks, %zu rows in all, 2n iterations each, ms\n", islands,
                 total);
-    std::printf("  CPU batch %.2f   GPU batch (1 dispatch) %.2f   GPU one solve per island %.2f\n",
-                cpuBatch, gpuBatch, gpuOneByOne);
+    std::printf("  CPU batch %.2f   GPU batch (1 dispatch) %s   GPU one solve per island %s\n",
+                cpuBatch, bench::cell(gpuBatch, gpuSolver != nullptr, "%.2f").c_str(),
+                bench::cell(gpuOneByOne, gpuSolver != nullptr, "%.2f").c_str());
     const std::string size = std::to_string(islands) + " islands/" + std::to_string(total);
     auto r = record("lcp", "islands-batch", size, "cpu", cpuBatch, reps);
     if (gpuSolver) {

@@ -136,10 +136,12 @@ void printTable44_1WaveRows(const std::vector<KwColumn>& cols, float tolerance) 
     for (const KwColumn& c : cols) {
         std::printf(" %10s", c.size.c_str());
     }
+    // A value of 0 is one not measured (no GPU): "-".
     const auto line = [&](const char* label, auto&& value) {
         std::printf("\n%-26s", label);
         for (const KwColumn& c : cols) {
-            std::printf(" %10.1f", value(c));
+            const double v = value(c);
+            std::printf(" %10s", bench::cell(v, v > 0.0, "%.1f").c_str());
         }
     };
     line("CN steps/s cpu",
@@ -195,10 +197,13 @@ void table44_1Wave(const bench::Options& opts, const gpu::ShaderLibrary& library
             c.frameMs = demoFrameMs(opts.executor, p, library, std::max(2, steps / 2),
                                     std::min(repeats, 3));
         }
-        std::printf("%-10s %10.2f %9.1f %7.1f %9.1f %9.2f %8.2f %10.2f %9.1f %7.1f %10.2f\n",
+        std::printf("%-10s %10.2f %9.1f %7.1f %9.1f %9.2f %8.2f %10s %9s %7s %10s\n",
                     c.size.c_str(), c.cpu.msPerStep, 1000.0 / c.cpu.msPerStep, c.cpu.meanIterations,
-                    triad, boundMs, c.cpu.msPerStep / boundMs, c.gpu.msPerStep,
-                    c.gpu.ok ? 1000.0 / c.gpu.msPerStep : 0.0, c.gpu.meanIterations, c.frameMs);
+                    triad, boundMs, c.cpu.msPerStep / boundMs,
+                    bench::cell(c.gpu.msPerStep, c.gpu.ok, "%.2f").c_str(),
+                    bench::cell(1000.0 / c.gpu.msPerStep, c.gpu.ok, "%.1f").c_str(),
+                    bench::cell(c.gpu.meanIterations, c.gpu.ok, "%.1f").c_str(),
+                    bench::cell(c.frameMs, c.frameMs > 0.0, "%.2f").c_str());
         recorder.add({"water",
                       "cn-step",
                       c.size,

@@ -533,6 +533,13 @@ TEST(CliBench, QuickRunWritesEveryRecordWithItsSameRunBaselines) {
     }
     EXPECT_EQ(suites, (std::set<std::string>{"cg", "lcp", "ops", "splash", "wall", "water"}));
     EXPECT_EQ(jacobiRows, 2);  // the two quick sizes
+    // With --backend cpu nothing was measured on a GPU: its cells say "-", never a 0.
+    for (const char* unmeasured :
+         {"GPU batch (1 dispatch) -   GPU one solve per island -",
+          "CN steps/s gpu                      -", "demo fps gpu (headless)             -"}) {
+        EXPECT_NE(r.output.find(unmeasured), std::string::npos) << unmeasured << "\n" << r.output;
+    }
+    EXPECT_EQ(r.output.find("GPU batch (1 dispatch) 0.00"), std::string::npos) << r.output;
 }
 
 TEST(Cli, BadSceneOptionChoiceExits2NamingIt) {
