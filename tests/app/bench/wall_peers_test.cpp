@@ -41,6 +41,22 @@ std::string rowStart(const std::string& engine, const std::string& wall, const s
            std::string(kWallColumn + 1 - wall.size(), ' ') + scene;
 }
 
+// Per engine (the records' backend): its peers-* records, and its collapse's max drift.
+std::pair<std::map<std::string, int>, std::map<std::string, double>> tallyEngines(
+    const nlohmann::json& doc) {
+    std::map<std::string, int> perEngine;
+    std::map<std::string, double> collapseDrift;
+    for (const auto& r : doc["records"]) {
+        if (r["name"].get<std::string>().rfind("peers-", 0) == 0) {
+            ++perEngine[r["backend"].get<std::string>()];
+        }
+        if (r["name"] == "peers-collapse") {
+            collapseDrift[r["backend"]] = r["metrics"]["max_drift_m"].get<double>();
+        }
+    }
+    return {perEngine, collapseDrift};
+}
+
 // Runs `wavewall bench --quick --backend cpu --repeat 1 --suite wall ARGS --json F` into `run`
 // and returns F parsed (null, with the failure added, when the run or its file failed).
 nlohmann::json runWallSuite(const std::string& args, test::CommandResult& run) {
@@ -199,16 +215,7 @@ TEST(WallPeers, WallIterationsAddOurEngineAtThoseCaps) {
     test::CommandResult run;
     const nlohmann::json doc = runWallSuite("--wall-iterations 7,3", run);
     ASSERT_FALSE(doc.is_null());
-    std::map<std::string, int> perEngine;
-    std::map<std::string, double> collapseDrift;
-    for (const auto& r : doc["records"]) {
-        if (r["name"].get<std::string>().rfind("peers-", 0) == 0) {
-            ++perEngine[r["backend"].get<std::string>()];
-        }
-        if (r["name"] == "peers-collapse") {
-            collapseDrift[r["backend"]] = r["metrics"]["max_drift_m"].get<double>();
-        }
-    }
+    auto [perEngine, collapseDrift] = tallyEngines(doc);
     // The capped runs are other simulations (a run repeats bit for bit: the same settings
     // would give the same drift).
     EXPECT_NE(collapseDrift["wavewall-cpu-i3"], collapseDrift["wavewall-cpu"]) << run.output;
@@ -244,16 +251,7 @@ TEST(WallPeers, WallLocalStepsAddOurEngineWithLocalStepScales) {
     test::CommandResult run;
     const nlohmann::json doc = runWallSuite("--wall-iterations 7 --wall-local-steps 1.9", run);
     ASSERT_FALSE(doc.is_null());
-    std::map<std::string, int> perEngine;
-    std::map<std::string, double> collapseDrift;
-    for (const auto& r : doc["records"]) {
-        if (r["name"].get<std::string>().rfind("peers-", 0) == 0) {
-            ++perEngine[r["backend"].get<std::string>()];
-        }
-        if (r["name"] == "peers-collapse") {
-            collapseDrift[r["backend"]] = r["metrics"]["max_drift_m"].get<double>();
-        }
-    }
+    auto [perEngine, collapseDrift] = tallyEngines(doc);
     for (const std::string name :
          {"wavewall-cpu", "wavewall-cpu-i7", "wavewall-cpu-local", "wavewall-cpu-local-i7"}) {
         EXPECT_EQ(perEngine[name], 2) << name << "\n" << run.output;
