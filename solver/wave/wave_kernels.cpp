@@ -221,12 +221,18 @@ void retime(const Retime& r, const float* u, const float* uPrev, float* out, flo
     }
 }
 
-void applyImpulse(const GridCoeffs& k, float cellSize, const Impulse& d, float* u, float* uPrev) {
+namespace {
+
+// Calls f(cell, bump) for each cell whose centre lies within 3 radius of the impulse's centre,
+// bump = amplitude exp(-(d / radius)^2) in float: the cells and values applyImpulse adds and
+// impulseVolume sums (wave_disturb.comp forms the same bump on the GPU).
+template <typename F>
+void forImpulseCells(int nx, int ny, float cellSize, const Impulse& d, F&& f) {
     const float reach = 3.0f * d.radiusM;
     const int i0 = std::max(0, static_cast<int>(std::floor((d.xM - reach) / cellSize)));
-    const int i1 = std::min(k.nx - 1, static_cast<int>(std::ceil((d.xM + reach) / cellSize)));
+    const int i1 = std::min(nx - 1, static_cast<int>(std::ceil((d.xM + reach) / cellSize)));
     const int j0 = std::max(0, static_cast<int>(std::floor((d.yM - reach) / cellSize)));
-    const int j1 = std::min(k.ny - 1, static_cast<int>(std::ceil((d.yM + reach) / cellSize)));
+    const int j1 = std::min(ny - 1, static_cast<int>(std::ceil((d.yM + reach) / cellSize)));
     const float invR2 = 1.0f / (d.radiusM * d.radiusM);
     for (int j = j0; j <= j1; ++j) {
         for (int i = i0; i <= i1; ++i) {
@@ -234,15 +240,28 @@ void applyImpulse(const GridCoeffs& k, float cellSize, const Impulse& d, float* 
             const float dy = (static_cast<float>(j) + 0.5f) * cellSize - d.yM;
             const float r2 = dx * dx + dy * dy;
             if (r2 < reach * reach) {
-                const float bump = d.amplitude * std::exp(-r2 * invR2);
-                const std::size_t c = static_cast<std::size_t>(j) * k.nx + i;
-                u[c] += bump;
-                if (d.bothLevels != 0u) {
-                    uPrev[c] += bump;
-                }
+                f(static_cast<std::size_t>(j) * nx + i, d.amplitude * std::exp(-r2 * invR2));
             }
         }
     }
+}
+
+}  // namespace
+
+void applyImpulse(const GridCoeffs& k, float cellSize, const Impulse& d, float* u, float* uPrev) {
+    forImpulseCells(k.nx, k.ny, cellSize, d, [&](std::size_t c, float bump) {
+        u[c] += bump;
+        if (d.bothLevels != 0u) {
+            uPrev[c] += bump;
+        }
+    });
+}
+
+double impulseVolume(int nx, int ny, float cellSize, const Impulse& d) {
+    double sum = 0.0;
+    forImpulseCells(nx, ny, cellSize, d,
+                    [&](std::size_t, float bump) { sum += static_cast<double>(bump); });
+    return sum;
 }
 
 }  // namespace ww::wave

@@ -88,5 +88,8 @@ struct Impulse {
 static_assert(sizeof(Impulse) == 32);  // mirrors WaveImpulse in shaders/wave_common.glsl
 
 void applyImpulse(const GridCoeffs& k, float cellSize, const Impulse& d, float* u, float* uPrev);
+/// The volume, in units of the cell area, that applyImpulse adds to u on an nx x ny grid: its
+/// bumps summed in double over the cells it reaches (the walls cut it).
+double impulseVolume(int nx, int ny, float cellSize, const Impulse& d);
 
 }  // namespace ww::wave

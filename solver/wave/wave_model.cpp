@@ -34,32 +34,6 @@ cg::StencilOperator stencilFor(const WaveParams& p) {
     return {p.nx, p.ny, a / (1.0f + g), p.boundary};
 }
 
-/// The volume, in units of the cell area, that an impulse of amplitude 1 and radius r centred
-/// at (x, y) adds: its bump exp(-(d / r)^2) summed over the cells it reaches (centre within 3 r,
-/// on the grid), the cells and the float bump of applyImpulse and wave_disturb.comp, summed in
-/// double.
-double impulseVolume(const WaveParams& p, float x, float y, float r) {
-    const float h = p.cellSize();
-    const float reach = 3.0f * r;
-    const int i0 = std::max(0, static_cast<int>(std::floor((x - reach) / h)));
-    const int i1 = std::min(p.nx - 1, static_cast<int>(std::ceil((x + reach) / h)));
-    const int j0 = std::max(0, static_cast<int>(std::floor((y - reach) / h)));
-    const int j1 = std::min(p.ny - 1, static_cast<int>(std::ceil((y + reach) / h)));
-    const float invR2 = 1.0f / (r * r);
-    double sum = 0.0;
-    for (int j = j0; j <= j1; ++j) {
-        for (int i = i0; i <= i1; ++i) {
-            const float dx = (static_cast<float>(i) + 0.5f) * h - x;
-            const float dy = (static_cast<float>(j) + 0.5f) * h - y;
-            const float r2 = dx * dx + dy * dy;
-            if (r2 < reach * reach) {
-                sum += static_cast<double>(std::exp(-r2 * invR2));
-            }
-        }
-    }
-    return sum;
-}
-
 }  // namespace
 
 WaveModel::WaveModel(WaveModel&&) noexcept = default;
@@ -198,9 +172,12 @@ void WaveModel::addWakeImpulses(float dt, float width, float height) {
                     // at 1: docs/wave.md) turns into a level that falls without end.
                     const float depth = -m_wakeDepthRate * dt;
                     m_impulses.push_back({x, y, depth, m_wakeRadius, 0u});
-                    const double ridgeVolume = impulseVolume(m_params, x, y, 2.0f * m_wakeRadius);
+                    const float h = m_params.cellSize();
+                    const double ridgeVolume = impulseVolume(m_params.nx, m_params.ny, h,
+                                                             {x, y, 1.0f, 2.0f * m_wakeRadius, 0u});
                     if (ridgeVolume > 0.0) {
-                        const double troughVolume = impulseVolume(m_params, x, y, m_wakeRadius);
+                        const double troughVolume = impulseVolume(m_params.nx, m_params.ny, h,
+                                                                  {x, y, 1.0f, m_wakeRadius, 0u});
                         m_impulses.push_back(
                             {x, y, static_cast<float>(-depth * troughVolume / ridgeVolume),
                              2.0f * m_wakeRadius, 0u});
