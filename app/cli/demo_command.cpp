@@ -426,7 +426,7 @@ CommandAction registerDemoCommand(CLI::App& app) {
                   "Print the frame-time split (simulation, rendering, UI, present) at exit");
     table->add("solve-budget-ms", v->solveBudgetMs,
                "The wall's per-step solve budget, ms: a step whose iterations (2n or fixed) "
-               "would take longer at the last step's speed runs fewer (at least 10), so the "
+               "would take longer at the last step's speed runs fewer (at least 20), so the "
                "window stays responsive; 0 = no budget (iterations do not follow the clock, so "
                "scripted runs repeat exactly)");
     table->add("ui-scale", v->uiScale,

@@ -770,6 +770,13 @@ int Demo::run() {
     if (options.printReport) {
         printReport();
     }
+    if (const std::string alarm = scenes[current]->alarm(); !alarm.empty()) {
+        std::fprintf(stderr,
+                     "wavewall demo: the %s scene ended broken down, held since it broke (alarm "
+                     "shown in %d frames): %s\n",
+                     scenes[current]->name(), report.alarmFrames, alarm.c_str());
+        return 1;
+    }
     return 0;
 }
 
@@ -876,10 +883,16 @@ int Demo::runFrame(int frame, FrameTiming& t, bool& lastFrameMinimized) {
     lastFrameMinimized = minimized;
 
     Stopwatch phase;
-    t.steps = stepsThisFrame();
-    for (int s = 0; s < t.steps; ++s) {
+    // A scene whose simulation broke down (its alarm is up) is held where it broke, for the
+    // user to look at, until Reset: stepping on would only pile garbage (NaN, bricks flung
+    // away) on the picture of what went wrong.
+    const int asked = stepsThisFrame();
+    t.steps = 0;
+    while (t.steps < asked && scenes[current]->alarm().empty()) {
         scenes[current]->step();
+        ++t.steps;
     }
+    report.steps += t.steps;
     simSeconds += t.steps * scenes[current]->dtSeconds();
     recordHistory(t.steps);
     if (panel.syncTimings) {
@@ -1054,10 +1067,10 @@ void Demo::fillReport(int frame) {
 // The --report lines.
 void Demo::printReport() {
     std::printf(
-        "demo: %d frames, %.2f ms/frame: sim %.2f (%.3f ms/step), render %.2f (GPU %.2f), "
-        "ui %.2f, present %.2f ms | %s%s\n",
-        report.frames, report.frameMs, report.simMs, report.msPerStep, report.renderMs,
-        report.gpuRenderMs, report.uiMs, report.swapMs, report.renderer.c_str(),
+        "demo: %d frames, %ld steps, %.2f ms/frame: sim %.2f (%.3f ms/step), render %.2f (GPU "
+        "%.2f), ui %.2f, present %.2f ms | %s%s\n",
+        report.frames, report.steps, report.frameMs, report.simMs, report.msPerStep,
+        report.renderMs, report.gpuRenderMs, report.uiMs, report.swapMs, report.renderer.c_str(),
         panel.syncTimings ? " | synced" : "");
     std::printf(
         "demo: median %.2f ms/frame (%.1f fps) over the last %zu frames | quality %s, MSAA "

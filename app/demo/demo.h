@@ -95,6 +95,7 @@ struct DemoReport {
     std::string newestHash;        ///< ... of the newest state in its history
     int minimizedFrames = 0;       ///< frames the window was minimized (nothing drawn)
     int stepsWhileMinimized = 0;   ///< simulation steps taken during those frames
+    long steps = 0;                ///< simulation steps taken in all (none while an alarm is up)
     float lensShiftX = 0.0f;       ///< the last frame's view shift beside the panel (Camera)
     float cameraDistanceM = 0.0f;  ///< the orbit camera's distance at the last frame
     std::vector<std::string> sceneBackends;  ///< each scene's backend at the end

@@ -569,6 +569,7 @@ bool drawAlarmBanner(const PanelState& state, const std::string& message, float 
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
                          ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoMove)) {
         ImGui::TextWrapped("%s", message.c_str());
+        ImGui::TextWrapped("The simulation is held where it broke until Reset.");
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.0f, 0.0f, 0.0f, 1.0f));
         pressed = ImGui::Button("Reset (R)");
         ImGui::PopStyleColor();

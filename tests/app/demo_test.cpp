@@ -247,16 +247,36 @@ TEST(DemoUnderXvfb, WallShowsBricksAndCollapsesWithThePanel) {
 }
 
 // Jacobi at omega 1.99 without the adaptive cap diverges once a shot hits the wall: the view
-// shows a red banner (with Reset) at the top of the view beside the panel, and the report
-// names the violation; the same run at the default omega shows none.
-TEST(DemoUnderXvfb, DivergedWallShowsABannerInTheView) {
+// shows a red banner (with Reset) at the top of the view beside the panel, the simulation is
+// held at the step that broke (no more steps are taken while the banner is up), the report
+// names the violation and the run exits 1; the same run at the default omega shows none and
+// takes every step.
+TEST(DemoUnderXvfb, DivergedWallShowsABannerInTheViewAndHoldsTheSimulation) {
     WW_REQUIRE_XVFB();
     const std::string path = outPath("demo_wall_diverged.png");
+    constexpr int kFrames = 30;
     CommandResult r = runDemoXvfb(
         "--scene wall --backend cpu --omega 1.99 --adaptive-omega off --frames 30 "
         "--event 0:shoot --screenshot " +
         path);
-    ASSERT_EQ(r.code, 0) << r.output;
+    ASSERT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find("ended broken down"), std::string::npos) << r.output;
+    const auto stepsTaken = [](const std::string& out) {
+        int frames = 0;
+        long steps = -1;
+        for (std::size_t at = out.find("demo: "); at != std::string::npos;
+             at = out.find("demo: ", at + 1)) {
+            if (std::sscanf(out.c_str() + at, "demo: %d frames, %ld steps", &frames, &steps) == 2) {
+                return steps;
+            }
+        }
+        return -1L;
+    };
+    const long heldAt = stepsTaken(r.output);
+    // One step a frame (fixed pacing with --frames): the shot hits within a few steps and
+    // the divergence is caught at once, far before the last frame.
+    EXPECT_GE(heldAt, 1) << r.output;
+    EXPECT_LT(heldAt, kFrames - 5) << r.output;
     EXPECT_NE(r.output.find("alarm shown in"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("diverged"), std::string::npos) << r.output;
     // The advice names the panel's control, not a flag the running demo cannot take.
@@ -277,6 +297,7 @@ TEST(DemoUnderXvfb, DivergedWallShowsABannerInTheView) {
     r = runDemoXvfb("--scene wall --backend cpu --frames 30 --event 0:shoot");
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_EQ(r.output.find("alarm shown in"), std::string::npos) << r.output;
+    EXPECT_EQ(stepsTaken(r.output), kFrames) << r.output;
 }
 
 // Xvfb's only GL is llvmpipe: --backend auto takes the CPU and says why, the quality level is
@@ -749,7 +770,8 @@ TEST(DemoUnderXvfb, ArrowsStepThroughTheHistoryAndAStepReRunsFromThere) {
 // The wall's solve budget follows the clock (the last step's ms per iteration), so two runs
 // of one script may cut different steps. --solve-budget-ms 0 turns it off: two runs of the
 // shot wall end in the same state, bit for bit. A budget of a microsecond reaches the scene
-// too: every step after the first is cut to the floor of 10 iterations, another state.
+// too: every step after the first is cut to the budget's floor of iterations, another state,
+// and the wall survives that floor (no alarm: the run would be held and exit 1).
 std::string finalStateHash(const std::string& output) {
     const auto at = output.find("state hash ");
     if (at == std::string::npos) {
