@@ -192,38 +192,40 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
         }
     }
     v.sceneValues.given = table.givenKeys();
+    // A value the config file gave and a later check refuses is reported at its line.
+    const auto fail = [&table](const Error& e) { return reportError(table.locate(e)); };
     if (v.frames < 0) {
-        return reportError(inputError("--frames must be >= 0 (0 = until the window is closed)"));
+        return fail(inputError("--frames must be >= 0 (0 = until the window is closed)"));
     }
     for (const auto& [value, name] :
          {std::pair{v.width, "--width"}, std::pair{v.height, "--height"}}) {
         if (value < 64 || value > 16384) {
-            return reportError(inputError(std::string(name) + " " + std::to_string(value) +
-                                          " must be in [64, 16384] pixels"));
+            return fail(inputError(std::string(name) + " " + std::to_string(value) +
+                                   " must be in [64, 16384] pixels"));
         }
     }
     if (v.msaa != "auto" && v.msaa != "0" && v.msaa != "2" && v.msaa != "4" && v.msaa != "8") {
-        return reportError(inputError("--msaa '" + v.msaa + "' must be auto, 0, 2, 4 or 8"));
+        return fail(inputError("--msaa '" + v.msaa + "' must be auto, 0, 2, 4 or 8"));
     }
     if (v.fallbackSteps < 1 || v.fallbackSteps > 1000000) {
-        return reportError(inputError("--fallback-steps must be in [1, 1000000]"));
+        return fail(inputError("--fallback-steps must be in [1, 1000000]"));
     }
     if (!(v.stepsPerFrame >= 0.01 && v.stepsPerFrame <= 64.0) || v.maxStepsPerFrame < 1 ||
         v.maxStepsPerFrame > 64) {
-        return reportError(
+        return fail(
             inputError("--steps-per-frame must be in [0.01, 64] and --max-steps-per-frame in "
                        "[1, 64]"));
     }
     // NaN fails both comparisons; a day is far beyond any step worth waiting for.
     if (!(v.solveBudgetMs >= 0.0 && v.solveBudgetMs <= kMaxSolveBudgetMs)) {
-        return reportError(
+        return fail(
             inputError("--solve-budget-ms (config key solve-budget-ms) must be in [0, 86400000] ms "
                        "(0 = no budget), got " +
                        formatBudget(v.solveBudgetMs)));
     }
     Result<float> uiScale = demo::parseUiScale(v.uiScale);
     if (!uiScale) {
-        return reportError(uiScale.error());
+        return fail(uiScale.error());
     }
     int minimizeAt = -1;
     int restoreAt = -1;
@@ -237,9 +239,9 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
         const long to = std::strtol(b.c_str(), &end2, 10);
         if (a.empty() || b.empty() || *end1 != '\0' || *end2 != '\0' || from < 0 || to <= from ||
             to > 100000000) {
-            return reportError(inputError("--minimize '" + v.minimize +
-                                          "' must be off or FROM:TO, two frame numbers with "
-                                          "0 <= FROM < TO, e.g. 10:40"));
+            return fail(inputError("--minimize '" + v.minimize +
+                                   "' must be off or FROM:TO, two frame numbers with "
+                                   "0 <= FROM < TO, e.g. 10:40"));
         }
         minimizeAt = static_cast<int>(from);
         restoreAt = static_cast<int>(to);
@@ -248,37 +250,36 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
          {std::pair{&v.screenshot, "--screenshot"}, std::pair{&v.trace, "--trace"}}) {
         if (!path->empty()) {
             if (Status s = io::checkWritable(*path, what); !s) {
-                return reportError(s.error());
+                return fail(s.error());
             }
         }
     }
     if (!v.record.empty()) {
         if (Status s = demo::checkVideoOptions({v.record, v.recordFps, v.ffmpeg}, "--record"); !s) {
-            return reportError(s.error());
+            return fail(s.error());
         }
     } else if (!(v.recordFps >= 1.0 && v.recordFps <= 240.0)) {
-        return reportError(inputError("--record-fps must be in [1, 240]"));
+        return fail(inputError("--record-fps must be in [1, 240]"));
     }
     {
         std::error_code ec;
         if (!std::filesystem::is_directory(v.outputDir, ec) ||
             ::access(v.outputDir.c_str(), W_OK) != 0) {
-            return reportError(
-                Error{ErrorKind::kIo, "--output-dir '" + v.outputDir +
-                                          "' is not a writable folder; create it or choose "
-                                          "another"});
+            return fail(Error{ErrorKind::kIo, "--output-dir '" + v.outputDir +
+                                                  "' is not a writable folder; create it or choose "
+                                                  "another"});
         }
     }
     // As headless decides it: Gauss-Seidel with --backend gpu is a usage error (exit 2), with
     // auto it takes the CPU, with a note.
     Result<std::string> lcpBackend = lcpBackendChoice(v.backend, v.scene, v.sceneValues);
     if (!lcpBackend) {
-        return reportError(lcpBackend.error());
+        return fail(lcpBackend.error());
     }
     v.backend = *lcpBackend;
     Result<gpu::ShaderLibrary> shaders = gpu::ShaderLibrary::create(v.shaderDir);
     if (!shaders) {
-        return reportError(shaders.error());
+        return fail(shaders.error());
     }
     DemoSceneInputs inputs;
     inputs.values = v.sceneValues;
@@ -290,7 +291,7 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
     inputs.solveBudgetMs = v.solveBudgetMs;
     Result<demo::SceneSet> made = makeDemoScenes(inputs, &*shaders);
     if (!made) {
-        return reportError(made.error());
+        return fail(made.error());
     }
 
     if (!haveDisplay()) {

@@ -69,15 +69,17 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         }
     }
     v.sceneValues.given = table.givenKeys();
+    // A value the config file gave and a later check refuses is reported at its line.
+    const auto fail = [&table](const Error& e) { return reportError(table.locate(e)); };
     if (v.steps < 1 || v.steps > 100000000) {
-        return reportError(inputError("--steps must be in [1, 100000000]"));
+        return fail(inputError("--steps must be in [1, 100000000]"));
     }
     if (v.warmUpSteps < 0 || v.warmUpSteps > 100000000) {
-        return reportError(inputError("--warm-up-steps must be in [0, 100000000]"));
+        return fail(inputError("--warm-up-steps must be in [0, 100000000]"));
     }
     Result<EventScript> script = EventScript::parse(v.events);
     if (!script) {
-        return reportError(script.error());
+        return fail(script.error());
     }
     const std::pair<const std::string*, const char*> outputs[] = {
         {&v.summaryJson, "--summary-json"},
@@ -87,7 +89,7 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     for (const auto& [path, what] : outputs) {
         if (!path->empty()) {
             if (Status s = io::checkWritable(*path, what); !s) {
-                return reportError(s.error());
+                return fail(s.error());
             }
         }
     }
@@ -100,34 +102,34 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     Result<std::unique_ptr<SimScene>> made =
         makeScene(v.scene, v.sceneValues, v.seed, everyStep ? 1 : kDiagnosticsEvery);
     if (!made) {
-        return reportError(made.error());
+        return fail(made.error());
     }
     SimScene& scene = **made;
     if (Status s = script->validate(scene); !s) {
-        return reportError(s.error());
+        return fail(s.error());
     }
 
     // The screenshot renders through GL even when the simulation runs on the CPU.
     Result<std::string> backendChoice = lcpBackendChoice(v.backend, v.scene, v.sceneValues);
     if (!backendChoice) {
-        return reportError(backendChoice.error());
+        return fail(backendChoice.error());
     }
     GpuSession gpu;
     Result<Backend> backend = selectBackend(*backendChoice, v.shaderDir, gpu);
     if (!backend) {
-        return reportError(backend.error());
+        return fail(backend.error());
     }
     if (!v.screenshot.empty()) {
         if (Status s = ensureGlContext(gpu, "--screenshot"); !s) {
-            return reportError(s.error());
+            return fail(s.error());
         }
     }
     if (Status s = scene.setBackend(*backend, &gpu.shaders); !s) {
-        return reportError(s.error());
+        return fail(s.error());
     }
     if (!v.snapshotLoad.empty()) {
         if (Status s = loadStateFile(scene, v.snapshotLoad); !s) {
-            return reportError(s.error());
+            return fail(s.error());
         }
     }
     const std::string renderer =
@@ -136,7 +138,7 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
     Result<TraceRecorder> trace =
         TraceRecorder::create(v.trace, v.csv, scene.name(), backendName(*backend));
     if (!trace) {
-        return reportError(trace.error());
+        return fail(trace.error());
     }
 
     g_interrupted = false;
@@ -197,7 +199,7 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
         p.resize(stepMs.size());
     }
     if (Status s = trace->flush(); !s) {
-        return reportError(s.error());
+        return fail(s.error());
     }
     if (g_interrupted) {
         std::fprintf(stderr, "wavewall: interrupted after %d steps; outputs written\n", stepsRun);
@@ -255,24 +257,24 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
 
     if (!v.summaryJson.empty()) {
         if (Status s = writeJsonFile(v.summaryJson, summary); !s) {
-            return reportError(s.error());
+            return fail(s.error());
         }
     }
     if (!v.snapshot.empty()) {
         if (Status s = writeJsonFile(v.snapshot, scene.snapshot()); !s) {
-            return reportError(s.error());
+            return fail(s.error());
         }
     }
     if (!v.snapshotSave.empty()) {
         if (Status s = saveStateFile(scene, v.snapshotSave); !s) {
-            return reportError(s.error());
+            return fail(s.error());
         }
     }
     if (!v.screenshot.empty()) {
         if (Status st = renderSceneToPng(scene, v.shaderDir, v.screenshotWidth, v.screenshotHeight,
                                          v.screenshot);
             !st) {
-            return reportError(st.error());
+            return fail(st.error());
         }
         std::printf("  screenshot %s\n", v.screenshot.c_str());
     }

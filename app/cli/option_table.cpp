@@ -1,6 +1,7 @@
 #include "app/cli/option_table.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -273,10 +274,11 @@ Status OptionTable::applyConfig(const std::string& given) {
     }
     bool ok = false;
     const std::string text = readText(path, ok);
-    auto where = [&](const std::string& key) {
+    auto place = [&](const std::string& key) {
         const int line = lineOfKey(text, key);
-        return path + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": ";
+        return path + (line > 0 ? ":" + std::to_string(line) : std::string());
     };
+    auto where = [&](const std::string& key) { return place(key) + ": "; };
     if (!doc->is_object()) {
         return inputError(path + ": a config file must hold one JSON object of option keys");
     }
@@ -298,8 +300,27 @@ Status OptionTable::applyConfig(const std::string& given) {
             return inputError(where(key) + err);
         }
         m_fromConfig.insert(key);
+        m_configPlace[key] = place(key);
     }
     return {};
+}
+
+Error OptionTable::locate(Error e) const {
+    const std::string& m = e.message;
+    for (std::size_t at = m.find("--"); at != std::string::npos; at = m.find("--", at + 2)) {
+        std::size_t end = at + 2;
+        while (end < m.size() &&
+               (std::islower(static_cast<unsigned char>(m[end])) != 0 ||
+                std::isdigit(static_cast<unsigned char>(m[end])) != 0 || m[end] == '-')) {
+            ++end;
+        }
+        const auto it = m_configPlace.find(m.substr(at + 2, end - at - 2));
+        if (it != m_configPlace.end()) {
+            e.message = it->second + ": key \"" + it->first + "\": " + m;
+            return e;
+        }
+    }
+    return e;
 }
 
 std::set<std::string> OptionTable::givenKeys() const {

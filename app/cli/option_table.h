@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -56,6 +57,10 @@ class OptionTable {
     /// Every option's current value by key: a config file that applyConfig() reads back to
     /// the same values (floats written as the shortest text that rounds back to them).
     nlohmann::json values() const;
+    /// `e` with the config file's place in front when its message names an option (`--NAME`)
+    /// whose value came from the file applied: a value whose type was right but which a later
+    /// check refuses (`{"wall": 10}`) is then reported at the file and line that gave it.
+    Error locate(Error e) const;
 
   private:
     struct Entry {
@@ -86,7 +91,8 @@ class OptionTable {
 
     CLI::App* m_command;
     std::vector<Entry> m_entries;
-    std::set<std::string> m_fromConfig;  ///< keys applyConfig() set
+    std::set<std::string> m_fromConfig;                ///< keys applyConfig() set
+    std::map<std::string, std::string> m_configPlace;  ///< those keys' "FILE:LINE"
 };
 
 /// `value` rounded to the float the solvers use, or an error naming `--name` when that float is

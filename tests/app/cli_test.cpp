@@ -494,6 +494,26 @@ TEST(Cli, FloatOptionThatRoundsToZeroExits2NamingFileAndLine) {
     EXPECT_NE(r.output.find("--tolerance"), std::string::npos) << r.output;
 }
 
+// A config value of the right JSON type that the scene's checks refuse ("wall": 10, a number
+// where a size COLSxROWS is due) is reported at the file and line that gave it, by headless and
+// by the demo; the same value as a flag names the flag alone.
+TEST(Cli, AConfigValueTheSceneRefusesIsReportedAtItsFileAndLine) {
+    SolveFiles f(2, 5);
+    const std::string config = f.path("wall_number.json");
+    std::ofstream(config) << "{\n  \"seed\": 3,\n  \"wall\": 10\n}\n";
+    for (const char* command : {"headless --steps 2", "demo --frames 1"}) {
+        const CommandResult r = run(std::string(command) + " --backend cpu --config " + config);
+        EXPECT_EQ(r.code, 2) << command << "\n" << r.output;
+        EXPECT_NE(r.output.find(config + ":3: key \"wall\": --wall '10' must be AxB"),
+                  std::string::npos)
+            << command << "\n"
+            << r.output;
+    }
+    const CommandResult r = run("headless --steps 2 --backend cpu --wall 10");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("error: --wall '10' must be AxB"), std::string::npos) << r.output;
+}
+
 // ---- bench ----------------------------------------------------------------------------------
 
 // Every suite runs at its smallest sizes and writes records whose times and ratios are real

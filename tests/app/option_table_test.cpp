@@ -131,6 +131,30 @@ TEST(OptionTable, AKeyGivenTwiceAndAFolderAreRefusedSayingSo) {
     EXPECT_NE(s.error().message.find("is a folder"), std::string::npos) << s.error().message;
 }
 
+// A value of the right type that a later check refuses (a wall size "10") is reported at the
+// file and line that gave it; the same option given as a flag is not (the flag overrides the
+// file), and a message naming no option from the file is left as it is.
+TEST(OptionTable, ALaterChecksErrorNamesTheFileAndLineThatGaveTheValue) {
+    Fixture f;
+    f.parse({"--omega", "0.7"});
+    const std::string path =
+        writeConfig("{\n  \"omega\": 0.3,\n  \"lcp-mode\": \"dense\",\n  \"steps\": 3\n}\n");
+    ASSERT_TRUE(f.table.applyConfig(path).ok());
+    const Error steps = f.table.locate(inputError("--steps 3 must be at least 10"));
+    EXPECT_EQ(steps.message, path + ":4: key \"steps\": --steps 3 must be at least 10");
+    EXPECT_EQ(steps.kind, ErrorKind::kInput);
+    // Named after another option: the first one that came from the file is located.
+    EXPECT_EQ(f.table.locate(inputError("with --threads 4, --lcp-mode dense is refused")).message,
+              path + ":3: key \"lcp-mode\": with --threads 4, --lcp-mode dense is refused");
+    // A prefix of a key's name is not that key.
+    EXPECT_EQ(f.table.locate(inputError("--step 3")).message, "--step 3");
+    // --omega came from the command line, not the file.
+    EXPECT_EQ(f.table.locate(inputError("--omega 0.7 is too large")).message,
+              "--omega 0.7 is too large");
+    EXPECT_EQ(f.table.locate(inputError("no option here")).message, "no option here");
+    fs::remove(path);
+}
+
 // Found by fuzz_config: a number beyond a double's range made nlohmann::json throw
 // out_of_range, which nothing caught (std::terminate).
 TEST(OptionTable, NumberBeyondDoubleRangeIsAnInputError) {
