@@ -2,7 +2,10 @@
 
 #include <GL/glew.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
+#include <filesystem>
 
 // Static implementations: internal to this file, so they never clash with another copy of
 // stb linked into the same program (libstb, a test's own).
@@ -52,6 +55,19 @@ Image readFramebuffer(unsigned framebuffer, int width, int height) {
         image.rgba[k] = 255;  // the window's alpha is meaningless; PNGs stay opaque
     }
     return image;
+}
+
+Status checkPngName(const std::string& path, const char* what) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    std::string lower(ext);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower == ".png") {
+        return {};
+    }
+    const std::string stem = std::filesystem::path(path).replace_extension().string();
+    return inputError(std::string(what) + " '" + path + "': the image is written as PNG; give a " +
+                      "name that ends in .png (e.g. " + stem + ".png)");
 }
 
 Status writePng(const Image& image, const std::string& path) {

@@ -32,6 +32,9 @@ struct Image {
 Image readFramebuffer(unsigned framebuffer, int width, int height);
 /// Writes `image` as a PNG file.
 Status writePng(const Image& image, const std::string& path);
+/// An input error unless `path` ends in ".png" (any case): the option `what` writes PNG files,
+/// and a name such as "shot.jpg" or "shot.txt" would hold a PNG under another type's name.
+Status checkPngName(const std::string& path, const char* what);
 /// Reads a PNG (or any format stb_image knows) as RGBA8; tests use it to check screenshots.
 Result<Image> readPng(const std::string& path);
 

@@ -254,6 +254,11 @@ int runDemoCommand(DemoValues& v, OptionTable& table) {
             }
         }
     }
+    if (!v.screenshot.empty()) {
+        if (Status s = render::checkPngName(v.screenshot, "--screenshot"); !s) {
+            return fail(s.error());
+        }
+    }
     if (!v.record.empty()) {
         if (Status s = demo::checkVideoOptions({v.record, v.recordFps, v.ffmpeg}, "--record"); !s) {
             return fail(s.error());

@@ -18,6 +18,7 @@
 #include "app/cli/state_file.h"
 #include "app/cli/thread_option.h"
 #include "app/cli/trace_recorder.h"
+#include "render/capture.h"
 #include "solver/core/timer.h"
 #include "solver/io/matrix_market.h"
 
@@ -91,6 +92,11 @@ int runHeadless(HeadlessValues& v, OptionTable& table) {
             if (Status s = io::checkWritable(*path, what); !s) {
                 return fail(s.error());
             }
+        }
+    }
+    if (!v.screenshot.empty()) {
+        if (Status s = render::checkPngName(v.screenshot, "--screenshot"); !s) {
+            return fail(s.error());
         }
     }
 

@@ -514,6 +514,29 @@ TEST(Cli, AConfigValueTheSceneRefusesIsReportedAtItsFileAndLine) {
     EXPECT_NE(r.output.find("error: --wall '10' must be AxB"), std::string::npos) << r.output;
 }
 
+// --screenshot writes PNG: a name with another extension (or none) would hold a PNG under
+// another type's name, so it is refused before the run (exit 2, suggesting the .png name) and
+// nothing is left behind; the extension's case does not matter.
+TEST(Cli, AScreenshotNotNamedPngIsRefusedBeforeTheRun) {
+    SolveFiles f(2, 5);
+    for (const std::string name : {"shot.txt", "shot.jpg", "shot"}) {
+        const std::string path = f.path(name);
+        for (const char* command : {"headless --steps 1", "demo --frames 1"}) {
+            const CommandResult r =
+                run(std::string(command) + " --backend cpu --screenshot " + path);
+            EXPECT_EQ(r.code, 2) << command << " " << name << "\n" << r.output;
+            EXPECT_NE(r.output.find("name that ends in .png (e.g. " + f.path("shot") + ".png)"),
+                      std::string::npos)
+                << r.output;
+            EXPECT_FALSE(std::filesystem::exists(path)) << path;
+        }
+    }
+    const std::string upper = f.path("shot.PNG");
+    const CommandResult r = run("headless --steps 1 --backend cpu --screenshot " + upper);
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_TRUE(std::filesystem::exists(upper)) << r.output;
+}
+
 // ---- bench ----------------------------------------------------------------------------------
 
 // Every suite runs at its smallest sizes and writes records whose times and ratios are real
