@@ -1212,8 +1212,37 @@ TEST(WallDemoScene, RayBoxAgreesWithARotatedBoxsGeometry) {
     }
 }
 
+// Jacobi at omega 1.99 without the adaptive cap diverges once the shot hits: the alarm is
+// raised and latched; a state from before, restored from the history, clears it (the demo holds
+// a broken scene until Reset or such a restore), and running on from there raises it again.
+TEST(WallDemoScene, AStateFromBeforeTheBreakClearsTheAlarm) {
+    WallSceneSettings settings = defaultWall();
+    settings.world.lcp.omega = 1.99f;
+    settings.world.adaptiveOmega = false;
+    WallDemoScene scene(settings, nullptr);
+    Result<EventScript> script = EventScript::parse({"0:shoot"});
+    ASSERT_TRUE(script.ok()) << script.error().message;
+    scene.setScript(std::move(*script));
+    scene.step();
+    const std::unique_ptr<demo::SavedState> early = scene.saveState();
+    ASSERT_TRUE(early);
+    int steps = 1;
+    for (; steps < 200 && scene.alarm().empty(); ++steps) {
+        scene.step();
+    }
+    ASSERT_FALSE(scene.alarm().empty()) << "omega 1.99 did not diverge in 200 steps";
+    ASSERT_TRUE(scene.restoreState(*early).ok());
+    EXPECT_TRUE(scene.alarm().empty()) << scene.alarm();
+    for (int s = 1; s < steps + 50 && scene.alarm().empty(); ++s) {
+        scene.step();
+    }
+    EXPECT_FALSE(scene.alarm().empty()) << "the same run did not break again";
+}
+
 // The explicit scheme at three times its stability limit blows up: the alarm is raised (and
-// latched); back on the implicit scheme, Reset gives a calm, finite pool that stays finite.
+// latched); a state from before the blow-up, restored from the history, clears it (the demo
+// holds a scene while its alarm is up, so the user can run on from there); back on the
+// implicit scheme, Reset gives a calm, finite pool that stays finite.
 TEST(WaterDemoScene, BlownUpWaterRaisesTheAlarmAndResetRecovers) {
     SceneOptionValues v;
     v.grid = "64x64";
@@ -1222,11 +1251,22 @@ TEST(WaterDemoScene, BlownUpWaterRaisesTheAlarmAndResetRecovers) {
     auto made = WaterDemoScene::create(*makeWaterSettings(v, 1), nullptr);
     ASSERT_TRUE(made.ok()) << made.error().message;
     WaterDemoScene& scene = **made;
+    scene.step();
+    const std::unique_ptr<demo::SavedState> early = scene.saveState();
+    ASSERT_TRUE(early);
     for (int s = 0; s < 400 && scene.alarm().empty(); ++s) {
         scene.step();
     }
     ASSERT_FALSE(scene.alarm().empty()) << "the explicit scheme at 3x its limit did not blow up";
     EXPECT_NE(scene.alarm().find("explicit"), std::string::npos) << scene.alarm();
+    ASSERT_TRUE(scene.restoreState(*early).ok());
+    EXPECT_TRUE(scene.alarm().empty()) << "a state from before the blow-up is not blown up";
+    EXPECT_EQ(scene.stepIndex(), 1);
+    // Still the explicit scheme at 3x its limit: run on, the check raises the alarm again.
+    for (int s = 0; s < 400 && scene.alarm().empty(); ++s) {
+        scene.step();
+    }
+    EXPECT_FALSE(scene.alarm().empty());
 
     wave::WaveParams p = scene.scene().model().params();
     p.scheme = wave::Scheme::kCrankNicolson;

@@ -201,7 +201,11 @@ Status SplashDemoScene::restoreState(const demo::SavedState& state) {
             return made;
         }
     }
-    return restoreAdapterState(*s->adapter, "splash", *m_scene, m_stepIndex, m_script);
+    Status restored = restoreAdapterState(*s->adapter, "splash", *m_scene, m_stepIndex, m_script);
+    if (restored) {
+        m_alarm.clear();  // a state from the history: run on from it (the check raises it anew)
+    }
+    return restored;
 }
 
 demo::CameraHome SplashDemoScene::cameraHome() const {

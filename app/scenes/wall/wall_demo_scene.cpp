@@ -573,7 +573,11 @@ std::unique_ptr<demo::SavedState> WallDemoScene::saveState() {
 }
 
 Status WallDemoScene::restoreState(const demo::SavedState& state) {
-    return restoreAdapterState(state, "wall", m_scene, m_stepIndex, m_script);
+    Status s = restoreAdapterState(state, "wall", m_scene, m_stepIndex, m_script);
+    if (s) {
+        m_alarm.clear();  // a state from the history: run on from it (the check raises it anew)
+    }
+    return s;
 }
 
 }  // namespace ww::app

@@ -310,7 +310,11 @@ std::unique_ptr<demo::SavedState> WaterDemoScene::saveState() {
 }
 
 Status WaterDemoScene::restoreState(const demo::SavedState& state) {
-    return restoreAdapterState(state, "water", *m_scene, m_stepIndex, m_script);
+    Status s = restoreAdapterState(state, "water", *m_scene, m_stepIndex, m_script);
+    if (s) {
+        m_alarm.clear();  // a state from the history: run on from it (the check raises it anew)
+    }
+    return s;
 }
 
 }  // namespace ww::app
