@@ -38,6 +38,8 @@ namespace ww::lcp {
 namespace {
 
 using cpu::kBoundRows;
+using cpu::kContactConstFloats;
+using cpu::kContactGroup;
 using cpu::kGatherChunkBodies;
 using cpu::kMatrixFreeChunkRows;
 using cpu::Workspace;
@@ -378,6 +380,43 @@ std::ptrdiff_t contactPassAvx2(const LcpProblem& p, const float* cur, float* nex
     F r = zero;
     F probe = zero;
     std::ptrdiff_t k = begin;
+    // The solve's constants by groups of eight contacts (Workspace::contactConsts): plain loads
+    // where the row-major arrays take three loads and a shuffle each.
+    const auto groups = static_cast<std::ptrdiff_t>(ws.contactConsts.size() / kContactConstFloats);
+    const std::ptrdiff_t groupedEnd =
+        begin % 8 == 0 ? std::min<std::ptrdiff_t>(end, 8 * groups) : begin;
+    for (; k + 8 <= groupedEnd; k += 8) {
+        const std::ptrdiff_t base = 3 * k;
+        const float* xr = cur + base;
+        const float* wr = ws.w.data() + base;
+        const float* cg =
+            ws.contactConsts.data() + kContactConstFloats * static_cast<std::size_t>(k / 8);
+        const auto at = [cg](int field) { return F{_mm256_loadu_ps(cg + 8 * field)}; };
+        const F xn{strideThree<0>(xr)};
+        const F xf{strideThree<1>(xr)};
+        const F xg{strideThree<2>(xr)};
+        const F wn = F{strideThree<0>(wr)} + at(0);
+        const F wf = F{strideThree<1>(wr)} + at(1);
+        const F wg = F{strideThree<2>(wr)} + at(2);
+        const F l = at(6);
+        const F h = at(7);
+        F vn = kernels::rowStep(xn, wn, l, h, at(3), r, probe);
+        kernels::rowStep(xf, wf, xf, xf, zero, r, probe);  // pinned: r and probe only
+        kernels::rowStep(xg, wg, xg, xg, zero, r, probe);
+        const F radius = lanes::load<F>(ws.pairMu.data() + k) * max(zero, xn);
+        if (wantResidual) {
+            kernels::pairResidual(xf, xg, wf, wg, radius, r, probe);
+        }
+        F vf, vg;
+        kernels::pairStep(xf, xg, wf, wg, at(4), at(5), radius, vf, vg);
+        if (weight != 1.0f) {
+            const float* pr = next + base;  // x^{t-1}
+            vn = kernels::rowChebyshev(wt, vn, F{strideThree<0>(pr)}, l, h);
+            kernels::pairChebyshev(wt, F{strideThree<1>(pr)}, F{strideThree<2>(pr)}, radius, vf,
+                                   vg);
+        }
+        kernels::storeThree(next + base, vn.v, vf.v, vg.v);
+    }
     for (; k + 8 <= end; k += 8) {
         const std::ptrdiff_t base = 3 * k;
         const float* xr = cur + base;
@@ -546,11 +585,29 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     ws.contactRows = ws.contactRowsPossible && o.contactPasses;
     // x^0 into cur, good and next (x^{-1} = x^0 for the accelerated step).
     copyRows(x.data(), n, {ws.cur.data(), ws.good.data(), ws.next.data()}, ex);
+    // With contact rows, the arrays a pass reads but never changes (b, the step scales, the
+    // normal rows' bounds) also by groups of eight contacts (Workspace::contactConsts).
+    const std::size_t constGroups = ws.contactRows ? n / (3 * kContactGroup) : 0;
+    ws.contactConsts.resize(kContactConstFloats * constGroups);
     const auto scales = [&](std::ptrdiff_t c) {
         const auto first = static_cast<std::size_t>(c * kMatrixFreeChunkRows);
         const std::size_t last = std::min(n, first + kMatrixFreeChunkRows);
         for (std::size_t i = first; i < last; ++i) {
             ws.invDiag[i] = stepScale(p, ws, o.omega, i);
+        }
+        // The groups whose rows lie in this chunk (chunks hold whole groups).
+        for (std::size_t g = first / (3 * kContactGroup);
+             g < constGroups && 3 * kContactGroup * (g + 1) <= last; ++g) {
+            float* out = ws.contactConsts.data() + kContactConstFloats * g;
+            for (std::size_t lane = 0; lane < kContactGroup; ++lane) {
+                const std::size_t row = 3 * (kContactGroup * g + lane);
+                for (std::size_t s = 0; s < 3; ++s) {
+                    out[s * kContactGroup + lane] = p.b[row + s];
+                    out[(3 + s) * kContactGroup + lane] = ws.invDiag[row + s];
+                }
+                out[6 * kContactGroup + lane] = p.lo[row];
+                out[7 * kContactGroup + lane] = p.hi[row];
+            }
         }
     };
     const std::ptrdiff_t scaleChunks =
@@ -568,7 +625,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     float* next = ws.next.data();
     int t = 0;
     chebyshevWeights(o, maxIt, ws.weights);
-    int start = 0;                             // Chebyshev schedule start (chebyshevStart)
+    int start = 0;  // Chebyshev schedule start (chebyshevStart)
     float rPrev1 = kInfinity, rPrev2 = kInfinity;
     for (; t <= maxIt; ++t) {
         float weight = 1.0f;

@@ -27,6 +27,10 @@ constexpr std::ptrdiff_t kMatrixFreeChunkRows = 1008;
 static_assert(kMatrixFreeChunkRows % (3 * RowOperator::kTripleGroup) == 0);
 // Rows whose bounds a Jacobi pass computes at a time, into a buffer on the stack (~2 KiB).
 constexpr std::ptrdiff_t kBoundRows = 240;
+/// Contacts a group of Workspace::contactConsts holds (the vector pass's width).
+constexpr std::size_t kContactGroup = 8;
+/// Floats a group of Workspace::contactConsts holds: eight fields of kContactGroup contacts.
+constexpr std::size_t kContactConstFloats = 8 * kContactGroup;
 
 struct Workspace {
     std::vector<float> cur, next, good, w, invDiag, lo, hi;
@@ -62,6 +66,13 @@ struct Workspace {
     /// chunk then updates a contact's three rows together (contactRange), reading x^{t-1}
     /// before it writes x^{t+1}, so neither prev nor the pinned rows' bounds are needed.
     bool contactRows = false;
+    /// With contactRows, per whole group of kContactGroup contacts (contacts 8 g .. 8 g + 7,
+    /// rows 24 g .. 24 g + 23), what a Jacobi pass reads and never writes, field by field, each
+    /// field the group's eight contacts side by side: b of the normal, first and second rows,
+    /// their step scales (invDiag), then the normal rows' lo and hi. The vector pass loads each
+    /// field with one plain load where the row-major arrays take three loads and two blends and
+    /// a lane permutation (strideThree). Filled with the step scales, once a solve.
+    std::vector<float> contactConsts;
     bool contactRowsPossible = false;  ///< the layout allows contactRows (set by reserve)
     /// Where the Jacobi pass's row chunks ran last pass: A's rows stay in that core's cache.
     exec::LoopAffinity passAffinity;
