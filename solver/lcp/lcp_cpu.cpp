@@ -369,10 +369,10 @@ RowsResult projectRowRange(const LcpProblem& p, const float* cur, float* next, W
 // each normal row with the kernels' row arithmetic, each pair with their pair arithmetic, x^{t-1}
 // read from next before the contacts' x^{t+1} overwrite it. The pairs' rows add to r and the
 // probe what a pinned row adds (|x - clamp(x - w, x, x)| and 0 (w + x)). Returns where the rest
-// continues (the last end - begin mod 8 contacts).
-std::ptrdiff_t contactPassAvx2(const LcpProblem& p, const float* cur, float* next,
-                               const Workspace& ws, float weight, bool wantResidual,
-                               std::ptrdiff_t begin, std::ptrdiff_t end, RowsResult& out) {
+// continues: the contacts after the last whole group of Workspace::contactConsts.
+std::ptrdiff_t contactPassAvx2(const float* cur, float* next, const Workspace& ws, float weight,
+                               bool wantResidual, std::ptrdiff_t begin, std::ptrdiff_t end,
+                               RowsResult& out) {
     using F = lanes::Float8;
     using kernels::strideThree;
     const F zero = lanes::splat<F>(0.0f);
@@ -381,7 +381,9 @@ std::ptrdiff_t contactPassAvx2(const LcpProblem& p, const float* cur, float* nex
     F probe = zero;
     std::ptrdiff_t k = begin;
     // The solve's constants by groups of eight contacts (Workspace::contactConsts): plain loads
-    // where the row-major arrays take three loads and a shuffle each.
+    // where the row-major arrays take three loads and a shuffle each. Contacts outside whole
+    // groups (and a range that does not start at one: never in the pass's row chunks, which
+    // hold whole groups) take contactRange's scalar loops.
     const auto groups = static_cast<std::ptrdiff_t>(ws.contactConsts.size() / kContactConstFloats);
     const std::ptrdiff_t groupedEnd =
         begin % 8 == 0 ? std::min<std::ptrdiff_t>(end, 8 * groups) : begin;
@@ -417,38 +419,6 @@ std::ptrdiff_t contactPassAvx2(const LcpProblem& p, const float* cur, float* nex
         }
         kernels::storeThree(next + base, vn.v, vf.v, vg.v);
     }
-    for (; k + 8 <= end; k += 8) {
-        const std::ptrdiff_t base = 3 * k;
-        const float* xr = cur + base;
-        const float* wr = ws.w.data() + base;
-        const float* br = p.b.data() + base;
-        const float* dr = ws.invDiag.data() + base;
-        const F xn{strideThree<0>(xr)};
-        const F xf{strideThree<1>(xr)};
-        const F xg{strideThree<2>(xr)};
-        const F wn = F{strideThree<0>(wr)} + F{strideThree<0>(br)};
-        const F wf = F{strideThree<1>(wr)} + F{strideThree<1>(br)};
-        const F wg = F{strideThree<2>(wr)} + F{strideThree<2>(br)};
-        const F l{strideThree<0>(p.lo.data() + base)};
-        const F h{strideThree<0>(p.hi.data() + base)};
-        F vn = kernels::rowStep(xn, wn, l, h, F{strideThree<0>(dr)}, r, probe);
-        kernels::rowStep(xf, wf, xf, xf, zero, r, probe);  // pinned: r and probe only
-        kernels::rowStep(xg, wg, xg, xg, zero, r, probe);
-        const F radius = lanes::load<F>(ws.pairMu.data() + k) * max(zero, xn);
-        if (wantResidual) {
-            kernels::pairResidual(xf, xg, wf, wg, radius, r, probe);
-        }
-        F vf, vg;
-        kernels::pairStep(xf, xg, wf, wg, F{strideThree<1>(dr)}, F{strideThree<2>(dr)}, radius, vf,
-                          vg);
-        if (weight != 1.0f) {
-            const float* pr = next + base;  // x^{t-1}
-            vn = kernels::rowChebyshev(wt, vn, F{strideThree<0>(pr)}, l, h);
-            kernels::pairChebyshev(wt, F{strideThree<1>(pr)}, F{strideThree<2>(pr)}, radius, vf,
-                                   vg);
-        }
-        kernels::storeThree(next + base, vn.v, vf.v, vg.v);
-    }
     kernels::fold(r, probe, out);
     return k;
 }
@@ -462,7 +432,7 @@ RowsResult contactRange(const LcpProblem& p, const float* cur, float* next, Work
     RowsResult out;
     std::ptrdiff_t k = begin;
 #if defined(__AVX2__) && defined(__FMA__)
-    k = contactPassAvx2(p, cur, next, ws, weight, wantResidual, k, end, out);
+    k = contactPassAvx2(cur, next, ws, weight, wantResidual, k, end, out);
 #endif
     if (k < end) {
         const RowsResult q = projectRowRange(p, cur, next, ws, weight, 3 * k, 3 * end);
