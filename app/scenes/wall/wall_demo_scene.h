@@ -115,10 +115,10 @@ class WallDemoScene final : public demo::DemoScene {
     static int iterationsRun(const rigid::StepStats& stats, Backend backend);
     int lastIterationsRun() const { return m_iterationsRun; }
     /// The budget's floor. Twenty, not fewer: the default 10 x 6 wall shot at step 0 and cut
-    /// to 10 iterations a step after the first sinks the sphere 0.426 m into the bricks, past
-    /// the scene's penetration bound (the banner; DemoUnderXvfb.
-    /// WithoutTheSolveBudgetTwoScriptedRunsEndAlike), while 20 keep it within the bound, as
-    /// they keep the 40 x 25's collapse (docs/rigid.md "What the 50 iterations buy in a collapse").
+    /// to 10 iterations a step after the first reaches a penetration of 0.426 m at step 20,
+    /// past the scene's bound of 0.423 m (the banner; DemoUnderXvfb.
+    /// WithoutTheSolveBudgetTwoScriptedRunsEndAlike), while at 20 it stays within the bound.
+    /// Bigger walls need more (docs/rigid.md "What the 50 iterations buy in a collapse").
     static constexpr int kMinBudgetIterations = 20;
     /// 100 ms: the window stays responsive (10 frames a second at worst).
     static constexpr float kDefaultSolveBudgetMs = 100.0f;
