@@ -1212,6 +1212,26 @@ TEST(WallDemoScene, RayBoxAgreesWithARotatedBoxsGeometry) {
     }
 }
 
+// Steps `scene` (its break already scripted) once, saves that state, steps until its alarm
+// comes up (within maxSteps), restores the saved state, which must clear the alarm, and runs on
+// until the same run breaks again.
+void expectAStateFromBeforeTheBreakClearsTheAlarm(demo::DemoScene& scene, int maxSteps) {
+    scene.step();
+    const std::unique_ptr<demo::SavedState> early = scene.saveState();
+    ASSERT_TRUE(early);
+    int steps = 1;
+    for (; steps < maxSteps && scene.alarm().empty(); ++steps) {
+        scene.step();
+    }
+    ASSERT_FALSE(scene.alarm().empty()) << "no break within " << maxSteps << " steps";
+    ASSERT_TRUE(scene.restoreState(*early).ok());
+    EXPECT_TRUE(scene.alarm().empty()) << scene.alarm();
+    for (int s = 1; s < steps + 50 && scene.alarm().empty(); ++s) {
+        scene.step();
+    }
+    EXPECT_FALSE(scene.alarm().empty()) << "the same run did not break again";
+}
+
 // Jacobi at omega 1.99 without the adaptive cap diverges once the shot hits: the alarm is
 // raised and latched; a state from before, restored from the history, clears it (the demo holds
 // a broken scene until Reset or such a restore), and running on from there raises it again.
@@ -1223,20 +1243,7 @@ TEST(WallDemoScene, AStateFromBeforeTheBreakClearsTheAlarm) {
     Result<EventScript> script = EventScript::parse({"0:shoot"});
     ASSERT_TRUE(script.ok()) << script.error().message;
     scene.setScript(std::move(*script));
-    scene.step();
-    const std::unique_ptr<demo::SavedState> early = scene.saveState();
-    ASSERT_TRUE(early);
-    int steps = 1;
-    for (; steps < 200 && scene.alarm().empty(); ++steps) {
-        scene.step();
-    }
-    ASSERT_FALSE(scene.alarm().empty()) << "omega 1.99 did not diverge in 200 steps";
-    ASSERT_TRUE(scene.restoreState(*early).ok());
-    EXPECT_TRUE(scene.alarm().empty()) << scene.alarm();
-    for (int s = 1; s < steps + 50 && scene.alarm().empty(); ++s) {
-        scene.step();
-    }
-    EXPECT_FALSE(scene.alarm().empty()) << "the same run did not break again";
+    expectAStateFromBeforeTheBreakClearsTheAlarm(scene, 200);
 }
 
 // The explicit scheme at three times its stability limit blows up: the alarm is raised (and
@@ -1610,20 +1617,7 @@ TEST(SplashDemoScene, AStateFromBeforeTheBreakClearsTheAlarm) {
     ASSERT_TRUE(made.ok()) << made.error().message;
     SplashDemoScene& scene = **made;
     scene.setScript(EventScript({*parseEvent("0:shoot")}));
-    scene.step();
-    const std::unique_ptr<demo::SavedState> early = scene.saveState();
-    ASSERT_TRUE(early);
-    int steps = 1;
-    for (; steps < 300 && scene.alarm().empty(); ++steps) {
-        scene.step();
-    }
-    ASSERT_FALSE(scene.alarm().empty()) << "omega 1.99 did not break the splash in 300 steps";
-    ASSERT_TRUE(scene.restoreState(*early).ok());
-    EXPECT_TRUE(scene.alarm().empty()) << scene.alarm();
-    for (int s = 1; s < steps + 50 && scene.alarm().empty(); ++s) {
-        scene.step();
-    }
-    EXPECT_FALSE(scene.alarm().empty()) << "the same run did not break again";
+    expectAStateFromBeforeTheBreakClearsTheAlarm(scene, 300);
 }
 
 TEST(SplashDemoScene, RunsItsEventScriptAndReplaysItFromHistory) {
