@@ -145,13 +145,16 @@ struct WorldParams {
     /// Resting box-box and box-plane pairs keep their contact manifold while their relative
     /// pose holds (contacts.h, reuseManifold); false makes every pair afresh each step.
     bool keepManifolds = true;
-    /// Real-time budget: the iteration cap is lowered so that iterations * sum_k c_k stays
-    /// below this, c_k the multiply-adds of one product with block k's A (n_k^2 dense,
-    /// 24 n_k matrix-free: LcpProblem::productMacs); at least 10 iterations are kept. With
-    /// matrix-free islands a 20 x 20 touching wall (18 k rows) could run 200 and a 40 x 25 one
-    /// (46 k rows) 90; at the cap of 50 neither binds (docs/rigid.md). 0 = no budget; never
-    /// applied to a 2n count.
-    double iterationBudgetMacs = 1.0e8;
+    /// Work budget: the iteration cap is lowered so that iterations * sum_k c_k stays below
+    /// this, c_k the multiply-adds of one product with block k's A (n_k^2 dense, 24 n_k
+    /// matrix-free: LcpProblem::productMacs); at least 10 iterations are kept. 0 = no budget
+    /// (the default); never applied to a 2n count. Off by default because it trades depth for
+    /// time where a pile is biggest: at 10^8 a 100 x 100 or 200 x 50 wall's collapse ran 10-11
+    /// iterations a step and bricks sank 0.47-0.59 m into each other, past --check's bound,
+    /// where at the cap of 50 both run their 300-step collapse within it (docs/rigid.md, "Tall
+    /// walls"). The demo keeps its window responsive with a time budget instead
+    /// (WallDemoScene::setSolveBudgetMs).
+    double iterationBudgetMacs = 0.0;
     float omegaSafety = 0.85f;  ///< see adaptiveOmega
     /// Sleeping (off by default): when every body of an island has moved slower than
     /// sleepLinearSpeed and sleepAngularSpeed for sleepSeconds, the island goes to sleep: its

@@ -289,8 +289,8 @@ std::vector<ParamRow<Wall>> makeWallParams() {
         {.key = "iteration-budget",
          .label = "work budget",
          .help = "LCP multiply-adds per step: a numeric --iterations is capped at max(10, "
-                 "budget / work of one iteration), so big piles run fewer iterations (0 = no "
-                 "cap; never applied to 2n; docs/rigid.md)",
+                 "budget / work of one iteration), so big piles run fewer iterations and sink "
+                 "deeper (0 = no cap, the default; never applied to 2n; docs/rigid.md)",
          .unit = "multiply-adds",
          .widget = ParamWidget::kInput,
          .range = {.lo = 0, .hi = 1e12, .note = "(0 turns the cap off)"}},
