@@ -1093,6 +1093,44 @@ TEST(WallDemoScene, StepBudgetCutsIterationsAndKeepsTheSetting) {
     }
 }
 
+// A penetration alarm raised while the step budget was cutting the iterations says so, with
+// how to turn the budget off; without the budget the same alarm says nothing of it. The wall
+// steps once within its bound (the budget measures its ms per iteration there), then the bound
+// is set below any depth, so the second step, the first the budget cuts, raises the alarm.
+// Fails when the hint is dropped or added unconditionally.
+TEST(WallDemoScene, APenetrationAlarmUnderTheStepBudgetSaysHowToRunAllIterations) {
+    for (const float budgetMs : {1.0e-6f, 0.0f}) {
+        SCOPED_TRACE(budgetMs);
+        WallSceneSettings settings = defaultWall();
+        settings.world.lcp.tolerance = 0.0f;  // the first step iterates, so the budget measures
+        WallDemoScene scene(settings, nullptr);
+        scene.setSolveBudgetMs(budgetMs);
+        scene.step();
+        ASSERT_TRUE(scene.alarm().empty()) << scene.alarm();
+        scene.scene().settings().maxPenetrationM = -1.0f;
+        scene.step();
+        ASSERT_NE(scene.alarm().find("penetration"), std::string::npos) << scene.alarm();
+        const std::string hint =
+            "to as few as " + std::to_string(WallDemoScene::kMinBudgetIterations) + " of the " +
+            std::to_string(settings.world.lcp.maxIterations) + " iterations asked for";
+        if (budgetMs > 0.0f) {
+            EXPECT_NE(scene.alarm().find(hint), std::string::npos) << scene.alarm();
+            EXPECT_NE(scene.alarm().find("--solve-budget-ms 0"), std::string::npos);
+        } else {
+            EXPECT_EQ(scene.alarm().find("step budget"), std::string::npos) << scene.alarm();
+        }
+    }
+}
+
+TEST(WallDemoScene, TheBudgetHintCountsTheCutStepsAndTheFewestIterations) {
+    EXPECT_EQ(WallDemoScene::budgetHint({0, 0, 0}, 50, 100.0f), "");
+    EXPECT_EQ(WallDemoScene::budgetHint({}, 50, 100.0f), "");
+    const std::string hint = WallDemoScene::budgetHint({0, 31, 0, 24, 27, 0}, 50, 80.0f);
+    EXPECT_NE(hint.find("(80 ms) cut 3 of the last 6 steps to as few as 24 of the 50 iterations"),
+              std::string::npos)
+        << hint;
+}
+
 // On the GPU a standing wall meets the tolerance at its warm-started guess, so the solver
 // reports 0 iterations, while every matrix-free pass up to 2n still runs (enqueued up front,
 // read back once): the adapter counts those, so the budget measures a real ms per iteration

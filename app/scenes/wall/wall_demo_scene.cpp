@@ -122,6 +122,7 @@ void WallDemoScene::step() {
         // 2n is predicted from the last step's largest block.
         const int asked =
             askedIterations > 0 ? askedIterations : 2 * m_scene.world().lastStats().lcpNMax;
+        m_askedIterations = asked;
         if (asked > cap) {
             m_budgetCap = cap;
             p.lcp.maxIterations = cap;
@@ -137,12 +138,21 @@ void WallDemoScene::step() {
     if (m_iterationsRun > 0) {
         m_msPerIteration = stats.solveMs / m_iterationsRun;
     }
+    m_recentCaps.push_back(m_budgetCap);
+    if (m_recentCaps.size() > kBudgetHintSteps) {
+        m_recentCaps.pop_front();
+    }
     if (m_alarm.empty()) {
         std::vector<std::string> violations;
         m_scene.checkInvariants(m_last, violations);
         if (!violations.empty()) {
             m_alarm = "The wall's simulation broke down: " + inPanelTerms(violations.front()) +
                       ". Reset restores the wall.";
+            // Too few iterations show as depth; a diverged or non-finite solve has its own
+            // advice.
+            if (violations.front().find(": penetration ") != std::string::npos) {
+                m_alarm += budgetHint(m_recentCaps, m_askedIterations, m_solveBudgetMs);
+            }
         }
     }
     if (const double r = m_last.stats.residual.value_or(0.0); std::isfinite(r)) {
@@ -151,6 +161,27 @@ void WallDemoScene::step() {
     if (m_residuals.size() > kHistorySteps) {
         m_residuals.pop_front();
     }
+}
+
+std::string WallDemoScene::budgetHint(const std::deque<int>& caps, int asked, float budgetMs) {
+    int cut = 0;
+    int fewest = 0;
+    for (const int cap : caps) {
+        if (cap > 0) {
+            fewest = cut == 0 ? cap : std::min(fewest, cap);
+            ++cut;
+        }
+    }
+    if (cut == 0) {
+        return {};
+    }
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  " The step budget (%.0f ms) cut %d of the last %zu steps to as few as %d of the "
+                  "%d iterations asked for, and fewer iterations let bricks sink deeper: set "
+                  "\"step budget ms\" to 0 (--solve-budget-ms 0) to run them all.",
+                  static_cast<double>(budgetMs), cut, caps.size(), fewest, asked);
+    return text;
 }
 
 int WallDemoScene::iterationsRun(const rigid::StepStats& stats, Backend backend) {
@@ -186,6 +217,8 @@ void WallDemoScene::reset() {
 void WallDemoScene::clearRun() {
     m_grab.reset();
     m_budgetCap = 0;
+    m_recentCaps.clear();
+    m_askedIterations = 0;
     m_iterationsRun = 0;
     m_alarm.clear();
     m_last = {};

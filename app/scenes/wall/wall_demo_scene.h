@@ -122,6 +122,14 @@ class WallDemoScene final : public demo::DemoScene {
     static constexpr int kMinBudgetIterations = 20;
     /// 100 ms: the window stays responsive (10 frames a second at worst).
     static constexpr float kDefaultSolveBudgetMs = 100.0f;
+    /// Steps the budget's recent cuts are remembered over: a penetration alarm within this many
+    /// steps of a cut says so (budgetHint).
+    static constexpr std::size_t kBudgetHintSteps = 60;
+    /// What a penetration alarm adds when the budget cut recent steps: caps holds the budget's
+    /// cap of each recent step (0 = not cut), asked the iterations asked for. Empty when no
+    /// step was cut. Fewer iterations let bricks sink deeper, so the user is told how to run
+    /// them all (the "step budget ms" slider, --solve-budget-ms 0).
+    static std::string budgetHint(const std::deque<int>& caps, int asked, float budgetMs);
 
     /// Steps kept in the per-step residual plot.
     static constexpr std::size_t kHistorySteps = 300;
@@ -159,7 +167,9 @@ class WallDemoScene final : public demo::DemoScene {
     float m_solveBudgetMs = kDefaultSolveBudgetMs;
     double m_msPerIteration = 0.0;  ///< the last step's solve ms over its iterations run
     int m_budgetCap = 0;
-    int m_iterationsRun = 0;  ///< iterationsRun() of the last step
+    std::deque<int> m_recentCaps;  ///< m_budgetCap of the last kBudgetHintSteps steps
+    int m_askedIterations = 0;     ///< the last step's count asked for (2n resolved)
+    int m_iterationsRun = 0;       ///< iterationsRun() of the last step
     bool m_omegaByHand = false;
     std::optional<Grab> m_grab;
     demo::ContactOverlay m_overlay;
