@@ -626,7 +626,10 @@ void World::assembleAndSolve(float h) {
     if (m_params.iterationBudgetMacs > 0.0 && options.maxIterations > 0) {
         if (work > 0.0) {
             const double cap = std::max(10.0, m_params.iterationBudgetMacs / work);
-            options.maxIterations = static_cast<int>(std::min<double>(options.maxIterations, cap));
+            if (cap < options.maxIterations) {
+                options.maxIterations = static_cast<int>(cap);
+                m_stats.budgetCap = options.maxIterations;
+            }
         }
     }
     // A cold step is rare (scene start, bodies put down on a pile) and what it leaves unsolved

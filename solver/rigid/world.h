@@ -186,7 +186,10 @@ struct StepStats {
     double lcpUploadMs = 0;
     float iterationsMean = 0;  ///< over blocks
     int iterationsMax = 0;
-    int iterationCap = 0;   ///< after the cold-start and budget rules (0 = 2n)
+    int iterationCap = 0;  ///< after the cold-start and budget rules (0 = 2n)
+    /// The cap iterationBudgetMacs lowered a block's count to this step, 0 when it lowered
+    /// none (what a penetration reported under the budget names: WallScene::checkInvariants).
+    int budgetCap = 0;
     float residualMax = 0;  ///< natural-map residual, N s
     float omega = 0;        ///< relaxation used (after the adaptive cap)
     /// The estimate of lambda_max(D^-1 A) that set omega; with local step scales

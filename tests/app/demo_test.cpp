@@ -1122,6 +1122,22 @@ TEST(WallDemoScene, APenetrationAlarmUnderTheStepBudgetSaysHowToRunAllIterations
     }
 }
 
+// The wall's report of a penetration under the work budget names a flag; the banner names the
+// panel's setting instead. Fails when the banner shows the flag.
+TEST(WallDemoScene, APenetrationUnderTheWorkBudgetNamesThePanelsSetting) {
+    WallSceneSettings settings = defaultWall();
+    settings.world.iterationBudgetMacs = 1.0;
+    WallDemoScene scene(settings, nullptr);
+    scene.setSolveBudgetMs(0.0f);
+    scene.step();
+    ASSERT_TRUE(scene.alarm().empty()) << scene.alarm();
+    scene.scene().settings().maxPenetrationM = -1.0f;
+    scene.step();
+    EXPECT_NE(scene.alarm().find("set work budget (Scene settings) to 0"), std::string::npos)
+        << scene.alarm();
+    EXPECT_EQ(scene.alarm().find("--iteration-budget"), std::string::npos) << scene.alarm();
+}
+
 TEST(WallDemoScene, TheBudgetHintCountsTheCutStepsAndTheFewestIterations) {
     EXPECT_EQ(WallDemoScene::budgetHint({0, 0, 0}, 50, 100.0f), "");
     EXPECT_EQ(WallDemoScene::budgetHint({}, 50, 100.0f), "");

@@ -2,11 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "app/cli/scene_options.h"
 #include "app/cli/scene_registry.h"
 #include "app/scenes/splash/splash_options.h"
 #include "app/scenes/wall/wall_options.h"
+#include "app/scenes/wall/wall_scene.h"
 #include "app/scenes/water/water_options.h"
 #include "app/scenes/water/water_scene.h"
 
@@ -94,7 +97,6 @@ TEST(SceneRecords, TypedStatisticsKeepTheirNamesAndOrder) {
     }
 }
 
-
 // The water's energy evaluated every k steps (headless without --check) instead of every step:
 // the same surface, the statistic on exactly the evaluating steps, and the growth check still
 // catching an unstable surface at an evaluation - before the surface overflows to Inf/NaN.
@@ -128,6 +130,41 @@ TEST(WaterEnergy, SampledEvaluationsMatchEveryStep) {
     EXPECT_EQ(sampled->stateHash(), full->stateHash());
     // The summary's final energy is evaluated when read, whatever the sampling.
     EXPECT_EQ(sampled->summary()["energy"]["final"], full->summary()["energy"]["final"]);
+}
+
+// A penetration reported in a step whose iterations the work budget cut names the cut and the
+// flag that lifts it; without the budget the same report does not. The wall steps once within
+// its bound, then the bound is set below any depth so that the next step reports. Fails when
+// the hint is dropped, or added whatever the budget did.
+TEST(WallChecks, APenetrationUnderTheIterationBudgetNamesItsCut) {
+    for (const double budget : {1.0, 0.0}) {
+        SCOPED_TRACE(budget);
+        app::SceneOptionValues v;
+        v.wall = "4x3";
+        auto settings = app::makeWallSettings(v);
+        ASSERT_TRUE(settings.ok());
+        settings->world.iterationBudgetMacs = budget;  // 1: the floor of 10 iterations
+        app::WallScene scene(*settings);
+        app::StepRecord rec;
+        std::vector<std::string> violations;
+        scene.step(rec);
+        scene.checkInvariants(rec, violations);
+        ASSERT_TRUE(violations.empty()) << violations.front();
+        scene.settings().maxPenetrationM = -1.0f;
+        scene.step(rec);
+        scene.checkInvariants(rec, violations);
+        ASSERT_EQ(violations.size(), 1u);
+        EXPECT_NE(violations.front().find("penetration"), std::string::npos) << violations.front();
+        const std::string hint = "held this step to 10 of the " +
+                                 std::to_string(settings->world.lcp.maxIterations) +
+                                 " iterations asked for: try --iteration-budget 0";
+        if (budget > 0.0) {
+            EXPECT_NE(violations.front().find(hint), std::string::npos) << violations.front();
+        } else {
+            EXPECT_EQ(violations.front().find("iteration budget"), std::string::npos)
+                << violations.front();
+        }
+    }
 }
 
 TEST(WaterEnergy, GrowthCheckFiresBetweenSampledEvaluations) {

@@ -20,9 +20,12 @@ namespace {
 // The scene's checks speak to the command line ("try --omega 0.3"); the demo's user has the
 // panel: the same advice names its control.
 std::string inPanelTerms(std::string text) {
-    const std::string flag = "try --omega ";
-    if (const auto at = text.find(flag); at != std::string::npos) {
-        text.replace(at, flag.size(), "set omega (Scene settings) to ");
+    for (const auto& [flag, panel] :
+         {std::pair<std::string, std::string>{"try --omega ", "set omega (Scene settings) to "},
+          {"try --iteration-budget ", "set work budget (Scene settings) to "}}) {
+        if (const auto at = text.find(flag); at != std::string::npos) {
+            text.replace(at, flag.size(), panel);
+        }
     }
     return text;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <tuple>
+#include <utility>
 
 #include "app/scenes/brick_events.h"
 #include "app/scenes/solver_state_bytes.h"
@@ -269,8 +270,15 @@ void WallScene::checkInvariants(const StepRecord&, std::vector<std::string>& out
     // first contact is seen, so the bound grows with the fastest body's step length.
     const float bound = m_settings.maxPenetrationM + m_prevMaxSpeed * m_settings.world.dtSeconds;
     if (s.maxPenetration > bound) {
-        out.push_back(at + "penetration " + std::to_string(s.maxPenetration) +
-                      " m exceeds the bound " + std::to_string(bound) + " m");
+        std::string text = at + "penetration " + std::to_string(s.maxPenetration) +
+                           " m exceeds the bound " + std::to_string(bound) + " m";
+        // Fewer iterations let bodies sink deeper: say when the work budget cut this step's.
+        if (s.budgetCap > 0) {
+            text += " (the iteration budget held this step to " + std::to_string(s.budgetCap) +
+                    " of the " + std::to_string(m_world.params().lcp.maxIterations) +
+                    " iterations asked for: try --iteration-budget 0)";
+        }
+        out.push_back(std::move(text));
     }
 }
 

@@ -91,6 +91,9 @@ TEST(World, IterationBudgetCapsTheWarmSteps) {
             EXPECT_EQ(st.iterationCap,
                       cold ? std::max(budgetCap, defaults.coldStartIterations) : budgetCap)
                 << "step " << s << (cold ? " (cold)" : "") << ", budget " << budget;
+            // What the budget lowered the count to (reports name it), 0 where it did not.
+            EXPECT_EQ(st.budgetCap, budgetCap < defaults.lcp.maxIterations ? budgetCap : 0)
+                << "step " << s << ", budget " << budget;
         }
         EXPECT_GE(warmSteps, 25) << "budget " << budget;
         lastCaps.push_back(w.lastStats().iterationCap);
