@@ -16,7 +16,9 @@
 
 namespace ww::rigid {
 
-/// margin + |v| dt: how far ahead a body looks for contacts, m.
+/// margin + (|v| + |w| R) dt, R the distance of the body's farthest point from its centre (the
+/// box's half diagonal, the sphere's radius): how far ahead a body looks for contacts, m, at
+/// least as far as any of its points moves in a step.
 float speculativeMargin(const Body& b, float margin, float dt);
 
 class BroadPhase {

@@ -245,6 +245,30 @@ int collideBoxBox(const Body& a, const Body& b, const NarrowPhaseParams& p,
         if (dot(l, d) < 0.0f) {
             l = -l;
         }
+        // Nearly face to face (a brick tilted on the one below it), an edge axis a few degrees
+        // off a face normal can separate by centimetres more than the face axes, yet its one
+        // point lets the bricks turn into each other step by step: such a pair gets the face's
+        // manifold, the edge point only when the face clips to nothing.
+        int alignedA = 0, alignedB = 0;
+        float cosA = 0.0f, cosB = 0.0f;
+        for (int k = 0; k < 3; ++k) {
+            const float ca = std::fabs(dot(l, a.rotation.col(k)));
+            const float cb = std::fabs(dot(l, b.rotation.col(k)));
+            alignedA = ca > cosA ? k : alignedA;
+            cosA = std::max(cosA, ca);
+            alignedB = cb > cosB ? k : alignedB;
+            cosB = std::max(cosB, cb);
+        }
+        if (std::max(cosA, cosB) >= p.faceAlignedEdgeCos) {
+            const int made =
+                cosB > cosA ? faceContact(b, a, alignedB, signOf(dot(-d, b.rotation.col(alignedB))),
+                                          false, p, out)
+                            : faceContact(a, b, alignedA, signOf(dot(d, a.rotation.col(alignedA))),
+                                          true, p, out);
+            if (made > 0) {
+                return made;
+            }
+        }
         Vec3 pa = a.position;
         Vec3 pb = b.position;
         std::uint32_t idA = 0, idB = 0;

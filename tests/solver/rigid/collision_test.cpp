@@ -87,6 +87,55 @@ TEST(NarrowPhase, StackedBoxesGiveFaceManifoldWithStableFeatures) {
     EXPECT_EQ(ids, ids2);
 }
 
+// A brick tilted up to 3 degrees and sunk 4-10 cm into the brick below it: its whole bottom
+// face is under the lower brick's top face where they overlap. Nearly face to face, some edge
+// axes lie within a few degrees of the face normal and separate a little more than it; their
+// single edge point would hold one spot while the rest of the brick turns into the one below.
+// The pair must get a face manifold (three or four points on one normal). Random tilts, yaws
+// and offsets (a fresh seed); the plain separating-axis choice (faceAlignedEdgeCos 1) is run on
+// the same poses to show that they do reach the case.
+TEST(NarrowPhase, ABrickTiltedIntoTheOneBelowGetsAFaceManifold) {
+    for (unsigned seed : {3u, static_cast<unsigned>(ww::test::freshSeed())}) {
+        std::mt19937 rng(seed);
+        std::uniform_real_distribution<float> tilt(-0.035f, 0.035f);  // rad, 2 degrees
+        std::uniform_real_distribution<float> yaw(-3.1416f, 3.1416f);
+        std::uniform_real_distribution<float> offset(-0.2f, 0.2f);
+        std::uniform_real_distribution<float> sink(0.04f, 0.10f);
+        const Body lower = box({0.0f, 0.5f, 0.0f}, {0.5f, 0.5f, 0.5f});
+        NarrowPhaseParams plain;
+        plain.faceAlignedEdgeCos = 1.0f;
+        int plainEdges = 0;
+        for (int t = 0; t < 400; ++t) {
+            const Quat q = axisAngle({1.0f, 0.0f, 0.0f}, tilt(rng)) *
+                           axisAngle({0.0f, 0.0f, 1.0f}, tilt(rng)) *
+                           axisAngle({0.0f, 1.0f, 0.0f}, yaw(rng));
+            Body upper = box({offset(rng), 1.0f, offset(rng)}, {0.5f, 0.5f, 0.5f}, q);
+            // Lowest corner of the upper brick `sink` below the lower one's top face.
+            float lowest = 1.0e9f;
+            for (int corner = 0; corner < 8; ++corner) {
+                const Vec3 local{corner & 1 ? 0.5f : -0.5f, corner & 2 ? 0.5f : -0.5f,
+                                 corner & 4 ? 0.5f : -0.5f};
+                lowest = std::min(lowest, (upper.rotation * local).y);
+            }
+            upper.position.y = 1.0f - lowest - sink(rng);
+            upper.updateDerived();
+            std::vector<ContactPoint> out;
+            ASSERT_GE(collide(upper, lower, plain, out), 1);
+            plainEdges += out.size() == 1 ? 1 : 0;
+            out.clear();
+            const int points = collide(upper, lower, {}, out);
+            ASSERT_GE(points, 3) << "seed " << seed << " pose " << t << ": " << points
+                                 << " point(s), normal (" << out[0].normal.x << ", "
+                                 << out[0].normal.y << ", " << out[0].normal.z << ")";
+            for (const ContactPoint& c : out) {
+                EXPECT_NEAR(dot(c.normal, out[0].normal), 1.0f, kGeomTol);
+            }
+        }
+        EXPECT_GT(plainEdges, 0) << "seed " << seed
+                                 << ": no pose made the plain choice an edge contact";
+    }
+}
+
 TEST(NarrowPhase, RotatedSmallBoxOnBigBoxIsClippedToItsFace) {
     // A small box turned 45 degrees about y lies inside the big box's top face: its 4 bottom
     // corners are the contacts, at radius sqrt(2) * 0.2 from the centre.
@@ -240,6 +289,51 @@ TEST(BroadPhase, SortAndSweepMatchesBruteForceOnRandomScenes) {
             }
         }
         EXPECT_GT(ref.size(), 300u) << "the scene should produce plane and box pairs";
+    }
+}
+
+// How far a body looks ahead for contacts must cover the fastest of its points, not only its
+// centre: a spinning brick's corners reach a neighbour its centre never comes near. Reference:
+// the largest speed |v + w x r| over a box's eight corners (the largest over the box, the speed
+// being convex in r), and over points spread on a sphere's surface.
+TEST(BroadPhase, SpeculativeMarginCoversTheFastestPointOfASpinningBody) {
+    constexpr float kMargin = 0.01f;
+    constexpr float kDt = 1.0f / 60.0f;
+    for (unsigned seed : {7u, static_cast<unsigned>(ww::test::freshSeed())}) {
+        std::mt19937 rng(seed);
+        std::uniform_real_distribution<float> size(0.1f, 1.5f);
+        std::normal_distribution<float> g;
+        for (int t = 0; t < 200; ++t) {
+            const bool isBox = t % 4 != 0;
+            Body b = isBox ? box({g(rng), g(rng), g(rng)}, {size(rng), size(rng), size(rng)},
+                                 randomRotation(rng))
+                           : sphere({g(rng), g(rng), g(rng)}, size(rng));
+            // Every third body spins in place: its centre does not move at all.
+            const float linear = t % 3 == 0 ? 0.0f : 10.0f;
+            b.linearVelocity = Vec3{g(rng), g(rng), g(rng)} * linear;
+            b.angularVelocity = Vec3{g(rng), g(rng), g(rng)} * 20.0f;
+            float fastest = 0.0f;
+            const auto pointSpeed = [&](const Vec3& offset) {
+                fastest =
+                    std::max(fastest, length(b.linearVelocity + cross(b.angularVelocity, offset)));
+            };
+            if (isBox) {
+                for (int corner = 0; corner < 8; ++corner) {
+                    const Vec3 local{corner & 1 ? b.halfExtents.x : -b.halfExtents.x,
+                                     corner & 2 ? b.halfExtents.y : -b.halfExtents.y,
+                                     corner & 4 ? b.halfExtents.z : -b.halfExtents.z};
+                    pointSpeed(b.rotation * local);
+                }
+            } else {
+                for (int k = 0; k < 2000; ++k) {
+                    pointSpeed(normalize(Vec3{g(rng), g(rng), g(rng)}) * b.radius);
+                }
+            }
+            const float lookAhead = speculativeMargin(b, kMargin, kDt) - kMargin;
+            EXPECT_GE(lookAhead, fastest * kDt * (1.0f - 1.0e-5f))
+                << "seed " << seed << " body " << t << (isBox ? " (box)" : " (sphere)")
+                << ": a point moves " << fastest * kDt << " m in a step";
+        }
     }
 }
 

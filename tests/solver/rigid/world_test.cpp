@@ -423,6 +423,34 @@ TEST(World, ARefusedSolveSaysWhyAndANumericalDivergenceDoesNot) {
 // brick's rows step as far as its few contacts allow, and the answer at ten iterations is closer
 // to the exact one (measured: relative speed +1.73 m/s with the global omega, the pair flying
 // apart, +0.71 m/s with local scales, against -0.6).
+// A brick spinning in place beside another (no gravity, 0.1 m apart, 40 rad/s about the axis
+// along their shared face): its centre stands still, but its corners sweep 0.58 m a step and
+// one of them would reach 0.1 m into the neighbour in the first step. Looked for only as far as
+// the centre moves, the pair has no contact until the corner is already inside.
+TEST(World, ASpinningBrickMeetsTheNeighbourItsCornersReach) {
+    WorldParams p;
+    p.gravity = {};
+    World w(test::executor(), p);
+    BodyDesc spinning;
+    spinning.position = {0.0f, 5.0f, 0.0f};
+    spinning.angularVelocity = {0.0f, 0.0f, 40.0f};
+    BodyDesc neighbour;
+    neighbour.position = {1.1f, 5.0f, 0.0f};
+    w.addBody(spinning);
+    const int other = w.addBody(neighbour);
+    float deepest = 0.0f;
+    int touched = 0;
+    for (int s = 0; s < 10; ++s) {
+        const StepStats& st = w.step();
+        ASSERT_EQ(st.divergedBlocks, 0) << st.lcpError;
+        deepest = std::max(deepest, st.maxPenetration);
+        touched += st.contacts > 0 ? 1 : 0;
+    }
+    EXPECT_GT(touched, 0) << "the bricks never touched: the set-up no longer tests anything";
+    EXPECT_GT(w.bodies()[other].linearVelocity.x, 0.5f) << "the neighbour was not pushed away";
+    EXPECT_LT(deepest, 0.02f) << "a spinning corner sank into the neighbour";
+}
+
 TEST(World, LocalStepScalesSolveALandingBrickCloserInTenIterations) {
     const auto relativeSpeed = [](float localStepOmega) {
         WorldParams p;
