@@ -45,7 +45,7 @@ struct SharedValue {
 };
 
 // A key two scenes share with their own defaults (`damping`: the water's 0, the splash's
-// SplashSceneSettings::kDefaultWaveDampingPerS; `iterations`: the wall's 50, the splash's
+// SplashSceneSettings::kDefaultWaveDampingPerS; `iterations`: the wall's 30, the splash's
 // kDefaultLcpIterations). While both hold their defaults the key is left out of the file, so
 // each keeps its own; otherwise the scene shown decides (shown neither, the one that left its
 // default), `set` writes its value and a note names the other's when it differs. `a` is the

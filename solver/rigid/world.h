@@ -101,9 +101,9 @@ struct WorldParams {
     NarrowPhaseParams collision;
     LcpMode mode = LcpMode::kIslands;
     LcpOperator lcpOperator = LcpOperator::kAuto;
-    /// Jacobi, omega 0.3 (defaultWallOmega; an upper bound: see adaptiveOmega), at most 50
+    /// Jacobi, omega 0.3 (defaultWallOmega; an upper bound: see adaptiveOmega), at most 30
     /// iterations (a resting wall's warm start meets the tolerance; with shockSweeps the
-    /// resting walls stand at 10, and 50 is for piles in motion: docs/rigid.md, "Shock
+    /// resting walls stand at 10, and 30 is for piles in motion: docs/rigid.md, "Shock
     /// propagation"), natural-map tolerance 1e-4 N s, checked every 10 iterations
     /// (docs/rigid.md, "The tolerance and the shock pass's sweeps").
     /// maxIterations 0 = 2n (the paper's count; no cold-start or budget rule).

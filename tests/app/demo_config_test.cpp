@@ -267,7 +267,7 @@ TEST(DemoConfig, ASharedKeyWithSceneDefaultsIsSavedOnlyWhenASceneLeftItsDefault)
     fs::remove_all(dir);
 }
 
-// `iterations` likewise for the wall (default 50) and the splash (its own, 100): left out while
+// `iterations` likewise for the wall (default 30) and the splash (its own, 100): left out while
 // both hold their defaults, so each keeps its own; a cap set in the wall shown is written and
 // holds in both, with a note for the splash's.
 TEST(DemoConfig, TheIterationCapIsSavedOnlyWhenASceneLeftItsDefault) {
