@@ -32,9 +32,9 @@ struct NarrowPhaseParams {
     float axisTolerance = 0.0005f;
     /// An edge axis closer than acos(faceAlignedEdgeCos) (10 degrees) to a face normal of either
     /// box gives that face's clipped manifold instead of one edge point: nearly face to face,
-    /// such an axis separates a little more than the face axes (a brick tilted 4 degrees and
-    /// sunk 2 cm into the one below: 6 against 14 mm), and one point lets the bricks turn into
-    /// each other. 1 = the plain separating-axis choice.
+    /// such an axis separates a little more than the face axes (a brick tilted 4 degrees into
+    /// the one below: -6 mm along the edge axis, -14 and -21 mm along the two boxes' faces), and
+    /// one point lets the bricks turn into each other. 1 = the plain separating-axis choice.
     float faceAlignedEdgeCos = 0.985f;
     /// m: clipped points of one face contact closer than this are one point (an incident
     /// vertex wins over a clip point). A brick touching another only along an edge (diagonal
