@@ -54,6 +54,18 @@ struct Body {
 
 Body makeBody(const BodyDesc& d);
 
+/// Distance from the centre to the body's farthest point: a box's half diagonal, a sphere's
+/// radius (0 for a plane).
+inline float reachOf(const Body& b) {
+    return b.kind == BodyKind::kBox      ? length(b.halfExtents)
+           : b.kind == BodyKind::kSphere ? b.radius
+                                         : 0.0f;
+}
+/// An upper bound on the speed of any point of the body: |v| + |w| reachOf(b).
+inline float fastestPointSpeed(const Body& b) {
+    return length(b.linearVelocity) + length(b.angularVelocity) * reachOf(b);
+}
+
 /// Axis-aligned bounding box (planes get an unbounded one and skip the broad phase).
 struct Aabb {
     Vec3 lo, hi;

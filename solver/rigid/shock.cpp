@@ -59,8 +59,7 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
         if (body.isStatic()) {
             return true;
         }
-        const float r = body.kind == BodyKind::kSphere ? body.radius : length(body.halfExtents);
-        return length(body.linearVelocity) + length(body.angularVelocity) * r <= p.restingSpeed;
+        return fastestPointSpeed(body) <= p.restingSpeed;
     };
     // Which bodies rest, once per body (a body has tens of contacts).
     m_resting.resize(nb);
@@ -382,7 +381,8 @@ bool ShockPropagation::sameLevelsAsLastCall(const std::vector<Body>& bodies, con
     // call, so are the levels; the order of the bodies within a level may differ with their
     // heights, which no body's correction depends on.
     const std::size_t nc = m_upper.size();
-    if (m_cachedNb != bodies.size() || m_cachedUpper.size() != nc || m_cachedLowerPre.size() != nc) {
+    if (m_cachedNb != bodies.size() || m_cachedUpper.size() != nc ||
+        m_cachedLowerPre.size() != nc) {
         return false;
     }
     constexpr std::ptrdiff_t kChunk = kClassifyChunkContacts;

@@ -308,8 +308,7 @@ void World::collide(float h) {
         if (b.isStatic()) {
             return true;
         }
-        const float r = b.kind == BodyKind::kSphere ? b.radius : length(b.halfExtents);
-        return length(b.linearVelocity) + length(b.angularVelocity) * r <= restingSpeed;
+        return fastestPointSpeed(b) <= restingSpeed;
     };
     m_points.resize(static_cast<std::size_t>(m_ex->threads()));
     m_ex->forEachChunk(

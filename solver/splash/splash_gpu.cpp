@@ -336,7 +336,7 @@ Status SplashGpu::displace(const rigid::World& world, const ColumnParams& column
             continue;
         }
         const rigid::Body& b = world.bodies()[i];
-        const float reach = b.kind == rigid::BodyKind::kSphere ? b.radius : length(b.halfExtents);
+        const float reach = rigid::reachOf(b);
         const float x0 = std::min(b.position.x, m_before[i].centre[0]) - reach;
         const float x1 = std::max(b.position.x, m_before[i].centre[0]) + reach;
         const float z0 = std::min(b.position.z, m_before[i].centre[2]) - reach;
