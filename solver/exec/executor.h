@@ -102,19 +102,24 @@ class Executor {
     template <typename T, typename ChunkFn, typename Combine>
     T reduce(std::ptrdiff_t nChunks, T init, ChunkFn&& chunkFn, Combine&& combine,
              std::ptrdiff_t work = kMinParallelWork, LoopAffinity* affinity = nullptr) const {
-        thread_local std::vector<T> partial;
+        // Each partial its own object: a std::vector<bool> would pack neighbouring chunks'
+        // partials into one word, and threads writing them at once would lose bits.
+        struct Partial {
+            T value;
+        };
+        thread_local std::vector<Partial> partial;
         // A nested reduce on this thread must not reuse the outer one's partials.
-        std::vector<T> own;
-        std::vector<T>& out = m_depth() == 0 ? partial : own;
+        std::vector<Partial> own;
+        std::vector<Partial>& out = m_depth() == 0 ? partial : own;
         ++m_depth();
         out.resize(static_cast<std::size_t>(std::max<std::ptrdiff_t>(nChunks, 0)));
         parallelFor(
-            nChunks, [&](std::ptrdiff_t c) { out[static_cast<std::size_t>(c)] = chunkFn(c); }, work,
-            affinity);
+            nChunks, [&](std::ptrdiff_t c) { out[static_cast<std::size_t>(c)].value = chunkFn(c); },
+            work, affinity);
         --m_depth();
         T acc = std::move(init);
         for (std::ptrdiff_t c = 0; c < nChunks; ++c) {
-            acc = combine(std::move(acc), out[static_cast<std::size_t>(c)]);
+            acc = combine(std::move(acc), out[static_cast<std::size_t>(c)].value);
         }
         return acc;
     }

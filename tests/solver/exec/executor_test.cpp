@@ -116,6 +116,34 @@ TEST(Executor, ReduceEqualsTheSerialChunkOrderFoldAtAnyThreadCount) {
     }
 }
 
+// bool partials: each chunk's verdict must reach the fold. The chunks are many and tiny, so
+// threads write neighbouring partials at the same moments (std::vector<bool> packs them into
+// shared words, and such writes lose each other's bits); each round's lone dissenting chunk,
+// or none, is drawn afresh, so a lost write shows as a stale verdict from an earlier round.
+TEST(Executor, ReduceOfBoolsKeepsEveryChunksVerdict) {
+    const std::uint32_t seed = freshSeed();
+    std::mt19937 rng(seed);
+    for (int threads : kThreadCounts) {
+        const Executor ex(threads);
+        for (int round = 0; round < 400; ++round) {
+            // Odd counts too, so that the threads' ranges meet inside a packed word.
+            const auto kChunks = static_cast<std::ptrdiff_t>(100 + rng() % 5000);
+            const std::ptrdiff_t odd =
+                rng() % 2 == 0 ? -1 : static_cast<std::ptrdiff_t>(rng() % kChunks);
+            const bool all = ex.reduce(
+                kChunks, true, [&](std::ptrdiff_t c) { return c != odd; },
+                [](bool acc, bool x) { return acc && x; }, kChunks * kMinParallelWork);
+            const bool any = ex.reduce(
+                kChunks, false, [&](std::ptrdiff_t c) { return c == odd; },
+                [](bool acc, bool x) { return acc || x; }, kChunks * kMinParallelWork);
+            ASSERT_EQ(all, odd < 0) << threads << " threads, round " << round << ", " << kChunks
+                                    << " chunks, seed " << seed;
+            ASSERT_EQ(any, odd >= 0) << threads << " threads, round " << round << ", " << kChunks
+                                     << " chunks, seed " << seed;
+        }
+    }
+}
+
 // A loop with an affinity still runs every chunk exactly once, round after round, also when
 // the chunk count changes between rounds (the affinity is a hint, not a schedule).
 TEST(Executor, AffinityLoopsRunEveryChunkOnce) {
