@@ -48,6 +48,8 @@ struct SolverStats {
     std::optional<double> volumeDriftRel;    ///< splash: (W − W0)/W0
     std::optional<double> levelCorrectionM;  ///< splash: uniform correction this step
     std::optional<double> lcpUploadMs;       ///< GPU LCP: packing and upload, ms (in solve)
+    std::optional<double> omega;             ///< wall: the Jacobi relaxation the step used
+    std::optional<double> lambdaMax;         ///< wall: the λ_max(D⁻¹A) estimate that capped it
 };
 
 /// What one step did. The panel, the trace recorder, --check and the summary all read it.
@@ -111,6 +113,8 @@ inline constexpr StatDescriptor kStatDescriptors[] = {
     {"volume_drift_rel", "", detail::readStat<&SolverStats::volumeDriftRel>},
     {"level_correction_m", "m", detail::readStat<&SolverStats::levelCorrectionM>},
     {"lcp_upload_ms", "ms", detail::readStat<&SolverStats::lcpUploadMs>},
+    {"omega", "", detail::readStat<&SolverStats::omega>},
+    {"lambda_max", "", detail::readStat<&SolverStats::lambdaMax>},
 };
 
 /// Calls f(name, ms) for each phase the step has, in display order.

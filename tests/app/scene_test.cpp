@@ -76,7 +76,8 @@ TEST(SceneRecords, TypedStatisticsKeepTheirNamesAndOrder) {
     const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
         {"wall",
          {"collide", "assemble", "solve", "integrate", "n", "n_block_max", "contacts", "islands",
-          "iterations", "residual", "penetration", "max_speed", "max_drift"}},
+          "iterations", "residual", "penetration", "max_speed", "max_drift", "omega",
+          "lambda_max"}},
         {"water",
          {"rhs", "solve", "diagnostics", "iterations", "residual", "true_residual", "energy",
           "drops"}},

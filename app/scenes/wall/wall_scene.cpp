@@ -156,6 +156,12 @@ void WallScene::step(StepRecord& out) {
     if (s.lcpUploadMs > 0.0) {
         out.stats.lcpUploadMs = s.lcpUploadMs;
     }
+    if (s.omega > 0.0f) {
+        out.stats.omega = s.omega;
+    }
+    if (s.lambdaMax > 0.0f) {  // estimated (adaptive ω, or local step scales)
+        out.stats.lambdaMax = s.lambdaMax;
+    }
     ++m_steps;
     m_nMax = std::max(m_nMax, s.lcpN);
     m_contactsMax = std::max(m_contactsMax, s.contacts);
