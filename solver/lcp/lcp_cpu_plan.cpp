@@ -164,6 +164,18 @@ void Workspace::assignPairsToChunks(const LcpProblem& p) {
     }
     if (k != pairs.size() || static_cast<std::ptrdiff_t>(strayPairs.size()) > chunks) {
         none();
+        return;
+    }
+    // A chunk's pairs go in groups of eight from its first; a group of triples loads its rows
+    // from its first normal on. Where that normal ends the chunk before (its friction rows open
+    // this one), the chunk would read a row the other chunk writes at the same time: that group
+    // is gathered instead (the same values, the same bits).
+    for (std::size_t c = 0; c < chunkPairBegin.size(); ++c) {
+        const auto first = static_cast<std::size_t>(chunkPairBegin[c]);
+        if (first < static_cast<std::size_t>(chunkPairEnd[c]) &&
+            pairNormal[first] < static_cast<std::ptrdiff_t>(c) * kMatrixFreeChunkRows) {
+            tripleAt[first] = 0;
+        }
     }
 }
 

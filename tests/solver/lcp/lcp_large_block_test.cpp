@@ -23,6 +23,7 @@
 
 #include "row_operator_generators.h"
 #include "solver/lcp/lanczos.h"
+#include "solver/lcp/lcp_cpu_plan.h"
 #include "support/executor.h"
 
 namespace ww::lcp {
@@ -491,6 +492,81 @@ TEST(LcpLargeBlock, DivergedSolveReturnsItsLastCheckedIterate) {
     }
     EXPECT_EQ(differing, 0u) << "of " << x.size() << " rows, after " << rep.iterations
                              << " iterations";
+}
+
+// Contact triples shifted by two leading frictionless rows: normals at rows 3k + 2, so one
+// contact's normal (row 1007) ends a row chunk of the pass while its friction pair (1008, 1009)
+// opens the next. That pair runs with the second chunk; a vector group of eight triples starting
+// at it would load its rows from the normal on, a row the first chunk writes (w, and prev with
+// Chebyshev weights) at the same time. The plan gathers such a group instead: every group it
+// marks as triples reads only rows of its own chunk. Fails when the plan marks groups by the
+// triples alone.
+TEST(LcpLargeBlock, PairGroupsReadOnlyRowsOfTheirOwnChunk) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const int contacts = std::uniform_int_distribution<int>(1400, 3000)(rng);
+    const LcpProblem block = contactBlock(contacts, static_cast<unsigned>(rng()), 1e-2f);
+    constexpr int kLead = 2;
+    LcpProblem p;
+    p.n = block.n + kLead;
+    const auto sn = static_cast<std::size_t>(p.n);
+    p.op.resize(p.n, block.op.bodies());
+    p.op.setCfm(block.op.cfm());
+    p.b.assign(sn, -1.0f);
+    p.lo.assign(sn, 0.0f);
+    p.hi.assign(sn, kInfinity);
+    p.frictionNormal.assign(sn, -1);
+    p.mu.assign(sn, 0.0f);
+    const auto copyRow = [&](int to, int from) {
+        p.op.setBodies(to, block.op.body(from, 0), block.op.body(from, 1));
+        std::ranges::copy(block.op.jacobian(from), p.op.jacobian(to).begin());
+        std::ranges::copy(block.op.weighted(from), p.op.weighted(to).begin());
+    };
+    for (int i = 0; i < kLead; ++i) {
+        copyRow(i, 3 * i);  // a normal row of its own, no friction
+    }
+    for (int i = 0; i < block.n; ++i) {
+        const auto to = static_cast<std::size_t>(i + kLead);
+        const auto from = static_cast<std::size_t>(i);
+        copyRow(i + kLead, i);
+        p.b[to] = block.b[from];
+        p.lo[to] = block.lo[from];
+        p.hi[to] = block.hi[from];
+        p.mu[to] = block.mu[from];
+        p.frictionNormal[to] =
+            block.frictionNormal[from] < 0 ? -1 : block.frictionNormal[from] + kLead;
+    }
+    p.op.allocateBodyMasses();
+    for (int b = 0; b < p.op.bodies(); ++b) {
+        std::ranges::copy(block.op.bodyMass(b), p.op.bodyMass(b).begin());
+    }
+    p.op.buildBodyIndex();
+    ASSERT_EQ(p.validate(), "");
+    cpu::Workspace ws;
+    ws.reserve(p);
+    // The premises: pairs run with their row chunks, and a chunk's first pair has its normal in
+    // the chunk before.
+    ASSERT_FALSE(ws.chunkPairBegin.empty());
+    ASSERT_FALSE(ws.contactRows);
+    int groups = 0;
+    int straddling = 0;
+    for (std::size_t c = 0; c < ws.chunkPairBegin.size(); ++c) {
+        const auto chunkStart = static_cast<std::int32_t>(c * cpu::kMatrixFreeChunkRows);
+        const auto first = static_cast<std::size_t>(ws.chunkPairBegin[c]);
+        const auto end = static_cast<std::size_t>(ws.chunkPairEnd[c]);
+        straddling += first < end && ws.pairNormal[first] < chunkStart ? 1 : 0;
+        // The pair pass's groups: eight pairs at a time from the chunk's first.
+        for (std::size_t k = first; k + 8 <= end; k += 8) {
+            if (ws.tripleAt[k] != 0) {
+                ++groups;
+                EXPECT_GE(ws.pairNormal[k], chunkStart) << "chunk " << c << ", pairs " << k << "-"
+                                                        << k + 7 << " of " << ws.pairs.size();
+            }
+        }
+    }
+    EXPECT_GT(straddling, 0);
+    EXPECT_GT(groups, 0);
 }
 
 }  // namespace
