@@ -48,7 +48,8 @@ struct Workspace {
     std::vector<std::int32_t> pairFirst, pairSecond, pairNormal;
     std::vector<float> pairMu;
     /// Per pair k: 1 when pairs k .. k + 7 are 8 consecutive contacts laid out as (normal,
-    /// first, second) row triples, so the vector pass loads them instead of gathering.
+    /// first, second) row triples, so the vector pass loads them instead of gathering; 0 for a
+    /// chunk's first group whose first normal lies in the chunk before (assignPairsToChunks).
     std::vector<std::uint8_t> tripleAt;
     /// Matrix-free Jacobi with disc pairs: the pairs whose two rows both lie in row chunk c of
     /// the pass are [chunkPairBegin[c], chunkPairEnd[c]), and that chunk updates them right
