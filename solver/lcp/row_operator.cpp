@@ -328,25 +328,6 @@ float RowOperator::useLocalStepDiagonals(const exec::Executor* ex) {
     return worst;
 }
 
-float RowOperator::computeDiagonal(int i) const {
-    const auto ui = static_cast<std::size_t>(i);
-    const float* ji = m_j.data() + kJ * ui;
-    const float* ki = m_k.data() + kJ * ui;
-    float d = m_cfm;
-    const std::int32_t a = m_body[2 * ui];
-    const std::int32_t b = m_body[2 * ui + 1];
-    if (a >= 0) {
-        d += dot6(ji, ki);
-    }
-    if (b >= 0) {
-        d += dot6(ji + kU, ki + kU);
-    }
-    if (a >= 0 && a == b) {
-        d += dot6(ji, ki + kU) + dot6(ji + kU, ki);
-    }
-    return d;
-}
-
 std::string RowOperator::validate(int n, const exec::Executor* ex) const {
     const auto un = static_cast<std::size_t>(n);
     if (m_body.size() != 2 * un || m_j.size() != kJ * un || m_k.size() != kJ * un) {

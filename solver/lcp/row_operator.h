@@ -224,6 +224,29 @@ class RowOperator {
     float m_diagonalsCfm = 0.0f;
 };
 
+// Inline: fillLayouts computes every row's diagonal in its row loop.
+inline float RowOperator::computeDiagonal(int i) const {
+    const auto dot6 = [](const float* a, const float* b) {
+        return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+    };
+    const auto ui = static_cast<std::size_t>(i);
+    const float* ji = m_j.data() + kJacobianFloats * ui;
+    const float* ki = m_k.data() + kJacobianFloats * ui;
+    float d = m_cfm;
+    const std::int32_t a = m_body[2 * ui];
+    const std::int32_t b = m_body[2 * ui + 1];
+    if (a >= 0) {
+        d += dot6(ji, ki);
+    }
+    if (b >= 0) {
+        d += dot6(ji + kBodyFloats, ki + kBodyFloats);
+    }
+    if (a >= 0 && a == b) {
+        d += dot6(ji, ki + kBodyFloats) + dot6(ji + kBodyFloats, ki);
+    }
+    return d;
+}
+
 /// (A x) in double precision through J and K (for residuals and tests).
 void applyRowOperatorDouble(const RowOperator& op, std::span<const float> x,
                             std::vector<double>& w);

@@ -45,42 +45,32 @@ Vec3 pointVelocity(const Body& b, const Vec3& r) {
 void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
                       std::vector<RowJacobian>& jac, const exec::Executor* ex) {
     jac.resize(3 * contacts.size());
-    const auto rowsOf = [&](std::size_t k) {
-        const Contact& c = contacts[k];
-        const Body& a = bodies[c.bodyA];
-        const Body& b = bodies[c.bodyB];
-        const Vec3 ra = c.point - a.position;
-        const Vec3 rb = c.point - b.position;
-        for (int r = 0; r < 3; ++r) {
-            const Vec3& d = dirOf(c, r);
-            // Each side written once: its J and M^-1 J^T, or zeros for a static body (not the
-            // whole row zeroed first and then overwritten).
-            RowJacobian& j = jac[3 * k + r];
-            if (!a.isStatic()) {
-                j.linA = d;
-                j.angA = cross(ra, d);
-                j.mLinA = d * a.invMass;
-                j.mAngA = a.invInertiaWorld * j.angA;
-            } else {
-                j.linA = j.angA = j.mLinA = j.mAngA = Vec3{};
-            }
-            if (!b.isStatic()) {
-                j.linB = -d;
-                j.angB = -cross(rb, d);
-                j.mLinB = j.linB * b.invMass;
-                j.mAngB = b.invInertiaWorld * j.angB;
-            } else {
-                j.linB = j.angB = j.mLinB = j.mAngB = Vec3{};
-            }
-        }
-    };
     // 256 contacts (72 KiB of rows) a chunk; a contact's rows are ~100 operations.
     constexpr std::ptrdiff_t kChunk = 256;
     const auto count = static_cast<std::ptrdiff_t>(contacts.size());
     const auto chunk = [&](std::ptrdiff_t c) {
         const std::ptrdiff_t last = std::min(count, (c + 1) * kChunk);
         for (std::ptrdiff_t k = c * kChunk; k < last; ++k) {
-            rowsOf(static_cast<std::size_t>(k));
+            const Contact& ct = contacts[static_cast<std::size_t>(k)];
+            contactJacobians(ct, bodies[ct.bodyA], bodies[ct.bodyB],
+                             jac.data() + 3 * static_cast<std::size_t>(k));
+        }
+    };
+    exec::forChunks(ex, exec::chunkCount(count, kChunk), chunk, 100 * count);
+}
+
+void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                      std::span<const int> ids, std::vector<RowJacobian>& jac,
+                      const exec::Executor* ex) {
+    jac.resize(3 * contacts.size());
+    constexpr std::ptrdiff_t kChunk = 256;
+    const auto count = static_cast<std::ptrdiff_t>(ids.size());
+    const auto chunk = [&](std::ptrdiff_t c) {
+        const std::ptrdiff_t last = std::min(count, (c + 1) * kChunk);
+        for (std::ptrdiff_t k = c * kChunk; k < last; ++k) {
+            const auto id = static_cast<std::size_t>(ids[static_cast<std::size_t>(k)]);
+            const Contact& ct = contacts[id];
+            contactJacobians(ct, bodies[ct.bodyA], bodies[ct.bodyB], jac.data() + 3 * id);
         }
     };
     exec::forChunks(ex, exec::chunkCount(count, kChunk), chunk, 100 * count);
@@ -128,12 +118,14 @@ void ContactAssembler::assemble(const std::vector<Body>& bodies,
     out.hi.resize(n);
     out.frictionNormal.resize(n);
     out.mu.resize(n);
-    assembleRows(bodies, contacts, jac, ids, p, out, guess, 0, static_cast<int>(ids.size()));
+    for (int k = 0; k < static_cast<int>(ids.size()); ++k) {
+        assembleContactRows(bodies, contacts, jac.data() + 3 * static_cast<std::size_t>(ids[k]),
+                            ids, p, out, guess, k);
+    }
 }
 
 void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
                                           const std::vector<Contact>& contacts,
-                                          const std::vector<RowJacobian>& jac,
                                           std::span<const int> ids, const AssemblyParams& p,
                                           lcp::LcpProblem& out, std::span<float> guess,
                                           const exec::Executor* ex) {
@@ -164,11 +156,15 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
         const int last = std::min(count, first + kAssemblyChunkContacts);
         for (int k = first; k < last; ++k) {
             const Contact& ct = contacts[ids[k]];
-            const int slotA = bodies[ct.bodyA].isStatic() ? -1 : m_bodySlot[ct.bodyA];
-            const int slotB = bodies[ct.bodyB].isStatic() ? -1 : m_bodySlot[ct.bodyB];
+            const Body& a = bodies[ct.bodyA];
+            const Body& b = bodies[ct.bodyB];
+            const int slotA = a.isStatic() ? -1 : m_bodySlot[ct.bodyA];
+            const int slotB = b.isStatic() ? -1 : m_bodySlot[ct.bodyB];
+            RowJacobian jac[3];
+            contactJacobians(ct, a, b, jac);
             for (int r = 0; r < 3; ++r) {
                 const int row = 3 * k + r;
-                const RowJacobian& jr = jac[3 * ids[k] + r];
+                const RowJacobian& jr = jac[r];
                 op.setBodies(row, slotA, slotB);
                 float* jd = op.jacobian(row).data();
                 float* kd = op.weighted(row).data();
@@ -177,8 +173,8 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
                 put(kd, jr.mLinA, jr.mAngA);
                 put(kd + 6, jr.mLinB, jr.mAngB);
             }
+            assembleContactRows(bodies, contacts, jac, ids, p, out, guess, k);
         }
-        assembleRows(bodies, contacts, jac, ids, p, out, guess, first, last);
     };
     exec::forChunks(ex, exec::chunkCount(count, kAssemblyChunkContacts), chunk,
                     60 * static_cast<std::ptrdiff_t>(count));
@@ -275,49 +271,46 @@ void ContactAssembler::releaseSlots() {
     }
 }
 
-void ContactAssembler::assembleRows(const std::vector<Body>& bodies,
-                                    const std::vector<Contact>& contacts,
-                                    const std::vector<RowJacobian>& jac, std::span<const int> ids,
-                                    const AssemblyParams& p, lcp::LcpProblem& out,
-                                    std::span<float> guess, int first, int last) {
-    for (int k = first; k < last; ++k) {
-        const Contact& c = contacts[ids[k]];
-        const Body& a = bodies[c.bodyA];
-        const Body& b = bodies[c.bodyB];
-        const Vec3 ra = c.point - a.position;
-        const Vec3 rb = c.point - b.position;
-        // Relative velocity of a's point w.r.t. b's, before and after the external forces.
-        const Vec3 vRel = pointVelocity(a, ra) - pointVelocity(b, rb);
-        const Vec3 gRel =
-            (a.isStatic() ? Vec3{} : p.gravity * p.dt) - (b.isStatic() ? Vec3{} : p.gravity * p.dt);
-        // The velocities after the external forces, as World::integrate forms them.
-        const Vec3 vA =
-            a.isStatic() || a.asleep ? a.linearVelocity : a.linearVelocity + p.gravity * p.dt;
-        const Vec3 vB =
-            b.isStatic() || b.asleep ? b.linearVelocity : b.linearVelocity + p.gravity * p.dt;
-        for (int r = 0; r < 3; ++r) {
-            const int row = 3 * k + r;
-            const Vec3& d = dirOf(c, r);
-            const float vd = dot(d, vRel);
-            out.b[row] = vd + dot(d, gRel) + (r == 0 ? normalBias(c, vd, p) : 0.0f);
-            if (!m_rowBias.empty()) {
-                // b - J (v + dt g), J (v + dt g) in the shock pass's order of products: its row
-                // velocities then agree with the LCP's b up to the compiler's fusing of those
-                // products (the bias term alone differs from b - J v by b's own rounding, which
-                // sent the 100 x 100 wall's warm starts past the tolerance: docs/rigid.md).
-                const RowJacobian& j =
-                    jac[3 * static_cast<std::size_t>(ids[k]) + static_cast<std::size_t>(r)];
-                const float jv = dot(j.linA, vA) + dot(j.angA, a.angularVelocity) +
-                                 dot(j.linB, vB) + dot(j.angB, b.angularVelocity);
-                m_rowBias[3 * static_cast<std::size_t>(ids[k]) + static_cast<std::size_t>(r)] =
-                    out.b[row] - jv;
-            }
-            out.lo[row] = r == 0 ? 0.0f : -lcp::kInfinity;
-            out.hi[row] = lcp::kInfinity;
-            out.frictionNormal[row] = r == 0 ? -1 : 3 * k;
-            out.mu[row] = r == 0 ? 0.0f : p.friction;
-            guess[row] = c.impulse[r];
+void ContactAssembler::assembleContactRows(const std::vector<Body>& bodies,
+                                           const std::vector<Contact>& contacts,
+                                           const RowJacobian* jac, std::span<const int> ids,
+                                           const AssemblyParams& p, lcp::LcpProblem& out,
+                                           std::span<float> guess, int k) {
+    const Contact& c = contacts[ids[k]];
+    const Body& a = bodies[c.bodyA];
+    const Body& b = bodies[c.bodyB];
+    const Vec3 ra = c.point - a.position;
+    const Vec3 rb = c.point - b.position;
+    // Relative velocity of a's point w.r.t. b's, before and after the external forces.
+    const Vec3 vRel = pointVelocity(a, ra) - pointVelocity(b, rb);
+    const Vec3 gRel =
+        (a.isStatic() ? Vec3{} : p.gravity * p.dt) - (b.isStatic() ? Vec3{} : p.gravity * p.dt);
+    // The velocities after the external forces, as World::integrate forms them.
+    const Vec3 vA =
+        a.isStatic() || a.asleep ? a.linearVelocity : a.linearVelocity + p.gravity * p.dt;
+    const Vec3 vB =
+        b.isStatic() || b.asleep ? b.linearVelocity : b.linearVelocity + p.gravity * p.dt;
+    for (int r = 0; r < 3; ++r) {
+        const int row = 3 * k + r;
+        const Vec3& d = dirOf(c, r);
+        const float vd = dot(d, vRel);
+        out.b[row] = vd + dot(d, gRel) + (r == 0 ? normalBias(c, vd, p) : 0.0f);
+        if (!m_rowBias.empty()) {
+            // b - J (v + dt g), J (v + dt g) in the shock pass's order of products: its row
+            // velocities then agree with the LCP's b up to the compiler's fusing of those
+            // products (the bias term alone differs from b - J v by b's own rounding, which
+            // sent the 100 x 100 wall's warm starts past the tolerance: docs/rigid.md).
+            const RowJacobian& j = jac[r];
+            const float jv = dot(j.linA, vA) + dot(j.angA, a.angularVelocity) + dot(j.linB, vB) +
+                             dot(j.angB, b.angularVelocity);
+            m_rowBias[3 * static_cast<std::size_t>(ids[k]) + static_cast<std::size_t>(r)] =
+                out.b[row] - jv;
         }
+        out.lo[row] = r == 0 ? 0.0f : -lcp::kInfinity;
+        out.hi[row] = lcp::kInfinity;
+        out.frictionNormal[row] = r == 0 ? -1 : 3 * k;
+        out.mu[row] = r == 0 ? 0.0f : p.friction;
+        guess[row] = c.impulse[r];
     }
 }
 

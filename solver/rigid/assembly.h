@@ -46,11 +46,45 @@ struct AssemblyParams {
     float cfm = 0.0f;                   ///< added to the diagonal of A
 };
 
+/// J and M^-1 J^T of contact c's three rows (normal, tangent1, tangent2) between its bodies a
+/// (c.bodyA) and b (c.bodyB); a static side is zeros. Every user of a contact's Jacobian forms
+/// it here, so that the assembly, the impulses and the shock pass agree bit for bit.
+inline void contactJacobians(const Contact& c, const Body& a, const Body& b, RowJacobian rows[3]) {
+    const Vec3 ra = c.point - a.position;
+    const Vec3 rb = c.point - b.position;
+    for (int r = 0; r < 3; ++r) {
+        const Vec3& d = r == 0 ? c.normal : (r == 1 ? c.tangent1 : c.tangent2);
+        // Each side written once: its J and M^-1 J^T, or zeros for a static body.
+        RowJacobian& j = rows[r];
+        if (!a.isStatic()) {
+            j.linA = d;
+            j.angA = cross(ra, d);
+            j.mLinA = d * a.invMass;
+            j.mAngA = a.invInertiaWorld * j.angA;
+        } else {
+            j.linA = j.angA = j.mLinA = j.mAngA = Vec3{};
+        }
+        if (!b.isStatic()) {
+            j.linB = -d;
+            j.angB = -cross(rb, d);
+            j.mLinB = j.linB * b.invMass;
+            j.mAngB = b.invInertiaWorld * j.angB;
+        } else {
+            j.linB = j.angB = j.mLinB = j.mAngB = Vec3{};
+        }
+    }
+}
+
 /// J and M^-1 J^T of the three rows of every contact (jac has 3 * contacts.size() entries).
 /// With an executor, in fixed chunks of contacts on its threads (each row is its contact's
 /// alone: the same bits on any thread count).
 void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
                       std::vector<RowJacobian>& jac, const exec::Executor* ex = nullptr);
+/// The same for the contacts `ids` only: rows 3 id .. 3 id + 2 of jac, which is sized for all
+/// contacts (the other contacts' rows unspecified).
+void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                      std::span<const int> ids, std::vector<RowJacobian>& jac,
+                      const exec::Executor* ex = nullptr);
 
 class ContactAssembler {
   public:
@@ -60,13 +94,13 @@ class ContactAssembler {
                   const std::vector<RowJacobian>& jac, std::span<const int> ids,
                   const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess);
     /// The same LCP with A matrix-free (LcpProblem::op: J and M^-1 J^T per row, bodies as
-    /// local slots, static bodies -1): O(rows) memory where the dense A takes n^2. With an
+    /// local slots, static bodies -1): O(rows) memory where the dense A takes n^2. Each
+    /// contact's rows are formed by contactJacobians as they are written (no jac). With an
     /// executor the rows are written on its threads in fixed chunks of contacts (the same
     /// result on any thread count).
     void assembleMatrixFree(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-                            const std::vector<RowJacobian>& jac, std::span<const int> ids,
-                            const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess,
-                            const exec::Executor* ex = nullptr);
+                            std::span<const int> ids, const AssemblyParams& p, lcp::LcpProblem& out,
+                            std::span<float> guess, const exec::Executor* ex = nullptr);
 
     /// Where the following assemblies also write each contact row's velocity bias,
     /// b - J (v + dt g) (the normal row's Baumgarte, speculative or restitution term, 0 for
@@ -82,14 +116,14 @@ class ContactAssembler {
     /// rows of each slot (m_slotStart, m_slotRows: the dense product's index). With `ex` the
     /// contacts are read on its threads (the same slots).
     void buildSlots(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-                    std::span<const int> ids, bool rows = true,
-                    const exec::Executor* ex = nullptr);
+                    std::span<const int> ids, bool rows = true, const exec::Executor* ex = nullptr);
     void releaseSlots();
-    /// b, lo, hi, friction and the guess of out.n rows (contacts [first, last) of ids).
-    void assembleRows(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-                      const std::vector<RowJacobian>& jac, std::span<const int> ids,
-                      const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess,
-                      int first, int last);
+    /// b, lo, hi, friction and the guess of the three rows of contact k of ids (rows 3k ..
+    /// 3k + 2 of out), whose Jacobian rows are j[0 .. 2].
+    void assembleContactRows(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                             const RowJacobian* j, std::span<const int> ids,
+                             const AssemblyParams& p, lcp::LcpProblem& out, std::span<float> guess,
+                             int k);
 
     std::vector<int> m_bodySlot;   ///< body -> local slot, -1 if not in the block
     std::span<float> m_rowBias;    ///< setRowBiasOutput's span (empty: none)

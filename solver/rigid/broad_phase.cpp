@@ -80,6 +80,19 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, float margin, float 
     }
     // The sweep in fixed chunks of the order, each into its own list, joined in chunk order.
     const auto count = static_cast<std::ptrdiff_t>(m_order.size());
+    m_orderedBounds.resize(m_order.size());
+    m_orderedStatic.resize(m_order.size());
+    exec::forRanges(
+        ex, count, kBoundsChunk,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            for (auto k = static_cast<std::size_t>(first); k < static_cast<std::size_t>(last);
+                 ++k) {
+                const auto i = static_cast<std::size_t>(m_order[k]);
+                m_orderedBounds[k] = m_bounds[i];
+                m_orderedStatic[k] = bodies[i].isStatic() ? 1 : 0;
+            }
+        },
+        8 * count);
     const std::ptrdiff_t chunks = exec::chunkCount(count, kSweepChunk);
     if (m_chunkPairs.size() < static_cast<std::size_t>(chunks)) {
         m_chunkPairs.resize(static_cast<std::size_t>(chunks));
@@ -92,17 +105,18 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, float margin, float 
             const auto first = static_cast<std::size_t>(chunk * kSweepChunk);
             const auto last = static_cast<std::size_t>(std::min(count, (chunk + 1) * kSweepChunk));
             for (std::size_t k = first; k < last; ++k) {
-                const int i = m_order[k];
-                const Aabb& bi = m_bounds[i];
-                for (std::size_t q = k + 1; q < m_order.size(); ++q) {
-                    const int j = m_order[q];
-                    const Aabb& bj = m_bounds[j];
+                const Aabb bi = m_orderedBounds[k];
+                const bool staticI = m_orderedStatic[k] != 0;
+                for (std::size_t q = k + 1; q < m_orderedBounds.size(); ++q) {
+                    const Aabb& bj = m_orderedBounds[q];
                     if (bj.lo.x > bi.hi.x) {
                         break;
                     }
-                    if ((bodies[i].isStatic() && bodies[j].isStatic()) || !overlaps(bi, bj)) {
+                    if ((staticI && m_orderedStatic[q] != 0) || !overlaps(bi, bj)) {
                         continue;
                     }
+                    const int i = m_order[k];
+                    const int j = m_order[q];
                     out.emplace_back(std::min(i, j), std::max(i, j));
                 }
             }

@@ -39,6 +39,11 @@ class BroadPhase {
   private:
     std::vector<int> m_order;  ///< indices of bounded bodies, sorted by lower x
     std::vector<Aabb> m_bounds;
+    /// The bounds in m_order's order, and whether each is a static body's: what the sweep
+    /// streams, so that a body's candidates are read one after another (in a wall sorted by x,
+    /// a body's candidates are its column and the next one: 40-150 of them).
+    std::vector<Aabb> m_orderedBounds;
+    std::vector<char> m_orderedStatic;
     std::vector<std::vector<std::pair<int, int>>> m_chunkPairs;  ///< the sweep's, per chunk
     std::vector<int> m_firstStart;                               ///< pairs by first body
     std::vector<std::pair<int, int>> m_sorted;

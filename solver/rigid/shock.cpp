@@ -37,9 +37,8 @@ float velocityAlong(const RowJacobian& j, const Body& a, const Body& b) {
 }  // namespace
 
 int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-                            const std::vector<RowJacobian>& jac, std::span<const float> bias,
-                            std::span<const char> posed, const ShockParams& p,
-                            const exec::Executor* ex) {
+                            std::span<const float> bias, std::span<const char> posed,
+                            const ShockParams& p, const exec::Executor* ex) {
     const std::size_t nb = bodies.size();
     const std::size_t nc = contacts.size();
     m_sweepsDone = 0;
@@ -137,8 +136,11 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
             const bool sideA = c.bodyA == b;
             const Body& lower = bodies[static_cast<std::size_t>(sideA ? c.bodyB : c.bodyA)];
             const bool pinSpin = length(lower.angularVelocity) <= p.followSpinAbove;
+            RowJacobian jac[3];
+            contactJacobians(c, bodies[static_cast<std::size_t>(c.bodyA)],
+                             bodies[static_cast<std::size_t>(c.bodyB)], jac);
             for (int r = 0; r < 3; ++r) {
-                const RowJacobian& j = jac[3 * k + static_cast<std::size_t>(r)];
+                const RowJacobian& j = jac[r];
                 Row row{};
                 row.x = c.impulse[r];
                 row.w0 = velocityAlong(j, bodies[static_cast<std::size_t>(c.bodyA)],

@@ -69,13 +69,14 @@ struct ShockParams {
 class ShockPropagation {
   public:
     /// Corrects the velocities of the non-static, awake bodies in place. For contact k (posed[k]
-    /// != 0: solved this step), rows 3k .. 3k + 2 of jac, with bias[3k + r] such that the row's
-    /// velocity is w = J v + bias (the row's velocity bias in the LCP's b: assembly.h); the
-    /// starting impulses are contacts[k].impulse (the LCP's, already applied to the velocities).
+    /// != 0: solved this step), its rows 3k .. 3k + 2 (J from contactJacobians, assembly.h),
+    /// with bias[3k + r] such that the row's velocity is w = J v + bias (the row's velocity bias
+    /// in the LCP's b); the starting impulses are contacts[k].impulse (the LCP's, already
+    /// applied to the velocities).
     /// Returns the number of bodies corrected.
     int apply(std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-              const std::vector<RowJacobian>& jac, std::span<const float> bias,
-              std::span<const char> posed, const ShockParams& p, const exec::Executor* ex);
+              std::span<const float> bias, std::span<const char> posed, const ShockParams& p,
+              const exec::Executor* ex);
 
     /// Sweeps of the last apply(), summed over the corrected bodies (diagnostics, tests).
     std::int64_t sweepsDone() const { return m_sweepsDone; }

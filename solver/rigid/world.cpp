@@ -304,12 +304,23 @@ void World::collide(float h) {
     // Resting: no point of the body faster than half a step of free fall (0.08 m/s at 60 Hz),
     // the shock pass's rule; a standing wall's bricks move ~1e-5 m/s.
     const float restingSpeed = 0.5f * length(m_params.gravity) * h;
-    const auto resting = [restingSpeed](const Body& b) {
-        if (b.isStatic()) {
-            return true;
-        }
-        return fastestPointSpeed(b) <= restingSpeed;
-    };
+    // Per body, once (a body is in several pairs): whether it rests, and its speculative margin
+    // as a pair's first and second body.
+    const auto bodies = static_cast<std::ptrdiff_t>(m_bodies.size());
+    m_bodyResting.resize(m_bodies.size());
+    m_bodyMargin.resize(2 * m_bodies.size());
+    exec::forRanges(
+        m_ex.get(), bodies, kIntegrateChunkBodies,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            for (auto i = static_cast<std::size_t>(first); i < static_cast<std::size_t>(last);
+                 ++i) {
+                const Body& b = m_bodies[i];
+                m_bodyResting[i] = b.isStatic() || fastestPointSpeed(b) <= restingSpeed ? 1 : 0;
+                m_bodyMargin[2 * i] = speculativeMargin(b, np.margin, h);
+                m_bodyMargin[2 * i + 1] = speculativeMargin(b, 0.0f, h);
+            }
+        },
+        40 * bodies);
     m_points.resize(static_cast<std::size_t>(m_ex->threads()));
     m_ex->forEachChunk(
         chunks,
@@ -330,8 +341,8 @@ void World::collide(float h) {
                 const Body& bi = m_bodies[i];
                 const Body& bj = m_bodies[j];
                 NarrowPhaseParams pairParams = np;
-                pairParams.margin =
-                    speculativeMargin(bi, np.margin, h) + speculativeMargin(bj, 0.0f, h);
+                pairParams.margin = m_bodyMargin[2 * static_cast<std::size_t>(i)] +
+                                    m_bodyMargin[2 * static_cast<std::size_t>(j) + 1];
                 // Box-box and box-plane pairs of resting bodies keep their manifold while their
                 // relative pose holds (contacts.h). A moving pair is made afresh: its
                 // speculative points (the margin grows with speed) are what keeps debris out of
@@ -339,7 +350,8 @@ void World::collide(float h) {
                 const auto flat = [](const Body& b) {
                     return b.kind == BodyKind::kBox || b.kind == BodyKind::kPlane;
                 };
-                const bool restingPair = resting(bi) && resting(bj);
+                const bool restingPair = m_bodyResting[static_cast<std::size_t>(i)] != 0 &&
+                                         m_bodyResting[static_cast<std::size_t>(j)] != 0;
                 const bool keepable = m_params.keepManifolds && flat(bi) && flat(bj) && restingPair;
                 const std::size_t first = out.size();
                 if (keepable && reuseManifold(m_cache.pairEntries(i, j, cacheAt), i, j, bi, bj,
@@ -514,7 +526,6 @@ float World::estimateBlocksLambdaMax() {
 void World::assembleAndSolve(float h) {
     Stopwatch sw;
     const int nc = static_cast<int>(m_contacts.size());
-    computeJacobians(m_bodies, m_contacts, m_jac, m_ex.get());
     m_blockIds.clear();
     m_blockStart.assign(1, 0);
     // With sleeping, only the contacts of awake islands are posed (wakeTouchedIslands).
@@ -581,19 +592,31 @@ void World::assembleAndSolve(float h) {
         m_shockBias.resize(3 * m_contacts.size());
         m_assembler.setRowBiasOutput(m_shockBias);
     }
+    const auto matrixFreeBlock = [&](int k) {
+        const int count = m_blockStart[k + 1] - m_blockStart[k];
+        return localSteps || m_params.lcpOperator == LcpOperator::kMatrixFree ||
+               (m_params.lcpOperator == LcpOperator::kAuto && m_params.mode == LcpMode::kIslands &&
+                3 * count >= kMatrixFreeMinRows);
+    };
+    // The dense blocks' Jacobians, kept per contact for their assembly, their λ_max estimate and
+    // their impulses (a matrix-free block forms its rows as it writes them).
+    m_denseIds.clear();
+    for (int k = 0; k < blocks; ++k) {
+        if (!matrixFreeBlock(k)) {
+            m_denseIds.insert(m_denseIds.end(), ids.begin() + m_blockStart[k],
+                              ids.begin() + m_blockStart[k + 1]);
+        }
+    }
+    computeJacobians(m_bodies, m_contacts, m_denseIds, m_jac, m_ex.get());
     double work = 0.0;
     for (int k = 0; k < blocks; ++k) {
         const int begin = m_blockStart[k];
         const int count = m_blockStart[k + 1] - begin;
         const std::span<const int> blockIds = ids.subspan(begin, count);
         const std::span<float> guess = std::span<float>(m_x).subspan(3 * begin, 3 * count);
-        const bool matrixFree =
-            localSteps || m_params.lcpOperator == LcpOperator::kMatrixFree ||
-            (m_params.lcpOperator == LcpOperator::kAuto && m_params.mode == LcpMode::kIslands &&
-             3 * count >= kMatrixFreeMinRows);
-        if (matrixFree) {
-            m_assembler.assembleMatrixFree(m_bodies, m_contacts, m_jac, blockIds, ap, m_blocks[k],
-                                           guess, m_ex.get());
+        if (matrixFreeBlock(k)) {
+            m_assembler.assembleMatrixFree(m_bodies, m_contacts, blockIds, ap, m_blocks[k], guess,
+                                           m_ex.get());
             m_blockBodies[static_cast<std::size_t>(k)] = m_assembler.slotBodies();
             ++m_stats.matrixFreeBlocks;
         } else {
@@ -757,7 +780,7 @@ void World::integrate(float h) {
         sp.restingSpeed = 0.5f * g * h;
         sp.tolerance = kShockTolerance;
         m_stats.shockBodies +=
-            m_shock.apply(m_bodies, m_contacts, m_jac, m_shockBias, m_posed, sp, m_ex.get());
+            m_shock.apply(m_bodies, m_contacts, m_shockBias, m_posed, sp, m_ex.get());
         m_stats.shockSweeps += m_shock.sweepsDone();
     }
     // Each body on its own, in fixed chunks of bodies: the same bits on any thread count.

@@ -347,7 +347,10 @@ class World {
     ContactCache m_cache;
     IslandBuilder m_islandBuilder;
     IslandSet m_islands;
-    std::vector<RowJacobian> m_jac;
+    std::vector<RowJacobian> m_jac;   ///< the dense blocks' contacts' rows (3 id + r)
+    std::vector<int> m_denseIds;      ///< the contacts of the dense blocks
+    std::vector<char> m_bodyResting;  ///< collide: per body, slower than the resting speed
+    std::vector<float> m_bodyMargin;  ///< collide: per body, its margin as a pair's A, as its B
     ContactAssembler m_assembler;
     std::vector<lcp::LcpProblem> m_blocks;  ///< the first m_blockCount are this substep's
     int m_blockCount = 0;

@@ -146,7 +146,7 @@ TEST(Shock, OneBoxOnTheGroundGetsTheReferenceLcpVelocity) {
         p.friction = 0.0f;
         p.restingSpeed = 1.0e9f;  // the box moves: correct it anyway
         ShockPropagation shock;
-        EXPECT_EQ(shock.apply(s.bodies, s.contacts, s.jac, s.bias, s.posed, p, nullptr), 1);
+        EXPECT_EQ(shock.apply(s.bodies, s.contacts, s.bias, s.posed, p, nullptr), 1);
         const Body& out = s.bodies[1];
         const float got[6] = {out.linearVelocity.x,  out.linearVelocity.y,  out.linearVelocity.z,
                               out.angularVelocity.x, out.angularVelocity.y, out.angularVelocity.z};
@@ -199,7 +199,7 @@ TEST(Shock, SweepsStopAtTheToleranceNearTheFullCountsVelocity) {
             Scene s = original;
             p.tolerance = tolerance;
             p.sweeps = sweeps;
-            EXPECT_EQ(shock.apply(s.bodies, s.contacts, s.jac, s.bias, s.posed, p, nullptr), 1);
+            EXPECT_EQ(shock.apply(s.bodies, s.contacts, s.bias, s.posed, p, nullptr), 1);
             return s.bodies[1];
         };
         const Body full = run(0.0f, 400);
@@ -261,20 +261,18 @@ TEST(Shock, StackIsCorrectedFromTheGroundUpWithTheLowerBodyHeldFixed) {
         // Kept to resting contact by default: bodies this fast are left as they are.
         Scene moving = both;
         ShockPropagation shock;
-        EXPECT_EQ(shock.apply(moving.bodies, moving.contacts, moving.jac, moving.bias, moving.posed,
-                              p, nullptr),
-                  0);
+        EXPECT_EQ(
+            shock.apply(moving.bodies, moving.contacts, moving.bias, moving.posed, p, nullptr), 0);
         for (std::size_t i = 0; i < moving.bodies.size(); ++i) {
             EXPECT_EQ(moving.bodies[i].linearVelocity.y, both.bodies[i].linearVelocity.y);
         }
         p.restingSpeed = 1.0e9f;
-        EXPECT_EQ(shock.apply(both.bodies, both.contacts, both.jac, both.bias, both.posed, p,
+        EXPECT_EQ(shock.apply(both.bodies, both.contacts, both.bias, both.posed, p,
                               test::executor().get()),
                   2);
         EXPECT_EQ(shock.levels(), 2);
         ShockPropagation shockAlone;
-        shockAlone.apply(alone.bodies, alone.contacts, alone.jac, alone.bias, alone.posed, p,
-                         nullptr);
+        shockAlone.apply(alone.bodies, alone.contacts, alone.bias, alone.posed, p, nullptr);
         EXPECT_EQ(both.bodies[1].linearVelocity.x, alone.bodies[1].linearVelocity.x);
         EXPECT_EQ(both.bodies[1].linearVelocity.y, alone.bodies[1].linearVelocity.y);
         EXPECT_EQ(both.bodies[1].angularVelocity.z, alone.bodies[1].angularVelocity.z);
@@ -340,10 +338,10 @@ TEST(Shock, KeptLevelsCorrectAsFreshOnesWhenTheOrderChanges) {
         }
         Scene fresh = s;
         const int keptCount =
-            kept.apply(s.bodies, s.contacts, s.jac, s.bias, s.posed, p, test::executor().get());
+            kept.apply(s.bodies, s.contacts, s.bias, s.posed, p, test::executor().get());
         ShockPropagation once;
-        const int freshCount = once.apply(fresh.bodies, fresh.contacts, fresh.jac, fresh.bias,
-                                          fresh.posed, p, test::executor().get());
+        const int freshCount = once.apply(fresh.bodies, fresh.contacts, fresh.bias, fresh.posed, p,
+                                          test::executor().get());
         EXPECT_EQ(keptCount, freshCount);
         EXPECT_EQ(kept.levels(), once.levels());
         dropped += once.levels() == 1 && steps[step].second ? 1 : 0;
@@ -420,7 +418,7 @@ TEST(Shock, SlidingSphereIsBrakedByTheDiscNotTheBox) {
         p.friction = mu;
         p.restingSpeed = 1.0e9f;  // sliding: correct it anyway
         ShockPropagation shock;
-        ASSERT_EQ(shock.apply(s.bodies, s.contacts, s.jac, s.bias, s.posed, p, nullptr), 1);
+        ASSERT_EQ(shock.apply(s.bodies, s.contacts, s.bias, s.posed, p, nullptr), 1);
         const Body& after = s.bodies[1];
         for (int c = 0; c < 3; ++c) {
             double dv = 0.0, dw = 0.0;
@@ -497,8 +495,7 @@ TEST(Shock, SupportSpinIsPassedUpTheColumnOnlyAboveTheThreshold) {
         }
         const bool followed = tipping && trial % 4 != 0;
         ShockPropagation shock;
-        ASSERT_EQ(shock.apply(s.bodies, s.contacts, s.jac, s.bias, s.posed, p, nullptr),
-                  kBoxes - 1);
+        ASSERT_EQ(shock.apply(s.bodies, s.contacts, s.bias, s.posed, p, nullptr), kBoxes - 1);
         EXPECT_EQ(shock.levels(), kBoxes - 1);
         for (int k = 2; k <= kBoxes; ++k) {
             const Body& b = s.bodies[static_cast<std::size_t>(k)];
