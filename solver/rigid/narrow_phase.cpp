@@ -105,8 +105,11 @@ int faceContact(const Body& r, const Body& c, int axis, float sign, bool refIsA,
     const int u = (incAxis + 1) % 3;
     const int v = (incAxis + 2) % 3;
     static constexpr float kCycle[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
-    ClipVertex poly[16];
-    ClipVertex tmp[16];
+    // The polygon and the clip's output swap buffers after each plane (no copies).
+    ClipVertex bufferA[16];
+    ClipVertex bufferB[16];
+    ClipVertex* poly = bufferA;
+    ClipVertex* tmp = bufferB;
     for (int k = 0; k < 4; ++k) {
         float s[3];
         s[incAxis] = incSign;
@@ -130,7 +133,7 @@ int faceContact(const Body& r, const Body& c, int axis, float sign, bool refIsA,
         for (float sgn : {1.0f, -1.0f}) {
             count = clipPolygon(poly, count, n * sgn, sgn * centre + hr[side] + kClipTolerance,
                                 plane++, tmp);
-            std::copy(tmp, tmp + count, poly);
+            std::swap(poly, tmp);
             if (count == 0) {
                 return 0;
             }
