@@ -40,40 +40,40 @@ Vec3 pointVelocity(const Body& b, const Vec3& r) {
     return b.linearVelocity + cross(b.angularVelocity, r);
 }
 
-}  // namespace
-
-void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-                      std::vector<RowJacobian>& jac, const exec::Executor* ex) {
+/// The rows of contacts idOf(0 .. count - 1) into jac (sized for every contact), in fixed chunks
+/// of 256 contacts (72 KiB of rows; a contact's rows are ~100 operations).
+template <typename IdOf>
+void jacobiansOf(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                 std::ptrdiff_t count, IdOf idOf, std::vector<RowJacobian>& jac,
+                 const exec::Executor* ex) {
     jac.resize(3 * contacts.size());
-    // 256 contacts (72 KiB of rows) a chunk; a contact's rows are ~100 operations.
     constexpr std::ptrdiff_t kChunk = 256;
-    const auto count = static_cast<std::ptrdiff_t>(contacts.size());
     const auto chunk = [&](std::ptrdiff_t c) {
         const std::ptrdiff_t last = std::min(count, (c + 1) * kChunk);
         for (std::ptrdiff_t k = c * kChunk; k < last; ++k) {
-            const Contact& ct = contacts[static_cast<std::size_t>(k)];
-            contactJacobians(ct, bodies[ct.bodyA], bodies[ct.bodyB],
-                             jac.data() + 3 * static_cast<std::size_t>(k));
-        }
-    };
-    exec::forChunks(ex, exec::chunkCount(count, kChunk), chunk, 100 * count);
-}
-
-void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
-                      std::span<const int> ids, std::vector<RowJacobian>& jac,
-                      const exec::Executor* ex) {
-    jac.resize(3 * contacts.size());
-    constexpr std::ptrdiff_t kChunk = 256;
-    const auto count = static_cast<std::ptrdiff_t>(ids.size());
-    const auto chunk = [&](std::ptrdiff_t c) {
-        const std::ptrdiff_t last = std::min(count, (c + 1) * kChunk);
-        for (std::ptrdiff_t k = c * kChunk; k < last; ++k) {
-            const auto id = static_cast<std::size_t>(ids[static_cast<std::size_t>(k)]);
+            const auto id = static_cast<std::size_t>(idOf(k));
             const Contact& ct = contacts[id];
             contactJacobians(ct, bodies[ct.bodyA], bodies[ct.bodyB], jac.data() + 3 * id);
         }
     };
     exec::forChunks(ex, exec::chunkCount(count, kChunk), chunk, 100 * count);
+}
+
+}  // namespace
+
+void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                      std::vector<RowJacobian>& jac, const exec::Executor* ex) {
+    jacobiansOf(
+        bodies, contacts, static_cast<std::ptrdiff_t>(contacts.size()),
+        [](std::ptrdiff_t k) { return k; }, jac, ex);
+}
+
+void computeJacobians(const std::vector<Body>& bodies, const std::vector<Contact>& contacts,
+                      std::span<const int> ids, std::vector<RowJacobian>& jac,
+                      const exec::Executor* ex) {
+    jacobiansOf(
+        bodies, contacts, static_cast<std::ptrdiff_t>(ids.size()),
+        [&](std::ptrdiff_t k) { return ids[static_cast<std::size_t>(k)]; }, jac, ex);
 }
 
 void ContactAssembler::assemble(const std::vector<Body>& bodies,
