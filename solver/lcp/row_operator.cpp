@@ -202,32 +202,17 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
                 }
             }
         } else {
-            // The whole groups whose first row falls in this chunk.
+            // The whole groups whose first row falls in this chunk, with their rows' diagonals;
+            // then the diagonals of the rows after the last whole group.
             const std::size_t groups = n / kGroupRows;
             for (std::size_t g = (first + kGroupRows - 1) / kGroupRows;
                  g < groups && g * kGroupRows < last; ++g) {
-                for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
-                    const std::size_t row = kGroupRows * g + 3 * lane;
-                    m_bodyByTriple[2 * kTripleGroup * g + lane] = m_body[2 * row];
-                    m_bodyByTriple[2 * kTripleGroup * g + kTripleGroup + lane] =
-                        m_body[2 * row + 1];
-                }
-                float* out = m_jByTriple.data() + kTripleGroupFloats * g;
-                for (std::size_t cpt = 0; cpt < kTripleComponents; ++cpt) {
-                    for (std::size_t r = 0; r < 3; ++r) {
-                        for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
-                            const std::size_t row = kGroupRows * g + 3 * lane + r;
-                            const float* jr = m_j.data() + kJ * row;
-                            // L (J_A's linear part, or J_B's negated), J_A's angular, J_B's.
-                            const float v = cpt >= 6               ? jr[cpt + 3]
-                                            : cpt >= 3             ? jr[cpt]
-                                            : m_body[2 * row] >= 0 ? jr[cpt]
-                                                                   : -jr[kU + cpt];
-                            out[(3 * cpt + r) * kTripleGroup + lane] = v;
-                        }
-                    }
-                }
+                fillTripleGroup(g);
             }
+            for (std::size_t i = std::max(first, kGroupRows * groups); i < last; ++i) {
+                m_diagonals[i] = computeDiagonal(static_cast<int>(i));
+            }
+            return;
         }
         for (std::size_t i = first; i < last; ++i) {
             m_diagonals[i] = computeDiagonal(static_cast<int>(i));
@@ -239,6 +224,38 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
     exec::forChunks(ex, entryChunks, byBody, 8 * entries);
     exec::forChunks(ex, rowChunks, byPlane, 40 * static_cast<std::ptrdiff_t>(n));
     m_diagonalsCfm = m_cfm;
+}
+
+void RowOperator::fillTripleGroup(std::size_t g) {
+    constexpr std::size_t kGroupRows = 3 * kTripleGroup;
+#if defined(__AVX2__) && defined(__FMA__)
+    if (fillTripleGroupAvx2(g)) {
+        return;
+    }
+#endif
+    for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
+        const std::size_t row = kGroupRows * g + 3 * lane;
+        m_bodyByTriple[2 * kTripleGroup * g + lane] = m_body[2 * row];
+        m_bodyByTriple[2 * kTripleGroup * g + kTripleGroup + lane] = m_body[2 * row + 1];
+    }
+    float* out = m_jByTriple.data() + kTripleGroupFloats * g;
+    for (std::size_t cpt = 0; cpt < kTripleComponents; ++cpt) {
+        for (std::size_t r = 0; r < 3; ++r) {
+            for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
+                const std::size_t row = kGroupRows * g + 3 * lane + r;
+                const float* jr = m_j.data() + kJ * row;
+                // L (J_A's linear part, or J_B's negated), J_A's angular, J_B's.
+                const float v = cpt >= 6               ? jr[cpt + 3]
+                                : cpt >= 3             ? jr[cpt]
+                                : m_body[2 * row] >= 0 ? jr[cpt]
+                                                       : -jr[kU + cpt];
+                out[(3 * cpt + r) * kTripleGroup + lane] = v;
+            }
+        }
+    }
+    for (std::size_t i = kGroupRows * g; i < kGroupRows * (g + 1); ++i) {
+        m_diagonals[i] = computeDiagonal(static_cast<int>(i));
+    }
 }
 
 float RowOperator::localStepBound(int body) const {
@@ -562,6 +579,49 @@ inline void transposedSums(const float* u, const std::int32_t* side8, __m256 (&u
     uc[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
 }
 
+// Float k of eight rows of twelve (row q at base + q * stride) into c[k]: two 8 x 8
+// transposes, of floats 0-7 and of floats 4-11.
+inline void transposeRows12(const float* base, std::size_t stride, __m256 (&c)[kJ]) {
+    const auto transpose8 = [](const __m256(&r)[8], __m256* out, int from) {
+        const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
+        const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
+        const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
+        const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
+        const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
+        const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
+        const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
+        const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
+        const __m256 s[8] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xee),
+                             _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xee),
+                             _mm256_shuffle_ps(t4, t6, 0x44), _mm256_shuffle_ps(t4, t6, 0xee),
+                             _mm256_shuffle_ps(t5, t7, 0x44), _mm256_shuffle_ps(t5, t7, 0xee)};
+        // Column k: s[k % 4] (rows 0-3) and s[k % 4 + 4] (rows 4-7), low halves for k < 4.
+        for (int k = from; k < 8; ++k) {
+            out[k - from] = _mm256_permute2f128_ps(s[k % 4], s[k % 4 + 4], k < 4 ? 0x20 : 0x31);
+        }
+    };
+    __m256 r[8];
+    for (int q = 0; q < 8; ++q) {
+        r[q] = _mm256_loadu_ps(base + static_cast<std::size_t>(q) * stride);
+    }
+    transpose8(r, c, 0);  // floats 0-7
+    for (int q = 0; q < 8; ++q) {
+        r[q] = _mm256_loadu_ps(base + static_cast<std::size_t>(q) * stride + 4);
+    }
+    transpose8(r, c + 8, 4);  // floats 8-11 (the second block's 4-7)
+}
+
+// dot6 of side `at` (0 or kU) of eight rows given by component, in computeDiagonal's order
+// (a1 b1, then a0 b0 added, then a2 b2 ... a5 b5, each fused).
+inline __m256 dot6Side8(const __m256 (&j)[kJ], const __m256 (&k)[kJ], int at) {
+    __m256 d = _mm256_mul_ps(j[at + 1], k[at + 1]);
+    d = _mm256_fmadd_ps(j[at], k[at], d);
+    for (int c = 2; c < kU; ++c) {
+        d = _mm256_fmadd_ps(j[at + c], k[at + c], d);
+    }
+    return d;
+}
+
 // J_side . u of eight rows, lane by lane dotSide's operations: j holds component c of the
 // eight rows at j + c * stride.
 inline __m256 dotSide8(const float* j, std::size_t stride, const __m256 (&uc)[kU]) {
@@ -589,6 +649,61 @@ inline __m256 dotSideB8(const float* j, std::size_t stride, const __m256 (&uc)[k
 }
 
 }  // namespace
+
+bool RowOperator::fillTripleGroupAvx2(std::size_t g) {
+    constexpr std::size_t kG = kTripleGroup;
+    const std::size_t row0 = 3 * kG * g;
+    // The group's bodies: each contact's first row's sides (evens and odds of six-int strides).
+    alignas(32) std::int32_t sides[2][kG];
+    for (std::size_t lane = 0; lane < kG; ++lane) {
+        sides[0][lane] = m_body[2 * (row0 + 3 * lane)];
+        sides[1][lane] = m_body[2 * (row0 + 3 * lane) + 1];
+        if (sides[0][lane] >= 0 && sides[0][lane] == sides[1][lane]) {
+            return false;  // the diagonal's cross terms: the scalar path
+        }
+    }
+    std::copy_n(sides[0], kG, m_bodyByTriple.data() + 2 * kG * g);
+    std::copy_n(sides[1], kG, m_bodyByTriple.data() + 2 * kG * g + kG);
+    const __m256i none = _mm256_set1_epi32(-1);
+    const __m256 hasA = _mm256_castsi256_ps(
+        _mm256_cmpgt_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(sides[0])), none));
+    const __m256 hasB = _mm256_castsi256_ps(
+        _mm256_cmpgt_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(sides[1])), none));
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    const __m256 cfm8 = _mm256_set1_ps(m_cfm);
+    float* out = m_jByTriple.data() + kTripleGroupFloats * g;
+    __m256 diag[3];
+    for (std::size_t r = 0; r < 3; ++r) {
+        // Lane q: the group's contact q's row r (row0 + 3 q + r), rows 3 kJ floats apart.
+        __m256 j[kJ];
+        __m256 k[kJ];
+        transposeRows12(m_j.data() + kJ * (row0 + r), 3 * kJ, j);
+        transposeRows12(m_k.data() + kJ * (row0 + r), 3 * kJ, k);
+        // Component c of row r at (3 c + r) kG: L (J_A's linear part where side A has a body,
+        // else J_B's negated), J_A's angular part, J_B's angular part.
+        for (int c = 0; c < 3; ++c) {
+            const __m256 l = _mm256_blendv_ps(_mm256_xor_ps(j[kU + c], sign), j[c], hasA);
+            _mm256_storeu_ps(out + (3 * c + r) * kG, l);
+            _mm256_storeu_ps(out + (3 * (c + 3) + r) * kG, j[3 + c]);
+            _mm256_storeu_ps(out + (3 * (c + 6) + r) * kG, j[kU + 3 + c]);
+        }
+        // computeDiagonal: cfm, plus side A's J . K where it has a body, plus side B's.
+        __m256 d = _mm256_blendv_ps(cfm8, _mm256_add_ps(cfm8, dot6Side8(j, k, 0)), hasA);
+        diag[r] = _mm256_blendv_ps(d, _mm256_add_ps(d, dot6Side8(j, k, kU)), hasB);
+    }
+    // Back to row order (lane q of diag[r] is row 3 q + r), as applyTripleGroups stores w.
+    const __m256i merge[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
+                              _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2),
+                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
+    const __m256 m0 = _mm256_permutevar8x32_ps(diag[0], merge[0]);
+    const __m256 m1 = _mm256_permutevar8x32_ps(diag[1], merge[1]);
+    const __m256 m2 = _mm256_permutevar8x32_ps(diag[2], merge[2]);
+    float* dg = m_diagonals.data() + row0;
+    _mm256_storeu_ps(dg, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x92), m2, 0x24));
+    _mm256_storeu_ps(dg + 8, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x24), m2, 0x49));
+    _mm256_storeu_ps(dg + 16, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x49), m2, 0x92));
+    return true;
+}
 
 void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, int firstGroup,
                                     int lastGroup) const {

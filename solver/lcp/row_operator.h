@@ -13,6 +13,7 @@
 // uses, so that their iterates agree to rounding.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -160,6 +161,13 @@ class RowOperator {
     void sortEntriesByBody();
     void fillLayouts(const exec::Executor* ex);
 
+    /// With triples: group g's part of m_jByTriple and m_bodyByTriple, and its rows' diagonals.
+    void fillTripleGroup(std::size_t g);
+#if defined(__AVX2__) && defined(__FMA__)
+    /// fillTripleGroup eight rows at a time (the same values, bit for bit); false, having
+    /// written nothing, when a row of the group names one body on both sides.
+    bool fillTripleGroupAvx2(std::size_t g);
+#endif
     /// gatherBodies over units of kRun entries (1: m_entryRow, 3: m_runRow).
     template <int kRun>
     void gatherUnits(const float* x, float* u, int firstBody, int lastBody) const;
@@ -226,8 +234,20 @@ class RowOperator {
 
 // Inline: fillLayouts computes every row's diagonal in its row loop.
 inline float RowOperator::computeDiagonal(int i) const {
+    // With FMA the order is spelled out (a1 b1, then a0 b0, a2 b2 ... a5 b5 fused in), as GCC
+    // contracts the plain sum when optimizing: the layouts' eight-row form repeats it lane by
+    // lane, whatever the build's optimization level.
     const auto dot6 = [](const float* a, const float* b) {
+#if defined(__AVX2__) && defined(__FMA__)
+        float d = a[1] * b[1];
+        d = std::fma(a[0], b[0], d);
+        for (int c = 2; c < kBodyFloats; ++c) {
+            d = std::fma(a[c], b[c], d);
+        }
+        return d;
+#else
         return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+#endif
     };
     const auto ui = static_cast<std::size_t>(i);
     const float* ji = m_j.data() + kJacobianFloats * ui;

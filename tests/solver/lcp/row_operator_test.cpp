@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
@@ -303,6 +305,76 @@ TEST(RowOperator, KeptDiagonalsAreTheComputedOnesUntilCfmChanges) {
     op.setCfm(op.cfm() + 0.25f);
     EXPECT_EQ(op.diagonal(same), op.computeDiagonal(same));
     EXPECT_NE(op.diagonal(same), cached);
+}
+
+// The contact layout written eight rows at a time holds what the rows say, bit for bit: for
+// each whole group of eight contacts, component c of each contact's row r at (3 c + r) * 8 +
+// lane (L = J_A's linear part, or J_B's negated where side A has no body; J_A's angular part;
+// J_B's angular part), the group's bodies, and every row's kept diagonal computeDiagonal's. A
+// random problem with contacts against the static world on either side (the absent side's J
+// random), contacts naming one body on both sides (their groups take the scalar path) and rows
+// after the last whole group.
+TEST(RowOperator, TripleLayoutHoldsEachRowsComponentsAndDiagonals) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    for (const bool sameBody : {false, true}) {
+        test::RowOperatorShape shape;
+        shape.contacts = 250 + static_cast<int>(rng() % 7u);  // not a multiple of 8
+        shape.friction = true;
+        shape.sameBody = sameBody;
+        LcpProblem p = test::rowOperatorProblem(shape, static_cast<unsigned>(rng()));
+        RowOperator& op = p.op;
+        // A side without a body may hold any J (it is never read): random linear parts, so that
+        // L must come from the side that has one.
+        std::uniform_real_distribution<float> any(-1.0f, 1.0f);
+        for (int i = 0; i < p.n; ++i) {
+            for (int side = 0; side < 2; ++side) {
+                if (op.body(i, side) < 0) {
+                    for (int c = 0; c < 3; ++c) {
+                        op.jacobian(
+                            i)[static_cast<std::size_t>(RowOperator::kBodyFloats * side + c)] =
+                            any(rng);
+                    }
+                }
+            }
+        }
+        op.buildBodyIndex(test::executor().get());
+        ASSERT_TRUE(op.triples());
+        constexpr int kG = RowOperator::kTripleGroup;
+        const std::vector<float>& jt = RowOperatorProbe::jByTriple(op);
+        const std::vector<std::int32_t>& bt = RowOperatorProbe::bodyByTriple(op);
+        const int groups = p.n / (3 * kG);
+        ASSERT_EQ(jt.size(), static_cast<std::size_t>(groups) * 27 * kG);
+        for (int g = 0; g < groups; ++g) {
+            for (int lane = 0; lane < kG; ++lane) {
+                const int first = 3 * (kG * g + lane);
+                ASSERT_EQ(bt[static_cast<std::size_t>(2 * kG * g + lane)], op.body(first, 0));
+                ASSERT_EQ(bt[static_cast<std::size_t>(2 * kG * g + kG + lane)], op.body(first, 1));
+                for (int r = 0; r < 3; ++r) {
+                    const auto j = op.jacobian(first + r);
+                    for (int c = 0; c < 9; ++c) {
+                        const float want = c >= 6   ? j[static_cast<std::size_t>(c + 3)]
+                                           : c >= 3 ? j[static_cast<std::size_t>(c)]
+                                           : op.body(first, 0) >= 0
+                                               ? j[static_cast<std::size_t>(c)]
+                                               : -j[static_cast<std::size_t>(6 + c)];
+                        const float got =
+                            jt[static_cast<std::size_t>(27 * kG * g + (3 * c + r) * kG + lane)];
+                        ASSERT_EQ(std::bit_cast<std::uint32_t>(got),
+                                  std::bit_cast<std::uint32_t>(want))
+                            << "group " << g << " lane " << lane << " row " << r << " component "
+                            << c;
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < p.n; ++i) {
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(op.diagonal(i)),
+                      std::bit_cast<std::uint32_t>(op.computeDiagonal(i)))
+                << "row " << i;
+        }
+    }
 }
 
 // Validation on three threads names the same first bad row as on the caller alone: a random
