@@ -158,30 +158,38 @@ void ContactCache::store(const std::vector<Contact>& contacts, const exec::Execu
 int ContactCache::warmStart(std::span<Contact> contacts, float factor) const {
     int matched = 0;
     // One binary search per body pair, not per contact: a pair's entries are adjacent (sorted
-    // by pair, then feature), and its contacts usually are too (the narrow phase's order), so
-    // each contact scans the few entries of its pair for its feature.
-    auto pairBegin = m_entries.end();
-    auto pairEnd = m_entries.end();
-    int pairA = -1;
-    int pairB = -1;
-    for (Contact& c : contacts) {
-        if (c.bodyA != pairA || c.bodyB != pairB) {
-            pairA = c.bodyA;
-            pairB = c.bodyB;
-            pairBegin = std::lower_bound(
-                m_entries.begin(), m_entries.end(), c, [](const Entry& e, const Contact& k) {
-                    return std::tie(e.bodyA, e.bodyB) < std::tie(k.bodyA, k.bodyB);
-                });
-            pairEnd = pairBegin;
-            while (pairEnd != m_entries.end() && pairEnd->bodyA == pairA &&
-                   pairEnd->bodyB == pairB) {
-                ++pairEnd;
-            }
+    // by pair, then feature), and its contacts usually are too (the narrow phase's order).
+    for (std::size_t k = 0; k < contacts.size();) {
+        const int a = contacts[k].bodyA;
+        const int b = contacts[k].bodyB;
+        std::size_t end = k + 1;
+        while (end < contacts.size() && contacts[end].bodyA == a && contacts[end].bodyB == b) {
+            ++end;
         }
-        const auto it = std::find_if(pairBegin, pairEnd,
+        const auto first = std::lower_bound(m_entries.begin(), m_entries.end(), std::pair{a, b},
+                                            [](const Entry& e, const std::pair<int, int>& key) {
+                                                return std::tie(e.bodyA, e.bodyB) <
+                                                       std::tie(key.first, key.second);
+                                            });
+        auto last = first;
+        while (last != m_entries.end() && last->bodyA == a && last->bodyB == b) {
+            ++last;
+        }
+        matched += warmStartPair({first, last}, contacts.subspan(k, end - k), factor);
+        k = end;
+    }
+    return matched;
+}
+
+int ContactCache::warmStartPair(std::span<const Entry> entries, std::span<Contact> contacts,
+                                float factor) {
+    int matched = 0;
+    for (Contact& c : contacts) {
+        // The entry of the contact's feature: the pair has a few.
+        const auto it = std::find_if(entries.begin(), entries.end(),
                                      [&](const Entry& e) { return e.feature == c.feature; });
         // A feature whose normal turned by more than ~25 degrees is a different contact.
-        if (it != pairEnd && dot(it->normal, c.normal) > 0.9f) {
+        if (it != entries.end() && dot(it->normal, c.normal) > 0.9f) {
             c.impulse[0] = factor * it->normalImpulse;
             c.impulse[1] = factor * dot(it->friction, c.tangent1);
             c.impulse[2] = factor * dot(it->friction, c.tangent2);
@@ -295,8 +303,8 @@ int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& 
         ex, contactChunks, false,
         [&](std::ptrdiff_t ch) {
             const auto first = contacts.begin() + ch * kChunk;
-            const auto last = contacts.begin() + std::min(static_cast<std::ptrdiff_t>(nc),
-                                                          (ch + 1) * kChunk);
+            const auto last =
+                contacts.begin() + std::min(static_cast<std::ptrdiff_t>(nc), (ch + 1) * kChunk);
             return std::any_of(first, last, [](const Contact& c) { return !c.warmStarted; });
         },
         // Each test reads a contact record (~190 bytes): work of the per-contact passes below.
@@ -324,9 +332,9 @@ int guessRestingImpulses(const std::vector<Body>& bodies, std::vector<Contact>& 
                     above >= 0 && !bodies[static_cast<std::size_t>(above)].isStatic();
                 const int below = above == c.bodyA ? c.bodyB : c.bodyA;
                 // -2: a support on something static, which takes no load on.
-                s.lower[k] = !support                                            ? -1
+                s.lower[k] = !support                                             ? -1
                              : bodies[static_cast<std::size_t>(below)].isStatic() ? -2
-                                                                                 : below;
+                                                                                  : below;
                 s.upper[k] = support ? above : -1;
             }
         },

@@ -84,6 +84,10 @@ class ContactCache {
     /// the others get zero. The friction impulse is the cached world-space vector projected
     /// onto the contact's tangent1/tangent2, which must be set. Returns the number matched.
     int warmStart(std::span<Contact> contacts, float factor) const;
+    /// warmStart for contacts of one body pair, given that pair's entries (pairEntries: the
+    /// narrow phase, which walks the pairs in order, finds them without a search).
+    static int warmStartPair(std::span<const Entry> entries, std::span<Contact> contacts,
+                             float factor);
     /// The entries of body pair (a, b) (adjacent: sorted by pair), possibly none. `from`: where
     /// the search starts and, on return, where the pair's entries end: pairs asked for in
     /// increasing order (the broad phase's) walk the entries once. Start it at 0.
@@ -118,12 +122,12 @@ bool reuseManifold(std::span<const ContactCache::Entry> entries, int bodyA, int 
 
 /// Scratch of guessRestingImpulses (kept by the world so that steps do not allocate).
 struct RestingLoadScratch {
-    std::vector<int> order;       ///< dynamic bodies, highest first
-    std::vector<float> load;      ///< per body: mass it carries (its own + what rests on it), kg
-    std::vector<float> share;     ///< per body resting on something: load per support point
+    std::vector<int> order;    ///< dynamic bodies, highest first
+    std::vector<float> load;   ///< per body: mass it carries (its own + what rests on it), kg
+    std::vector<float> share;  ///< per body resting on something: load per support point
     /// per contact: the dynamic body rested on, -2 (a static one), or -1 (not a support)
     std::vector<int> lower;
-    std::vector<int> upper;       ///< per contact: the body resting on it, or -1
+    std::vector<int> upper;                   ///< per contact: the body resting on it, or -1
     std::vector<std::pair<float, int>> keys;  ///< (-height, body): the sort of `order`
     std::vector<int> offsets;     ///< per body: start of its support contacts in contactIds
     std::vector<int> fill;        ///< bucketing cursor

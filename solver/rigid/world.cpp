@@ -354,8 +354,11 @@ void World::collide(float h) {
                                          m_bodyResting[static_cast<std::size_t>(j)] != 0;
                 const bool keepable = m_params.keepManifolds && flat(bi) && flat(bj) && restingPair;
                 const std::size_t first = out.size();
-                if (keepable && reuseManifold(m_cache.pairEntries(i, j, cacheAt), i, j, bi, bj,
-                                              pairParams, m_params.warmStartFactor, out)) {
+                // The pair's cache entries, found by the walk (the pairs come sorted).
+                const std::span<const ContactCache::Entry> cached =
+                    m_cache.pairEntries(i, j, cacheAt);
+                if (keepable && reuseManifold(cached, i, j, bi, bj, pairParams,
+                                              m_params.warmStartFactor, out)) {
                     reused += static_cast<int>(out.size() - first);
                     if (m_params.warmStart) {
                         warm += static_cast<int>(out.size() - first);
@@ -377,8 +380,9 @@ void World::collide(float h) {
                     // Without warmStartMovingPairs a moving pair's points stay cold
                     // (makeContact: zero, not warm started): the resting-load guess sets them.
                     if (m_params.warmStart && (m_params.warmStartMovingPairs || restingPair)) {
-                        warm += m_cache.warmStart(std::span<Contact>(out).subspan(first),
-                                                  m_params.warmStartFactor);
+                        warm += ContactCache::warmStartPair(cached,
+                                                            std::span<Contact>(out).subspan(first),
+                                                            m_params.warmStartFactor);
                     }
                 }
                 for (std::size_t k = first; k < out.size(); ++k) {
