@@ -2,6 +2,12 @@
 #include "solver/rigid/broad_phase.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 namespace ww::rigid {
 namespace {
@@ -80,16 +86,23 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, float margin, float 
     }
     // The sweep in fixed chunks of the order, each into its own list, joined in chunk order.
     const auto count = static_cast<std::ptrdiff_t>(m_order.size());
-    m_orderedBounds.resize(m_order.size());
-    m_orderedStatic.resize(m_order.size());
+    const std::size_t padded = m_order.size() + kSweepLanes;  // whole vector loads at the end
+    for (std::vector<float>& plane : m_sweepBounds) {
+        plane.resize(padded);
+    }
+    m_sweepStatic.resize(padded);
     exec::forRanges(
         ex, count, kBoundsChunk,
         [&](std::ptrdiff_t first, std::ptrdiff_t last) {
             for (auto k = static_cast<std::size_t>(first); k < static_cast<std::size_t>(last);
                  ++k) {
                 const auto i = static_cast<std::size_t>(m_order[k]);
-                m_orderedBounds[k] = m_bounds[i];
-                m_orderedStatic[k] = bodies[i].isStatic() ? 1 : 0;
+                const Aabb& b = m_bounds[i];
+                const float planes[6] = {b.lo.x, b.hi.x, b.lo.y, b.hi.y, b.lo.z, b.hi.z};
+                for (std::size_t c = 0; c < 6; ++c) {
+                    m_sweepBounds[c][k] = planes[c];
+                }
+                m_sweepStatic[k] = bodies[i].isStatic() ? -1 : 0;
             }
         },
         8 * count);
@@ -105,20 +118,7 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, float margin, float 
             const auto first = static_cast<std::size_t>(chunk * kSweepChunk);
             const auto last = static_cast<std::size_t>(std::min(count, (chunk + 1) * kSweepChunk));
             for (std::size_t k = first; k < last; ++k) {
-                const Aabb bi = m_orderedBounds[k];
-                const bool staticI = m_orderedStatic[k] != 0;
-                for (std::size_t q = k + 1; q < m_orderedBounds.size(); ++q) {
-                    const Aabb& bj = m_orderedBounds[q];
-                    if (bj.lo.x > bi.hi.x) {
-                        break;
-                    }
-                    if ((staticI && m_orderedStatic[q] != 0) || !overlaps(bi, bj)) {
-                        continue;
-                    }
-                    const int i = m_order[k];
-                    const int j = m_order[q];
-                    out.emplace_back(std::min(i, j), std::max(i, j));
-                }
+                sweepFrom(k, out);
             }
         },
         kSweepWorkPerBody * count);
@@ -149,6 +149,73 @@ void BroadPhase::findPairs(const std::vector<Body>& bodies, float margin, float 
         run = end;
     }
     pairs.swap(m_sorted);
+}
+
+void BroadPhase::sweepFrom(std::size_t k, std::vector<std::pair<int, int>>& out) const {
+    // Body k of the order against those after it, up to the first whose lower x passes k's
+    // upper x (the order is by lower x): overlaps(), and not both static. The pairs found go to
+    // `out` in any order (findPairs sorts them).
+    const std::size_t size = m_order.size();
+    const float* lox = m_sweepBounds[0].data();
+    const float* hix = m_sweepBounds[1].data();
+    const float* loy = m_sweepBounds[2].data();
+    const float* hiy = m_sweepBounds[3].data();
+    const float* loz = m_sweepBounds[4].data();
+    const float* hiz = m_sweepBounds[5].data();
+    const bool staticK = m_sweepStatic[k] != 0;
+    const auto emit = [&](std::size_t q) {
+        const int i = m_order[k];
+        const int j = m_order[q];
+        out.emplace_back(std::min(i, j), std::max(i, j));
+    };
+    std::size_t q = k + 1;
+#if defined(__AVX2__)
+    // Eight candidates a step: the comparisons of the scalar loop below, lane by lane (ordered:
+    // false with a NaN, as there). Lanes past the first that stops the sweep fail the x test
+    // too (the order is by lower x), so the step's pairs are those of its overlap mask.
+    const __m256 kLoX = _mm256_set1_ps(lox[k]);
+    const __m256 kHiX = _mm256_set1_ps(hix[k]);
+    const __m256 kLoY = _mm256_set1_ps(loy[k]);
+    const __m256 kHiY = _mm256_set1_ps(hiy[k]);
+    const __m256 kLoZ = _mm256_set1_ps(loz[k]);
+    const __m256 kHiZ = _mm256_set1_ps(hiz[k]);
+    for (; q < size; q += kSweepLanes) {
+        const __m256 qLoX = _mm256_loadu_ps(lox + q);
+        const unsigned valid = size - q >= kSweepLanes ? 0xffu : (1u << (size - q)) - 1u;
+        const unsigned stop =
+            static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(qLoX, kHiX, _CMP_GT_OQ))) &
+            valid;
+        __m256 hit = _mm256_cmp_ps(kLoX, _mm256_loadu_ps(hix + q), _CMP_LE_OQ);
+        hit = _mm256_and_ps(hit, _mm256_cmp_ps(qLoX, kHiX, _CMP_LE_OQ));
+        hit = _mm256_and_ps(hit, _mm256_cmp_ps(kLoY, _mm256_loadu_ps(hiy + q), _CMP_LE_OQ));
+        hit = _mm256_and_ps(hit, _mm256_cmp_ps(_mm256_loadu_ps(loy + q), kHiY, _CMP_LE_OQ));
+        hit = _mm256_and_ps(hit, _mm256_cmp_ps(kLoZ, _mm256_loadu_ps(hiz + q), _CMP_LE_OQ));
+        hit = _mm256_and_ps(hit, _mm256_cmp_ps(_mm256_loadu_ps(loz + q), kHiZ, _CMP_LE_OQ));
+        unsigned bits = static_cast<unsigned>(_mm256_movemask_ps(hit)) & valid;
+        if (staticK) {
+            const __m256 staticQ = _mm256_castsi256_ps(
+                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m_sweepStatic.data() + q)));
+            bits &= ~static_cast<unsigned>(_mm256_movemask_ps(staticQ));
+        }
+        for (; bits != 0; bits &= bits - 1) {
+            emit(q + static_cast<std::size_t>(std::countr_zero(bits)));
+        }
+        if (stop != 0) {
+            return;
+        }
+    }
+#endif
+    for (; q < size; ++q) {
+        if (lox[q] > hix[k]) {
+            return;
+        }
+        if ((staticK && m_sweepStatic[q] != 0) ||
+            !(lox[k] <= hix[q] && lox[q] <= hix[k] && loy[k] <= hiy[q] && loy[q] <= hiy[k] &&
+              loz[k] <= hiz[q] && loz[q] <= hiz[k])) {
+            continue;
+        }
+        emit(q);
+    }
 }
 
 void BroadPhase::findPairsBruteForce(const std::vector<Body>& bodies, float margin, float dt,

@@ -37,13 +37,19 @@ class BroadPhase {
     void invalidate() { m_order.clear(); }
 
   private:
+    static constexpr std::size_t kSweepLanes = 8;  ///< candidates a vector step tests
+
+    /// The pairs of order position k with the positions after it (the sweep's inner loop).
+    void sweepFrom(std::size_t k, std::vector<std::pair<int, int>>& out) const;
+
     std::vector<int> m_order;  ///< indices of bounded bodies, sorted by lower x
     std::vector<Aabb> m_bounds;
-    /// The bounds in m_order's order, and whether each is a static body's: what the sweep
-    /// streams, so that a body's candidates are read one after another (in a wall sorted by x,
-    /// a body's candidates are its column and the next one: 40-150 of them).
-    std::vector<Aabb> m_orderedBounds;
-    std::vector<char> m_orderedStatic;
+    /// The bounds in m_order's order by plane (lower x, upper x, lower y, ... upper z), and
+    /// whether each is a static body's (-1) or not (0), each kSweepLanes past the last body:
+    /// what the sweep streams, a body's candidates one after another (in a wall sorted by x, a
+    /// body's candidates are its column and the next one: 40-150 of them), eight to a load.
+    std::vector<float> m_sweepBounds[6];
+    std::vector<std::int32_t> m_sweepStatic;
     std::vector<std::vector<std::pair<int, int>>> m_chunkPairs;  ///< the sweep's, per chunk
     std::vector<int> m_firstStart;                               ///< pairs by first body
     std::vector<std::pair<int, int>> m_sorted;

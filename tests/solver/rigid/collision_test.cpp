@@ -271,6 +271,11 @@ TEST(BroadPhase, SortAndSweepMatchesBruteForceOnRandomScenes) {
                                  ? sphere({pos(rng), pos(rng), pos(rng)}, size(rng))
                                  : box({pos(rng), pos(rng), pos(rng)},
                                        {size(rng), size(rng), size(rng)}, randomRotation(rng)));
+            if (i % 7 == 3) {  // static boxes and spheres: their pairs with each other skipped
+                bodies.back().invMass = 0.0f;
+                bodies.back().invInertiaBody = {};
+                bodies.back().updateDerived();
+            }
         }
         BroadPhase bp, threaded;
         std::vector<std::pair<int, int>> fast, ref, onThreads;
@@ -289,6 +294,11 @@ TEST(BroadPhase, SortAndSweepMatchesBruteForceOnRandomScenes) {
             }
         }
         EXPECT_GT(ref.size(), 300u) << "the scene should produce plane and box pairs";
+        const auto bothStatic = [&](const std::pair<int, int>& pr) {
+            return bodies[static_cast<std::size_t>(pr.first)].isStatic() &&
+                   bodies[static_cast<std::size_t>(pr.second)].isStatic();
+        };
+        EXPECT_EQ(std::count_if(ref.begin(), ref.end(), bothStatic), 0);
     }
 }
 
