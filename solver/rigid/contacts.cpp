@@ -79,63 +79,76 @@ void sortEntries(std::vector<ContactCache::Entry>& entries) {
 }  // namespace
 
 void ContactCache::store(const std::vector<Contact>& contacts, const exec::Executor* ex) {
-    // As sortEntries, in fixed chunks: the entries written, each body pair's run sorted by the
-    // chunk its first entry falls in, then the whole order checked. The same entries in the
-    // same order on any thread count (a run's sort sees the same run either way).
+    // As sortEntries, in fixed chunks: each chunk writes the body pairs' runs that begin in it,
+    // each run's entries in feature order, then the whole order is checked. The same entries in
+    // the same order on any thread count (a run is written by one chunk either way).
     constexpr std::ptrdiff_t kChunk = 2048;
+    // A run of up to this many contacts (a pair has at most a few) is put in order by its
+    // features before its entries are written, with the stable insertion sort std::sort runs
+    // on so few (the same order); a longer one is written, then sorted as entries.
+    constexpr std::size_t kKeyedRun = 16;
     const auto count = static_cast<std::ptrdiff_t>(contacts.size());
     const std::ptrdiff_t chunks = exec::chunkCount(count, kChunk);
     m_entries.resize(contacts.size());
-    exec::forChunks(
-        ex, chunks,
-        [&](std::ptrdiff_t c) {
-            const std::ptrdiff_t last = std::min(count, (c + 1) * kChunk);
-            for (auto i = static_cast<std::size_t>(c * kChunk); i < static_cast<std::size_t>(last);
-                 ++i) {
-                const Contact& ct = contacts[i];
-                m_entries[i] = {ct.bodyA,
-                                ct.bodyB,
-                                ct.feature,
-                                ct.impulse[0],
-                                ct.tangent1 * ct.impulse[1] + ct.tangent2 * ct.impulse[2],
-                                ct.normal,
-                                ct.anchored ? 1u : 0u,
-                                ct.anchored ? ct.anchor : ContactAnchor{}};
-            }
-        },
-        16 * count);
     const auto samePair = [&](std::size_t i, std::size_t j) {
-        return m_entries[i].bodyA == m_entries[j].bodyA && m_entries[i].bodyB == m_entries[j].bodyB;
+        return contacts[i].bodyA == contacts[j].bodyA && contacts[i].bodyB == contacts[j].bodyB;
     };
-    // Chunk c sorts the runs that begin in [c K, (c + 1) K): from its first run start to the
-    // next chunk's (runs are a few entries, so the walks are short).
+    // Chunk c writes the runs that begin in [c K, (c + 1) K): from its first run start to the
+    // next chunk's (runs are a few contacts, so the walks are short).
     m_runFrom.resize(static_cast<std::size_t>(chunks) + 1);
     m_runFrom[0] = 0;
     for (std::ptrdiff_t c = 1; c <= chunks; ++c) {
         auto at = static_cast<std::size_t>(std::min(count, c * kChunk));
-        while (at < m_entries.size() && at > 0 && samePair(at, at - 1)) {
+        while (at < contacts.size() && at > 0 && samePair(at, at - 1)) {
             ++at;
         }
         m_runFrom[static_cast<std::size_t>(c)] =
             std::max(at, m_runFrom[static_cast<std::size_t>(c - 1)]);
     }
+    const auto entryOf = [](const Contact& ct) {
+        return Entry{ct.bodyA,
+                     ct.bodyB,
+                     ct.feature,
+                     ct.impulse[0],
+                     ct.tangent1 * ct.impulse[1] + ct.tangent2 * ct.impulse[2],
+                     ct.normal,
+                     ct.anchored ? 1u : 0u,
+                     ct.anchored ? ct.anchor : ContactAnchor{}};
+    };
     exec::forChunks(
         ex, chunks,
         [&](std::ptrdiff_t c) {
-            const auto end = m_entries.begin() + static_cast<std::ptrdiff_t>(
-                                                     m_runFrom[static_cast<std::size_t>(c + 1)]);
-            for (auto run = m_entries.begin() +
-                            static_cast<std::ptrdiff_t>(m_runFrom[static_cast<std::size_t>(c)]);
-                 run != end;) {
-                auto stop = run + 1;
-                while (stop != end && stop->bodyA == run->bodyA && stop->bodyB == run->bodyB) {
+            const std::size_t end = m_runFrom[static_cast<std::size_t>(c + 1)];
+            for (std::size_t run = m_runFrom[static_cast<std::size_t>(c)]; run < end;) {
+                std::size_t stop = run + 1;
+                while (stop < end && samePair(stop, run)) {
                     ++stop;
                 }
-                std::sort(run, stop, entryBefore);
+                const std::size_t length = stop - run;
+                if (length <= kKeyedRun) {
+                    std::uint32_t order[kKeyedRun];  // offsets into the run, by feature
+                    for (std::size_t i = 0; i < length; ++i) {
+                        std::size_t at = i;
+                        const std::uint32_t feature = contacts[run + i].feature;
+                        for (; at > 0 && feature < contacts[run + order[at - 1]].feature; --at) {
+                            order[at] = order[at - 1];
+                        }
+                        order[at] = static_cast<std::uint32_t>(i);
+                    }
+                    for (std::size_t i = 0; i < length; ++i) {
+                        m_entries[run + i] = entryOf(contacts[run + order[i]]);
+                    }
+                } else {
+                    for (std::size_t i = run; i < stop; ++i) {
+                        m_entries[i] = entryOf(contacts[i]);
+                    }
+                    std::sort(m_entries.begin() + static_cast<std::ptrdiff_t>(run),
+                              m_entries.begin() + static_cast<std::ptrdiff_t>(stop), entryBefore);
+                }
                 run = stop;
             }
         },
-        4 * count);
+        20 * count);
     const bool sorted = exec::reduceChunks(
         ex, chunks, true,
         [&](std::ptrdiff_t c) {
