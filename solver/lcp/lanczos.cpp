@@ -27,6 +27,27 @@ float startComponent(std::size_t i) {
     return 1.0f + 0.5f * (static_cast<float>(x >> 8) / 8388608.0f - 1.0f);
 }
 
+// In contact form, the contacts' impulses of the rows' x (RowOperator::contactImpulses) into
+// `impulses`, on the executor, for the gathers that follow; nullptr otherwise.
+const float* impulsesOf(const RowOperator& op, const float* x, std::vector<float>& impulses,
+                        const exec::Executor* ex) {
+    if (!op.contactForm()) {
+        return nullptr;
+    }
+    constexpr std::ptrdiff_t kContactChunk = 512;
+    impulses.resize(op.impulseFloats());
+    const std::ptrdiff_t contacts = op.rows() / 3;
+    exec::forChunks(
+        ex, exec::chunkCount(contacts, kContactChunk),
+        [&](std::ptrdiff_t c) {
+            const std::ptrdiff_t first = c * kContactChunk;
+            op.contactImpulses(x, impulses.data(), static_cast<int>(first),
+                               static_cast<int>(std::min(first + kContactChunk, contacts)));
+        },
+        static_cast<std::ptrdiff_t>(op.macs() / 8));
+    return impulses.data();
+}
+
 // The steps in row space (D^-1 A in the D inner product), from the hash start by row: for
 // operators without masses, and with cfm (its I term has no body-space form).
 float rowSpaceLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s,
@@ -82,10 +103,11 @@ float rowSpaceLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s
     struct Sums {
         double qaq = 0.0, qdq = 0.0;
     };
+    const float* impulses = nullptr;
     const auto gather = [&](std::ptrdiff_t c) {
         const auto first = static_cast<int>(c * kBodyChunk);
         const int last = std::min(first + static_cast<int>(kBodyChunk), op.bodies());
-        op.gatherBodies(s.rowNext.data(), s.u.data(), first, last);
+        op.gatherBodies(s.rowNext.data(), s.u.data(), first, last, impulses);
     };
     // q_k = next * scale, (D^-1 A q_k) into aq, and q_k^T A q_k, q_k^T D q_k.
     const auto applyA = [&](std::ptrdiff_t c) {
@@ -125,6 +147,7 @@ float rowSpaceLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s
             std::plus<double>{});
     };
     const auto product = [&](int) -> std::optional<double> {
+        impulses = impulsesOf(op, s.rowNext.data(), s.impulses, ex);
         forChunks(bodyChunks, gather);
         const Sums sums = reduceChunks(rowChunks, Sums{}, applyA, addSums);
         if (!(sums.qdq > 0.0)) {
@@ -359,9 +382,10 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     };
     // u = W J^T y on the bodies; q_k = next * scale, B q_k = u * scale (into next), and
     // <q_k, B q_k>_M.
+    const float* impulses = nullptr;
     const auto gatherAlpha = [&](std::ptrdiff_t c) {
         const auto [first, last] = bodyRange(c);
-        op.gatherBodies(s.y.data(), s.u.data(), first, last);
+        op.gatherBodies(s.y.data(), s.u.data(), first, last, impulses);
         double sum = 0.0;
         for (int b = first; b < last; ++b) {
             for (int k = 0; k < kU; ++k) {
@@ -390,6 +414,7 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     const auto product = [&](int k) -> std::optional<double> {
         step = k;
         exec::forChunks(ex, rowChunks, scaledRows, work);
+        impulses = impulsesOf(op, s.y.data(), s.impulses, ex);
         return exec::reduceChunks(ex, bodyChunks, 0.0, gatherAlpha, std::plus<double>{}, work);
     };
     LanczosStop stop;

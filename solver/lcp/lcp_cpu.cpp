@@ -41,6 +41,7 @@ using cpu::kBoundRows;
 using cpu::kContactConstFloats;
 using cpu::kContactGroup;
 using cpu::kGatherChunkBodies;
+using cpu::kImpulseChunkContacts;
 using cpu::kMatrixFreeChunkRows;
 using cpu::Workspace;
 using kernels::RowsResult;
@@ -128,11 +129,28 @@ float pairResidual(const LcpProblem& p, const Workspace& ws, const float* x, con
     return std::isfinite(probe) ? r : kInfinity;
 }
 
-// u = W J^T x (RowOperator::gatherBodies) over the executor's threads, or on this one.
+// u = W J^T x (RowOperator::gatherBodies) over the executor's threads, or on this one; in
+// contact form the contacts' impulses first (RowOperator::contactImpulses), in chunks of
+// whole contact groups.
 void gatherBodies(const RowOperator& op, const float* x, Workspace& ws, const exec::Executor* ex) {
     const std::ptrdiff_t bodies = op.bodies();
+    const float* impulses = nullptr;
+    if (op.contactForm()) {
+        ws.impulses.resize(op.impulseFloats());
+        const std::ptrdiff_t contacts = op.rows() / 3;
+        exec::forChunks(
+            ex, exec::chunkCount(contacts, kImpulseChunkContacts),
+            [&](std::ptrdiff_t c) {
+                const std::ptrdiff_t first = c * kImpulseChunkContacts;
+                op.contactImpulses(
+                    x, ws.impulses.data(), static_cast<int>(first),
+                    static_cast<int>(std::min(first + kImpulseChunkContacts, contacts)));
+            },
+            static_cast<std::ptrdiff_t>(op.macs() / 8));
+        impulses = ws.impulses.data();
+    }
     if (ex == nullptr) {
-        op.gatherBodies(x, ws.u.data(), 0, op.bodies());
+        op.gatherBodies(x, ws.u.data(), 0, op.bodies(), impulses);
         return;
     }
     ex->parallelFor(
@@ -140,7 +158,7 @@ void gatherBodies(const RowOperator& op, const float* x, Workspace& ws, const ex
         [&](std::ptrdiff_t c) {
             const auto b = c * kGatherChunkBodies;
             op.gatherBodies(x, ws.u.data(), static_cast<int>(b),
-                            static_cast<int>(std::min(b + kGatherChunkBodies, bodies)));
+                            static_cast<int>(std::min(b + kGatherChunkBodies, bodies)), impulses);
         },
         static_cast<std::ptrdiff_t>(op.macs() / 2), &ws.gatherAffinity);
 }
@@ -718,7 +736,7 @@ void solveGaussSeidel(const LcpProblem& p, std::span<float> x, const LcpOptions&
         }
         float probe = 0.0f;
         if (p.matrixFree()) {
-            p.op.gatherBodies(cur, ws.u.data(), 0, p.op.bodies());  // u = W J^T x, exact each sweep
+            gatherBodies(p.op, cur, ws, nullptr);  // u = W J^T x, exact each sweep
         }
         for (std::size_t i = 0; i < n; ++i) {
             const int partner = ws.partner.empty() ? -1 : ws.partner[i];

@@ -333,8 +333,7 @@ Status GpuMatrixFreeBatch::upload(const Totals& sizes, const LcpOptions& o) {
         }
         return st;
     };
-    Status s =
-        move(m_rowBuffer, m_sections.rows, m_rows.data(), rowBytes, "matrix-free LCP rows");
+    Status s = move(m_rowBuffer, m_sections.rows, m_rows.data(), rowBytes, "matrix-free LCP rows");
     if (s)
         s = move(m_jacobian, m_sections.jacobian, m_jacobianPlanes.data(), jacobianBytes,
                  "matrix-free LCP Jacobians");
@@ -403,10 +402,8 @@ Status GpuMatrixFreeBatch::iterate(const Totals& sizes, const LcpOptions& o, int
         gpu::groupsFor(sizes.bodies * static_cast<std::size_t>(gl::kMfGatherLanes), gl::kMfThreads);
     // The passes read their group counts from m_control, which the row pass zeroes once every
     // block has stopped: the passes queued after that cost the GPU almost nothing.
-    const gl::MfControl control{{bodyGroups, 1, 1},
-                                {rowGroups, 1, 1},
-                                static_cast<std::uint32_t>(m_blocks.size()),
-                                0};
+    const gl::MfControl control{
+        {bodyGroups, 1, 1}, {rowGroups, 1, 1}, static_cast<std::uint32_t>(m_blocks.size()), 0};
     if (Status s = ensureBuffer(m_control, sizeof control, "matrix-free LCP dispatch control");
         !s) {
         return s;

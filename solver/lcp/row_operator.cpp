@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
+#include <tuple>
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
@@ -152,8 +155,10 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
                                     static_cast<std::ptrdiff_t>(4 * n));
     m_triples = layout.triples;
     m_tripleRuns = m_triples && layout.runs;
-    m_kByBody.resize(kU * m_bodyEntries.size() + kByBodyPad);
-    std::fill(m_kByBody.end() - kByBodyPad, m_kByBody.end(), 0.0f);
+    // The contact form's candidates; byPlane below checks each contact's rows and keeps its
+    // arms (contactArms), before the entries' layout is chosen.
+    const bool formCandidate = m_tripleRuns && hasBodyInverseMasses();
+    m_contactArms.resize(formCandidate ? 8 * (n / 3) : 0);
     m_entryRow.resize(m_tripleRuns ? 0 : m_bodyEntries.size());
     m_runRow.resize(m_tripleRuns ? m_bodyEntries.size() / 3 : 0);
     const auto entries = static_cast<std::ptrdiff_t>(m_bodyEntries.size());
@@ -168,6 +173,15 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
                 m_entryRow[e] = static_cast<std::int32_t>(entry >> 1);
             } else if (e % 3 == 0) {
                 m_runRow[e / 3] = static_cast<std::int32_t>(entry >> 1);
+            }
+            if (m_contactForm) {
+                // The run's contact arm and sign, (r_A, 1) or (-r_B, -1): no K.
+                if (e % 3 == 0) {
+                    std::memcpy(m_armByRun.data() + 4 * (e / 3),
+                                m_contactArms.data() + 8 * ((entry >> 1) / 3) + 4 * (entry & 1),
+                                4 * sizeof(float));
+                }
+                continue;
             }
             const std::size_t at = kJ * (entry >> 1) + kU * (entry & 1);
             const float* from = m_k.data() + at;
@@ -192,6 +206,7 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
     // Invalid (NaN never equals cfm) until every row's is written.
     m_diagonalsCfm = std::numeric_limits<float>::quiet_NaN();
     m_diagonals.resize(n);
+    // Returns whether the chunk's contacts are all of the contact form (formCandidate only).
     const auto byPlane = [&](std::ptrdiff_t c) {
         const auto first = static_cast<std::size_t>(c * kChunk);
         const std::size_t last = std::min(n, static_cast<std::size_t>((c + 1) * kChunk));
@@ -201,36 +216,52 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
                     m_jByPlane[cpt * n + i] = m_j[kJ * i + cpt];
                 }
             }
-        } else {
-            // The whole groups whose first row falls in this chunk, with their rows' diagonals;
-            // then the diagonals of the rows after the last whole group.
-            const std::size_t groups = n / kGroupRows;
-            for (std::size_t g = (first + kGroupRows - 1) / kGroupRows;
-                 g < groups && g * kGroupRows < last; ++g) {
-                fillTripleGroup(g);
-            }
-            for (std::size_t i = std::max(first, kGroupRows * groups); i < last; ++i) {
+            for (std::size_t i = first; i < last; ++i) {
                 m_diagonals[i] = computeDiagonal(static_cast<int>(i));
             }
-            return;
+            return false;
         }
-        for (std::size_t i = first; i < last; ++i) {
+        // The whole groups whose first row falls in this chunk, with their rows' diagonals
+        // and contact arms; then the rows after the last whole group.
+        bool form = true;
+        const std::size_t groups = n / kGroupRows;
+        for (std::size_t g = (first + kGroupRows - 1) / kGroupRows;
+             g < groups && g * kGroupRows < last; ++g) {
+            form = fillTripleGroup(g, formCandidate) && form;
+        }
+        for (std::size_t i = std::max(first, kGroupRows * groups); i < last; ++i) {
             m_diagonals[i] = computeDiagonal(static_cast<int>(i));
+            if (formCandidate && i % 3 == 0) {
+                form = contactArms(i / 3, m_contactArms.data() + 8 * (i / 3)) && form;
+            }
         }
+        return form;
     };
     const std::ptrdiff_t entryChunks = exec::chunkCount(entries, kChunk);
     const std::ptrdiff_t rowChunks = exec::chunkCount(static_cast<std::ptrdiff_t>(n), kChunk);
-    // About 8 loads and stores an entry; 12 a row and its diagonal's ~30 operations.
+    // 12 loads and stores a row and its diagonal's ~30 operations.
+    // The rows' layouts first: the entries' layout depends on whether the contact form holds.
+    m_contactForm = exec::reduceChunks(
+                        ex, rowChunks, true, byPlane, [](bool a, bool b) { return a && b; },
+                        40 * static_cast<std::ptrdiff_t>(n)) &&
+                    formCandidate;
+    if (!m_contactForm) {
+        m_contactArms.clear();
+    }
+    m_armByRun.resize(m_contactForm ? 4 * (m_bodyEntries.size() / 3) : 0);
+    m_kByBody.resize(m_contactForm ? 0 : kU * m_bodyEntries.size() + kByBodyPad);
+    std::fill(m_kByBody.end() - (m_contactForm ? 0 : kByBodyPad), m_kByBody.end(), 0.0f);
+    // About 8 loads and stores an entry.
     exec::forChunks(ex, entryChunks, byBody, 8 * entries);
-    exec::forChunks(ex, rowChunks, byPlane, 40 * static_cast<std::ptrdiff_t>(n));
     m_diagonalsCfm = m_cfm;
 }
 
-void RowOperator::fillTripleGroup(std::size_t g) {
+bool RowOperator::fillTripleGroup(std::size_t g, bool arms) {
     constexpr std::size_t kGroupRows = 3 * kTripleGroup;
 #if defined(__AVX2__) && defined(__FMA__)
-    if (fillTripleGroupAvx2(g)) {
-        return;
+    bool formOk = true;
+    if (fillTripleGroupAvx2(g, arms, formOk)) {
+        return formOk;
     }
 #endif
     for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
@@ -253,9 +284,246 @@ void RowOperator::fillTripleGroup(std::size_t g) {
             }
         }
     }
+    bool form = true;
     for (std::size_t i = kGroupRows * g; i < kGroupRows * (g + 1); ++i) {
         m_diagonals[i] = computeDiagonal(static_cast<int>(i));
+        if (arms && i % 3 == 0) {
+            form = contactArms(i / 3, m_contactArms.data() + 8 * (i / 3)) && form;
+        }
     }
+    return form;
+}
+
+bool RowOperator::contactArms(std::size_t t, float* arms) const {
+    const float* j[3] = {m_j.data() + kJ * (3 * t), m_j.data() + kJ * (3 * t + 1),
+                         m_j.data() + kJ * (3 * t + 2)};
+    const bool hasA = m_body[6 * t] >= 0;
+    const bool hasB = m_body[6 * t + 1] >= 0;
+    constexpr float kTolerance = 1e-4f;
+    float l[3][3];  // the frame: J_A's linear parts, or J_B's negated
+    for (int k = 0; k < 3; ++k) {
+        for (int c = 0; c < 3; ++c) {
+            l[k][c] = hasA ? j[k][c] : -j[k][kU + c];
+        }
+    }
+    const auto dot3 = [](const float* a, const float* b) {
+        return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    };
+    const auto cross3 = [](const float* a, const float* b, float* out) {
+        out[0] = a[1] * b[2] - a[2] * b[1];
+        out[1] = a[2] * b[0] - a[0] * b[2];
+        out[2] = a[0] * b[1] - a[1] * b[0];
+    };
+    for (int a = 0; a < 3; ++a) {
+        for (int b = a; b < 3; ++b) {
+            if (!(std::fabs(dot3(l[a], l[b]) - (a == b ? 1.0f : 0.0f)) <= kTolerance)) {
+                return false;
+            }
+        }
+    }
+    // r = 1/2 sum_k d_k x (r x d_k) for an orthonormal frame; side B's angular parts are
+    // -(r_B x d_k). Then each angular part checked against r x d_k.
+    for (int side = 0; side < 2; ++side) {
+        float* arm = arms + 4 * side;
+        arm[0] = arm[1] = arm[2] = 0.0f;
+        arm[3] = side == 0 ? 1.0f : -1.0f;
+        if (!(side == 0 ? hasA : hasB)) {
+            continue;  // no runs read it
+        }
+        const float sign = side == 0 ? 0.5f : -0.5f;
+        float r[3] = {0.0f, 0.0f, 0.0f};
+        for (int k = 0; k < 3; ++k) {
+            float m[3];
+            cross3(l[k], j[k] + kU * side + 3, m);
+            for (int c = 0; c < 3; ++c) {
+                r[c] += sign * m[c];
+            }
+        }
+        const float scale = 1.0f + std::max({std::fabs(r[0]), std::fabs(r[1]), std::fabs(r[2])});
+        for (int k = 0; k < 3; ++k) {
+            float m[3];
+            cross3(r, l[k], m);
+            for (int c = 0; c < 3; ++c) {
+                const float want = side == 0 ? m[c] : -m[c];
+                if (!(std::fabs(want - j[k][kU * side + 3 + c]) <= kTolerance * scale)) {
+                    return false;
+                }
+            }
+        }
+        // What the runs read: (r_A, 1), or (-r_B, -1).
+        for (int c = 0; c < 3; ++c) {
+            arm[c] = side == 0 ? r[c] : -r[c];
+        }
+    }
+    return true;
+}
+
+void RowOperator::contactImpulses(const float* x, float* impulses, int firstContact,
+                                  int lastContact) const {
+    // P = x_0 d_0 + x_1 d_1 + x_2 d_2 in this order of fused operations, eight contacts at a
+    // time in whole groups (the frame from m_jByTriple), one by one elsewhere: the same bits.
+    int t = firstContact;
+#if defined(__AVX2__) && defined(__FMA__)
+    const __m256i split[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
+                              _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6),
+                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
+    const int groups = rows() / (3 * kTripleGroup);
+    for (; t < lastContact && t % kTripleGroup != 0; ++t) {
+        contactImpulseScalar(x, impulses, t);
+    }
+    for (; t + kTripleGroup <= lastContact && t / kTripleGroup < groups; t += kTripleGroup) {
+        const auto g = static_cast<std::size_t>(t / kTripleGroup);
+        const float* l = m_jByTriple.data() + kTripleGroupFloats * g;
+        const float* xr = x + 3 * static_cast<std::size_t>(t);
+        const __m256 v0 = _mm256_loadu_ps(xr);
+        const __m256 v1 = _mm256_loadu_ps(xr + 8);
+        const __m256 v2 = _mm256_loadu_ps(xr + 16);
+        // Lane q of xk[k] is x of the group's contact q's row k.
+        const __m256 xk[3] = {
+            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24),
+                                     split[0]),
+            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49),
+                                     split[1]),
+            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92),
+                                     split[2])};
+        __m256 p[4];
+        for (int c = 0; c < 3; ++c) {
+            // Component c of row k's frame vector at (3 c + k) kTripleGroup.
+            __m256 acc = _mm256_mul_ps(xk[0], _mm256_loadu_ps(l + (3 * c) * kTripleGroup));
+            acc = _mm256_fmadd_ps(xk[1], _mm256_loadu_ps(l + (3 * c + 1) * kTripleGroup), acc);
+            p[c] = _mm256_fmadd_ps(xk[2], _mm256_loadu_ps(l + (3 * c + 2) * kTripleGroup), acc);
+        }
+        p[3] = _mm256_setzero_ps();
+        // Four components of eight contacts to eight contacts of four.
+        const __m256 t0 = _mm256_unpacklo_ps(p[0], p[1]);
+        const __m256 t1 = _mm256_unpackhi_ps(p[0], p[1]);
+        const __m256 t2 = _mm256_unpacklo_ps(p[2], p[3]);
+        const __m256 t3 = _mm256_unpackhi_ps(p[2], p[3]);
+        const __m256 a0 = _mm256_shuffle_ps(t0, t2, 0x44);  // contact 0 | 4
+        const __m256 a1 = _mm256_shuffle_ps(t0, t2, 0xee);  // 1 | 5
+        const __m256 a2 = _mm256_shuffle_ps(t1, t3, 0x44);  // 2 | 6
+        const __m256 a3 = _mm256_shuffle_ps(t1, t3, 0xee);  // 3 | 7
+        float* out = impulses + kImpulseFloats * static_cast<std::size_t>(t);
+        _mm256_storeu_ps(out, _mm256_permute2f128_ps(a0, a1, 0x20));
+        _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(a2, a3, 0x20));
+        _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(a0, a1, 0x31));
+        _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(a2, a3, 0x31));
+    }
+#endif
+    for (; t < lastContact; ++t) {
+        contactImpulseScalar(x, impulses, t);
+    }
+}
+
+void RowOperator::contactImpulseScalar(const float* x, float* impulses, int t) const {
+    const auto ut = static_cast<std::size_t>(t);
+    const bool hasA = m_body[6 * ut] >= 0;
+    float* out = impulses + kImpulseFloats * ut;
+    for (int c = 0; c < 3; ++c) {
+        float d[3];
+        for (int k = 0; k < 3; ++k) {
+            const float* jr = m_j.data() + kJ * (3 * ut + static_cast<std::size_t>(k));
+            d[k] = hasA ? jr[c] : -jr[kU + c];
+        }
+        const float* xr = x + 3 * ut;
+        float acc = xr[0] * d[0];
+        acc = std::fma(xr[1], d[1], acc);
+        out[c] = std::fma(xr[2], d[2], acc);
+    }
+    out[3] = 0.0f;
+}
+
+void RowOperator::gatherContacts(const float* impulses, float* u, int firstBody,
+                                 int lastBody) const {
+    // Per body: f = sum of s P and t = sum of (s r) x P over its runs in order, then
+    // u = (f / m, I^-1 t). Each run reads its contact's P and its own (s r, s).
+    const auto finish = [&](int b, const float* f, const float* torque) {
+        const auto ub = static_cast<std::size_t>(b);
+        const float* w = m_bodyInvMass.data() + kMassFloats * ub;
+        float* out = u + kU * ub;
+        out[0] = w[0] * f[0];
+        out[1] = w[0] * f[1];
+        out[2] = w[0] * f[2];
+        out[3] = w[1] * torque[0] + w[2] * torque[1] + w[3] * torque[2];
+        out[4] = w[2] * torque[0] + w[4] * torque[1] + w[5] * torque[2];
+        out[5] = w[3] * torque[0] + w[5] * torque[1] + w[6] * torque[2];
+    };
+    const auto runsOf = [&](int b) {
+        const auto ub = static_cast<std::size_t>(b);
+        return std::pair{static_cast<std::size_t>(m_bodyStart[ub] / 3),
+                         static_cast<std::size_t>(m_bodyStart[ub + 1] / 3)};
+    };
+#if defined(__AVX2__) && defined(__FMA__)
+    // (s r) x P rotated: D = R P.yzx - R.yzx P holds its z, x, y; rotated once at the end.
+    // kGroup bodies' chains side by side (one body's is latency-bound), each in its own order.
+    struct Sums {
+        __m128 f, d;
+    };
+    const auto term = [&](std::size_t s, Sums& acc) {
+        const auto contact = static_cast<std::size_t>(m_runRow[s] / 3);
+        const __m128 p = _mm_loadu_ps(impulses + kImpulseFloats * contact);
+        const __m128 r = _mm_loadu_ps(m_armByRun.data() + 4 * s);
+        acc.f = _mm_fmadd_ps(_mm_shuffle_ps(r, r, 0xff), p, acc.f);
+        const __m128 pyzx = _mm_shuffle_ps(p, p, _MM_SHUFFLE(3, 0, 2, 1));
+        const __m128 ryzx = _mm_shuffle_ps(r, r, _MM_SHUFFLE(3, 0, 2, 1));
+        acc.d = _mm_add_ps(acc.d, _mm_fmsub_ps(r, pyzx, _mm_mul_ps(ryzx, p)));
+    };
+    const auto store = [&](int b, const Sums& acc) {
+        alignas(16) float fs[4], ds[4];
+        _mm_store_ps(fs, acc.f);
+        _mm_store_ps(ds, acc.d);
+        const float torque[3] = {ds[1], ds[2], ds[0]};
+        finish(b, fs, torque);
+    };
+    constexpr int kGroup = 4;
+    int b = firstBody;
+    for (; b + kGroup <= lastBody; b += kGroup) {
+        Sums acc[kGroup];
+        std::size_t at[kGroup], end[kGroup];
+        std::size_t common = SIZE_MAX;
+        for (int q = 0; q < kGroup; ++q) {
+            acc[q] = {_mm_setzero_ps(), _mm_setzero_ps()};
+            std::tie(at[q], end[q]) = runsOf(b + q);
+            common = std::min(common, end[q] - at[q]);
+        }
+        for (std::size_t s = 0; s < common; ++s) {
+            for (int q = 0; q < kGroup; ++q) {
+                term(at[q] + s, acc[q]);
+            }
+        }
+        for (int q = 0; q < kGroup; ++q) {
+            for (std::size_t s = at[q] + common; s < end[q]; ++s) {
+                term(s, acc[q]);
+            }
+            store(b + q, acc[q]);
+        }
+    }
+    for (; b < lastBody; ++b) {
+        Sums acc{_mm_setzero_ps(), _mm_setzero_ps()};
+        const auto [first, last] = runsOf(b);
+        for (std::size_t s = first; s < last; ++s) {
+            term(s, acc);
+        }
+        store(b, acc);
+    }
+#else
+    for (int b = firstBody; b < lastBody; ++b) {
+        float f[3] = {0.0f, 0.0f, 0.0f};
+        float torque[3] = {0.0f, 0.0f, 0.0f};
+        const auto [first, last] = runsOf(b);
+        for (std::size_t s = first; s < last; ++s) {
+            const float* p = impulses + kImpulseFloats * static_cast<std::size_t>(m_runRow[s] / 3);
+            const float* r = m_armByRun.data() + 4 * s;
+            for (int c = 0; c < 3; ++c) {
+                f[c] += r[3] * p[c];
+            }
+            torque[0] += r[1] * p[2] - r[2] * p[1];
+            torque[1] += r[2] * p[0] - r[0] * p[2];
+            torque[2] += r[0] * p[1] - r[1] * p[0];
+        }
+        finish(b, f, torque);
+    }
+#endif
 }
 
 float RowOperator::localStepBound(int body) const {
@@ -398,7 +666,9 @@ std::string RowOperator::validate(int n, const exec::Executor* ex) const {
         m_bodyEntries.size() != static_cast<std::size_t>(m_bodyStart.back()) ||
         m_entryRow.size() != (m_tripleRuns ? 0 : m_bodyEntries.size()) ||
         m_runRow.size() != (m_tripleRuns ? m_bodyEntries.size() / 3 : 0) ||
-        m_kByBody.size() != kU * m_bodyEntries.size() + kByBodyPad ||
+        m_kByBody.size() != (m_contactForm ? 0 : kU * m_bodyEntries.size() + kByBodyPad) ||
+        m_armByRun.size() != (m_contactForm ? 4 * (m_bodyEntries.size() / 3) : 0) ||
+        (m_contactForm && (!m_tripleRuns || !hasBodyInverseMasses())) ||
         m_jByPlane.size() != (m_triples ? 0 : m_j.size()) ||
         m_jByTriple.size() !=
             (m_triples ? kTripleGroupFloats * (un / (3 * kTripleGroup)) : std::size_t{0}) ||
@@ -436,8 +706,16 @@ std::string RowOperator::validate(int n, const exec::Executor* ex) const {
     return {};
 }
 
-void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int lastBody) const {
-    if (m_tripleRuns) {
+void RowOperator::gatherBodies(const float* x, float* u, int firstBody, int lastBody,
+                               const float* impulses) const {
+    if (m_contactForm) {
+        if (impulses == nullptr) {
+            throw std::invalid_argument(
+                "RowOperator::gatherBodies: a contact-form operator gathers from the contacts' "
+                "impulses (contactImpulses), none given");
+        }
+        gatherContacts(impulses, u, firstBody, lastBody);
+    } else if (m_tripleRuns) {
         gatherUnits<3>(x, u, firstBody, lastBody);
     } else {
         gatherUnits<1>(x, u, firstBody, lastBody);
@@ -622,6 +900,103 @@ inline __m256 dot6Side8(const __m256 (&j)[kJ], const __m256 (&k)[kJ], int at) {
     return d;
 }
 
+// contactArms for eight contacts (lane q: contact q), their frame and angular parts by row and
+// component: true when every lane's rows are of the contact form, its arms then in `arms` (eight
+// floats a contact: r_A, 1, -r_B, -1; zeros for a side without a body).
+inline bool contactArmsAvx2(const __m256 (&frame)[3][3], const __m256 (&angA)[3][3],
+                            const __m256 (&angB)[3][3], __m256 hasA, __m256 hasB, float* arms) {
+    const __m256 tolerance = _mm256_set1_ps(1e-4f);
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const auto abs = [&](__m256 v) { return _mm256_and_ps(v, absMask); };
+    const auto within = [&](__m256 v, __m256 bound) {
+        return _mm256_cmp_ps(abs(v), bound, _CMP_LE_OQ);  // false with a NaN
+    };
+    const auto cross = [](const __m256(&a)[3], const __m256(&b)[3], __m256(&out)[3]) {
+        out[0] = _mm256_fmsub_ps(a[1], b[2], _mm256_mul_ps(a[2], b[1]));
+        out[1] = _mm256_fmsub_ps(a[2], b[0], _mm256_mul_ps(a[0], b[2]));
+        out[2] = _mm256_fmsub_ps(a[0], b[1], _mm256_mul_ps(a[1], b[0]));
+    };
+    __m256 ok = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+    for (int a = 0; a < 3; ++a) {
+        for (int b = a; b < 3; ++b) {
+            __m256 d = _mm256_mul_ps(frame[a][0], frame[b][0]);
+            d = _mm256_fmadd_ps(frame[a][1], frame[b][1], d);
+            d = _mm256_fmadd_ps(frame[a][2], frame[b][2], d);
+            d = a == b ? _mm256_sub_ps(d, one) : d;
+            ok = _mm256_and_ps(ok, within(d, tolerance));
+        }
+    }
+    __m256 arm[2][3];
+    for (int side = 0; side < 2; ++side) {
+        const __m256(&ang)[3][3] = side == 0 ? angA : angB;
+        // r = 1/2 sum_k d_k x (r x d_k); side B's angular parts are -(r_B x d_k).
+        __m256 r[3] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+        for (int k = 0; k < 3; ++k) {
+            __m256 m[3];
+            cross(frame[k], ang[k], m);
+            for (int c = 0; c < 3; ++c) {
+                r[c] = _mm256_add_ps(r[c], m[c]);
+            }
+        }
+        const __m256 half = _mm256_set1_ps(side == 0 ? 0.5f : -0.5f);
+        for (int c = 0; c < 3; ++c) {
+            r[c] = _mm256_mul_ps(r[c], half);
+        }
+        const __m256 bound = _mm256_mul_ps(
+            tolerance,
+            _mm256_add_ps(one, _mm256_max_ps(abs(r[0]), _mm256_max_ps(abs(r[1]), abs(r[2])))));
+        __m256 sideOk = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+        for (int k = 0; k < 3; ++k) {
+            __m256 m[3];
+            cross(r, frame[k], m);
+            for (int c = 0; c < 3; ++c) {
+                const __m256 want = side == 0 ? m[c] : _mm256_sub_ps(_mm256_setzero_ps(), m[c]);
+                sideOk = _mm256_and_ps(sideOk, within(_mm256_sub_ps(want, ang[k][c]), bound));
+            }
+        }
+        const __m256 has = side == 0 ? hasA : hasB;
+        // A side without a body is not read: only the sides with one must hold.
+        ok = _mm256_and_ps(
+            ok, _mm256_or_ps(sideOk,
+                             _mm256_andnot_ps(has, _mm256_castsi256_ps(_mm256_set1_epi32(-1)))));
+        // What the runs read: (r_A, 1), or (-r_B, -1); zeros without a body.
+        for (int c = 0; c < 3; ++c) {
+            const __m256 v = side == 0 ? r[c] : _mm256_sub_ps(_mm256_setzero_ps(), r[c]);
+            arm[side][c] = _mm256_and_ps(v, has);
+        }
+    }
+    if (_mm256_movemask_ps(ok) != 0xff) {
+        return false;
+    }
+    // Eight fields of eight contacts to eight contacts of eight fields.
+    const __m256 in[8] = {arm[0][0], arm[0][1], arm[0][2], one,
+                          arm[1][0], arm[1][1], arm[1][2], _mm256_set1_ps(-1.0f)};
+    const __m256 t0 = _mm256_unpacklo_ps(in[0], in[1]);
+    const __m256 t1 = _mm256_unpackhi_ps(in[0], in[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(in[2], in[3]);
+    const __m256 t3 = _mm256_unpackhi_ps(in[2], in[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(in[4], in[5]);
+    const __m256 t5 = _mm256_unpackhi_ps(in[4], in[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(in[6], in[7]);
+    const __m256 t7 = _mm256_unpackhi_ps(in[6], in[7]);
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);  // contact 0 fields 0-3 | contact 4
+    const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xee);  // 1 | 5
+    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);  // 2 | 6
+    const __m256 s3 = _mm256_shuffle_ps(t1, t3, 0xee);  // 3 | 7
+    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);  // fields 4-7
+    const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xee);
+    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
+    const __m256 s7 = _mm256_shuffle_ps(t5, t7, 0xee);
+    const __m256 lo[4] = {s0, s1, s2, s3};
+    const __m256 hi[4] = {s4, s5, s6, s7};
+    for (int q = 0; q < 4; ++q) {
+        _mm256_storeu_ps(arms + 8 * q, _mm256_permute2f128_ps(lo[q], hi[q], 0x20));
+        _mm256_storeu_ps(arms + 8 * (q + 4), _mm256_permute2f128_ps(lo[q], hi[q], 0x31));
+    }
+    return true;
+}
+
 // J_side . u of eight rows, lane by lane dotSide's operations: j holds component c of the
 // eight rows at j + c * stride.
 inline __m256 dotSide8(const float* j, std::size_t stride, const __m256 (&uc)[kU]) {
@@ -650,7 +1025,7 @@ inline __m256 dotSideB8(const float* j, std::size_t stride, const __m256 (&uc)[k
 
 }  // namespace
 
-bool RowOperator::fillTripleGroupAvx2(std::size_t g) {
+bool RowOperator::fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk) {
     constexpr std::size_t kG = kTripleGroup;
     const std::size_t row0 = 3 * kG * g;
     // The group's bodies: each contact's first row's sides (evens and odds of six-int strides).
@@ -673,6 +1048,7 @@ bool RowOperator::fillTripleGroupAvx2(std::size_t g) {
     const __m256 cfm8 = _mm256_set1_ps(m_cfm);
     float* out = m_jByTriple.data() + kTripleGroupFloats * g;
     __m256 diag[3];
+    __m256 frame[3][3], angA[3][3], angB[3][3];  // [row][component]
     for (std::size_t r = 0; r < 3; ++r) {
         // Lane q: the group's contact q's row r (row0 + 3 q + r), rows 3 kJ floats apart.
         __m256 j[kJ];
@@ -686,6 +1062,9 @@ bool RowOperator::fillTripleGroupAvx2(std::size_t g) {
             _mm256_storeu_ps(out + (3 * c + r) * kG, l);
             _mm256_storeu_ps(out + (3 * (c + 3) + r) * kG, j[3 + c]);
             _mm256_storeu_ps(out + (3 * (c + 6) + r) * kG, j[kU + 3 + c]);
+            frame[r][c] = l;
+            angA[r][c] = j[3 + c];
+            angB[r][c] = j[kU + 3 + c];
         }
         // computeDiagonal: cfm, plus side A's J . K where it has a body, plus side B's.
         __m256 d = _mm256_blendv_ps(cfm8, _mm256_add_ps(cfm8, dot6Side8(j, k, 0)), hasA);
@@ -702,6 +1081,8 @@ bool RowOperator::fillTripleGroupAvx2(std::size_t g) {
     _mm256_storeu_ps(dg, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x92), m2, 0x24));
     _mm256_storeu_ps(dg + 8, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x24), m2, 0x49));
     _mm256_storeu_ps(dg + 16, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x49), m2, 0x92));
+    formOk =
+        !arms || contactArmsAvx2(frame, angA, angB, hasA, hasB, m_contactArms.data() + 8 * kG * g);
     return true;
 }
 
@@ -835,14 +1216,17 @@ void RowOperator::applyRowsScalar(const float* x, const float* u, float* w, int 
 }
 
 void RowOperator::apply(const float* x, float* u, float* w) const {
-    gatherBodies(x, u, 0, m_bodies);
+    std::vector<float> impulses(impulseFloats());
+    contactImpulses(x, impulses.data(), 0, m_contactForm ? rows() / 3 : 0);
+    gatherBodies(x, u, 0, m_bodies, impulses.data());
     applyRows(x, u, w, 0, rows());
 }
 
 std::size_t RowOperator::bytes() const {
     return m_body.size() * sizeof(std::int32_t) +
            (m_j.size() + m_k.size() + m_kByBody.size() + m_jByPlane.size() + m_jByTriple.size() +
-            m_diagonals.size() + m_bodyMass.size()) *
+            m_diagonals.size() + m_bodyMass.size() + m_bodyInvMass.size() + m_contactArms.size() +
+            m_armByRun.size()) *
                sizeof(float) +
            (m_bodyStart.size() + m_bodyEntries.size() + m_entryRow.size() + m_runRow.size() +
             m_bodyByTriple.size()) *
@@ -857,7 +1241,10 @@ std::size_t RowOperator::productBytes() const {
     const std::size_t jFloats =
         m_triples ? m_jByTriple.size() + kJacobianFloats * tail : m_jByPlane.size();
     const std::size_t bodyInts = m_triples ? m_bodyByTriple.size() + 2 * tail : m_body.size();
-    return (m_kByBody.size() + jFloats + n) * sizeof(float) +
+    // The contact form's gather reads each run's arm and its contact's impulse, which the
+    // impulses' pass wrote (x and the frame, which it also reads, are counted once above).
+    const std::size_t impulses = 2 * impulseFloats() + m_armByRun.size();
+    return (m_kByBody.size() + impulses + jFloats + n) * sizeof(float) +
            (m_runRow.size() + m_entryRow.size() + m_bodyStart.size() + bodyInts) *
                sizeof(std::int32_t);
 }

@@ -90,6 +90,23 @@ class RowOperator {
             m_bodyMass.data() + kMassFloats * static_cast<std::size_t>(b), kMassFloats);
     }
 
+    /// Each body slot's inverse mass W_b: 1 / m, then I^-1's xx xy xz yy yz zz (optional).
+    /// Given, with every row's K equal to W J^T (the caller's promise: the products do not
+    /// check it), the gathers may work in contact space (contactForm). allocateBodyInverseMasses
+    /// sizes them for bodies(); clearBodyInverseMasses drops them.
+    void allocateBodyInverseMasses() {
+        m_bodyInvMass.resize(kMassFloats * static_cast<std::size_t>(m_bodies));
+    }
+    void clearBodyInverseMasses() { m_bodyInvMass.clear(); }
+    bool hasBodyInverseMasses() const {
+        return !m_bodyInvMass.empty() &&
+               m_bodyInvMass.size() == kMassFloats * static_cast<std::size_t>(m_bodies);
+    }
+    std::span<float, kMassFloats> bodyInverseMass(int b) {
+        return std::span<float, kMassFloats>(
+            m_bodyInvMass.data() + kMassFloats * static_cast<std::size_t>(b), kMassFloats);
+    }
+
     // --- The body index and the product layouts ---
 
     /// Builds the body index (which rows act on each body) and the layouts the products read,
@@ -136,11 +153,30 @@ class RowOperator {
     /// otherwise the reason (the first bad row). With an executor the O(rows) checks run on
     /// its threads.
     std::string validate(int n, const exec::Executor* ex = nullptr) const;
-    /// u_b for the bodies [firstBody, lastBody) (u holds kBodyFloats per body).
-    void gatherBodies(const float* x, float* u, int firstBody, int lastBody) const;
+    /// True when the gathers work in contact space: with tripleRuns and body inverse masses,
+    /// every contact's rows of the form J = (d_k, r_A x d_k, -d_k, -(r_B x d_k)) for a frame
+    /// d_0, d_1, d_2 orthonormal to 1e-4 and arms that reproduce J's angular parts to 1e-4
+    /// (relative). A body sums the contacts' impulses P = sum_k x_k d_k and their moments
+    /// r x P instead of three K blocks times x per contact side: a third of the bytes, so that
+    /// a big wall's gather is not bound by them. The sums round differently from K's (within
+    /// a few ulps of the product), the same on any thread count.
+    bool contactForm() const { return m_contactForm; }
+    static constexpr int kImpulseFloats = 4;  ///< per contact: P's xyz, and a zero
+    /// Floats of the impulses a contact-form gather reads (kImpulseFloats per contact), or 0.
+    std::size_t impulseFloats() const {
+        return m_contactForm ? kImpulseFloats * static_cast<std::size_t>(rows() / 3) : 0;
+    }
+    /// Contact form: P_t = sum_k x_{3t+k} d_{t,k} of the contacts [firstContact, lastContact)
+    /// into impulses (kImpulseFloats each), what gatherBodies reads in place of x.
+    void contactImpulses(const float* x, float* impulses, int firstContact, int lastContact) const;
+    /// u_b for the bodies [firstBody, lastBody) (u holds kBodyFloats per body). In contact form
+    /// from `impulses` (contactImpulses of x over every contact, required), else from x.
+    void gatherBodies(const float* x, float* u, int firstBody, int lastBody,
+                      const float* impulses = nullptr) const;
     /// (A x)_i for the rows [firstRow, lastRow), from u of gatherBodies (w indexed by row).
     void applyRows(const float* x, const float* u, float* w, int firstRow, int lastRow) const;
-    /// w = A x on the calling thread (u: scratch of kBodyFloats * bodies).
+    /// w = A x on the calling thread (u: scratch of kBodyFloats * bodies; the contact form's
+    /// impulses are allocated here).
     void apply(const float* x, float* u, float* w) const;
     /// Multiply-adds of one product: what a Jacobi iteration costs beside the projection.
     double macs() const { return 24.0 * rows(); }
@@ -161,13 +197,24 @@ class RowOperator {
     void sortEntriesByBody();
     void fillLayouts(const exec::Executor* ex);
 
-    /// With triples: group g's part of m_jByTriple and m_bodyByTriple, and its rows' diagonals.
-    void fillTripleGroup(std::size_t g);
+    /// With triples: group g's part of m_jByTriple and m_bodyByTriple, and its rows' diagonals;
+    /// with `arms`, its contacts' arms into m_contactArms and whether they are all of the
+    /// contact form (else true).
+    bool fillTripleGroup(std::size_t g, bool arms);
 #if defined(__AVX2__) && defined(__FMA__)
-    /// fillTripleGroup eight rows at a time (the same values, bit for bit); false, having
-    /// written nothing, when a row of the group names one body on both sides.
-    bool fillTripleGroupAvx2(std::size_t g);
+    /// fillTripleGroup eight rows at a time (the same values, bit for bit; the arms checked to
+    /// the same tolerance, within roundings); false, having written nothing, when a row of the
+    /// group names one body on both sides.
+    bool fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk);
 #endif
+    /// contactImpulses for contact t alone (the same bits as the eight-contact steps).
+    void contactImpulseScalar(const float* x, float* impulses, int t) const;
+    /// gatherBodies in contact form: per run of three entries, the run's contact impulse and
+    /// arm (m_armByRun).
+    void gatherContacts(const float* impulses, float* u, int firstBody, int lastBody) const;
+    /// The contact form's check and arms of contact t (scalar): false when its rows are not of
+    /// that form.
+    bool contactArms(std::size_t t, float* arms) const;
     /// gatherBodies over units of kRun entries (1: m_entryRow, 3: m_runRow).
     template <int kRun>
     void gatherUnits(const float* x, float* u, int firstBody, int lastBody) const;
@@ -192,6 +239,7 @@ class RowOperator {
     std::vector<float> m_j;            ///< kJacobianFloats per row: J_A, J_B
     std::vector<float> m_k;            ///< kJacobianFloats per row: K_A = W J_A^T, K_B
     std::vector<float> m_bodyMass;     ///< kMassFloats per body slot, or empty
+    std::vector<float> m_bodyInvMass;  ///< kMassFloats per body slot (W_b), or empty
 
     // What buildBodyIndex derives from them.
     std::vector<std::int32_t> m_bodyStart;  ///< bodies + 1 offsets into m_bodyEntries
@@ -208,6 +256,11 @@ class RowOperator {
     /// With m_tripleRuns, the first row of each run of three entries (a contact's rows 3t,
     /// 3t + 1, 3t + 2 on one side), in place of m_entryRow: a third of the indices to stream.
     std::vector<std::int32_t> m_runRow;
+    /// Contact form: each contact's arms as its runs read them, (r_A, 1, -r_B, -1); and each
+    /// run's, in m_runRow's order (in place of m_kByBody, which stays empty).
+    bool m_contactForm = false;
+    std::vector<float> m_contactArms;
+    std::vector<float> m_armByRun;
     /// J as kJacobianFloats planes (plane c of row i at c * rows + i), so that applyRows loads
     /// one component of eight consecutive rows with one vector load (without triples).
     std::vector<float> m_jByPlane;

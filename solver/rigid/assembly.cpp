@@ -181,6 +181,7 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
     // Each slot's mass matrix (the Lanczos estimate's inner product): the mass and
     // I = R diag(1 / invInertiaBody) R^T.
     op.allocateBodyMasses();
+    op.allocateBodyInverseMasses();
     for (std::size_t slot = 0; slot < m_slotBodies.size(); ++slot) {
         const Body& b = bodies[m_slotBodies[slot]];
         const Vec3 inertia{b.invInertiaBody.x > 0.0f ? 1.0f / b.invInertiaBody.x : 0.0f,
@@ -199,6 +200,17 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
         m[4] = world(1, 1);
         m[5] = world(1, 2);
         m[6] = world(2, 2);
+        // W_b, from what the rows' K was made of (contactJacobians): the gathers may then work
+        // in contact space (RowOperator::contactForm).
+        const Mat3& inv = b.invInertiaWorld;
+        float* w = op.bodyInverseMass(static_cast<int>(slot)).data();
+        w[0] = b.invMass;
+        w[1] = inv.c[0].x;
+        w[2] = inv.c[1].x;
+        w[3] = inv.c[2].x;
+        w[4] = inv.c[1].y;
+        w[5] = inv.c[2].y;
+        w[6] = inv.c[2].z;
     }
     releaseSlots();
     op.buildBodyIndex(ex);

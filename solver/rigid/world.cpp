@@ -719,12 +719,28 @@ void World::applyMatrixFreeImpulses(int k, std::span<const int> ids, std::span<c
     const std::vector<int>& slots = m_blockBodies[static_cast<std::size_t>(k)];
     constexpr std::size_t kU = lcp::RowOperator::kBodyFloats;
     m_impulseU.resize(kU * static_cast<std::size_t>(op.bodies()));
+    // In contact form the gather reads the contacts' impulses P = sum_k x_k d_k.
+    const float* impulses = nullptr;
+    if (op.contactForm()) {
+        m_impulseP.resize(op.impulseFloats());
+        const auto contacts = static_cast<std::ptrdiff_t>(op.rows() / 3);
+        exec::forChunks(
+            m_ex.get(), exec::chunkCount(contacts, kImpulseChunkContacts),
+            [&](std::ptrdiff_t chunk) {
+                const std::ptrdiff_t first = chunk * kImpulseChunkContacts;
+                op.contactImpulses(
+                    x.data(), m_impulseP.data(), static_cast<int>(first),
+                    static_cast<int>(std::min(first + kImpulseChunkContacts, contacts)));
+            },
+            static_cast<std::ptrdiff_t>(op.macs() / 8));
+        impulses = m_impulseP.data();
+    }
     exec::forChunks(
         m_ex.get(), exec::chunkCount(op.bodies(), kIntegrateChunkBodies),
         [&](std::ptrdiff_t chunk) {
             const auto first = static_cast<int>(chunk * kIntegrateChunkBodies);
             const int last = std::min(op.bodies(), first + static_cast<int>(kIntegrateChunkBodies));
-            op.gatherBodies(x.data(), m_impulseU.data(), first, last);
+            op.gatherBodies(x.data(), m_impulseU.data(), first, last, impulses);
             for (int slot = first; slot < last; ++slot) {
                 const float* u = m_impulseU.data() + kU * static_cast<std::size_t>(slot);
                 Body& b = m_bodies[static_cast<std::size_t>(slots[static_cast<std::size_t>(slot)])];

@@ -369,6 +369,7 @@ class World {
     std::vector<std::vector<int>> m_blockBodies;  ///< per matrix-free block: its slots' bodies
     std::vector<float> m_lambdaStart;             ///< one block's start, by slot
     std::vector<float> m_impulseU;                ///< applyMatrixFreeImpulses's body sums
+    std::vector<float> m_impulseP;         ///< and its contacts' impulses (contact-form operators)
     std::vector<Contact> m_denseContacts;  ///< the dense blocks' contacts, for m_denseLanczos
     std::vector<RowJacobian> m_denseJac;   ///< and their rows
     RestingLoadScratch m_restingLoad;

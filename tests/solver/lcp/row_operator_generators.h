@@ -28,6 +28,9 @@ struct RowOperatorShape {
     bool grouped = false;    ///< normals first, then the friction rows
     float cfmScale = 1e-2f;  ///< cfm relative to the mean diagonal of J W J^T
     bool sameBody = true;    ///< some contacts name one body on both sides (else never)
+    /// Give the operator each body's inverse mass W_b (its K is W J^T), which lets a problem
+    /// of contacts with friction on distinct bodies gather in contact space.
+    bool inverseMasses = false;
 };
 
 inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigned seed) {
@@ -141,6 +144,20 @@ inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigne
         m[4] = static_cast<float>(inertia(1, 1));
         m[5] = static_cast<float>(inertia(1, 2));
         m[6] = static_cast<float>(inertia(2, 2));
+    }
+    if (shape.inverseMasses) {
+        p.op.allocateBodyInverseMasses();
+        for (int b = 0; b < bodies; ++b) {
+            const Eigen::Matrix3d& w = invInertia[static_cast<std::size_t>(b)];
+            float* m = p.op.bodyInverseMass(b).data();
+            m[0] = static_cast<float>(invMass[static_cast<std::size_t>(b)]);
+            m[1] = static_cast<float>(w(0, 0));
+            m[2] = static_cast<float>(w(0, 1));
+            m[3] = static_cast<float>(w(0, 2));
+            m[4] = static_cast<float>(w(1, 1));
+            m[5] = static_cast<float>(w(1, 2));
+            m[6] = static_cast<float>(w(2, 2));
+        }
     }
     p.op.buildBodyIndex();  // after cfm: the kept diagonals include it
     return p;

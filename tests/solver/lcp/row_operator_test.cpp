@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -375,6 +376,128 @@ TEST(RowOperator, TripleLayoutHoldsEachRowsComponentsAndDiagonals) {
                 << "row " << i;
         }
     }
+}
+
+// The contact form (RowOperator::contactForm): contacts with friction on two bodies or one
+// against the static world, each body's W given. Its product agrees with the double-precision
+// product through K to a few float roundings, and whatever splits the impulses and the gathers
+// are computed in (one contact or body at a time, or in ranges that cut the eight-contact
+// groups) they are the same bits.
+TEST(RowOperator, ContactFormAgreesWithTheRowsAndDoesNotDependOnTheSplit) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    for (int round = 0; round < 4; ++round) {
+        test::RowOperatorShape shape;
+        shape.contacts = 100 + static_cast<int>(rng() % 300u);
+        shape.friction = true;
+        shape.sameBody = false;
+        shape.inverseMasses = true;
+        LcpProblem p = test::rowOperatorProblem(shape, static_cast<unsigned>(rng()));
+        const RowOperator& op = p.op;
+        ASSERT_TRUE(op.contactForm());
+        ASSERT_EQ(op.validate(p.n), "");
+        std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+        std::vector<float> x(static_cast<std::size_t>(p.n));
+        for (float& v : x) {
+            v = value(rng);
+        }
+        const auto uSize = static_cast<std::size_t>(RowOperator::kBodyFloats * op.bodies());
+        std::vector<float> u(uSize), w(x.size());
+        op.apply(x.data(), u.data(), w.data());
+        std::vector<double> reference;
+        applyRowOperatorDouble(op, x, reference);
+        double scale = 0.0;
+        for (const double v : reference) {
+            scale = std::max(scale, std::abs(v));
+        }
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            ASSERT_NEAR(w[i], reference[i], 1e-5 * scale) << "row " << i;
+        }
+        // The impulses in pieces of 1-11 contacts, then the gathers body by body.
+        const int contacts = p.n / 3;
+        std::vector<float> whole(op.impulseFloats()), pieces(op.impulseFloats());
+        op.contactImpulses(x.data(), whole.data(), 0, contacts);
+        for (int first = 0; first < contacts;) {
+            const int last = std::min(contacts, first + 1 + static_cast<int>(rng() % 11u));
+            op.contactImpulses(x.data(), pieces.data(), first, last);
+            first = last;
+        }
+        for (std::size_t i = 0; i < whole.size(); ++i) {
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(pieces[i]),
+                      std::bit_cast<std::uint32_t>(whole[i]))
+                << "impulse float " << i;
+        }
+        std::vector<float> uOne(uSize);
+        for (int b = 0; b < op.bodies(); ++b) {
+            op.gatherBodies(x.data(), uOne.data(), b, b + 1, pieces.data());
+        }
+        for (std::size_t i = 0; i < uSize; ++i) {
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(uOne[i]), std::bit_cast<std::uint32_t>(u[i]))
+                << "body float " << i;
+        }
+    }
+}
+
+// The contact form is refused, and the product still agrees with the rows through K, when a
+// contact's angular part is not its arm times its direction (one row's moved by 1e-3), when
+// no W is given, or when a contact names one body on both sides; gathering a contact-form
+// operator without impulses is refused with a message.
+TEST(RowOperator, ContactFormOnlyForRowsOfThatForm) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    test::RowOperatorShape shape;
+    shape.contacts = 203;  // three contacts after the last group of eight
+    shape.friction = true;
+    shape.sameBody = false;
+    shape.inverseMasses = true;
+    const auto productMatches = [&](const LcpProblem& p) {
+        std::vector<float> x(static_cast<std::size_t>(p.n));
+        std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+        for (float& v : x) {
+            v = value(rng);
+        }
+        std::vector<float> u(static_cast<std::size_t>(RowOperator::kBodyFloats * p.op.bodies()));
+        std::vector<float> w(x.size());
+        p.op.apply(x.data(), u.data(), w.data());
+        std::vector<double> reference;
+        applyRowOperatorDouble(p.op, x, reference);
+        double worst = 0.0, scale = 0.0;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            worst = std::max(worst, std::abs(w[i] - reference[i]));
+            scale = std::max(scale, std::abs(reference[i]));
+        }
+        return worst <= 1e-5 * scale;
+    };
+    LcpProblem p = test::rowOperatorProblem(shape, static_cast<unsigned>(rng()));
+    ASSERT_TRUE(p.op.contactForm());
+    std::vector<float> u(static_cast<std::size_t>(RowOperator::kBodyFloats * p.op.bodies()));
+    std::vector<float> x(static_cast<std::size_t>(p.n), 1.0f);
+    EXPECT_THROW(p.op.gatherBodies(x.data(), u.data(), 0, p.op.bodies()), std::invalid_argument);
+    // One angular component of a row with a body on side A moved: a random row in the groups
+    // of eight contacts, or one of the last contacts' rows.
+    for (const bool tail : {false, true}) {
+        LcpProblem moved = p;
+        int row = tail ? p.n - 1 - static_cast<int>(rng() % 9u)
+                       : static_cast<int>(rng() % static_cast<unsigned>(p.n - 9));
+        while (moved.op.body(row, 0) < 0) {
+            row = tail ? row - 3 : (row + 1) % (p.n - 9);
+        }
+        moved.op.jacobian(row)[3 + rng() % 3u] += 1e-3f;
+        moved.op.buildBodyIndex();
+        EXPECT_FALSE(moved.op.contactForm()) << "row " << row;
+        EXPECT_TRUE(productMatches(moved)) << "row " << row;
+    }
+    LcpProblem noMasses = test::rowOperatorProblem(shape, static_cast<unsigned>(rng()));
+    noMasses.op.clearBodyInverseMasses();
+    noMasses.op.buildBodyIndex();
+    EXPECT_FALSE(noMasses.op.contactForm());
+    EXPECT_TRUE(productMatches(noMasses));
+    shape.sameBody = true;
+    LcpProblem same = test::rowOperatorProblem(shape, static_cast<unsigned>(rng()));
+    EXPECT_FALSE(same.op.contactForm());
+    EXPECT_TRUE(productMatches(same));
 }
 
 // Validation on three threads names the same first bad row as on the caller alone: a random
