@@ -25,6 +25,28 @@ float dot6(const float* a, const float* b) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
+#if defined(__AVX2__) && defined(__FMA__)
+// The 8 x 8 transpose: out[k] lane q is in[q] lane k (out[0 .. count) only).
+inline void transpose8(const __m256 (&in)[8], __m256* out, int count = 8) {
+    const __m256 t0 = _mm256_unpacklo_ps(in[0], in[1]);  // 00 10 01 11 | 04 14 05 15
+    const __m256 t1 = _mm256_unpackhi_ps(in[0], in[1]);  // 02 12 03 13 | 06 16 07 17
+    const __m256 t2 = _mm256_unpacklo_ps(in[2], in[3]);
+    const __m256 t3 = _mm256_unpackhi_ps(in[2], in[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(in[4], in[5]);
+    const __m256 t5 = _mm256_unpackhi_ps(in[4], in[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(in[6], in[7]);
+    const __m256 t7 = _mm256_unpackhi_ps(in[6], in[7]);
+    // Column k of rows 0-3 in s[k % 4] and of rows 4-7 in s[k % 4 + 4], low halves for k < 4.
+    const __m256 s[8] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xee),
+                         _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xee),
+                         _mm256_shuffle_ps(t4, t6, 0x44), _mm256_shuffle_ps(t4, t6, 0xee),
+                         _mm256_shuffle_ps(t5, t7, 0x44), _mm256_shuffle_ps(t5, t7, 0xee)};
+    for (int k = 0; k < count; ++k) {
+        out[k] = _mm256_permute2f128_ps(s[k % 4], s[k % 4 + 4], k < 4 ? 0x20 : 0x31);
+    }
+}
+#endif
+
 }  // namespace
 
 void RowOperator::resize(int rowCount, int bodyCount) {
@@ -833,60 +855,25 @@ inline void transposedSums(const float* u, const std::int32_t* side8, __m256 (&u
         r[q] = bq < 0 ? _mm256_setzero_ps()
                       : _mm256_maskload_ps(u + static_cast<std::size_t>(kU) * bq, six);
     }
-    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);  // 00 10 01 11 | 04 14 05 15
-    const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);  // 02 12 03 13 | (06 16 07 17)
-    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
-    const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
-    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
-    const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
-    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
-    const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
-    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);  // c0 rows 0-3 | c4 rows 0-3
-    const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xee);  // c1 | c5
-    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);  // c2 | c6
-    const __m256 s3 = _mm256_shuffle_ps(t1, t3, 0xee);  // c3 | c7
-    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);  // c0 rows 4-7 | c4 rows 4-7
-    const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xee);
-    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
-    const __m256 s7 = _mm256_shuffle_ps(t5, t7, 0xee);
-    uc[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
-    uc[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
-    uc[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
-    uc[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
-    uc[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
-    uc[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+    transpose8(r, uc, kU);
 }
 
 // Float k of eight rows of twelve (row q at base + q * stride) into c[k]: two 8 x 8
 // transposes, of floats 0-7 and of floats 4-11.
 inline void transposeRows12(const float* base, std::size_t stride, __m256 (&c)[kJ]) {
-    const auto transpose8 = [](const __m256(&r)[8], __m256* out, int from) {
-        const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
-        const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
-        const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
-        const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
-        const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
-        const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
-        const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
-        const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
-        const __m256 s[8] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xee),
-                             _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xee),
-                             _mm256_shuffle_ps(t4, t6, 0x44), _mm256_shuffle_ps(t4, t6, 0xee),
-                             _mm256_shuffle_ps(t5, t7, 0x44), _mm256_shuffle_ps(t5, t7, 0xee)};
-        // Column k: s[k % 4] (rows 0-3) and s[k % 4 + 4] (rows 4-7), low halves for k < 4.
-        for (int k = from; k < 8; ++k) {
-            out[k - from] = _mm256_permute2f128_ps(s[k % 4], s[k % 4 + 4], k < 4 ? 0x20 : 0x31);
-        }
-    };
     __m256 r[8];
     for (int q = 0; q < 8; ++q) {
         r[q] = _mm256_loadu_ps(base + static_cast<std::size_t>(q) * stride);
     }
-    transpose8(r, c, 0);  // floats 0-7
+    transpose8(r, c);  // floats 0-7
     for (int q = 0; q < 8; ++q) {
         r[q] = _mm256_loadu_ps(base + static_cast<std::size_t>(q) * stride + 4);
     }
-    transpose8(r, c + 8, 4);  // floats 8-11 (the second block's 4-7)
+    __m256 upper[8];
+    transpose8(r, upper);  // floats 4-11
+    for (int k = 8; k < kJ; ++k) {
+        c[k] = upper[k - 4];
+    }
 }
 
 // dot6 of side `at` (0 or kU) of eight rows given by component, in computeDiagonal's order
@@ -972,27 +959,10 @@ inline bool contactArmsAvx2(const __m256 (&frame)[3][3], const __m256 (&angA)[3]
     // Eight fields of eight contacts to eight contacts of eight fields.
     const __m256 in[8] = {arm[0][0], arm[0][1], arm[0][2], one,
                           arm[1][0], arm[1][1], arm[1][2], _mm256_set1_ps(-1.0f)};
-    const __m256 t0 = _mm256_unpacklo_ps(in[0], in[1]);
-    const __m256 t1 = _mm256_unpackhi_ps(in[0], in[1]);
-    const __m256 t2 = _mm256_unpacklo_ps(in[2], in[3]);
-    const __m256 t3 = _mm256_unpackhi_ps(in[2], in[3]);
-    const __m256 t4 = _mm256_unpacklo_ps(in[4], in[5]);
-    const __m256 t5 = _mm256_unpackhi_ps(in[4], in[5]);
-    const __m256 t6 = _mm256_unpacklo_ps(in[6], in[7]);
-    const __m256 t7 = _mm256_unpackhi_ps(in[6], in[7]);
-    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);  // contact 0 fields 0-3 | contact 4
-    const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xee);  // 1 | 5
-    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);  // 2 | 6
-    const __m256 s3 = _mm256_shuffle_ps(t1, t3, 0xee);  // 3 | 7
-    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);  // fields 4-7
-    const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xee);
-    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
-    const __m256 s7 = _mm256_shuffle_ps(t5, t7, 0xee);
-    const __m256 lo[4] = {s0, s1, s2, s3};
-    const __m256 hi[4] = {s4, s5, s6, s7};
-    for (int q = 0; q < 4; ++q) {
-        _mm256_storeu_ps(arms + 8 * q, _mm256_permute2f128_ps(lo[q], hi[q], 0x20));
-        _mm256_storeu_ps(arms + 8 * (q + 4), _mm256_permute2f128_ps(lo[q], hi[q], 0x31));
+    __m256 out[8];
+    transpose8(in, out);
+    for (int q = 0; q < 8; ++q) {
+        _mm256_storeu_ps(arms + 8 * q, out[q]);
     }
     return true;
 }
