@@ -36,13 +36,15 @@ constexpr double kUnit = 0x1p-24;  // float's unit roundoff
 // A random contact-shaped block of `contacts` contacts (3 rows each, disc friction pairs),
 // cfm `cfmScale` of the mean diagonal: the layout World's matrix-free blocks have (rows in
 // contact order, no body on both sides of a row), so the operator takes the triple groups.
-LcpProblem contactBlock(int contacts, unsigned seed, float cfmScale) {
+// With contactForm, each body's W is given too, so the operator gathers in contact space.
+LcpProblem contactBlock(int contacts, unsigned seed, float cfmScale, bool contactForm = false) {
     test::RowOperatorShape shape;
     shape.contacts = contacts;
     shape.friction = true;
     shape.mu = 0.5f;
     shape.cfmScale = cfmScale;
     shape.sameBody = false;
+    shape.inverseMasses = contactForm;
     return test::rowOperatorProblem(shape, seed);
 }
 
@@ -341,7 +343,8 @@ TEST(LcpLargeBlock, ProductMatchesJMInverseJTransposeInDouble) {
 // Tolerance: the float passes differ from the double ones by rounding only; the gap measured
 // was at most 1.9e-7 max|x| over 180 fresh blocks (both pass forms alike), so 1e-5 max|x| is
 // 50x that, while a row chunk that steps by half, or a product missing side B of its rows, is
-// off by more than 0.2 max|x|.
+// off by more than 0.2 max|x|. Each block also in contact form (its gathers from the contacts'
+// impulses, which each pass writes for the next).
 TEST(LcpLargeBlock, FixedJacobiPassesMatchTheSamePassesInDouble) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -350,47 +353,90 @@ TEST(LcpLargeBlock, FixedJacobiPassesMatchTheSamePassesInDouble) {
     constexpr int kPasses = 12;
     for (const int contacts : {std::uniform_int_distribution<int>(1667, 4000)(rng),
                                std::uniform_int_distribution<int>(4000, 13333)(rng)}) {
-        SCOPED_TRACE("contacts " + std::to_string(contacts));
-        const LcpProblem p = contactBlock(contacts, static_cast<unsigned>(rng()), 0.05f);
-        ASSERT_TRUE(isSplitBlock(p));
-        const auto n = static_cast<std::size_t>(p.n);
-        std::vector<float> x0(n);
-        std::uniform_real_distribution<float> unit(0.0f, 1.0f);
-        for (std::size_t c = 0; c < n / 3; ++c) {
-            const float xn = 2.0f * unit(rng);
-            const float radius = p.mu[3 * c + 1] * xn * 1.2f * unit(rng);
-            const float angle = 6.2831853f * unit(rng);
-            x0[3 * c] = xn;
-            x0[3 * c + 1] = radius * std::cos(angle);
-            x0[3 * c + 2] = radius * std::sin(angle);
+        for (const bool form : {false, true}) {
+            SCOPED_TRACE("contacts " + std::to_string(contacts) + (form ? ", contact form" : ""));
+            const LcpProblem p = contactBlock(contacts, static_cast<unsigned>(rng()), 0.05f, form);
+            ASSERT_TRUE(isSplitBlock(p));
+            ASSERT_EQ(p.op.contactForm(), form);
+            const auto n = static_cast<std::size_t>(p.n);
+            std::vector<float> x0(n);
+            std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+            for (std::size_t c = 0; c < n / 3; ++c) {
+                const float xn = 2.0f * unit(rng);
+                const float radius = p.mu[3 * c + 1] * xn * 1.2f * unit(rng);
+                const float angle = 6.2831853f * unit(rng);
+                x0[3 * c] = xn;
+                x0[3 * c + 1] = radius * std::cos(angle);
+                x0[3 * c + 2] = radius * std::sin(angle);
+            }
+            LanczosScratch scratch;
+            const double lambda = 1.03 * lanczosLambdaMax(p.op, 60, scratch);
+            LcpOptions o;
+            o.omega = static_cast<float>(1.0 / lambda);
+            o.tolerance = 0.0f;
+            o.maxIterations = kPasses;
+            const DoubleOperator a(p.op);
+            std::vector<double> reference(x0.begin(), x0.end());
+            jacobiPasses(p, a, o.omega, kPasses, reference);
+            double largest = 0.0;
+            for (const double v : reference) {
+                largest = std::max(largest, std::abs(v));
+            }
+            for (const bool contactPasses : {true, false}) {
+                SCOPED_TRACE(contactPasses ? "contact passes" : "rows, then pairs");
+                o.contactPasses = contactPasses;
+                std::vector<float> x = x0;
+                const LcpReport rep = solver->solve(p, x, o);
+                ASSERT_TRUE(rep.error.empty()) << rep.error;
+                ASSERT_EQ(rep.iterations, kPasses);
+                const auto [gap, at] = largestGap(x, reference);
+                RecordProperty(
+                    std::string("passGap") + (contactPasses ? "C" : "R") + std::to_string(contacts),
+                    threeDigits(gap / largest));
+                EXPECT_LE(gap, 1e-5 * largest)
+                    << "row " << at << " (row chunk " << at / 1008 << ") of " << n << ": " << x[at]
+                    << " vs " << reference[at] << ", max |x| " << largest;
+            }
         }
-        LanczosScratch scratch;
-        const double lambda = 1.03 * lanczosLambdaMax(p.op, 60, scratch);
-        LcpOptions o;
-        o.omega = static_cast<float>(1.0 / lambda);
-        o.tolerance = 0.0f;
-        o.maxIterations = kPasses;
-        const DoubleOperator a(p.op);
-        std::vector<double> reference(x0.begin(), x0.end());
-        jacobiPasses(p, a, o.omega, kPasses, reference);
-        double largest = 0.0;
-        for (const double v : reference) {
-            largest = std::max(largest, std::abs(v));
+    }
+}
+
+// In contact form each Jacobi pass writes the contacts' impulses of its new iterate for the
+// next pass's gather. A solve that follows another on the same solver (its workspace) must not
+// read the impulses the first one left: an odd pass count leaves them for the buffer the next
+// solve starts in. The second solve is the same bits as a fresh solver's.
+TEST(LcpLargeBlock, ASecondSolveDoesNotReadTheImpulsesTheFirstLeft) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    const LcpProblem p = contactBlock(2000 + static_cast<int>(rng() % 1000u),
+                                      static_cast<unsigned>(rng()), 0.05f, true);
+    ASSERT_TRUE(p.op.contactForm());
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    const auto start = [&] {
+        std::vector<float> x(static_cast<std::size_t>(p.n));
+        for (float& v : x) {
+            v = unit(rng);
         }
-        for (const bool contactPasses : {true, false}) {
-            SCOPED_TRACE(contactPasses ? "contact passes" : "rows, then pairs");
-            o.contactPasses = contactPasses;
-            std::vector<float> x = x0;
-            const LcpReport rep = solver->solve(p, x, o);
-            ASSERT_TRUE(rep.error.empty()) << rep.error;
-            ASSERT_EQ(rep.iterations, kPasses);
-            const auto [gap, at] = largestGap(x, reference);
-            RecordProperty(
-                std::string("passGap") + (contactPasses ? "C" : "R") + std::to_string(contacts),
-                threeDigits(gap / largest));
-            EXPECT_LE(gap, 1e-5 * largest)
-                << "row " << at << " (row chunk " << at / 1008 << ") of " << n << ": " << x[at]
-                << " vs " << reference[at] << ", max |x| " << largest;
+        return x;
+    };
+    LcpOptions o;
+    o.omega = 0.1f;
+    o.tolerance = 0.0f;
+    for (const int passes : {11, 12}) {
+        SCOPED_TRACE(std::to_string(passes) + " iterations");
+        o.maxIterations = passes;
+        auto used = makeCpuLcpSolver(test::executor());
+        auto fresh = makeCpuLcpSolver(test::executor());
+        std::vector<float> first = start();
+        ASSERT_TRUE(used->solve(p, first, o).error.empty());
+        const std::vector<float> x1 = start();
+        std::vector<float> again = x1;
+        std::vector<float> once = x1;
+        ASSERT_TRUE(used->solve(p, again, o).error.empty());
+        ASSERT_TRUE(fresh->solve(p, once, o).error.empty());
+        for (std::size_t i = 0; i < again.size(); ++i) {
+            ASSERT_EQ(again[i], once[i]) << "row " << i;
         }
     }
 }
