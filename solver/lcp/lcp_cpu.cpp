@@ -135,9 +135,7 @@ float pairResidual(const LcpProblem& p, const Workspace& ws, const float* x, con
 void gatherBodies(const RowOperator& op, const float* x, Workspace& ws, const exec::Executor* ex) {
     const std::ptrdiff_t bodies = op.bodies();
     const float* impulses = nullptr;
-    if (op.contactForm() && ws.impulsesOf == x) {
-        impulses = ws.impulses.data();  // the pass before wrote them (jacobiPass)
-    } else if (op.contactForm()) {
+    if (op.contactForm()) {
         ws.impulses.resize(op.impulseFloats());
         const std::ptrdiff_t contacts = op.rows() / 3;
         exec::forChunks(
@@ -513,14 +511,6 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
     if (matrixFree) {
         gatherBodies(p.op, cur, ws, ex);  // u = W J^T x^t: every row's pass reads it
     }
-    // In contact form each row chunk writes its contacts' impulses of x^{t+1} right after
-    // their projection (x^{t+1} and the frame still in its cache): the next pass's gather reads
-    // them instead of a pass of its own. Only that pass: anything else recomputes them.
-    const bool nextImpulses = matrixFree && ws.contactRows && p.op.contactForm();
-    ws.impulsesOf = nullptr;
-    if (nextImpulses) {
-        ws.impulses.resize(p.op.impulseFloats());
-    }
     auto rows = [&](std::ptrdiff_t b, std::ptrdiff_t e) {
         if (matrixFree) {
             p.op.applyRows(cur, ws.u.data(), ws.w.data(), static_cast<int>(b), static_cast<int>(e));
@@ -533,10 +523,6 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
         const RowsResult q =
             ws.contactRows ? contactRange(p, cur, next, ws, weight, wantResidual, b / 3, e / 3)
                            : projectRowRange(p, cur, next, ws, weight, b, e);
-        if (nextImpulses) {
-            p.op.contactImpulses(next, ws.impulses.data(), static_cast<int>(b / 3),
-                                 static_cast<int>(e / 3));
-        }
         return Partial{q.r, q.probe};
     };
     const auto combine = [](Partial acc, const Partial& q) {
@@ -576,7 +562,6 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
     } else if (!ws.pairs.empty() && !ws.contactRows) {
         r = std::max(r, pairPass(p, cur, next, ws, weight, wantResidual, ex));
     }
-    ws.impulsesOf = nextImpulses ? next : nullptr;
     return std::isfinite(probe) ? r : kInfinity;
 }
 
@@ -586,7 +571,6 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     const int maxIt = iterationCount(p, o);
     const int every = std::max(1, o.checkEvery);
     ws.contactRows = ws.contactRowsPossible && o.contactPasses;
-    ws.impulsesOf = nullptr;  // none of this solve's yet
     // x^0 into cur, good and next (x^{-1} = x^0 for the accelerated step).
     copyRows(x.data(), n, {ws.cur.data(), ws.good.data(), ws.next.data()}, ex);
     // With contact rows, the arrays a pass reads but never changes (b, the step scales, the
@@ -659,7 +643,6 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
         }
         std::swap(cur, next);
     }
-    ws.impulsesOf = nullptr;  // only the loop's next pass may read them
     rep.iterations = t;
     finish(p, x, cur, mon, ws, ex, rep);
 }

@@ -41,10 +41,7 @@ struct Workspace {
     std::vector<float> kept;
     std::vector<float> u;         ///< matrix-free: W J^T x per body (RowOperator::kBodyFloats each)
     std::vector<float> impulses;  ///< matrix-free in contact form: RowOperator::contactImpulses
-    /// The iterate `impulses` were computed from by the Jacobi pass before (its x^{t+1}), for
-    /// the next pass's gather only; nullptr otherwise.
-    const float* impulsesOf = nullptr;
-    std::vector<float> weights;       ///< Chebyshev weights per iteration (empty: plain Jacobi)
+    std::vector<float> weights;   ///< Chebyshev weights per iteration (empty: plain Jacobi)
     std::vector<FrictionPair> pairs;  ///< disc pairs of the problem being solved
     std::vector<int> partner;         ///< per row: the other row of its disc pair, or -1
     /// Accelerated Jacobi with disc pairs: x^{t-1} of every row, copied by each chunk of the

@@ -344,7 +344,7 @@ TEST(LcpLargeBlock, ProductMatchesJMInverseJTransposeInDouble) {
 // was at most 1.9e-7 max|x| over 180 fresh blocks (both pass forms alike), so 1e-5 max|x| is
 // 50x that, while a row chunk that steps by half, or a product missing side B of its rows, is
 // off by more than 0.2 max|x|. Each block also in contact form (its gathers from the contacts'
-// impulses, which each pass writes for the next).
+// impulses).
 TEST(LcpLargeBlock, FixedJacobiPassesMatchTheSamePassesInDouble) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -401,10 +401,9 @@ TEST(LcpLargeBlock, FixedJacobiPassesMatchTheSamePassesInDouble) {
     }
 }
 
-// In contact form each Jacobi pass writes the contacts' impulses of its new iterate for the
-// next pass's gather. A solve that follows another on the same solver (its workspace) must not
-// read the impulses the first one left: an odd pass count leaves them for the buffer the next
-// solve starts in. The second solve is the same bits as a fresh solver's.
+// A solve that follows another on the same solver (its workspace: iterates, the contact form's
+// impulses, the pass's chunk placement) is the same bits as a fresh solver's, after an odd and
+// an even pass count (which leave the last iterate in either buffer).
 TEST(LcpLargeBlock, ASecondSolveDoesNotReadTheImpulsesTheFirstLeft) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
