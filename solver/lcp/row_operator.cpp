@@ -26,7 +26,7 @@ float dot6(const float* a, const float* b) {
 }
 
 #if defined(__AVX2__) && defined(__FMA__)
-// The 8 x 8 transpose: out[k] lane q is in[q] lane k (out[0 .. count) only).
+// The 8 x 8 transpose: out[k] lane q is in[q] lane k (out[0 .. count), count 6 or 8).
 inline void transpose8(const __m256 (&in)[8], __m256* out, int count = 8) {
     const __m256 t0 = _mm256_unpacklo_ps(in[0], in[1]);  // 00 10 01 11 | 04 14 05 15
     const __m256 t1 = _mm256_unpackhi_ps(in[0], in[1]);  // 02 12 03 13 | 06 16 07 17
@@ -36,13 +36,25 @@ inline void transpose8(const __m256 (&in)[8], __m256* out, int count = 8) {
     const __m256 t5 = _mm256_unpackhi_ps(in[4], in[5]);
     const __m256 t6 = _mm256_unpacklo_ps(in[6], in[7]);
     const __m256 t7 = _mm256_unpackhi_ps(in[6], in[7]);
-    // Column k of rows 0-3 in s[k % 4] and of rows 4-7 in s[k % 4 + 4], low halves for k < 4.
-    const __m256 s[8] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xee),
-                         _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xee),
-                         _mm256_shuffle_ps(t4, t6, 0x44), _mm256_shuffle_ps(t4, t6, 0xee),
-                         _mm256_shuffle_ps(t5, t7, 0x44), _mm256_shuffle_ps(t5, t7, 0xee)};
-    for (int k = 0; k < count; ++k) {
-        out[k] = _mm256_permute2f128_ps(s[k % 4], s[k % 4 + 4], k < 4 ? 0x20 : 0x31);
+    // Column k of rows 0-3 in s(k % 4) and of rows 4-7 in s(k % 4 + 4), low halves for k < 4
+    // (the permutes' selectors are immediates: spelled out, not a loop).
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);
+    const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xee);
+    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);
+    const __m256 s3 = _mm256_shuffle_ps(t1, t3, 0xee);
+    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);
+    const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xee);
+    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
+    const __m256 s7 = _mm256_shuffle_ps(t5, t7, 0xee);
+    out[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+    out[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+    out[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+    out[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+    out[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+    out[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+    if (count > 6) {
+        out[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+        out[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
     }
 }
 #endif
