@@ -27,27 +27,6 @@ float startComponent(std::size_t i) {
     return 1.0f + 0.5f * (static_cast<float>(x >> 8) / 8388608.0f - 1.0f);
 }
 
-// In contact form, the contacts' impulses of the rows' x (RowOperator::contactImpulses) into
-// `impulses`, on the executor, for the gathers that follow; nullptr otherwise.
-const float* impulsesOf(const RowOperator& op, const float* x, std::vector<float>& impulses,
-                        const exec::Executor* ex) {
-    if (!op.contactForm()) {
-        return nullptr;
-    }
-    constexpr std::ptrdiff_t kContactChunk = 512;
-    impulses.resize(op.impulseFloats());
-    const std::ptrdiff_t contacts = op.rows() / 3;
-    exec::forChunks(
-        ex, exec::chunkCount(contacts, kContactChunk),
-        [&](std::ptrdiff_t c) {
-            const std::ptrdiff_t first = c * kContactChunk;
-            op.contactImpulses(x, impulses.data(), static_cast<int>(first),
-                               static_cast<int>(std::min(first + kContactChunk, contacts)));
-        },
-        static_cast<std::ptrdiff_t>(op.macs() / 8));
-    return impulses.data();
-}
-
 // The steps in row space (D^-1 A in the D inner product), from the hash start by row: for
 // operators without masses, and with cfm (its I term has no body-space form).
 float rowSpaceLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s,
@@ -147,7 +126,7 @@ float rowSpaceLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s
             std::plus<double>{});
     };
     const auto product = [&](int) -> std::optional<double> {
-        impulses = impulsesOf(op, s.rowNext.data(), s.impulses, ex);
+        impulses = op.impulsesOf(s.rowNext.data(), s.impulses, ex);
         forChunks(bodyChunks, gather);
         const Sums sums = reduceChunks(rowChunks, Sums{}, applyA, addSums);
         if (!(sums.qdq > 0.0)) {
@@ -414,7 +393,7 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     const auto product = [&](int k) -> std::optional<double> {
         step = k;
         exec::forChunks(ex, rowChunks, scaledRows, work);
-        impulses = impulsesOf(op, s.y.data(), s.impulses, ex);
+        impulses = op.impulsesOf(s.y.data(), s.impulses, ex);
         return exec::reduceChunks(ex, bodyChunks, 0.0, gatherAlpha, std::plus<double>{}, work);
     };
     LanczosStop stop;

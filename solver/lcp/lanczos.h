@@ -29,7 +29,7 @@ namespace ww::lcp {
 struct LanczosScratch {
     std::vector<float> zeros, invDiag, y;  ///< per row: 0 (applyRows's x), 1 / A_ii, D^-1 J q
     std::vector<float> qf, u;              ///< per body slot: the vector multiplied, B times it
-    std::vector<float> impulses;  ///< per contact in contact form (RowOperator::contactImpulses)
+    std::vector<float> impulses;        ///< per contact in contact form (RowOperator::impulsesOf)
     std::vector<double> q, prev, next;  ///< per body slot: q_k, q_k-1, beta_k q_k+1
     std::vector<float> rowQ, rowNext, rowPrev, rowDiag, rowAq;  ///< the row-space steps'
     std::vector<float> basis;         ///< q_1 .. q_k (with LanczosOptions::ritzVector)

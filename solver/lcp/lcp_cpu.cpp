@@ -41,7 +41,6 @@ using cpu::kBoundRows;
 using cpu::kContactConstFloats;
 using cpu::kContactGroup;
 using cpu::kGatherChunkBodies;
-using cpu::kImpulseChunkContacts;
 using cpu::kMatrixFreeChunkRows;
 using cpu::Workspace;
 using kernels::RowsResult;
@@ -130,25 +129,10 @@ float pairResidual(const LcpProblem& p, const Workspace& ws, const float* x, con
 }
 
 // u = W J^T x (RowOperator::gatherBodies) over the executor's threads, or on this one; in
-// contact form the contacts' impulses first (RowOperator::contactImpulses), in chunks of
-// whole contact groups.
+// contact form the contacts' impulses first (RowOperator::impulsesOf).
 void gatherBodies(const RowOperator& op, const float* x, Workspace& ws, const exec::Executor* ex) {
     const std::ptrdiff_t bodies = op.bodies();
-    const float* impulses = nullptr;
-    if (op.contactForm()) {
-        ws.impulses.resize(op.impulseFloats());
-        const std::ptrdiff_t contacts = op.rows() / 3;
-        exec::forChunks(
-            ex, exec::chunkCount(contacts, kImpulseChunkContacts),
-            [&](std::ptrdiff_t c) {
-                const std::ptrdiff_t first = c * kImpulseChunkContacts;
-                op.contactImpulses(
-                    x, ws.impulses.data(), static_cast<int>(first),
-                    static_cast<int>(std::min(first + kImpulseChunkContacts, contacts)));
-            },
-            static_cast<std::ptrdiff_t>(op.macs() / 8));
-        impulses = ws.impulses.data();
-    }
+    const float* impulses = op.impulsesOf(x, ws.impulses, ex);
     if (ex == nullptr) {
         op.gatherBodies(x, ws.u.data(), 0, op.bodies(), impulses);
         return;

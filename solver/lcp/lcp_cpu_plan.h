@@ -21,8 +21,6 @@ namespace ww::lcp::cpu {
 // 256-body chunks split a 402-body island 256 : 146 over two threads, and over more threads
 // than chunks left most of them idle (20 x 20 collapse, two threads: solve p50 4.37 -> 4.0 ms).
 constexpr std::ptrdiff_t kGatherChunkBodies = 32;
-/// Contacts per chunk of the contact form's impulses (whole groups of eight).
-constexpr std::ptrdiff_t kImpulseChunkContacts = 512;
 // Rows per chunk of a matrix-free pass: 42 whole triple groups (RowOperator::kTripleGroup
 // contacts of three rows), so that only a block's last rows take applyRows's scalar loop.
 constexpr std::ptrdiff_t kMatrixFreeChunkRows = 1008;
@@ -40,7 +38,7 @@ struct Workspace {
     /// good once the check accepts it.
     std::vector<float> kept;
     std::vector<float> u;         ///< matrix-free: W J^T x per body (RowOperator::kBodyFloats each)
-    std::vector<float> impulses;  ///< matrix-free in contact form: RowOperator::contactImpulses
+    std::vector<float> impulses;  ///< matrix-free in contact form: RowOperator::impulsesOf
     std::vector<float> weights;   ///< Chebyshev weights per iteration (empty: plain Jacobi)
     std::vector<FrictionPair> pairs;  ///< disc pairs of the problem being solved
     std::vector<int> partner;         ///< per row: the other row of its disc pair, or -1

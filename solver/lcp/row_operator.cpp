@@ -392,6 +392,25 @@ bool RowOperator::contactArms(std::size_t t, float* arms) const {
     return true;
 }
 
+const float* RowOperator::impulsesOf(const float* x, std::vector<float>& impulses,
+                                     const exec::Executor* ex) const {
+    if (!m_contactForm) {
+        return nullptr;
+    }
+    constexpr std::ptrdiff_t kChunkContacts = 512;  // whole groups of eight
+    impulses.resize(impulseFloats());
+    const std::ptrdiff_t contacts = rows() / 3;
+    exec::forChunks(
+        ex, exec::chunkCount(contacts, kChunkContacts),
+        [&](std::ptrdiff_t c) {
+            const std::ptrdiff_t first = c * kChunkContacts;
+            contactImpulses(x, impulses.data(), static_cast<int>(first),
+                            static_cast<int>(std::min(first + kChunkContacts, contacts)));
+        },
+        static_cast<std::ptrdiff_t>(macs() / 8));
+    return impulses.data();
+}
+
 void RowOperator::contactImpulses(const float* x, float* impulses, int firstContact,
                                   int lastContact) const {
     // P = x_0 d_0 + x_1 d_1 + x_2 d_2 in this order of fused operations, eight contacts at a
@@ -1198,9 +1217,8 @@ void RowOperator::applyRowsScalar(const float* x, const float* u, float* w, int 
 }
 
 void RowOperator::apply(const float* x, float* u, float* w) const {
-    std::vector<float> impulses(impulseFloats());
-    contactImpulses(x, impulses.data(), 0, m_contactForm ? rows() / 3 : 0);
-    gatherBodies(x, u, 0, m_bodies, impulses.data());
+    std::vector<float> impulses;
+    gatherBodies(x, u, 0, m_bodies, impulsesOf(x, impulses));
     applyRows(x, u, w, 0, rows());
 }
 

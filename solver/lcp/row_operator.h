@@ -169,14 +169,19 @@ class RowOperator {
     /// Contact form: P_t = sum_k x_{3t+k} d_{t,k} of the contacts [firstContact, lastContact)
     /// into impulses (kImpulseFloats each), what gatherBodies reads in place of x.
     void contactImpulses(const float* x, float* impulses, int firstContact, int lastContact) const;
+    /// Contact form: every contact's impulses of x into `impulses` (sized here), in chunks on
+    /// the executor's threads (the same bits), returning their data for gatherBodies; nullptr
+    /// otherwise (the gathers read x).
+    const float* impulsesOf(const float* x, std::vector<float>& impulses,
+                            const exec::Executor* ex = nullptr) const;
     /// u_b for the bodies [firstBody, lastBody) (u holds kBodyFloats per body). In contact form
-    /// from `impulses` (contactImpulses of x over every contact, required), else from x.
+    /// from `impulses` (impulsesOf x, required), else from x.
     void gatherBodies(const float* x, float* u, int firstBody, int lastBody,
                       const float* impulses = nullptr) const;
     /// (A x)_i for the rows [firstRow, lastRow), from u of gatherBodies (w indexed by row).
     void applyRows(const float* x, const float* u, float* w, int firstRow, int lastRow) const;
     /// w = A x on the calling thread (u: scratch of kBodyFloats * bodies; the contact form's
-    /// impulses are allocated here).
+    /// impulses are allocated here: for tests and small problems).
     void apply(const float* x, float* u, float* w) const;
     /// Multiply-adds of one product: what a Jacobi iteration costs beside the projection.
     double macs() const { return 24.0 * rows(); }

@@ -720,21 +720,7 @@ void World::applyMatrixFreeImpulses(int k, std::span<const int> ids, std::span<c
     constexpr std::size_t kU = lcp::RowOperator::kBodyFloats;
     m_impulseU.resize(kU * static_cast<std::size_t>(op.bodies()));
     // In contact form the gather reads the contacts' impulses P = sum_k x_k d_k.
-    const float* impulses = nullptr;
-    if (op.contactForm()) {
-        m_impulseP.resize(op.impulseFloats());
-        const auto contacts = static_cast<std::ptrdiff_t>(op.rows() / 3);
-        exec::forChunks(
-            m_ex.get(), exec::chunkCount(contacts, kImpulseChunkContacts),
-            [&](std::ptrdiff_t chunk) {
-                const std::ptrdiff_t first = chunk * kImpulseChunkContacts;
-                op.contactImpulses(
-                    x.data(), m_impulseP.data(), static_cast<int>(first),
-                    static_cast<int>(std::min(first + kImpulseChunkContacts, contacts)));
-            },
-            static_cast<std::ptrdiff_t>(op.macs() / 8));
-        impulses = m_impulseP.data();
-    }
+    const float* impulses = op.impulsesOf(x.data(), m_impulseP, m_ex.get());
     exec::forChunks(
         m_ex.get(), exec::chunkCount(op.bodies(), kIntegrateChunkBodies),
         [&](std::ptrdiff_t chunk) {
