@@ -235,7 +235,10 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
     };
     constexpr std::size_t kGroupRows = 3 * kTripleGroup;
     m_jByPlane.resize(m_triples ? 0 : m_j.size());
-    m_jByTriple.resize(m_triples ? kTripleGroupFloats * (n / kGroupRows) : 0);
+    // A candidate's groups hold the contact form's frame and arms; should a contact not be of
+    // that form, they are filled again below with J's angular parts.
+    m_groupFloats = formCandidate ? kContactGroupFloats : kTripleGroupFloats;
+    m_jByTriple.resize(m_triples ? m_groupFloats * (n / kGroupRows) : 0);
     m_bodyByTriple.resize(m_triples ? 2 * kTripleGroup * (n / kGroupRows) : 0);
     // Invalid (NaN never equals cfm) until every row's is written.
     m_diagonalsCfm = std::numeric_limits<float>::quiet_NaN();
@@ -282,6 +285,21 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
     if (!m_contactForm) {
         m_contactArms.clear();
     }
+    if (formCandidate && !m_contactForm) {
+        m_groupFloats = kTripleGroupFloats;
+        m_jByTriple.resize(kTripleGroupFloats * (n / kGroupRows));
+        constexpr std::ptrdiff_t kChunkGroups = kChunk / kGroupRows;
+        const auto groups = static_cast<std::ptrdiff_t>(n / kGroupRows);
+        exec::forChunks(
+            ex, exec::chunkCount(groups, kChunkGroups),
+            [&](std::ptrdiff_t c) {
+                for (std::ptrdiff_t g = c * kChunkGroups;
+                     g < std::min(groups, (c + 1) * kChunkGroups); ++g) {
+                    fillTripleGroup(static_cast<std::size_t>(g), false);
+                }
+            },
+            40 * static_cast<std::ptrdiff_t>(n));
+    }
     m_armByRun.resize(m_contactForm ? 4 * (m_bodyEntries.size() / 3) : 0);
     m_kByBody.resize(m_contactForm ? 0 : kU * m_bodyEntries.size() + kByBodyPad);
     std::fill(m_kByBody.end() - (m_contactForm ? 0 : kByBodyPad), m_kByBody.end(), 0.0f);
@@ -303,8 +321,9 @@ bool RowOperator::fillTripleGroup(std::size_t g, bool arms) {
         m_bodyByTriple[2 * kTripleGroup * g + lane] = m_body[2 * row];
         m_bodyByTriple[2 * kTripleGroup * g + kTripleGroup + lane] = m_body[2 * row + 1];
     }
-    float* out = m_jByTriple.data() + kTripleGroupFloats * g;
-    for (std::size_t cpt = 0; cpt < kTripleComponents; ++cpt) {
+    float* out = m_jByTriple.data() + m_groupFloats * g;
+    // With the arms, the frame alone (L), the arms after it below.
+    for (std::size_t cpt = 0; cpt < (arms ? 3 : kTripleComponents); ++cpt) {
         for (std::size_t r = 0; r < 3; ++r) {
             for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
                 const std::size_t row = kGroupRows * g + 3 * lane + r;
@@ -322,7 +341,14 @@ bool RowOperator::fillTripleGroup(std::size_t g, bool arms) {
     for (std::size_t i = kGroupRows * g; i < kGroupRows * (g + 1); ++i) {
         m_diagonals[i] = computeDiagonal(static_cast<int>(i));
         if (arms && i % 3 == 0) {
-            form = contactArms(i / 3, m_contactArms.data() + 8 * (i / 3)) && form;
+            const std::size_t t = i / 3;
+            float* arm = m_contactArms.data() + 8 * t;
+            form = contactArms(t, arm) && form;
+            const std::size_t lane = t % kTripleGroup;
+            for (std::size_t c = 0; c < 3; ++c) {
+                out[(9 + c) * kTripleGroup + lane] = arm[c];
+                out[(12 + c) * kTripleGroup + lane] = arm[4 + c];
+            }
         }
     }
     return form;
@@ -426,7 +452,7 @@ void RowOperator::contactImpulses(const float* x, float* impulses, int firstCont
     }
     for (; t + kTripleGroup <= lastContact && t / kTripleGroup < groups; t += kTripleGroup) {
         const auto g = static_cast<std::size_t>(t / kTripleGroup);
-        const float* l = m_jByTriple.data() + kTripleGroupFloats * g;
+        const float* l = m_jByTriple.data() + m_groupFloats * g;
         const float* xr = x + 3 * static_cast<std::size_t>(t);
         const __m256 v0 = _mm256_loadu_ps(xr);
         const __m256 v1 = _mm256_loadu_ps(xr + 8);
@@ -724,7 +750,9 @@ std::string RowOperator::validate(int n, const exec::Executor* ex) const {
         (m_contactForm && (!m_tripleRuns || !hasBodyInverseMasses())) ||
         m_jByPlane.size() != (m_triples ? 0 : m_j.size()) ||
         m_jByTriple.size() !=
-            (m_triples ? kTripleGroupFloats * (un / (3 * kTripleGroup)) : std::size_t{0}) ||
+            (m_triples ? m_groupFloats * (un / (3 * kTripleGroup)) : std::size_t{0}) ||
+        m_groupFloats !=
+            (m_contactForm ? std::size_t{kContactGroupFloats} : std::size_t{kTripleGroupFloats}) ||
         m_bodyByTriple.size() !=
             (m_triples ? 2 * kTripleGroup * (un / (3 * kTripleGroup)) : std::size_t{0})) {
         return "the matrix-free operator's body index is stale (call buildBodyIndex)";
@@ -920,9 +948,11 @@ inline __m256 dot6Side8(const __m256 (&j)[kJ], const __m256 (&k)[kJ], int at) {
 
 // contactArms for eight contacts (lane q: contact q), their frame and angular parts by row and
 // component: true when every lane's rows are of the contact form, its arms then in `arms` (eight
-// floats a contact: r_A, 1, -r_B, -1; zeros for a side without a body).
+// floats a contact: r_A, 1, -r_B, -1; zeros for a side without a body) and by component in
+// `planes` (r_A's xyz, then -r_B's, eight lanes each).
 inline bool contactArmsAvx2(const __m256 (&frame)[3][3], const __m256 (&angA)[3][3],
-                            const __m256 (&angB)[3][3], __m256 hasA, __m256 hasB, float* arms) {
+                            const __m256 (&angB)[3][3], __m256 hasA, __m256 hasB, float* arms,
+                            float* planes) {
     const __m256 tolerance = _mm256_set1_ps(1e-4f);
     const __m256 one = _mm256_set1_ps(1.0f);
     const __m256 absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
@@ -987,6 +1017,11 @@ inline bool contactArmsAvx2(const __m256 (&frame)[3][3], const __m256 (&angA)[3]
     if (_mm256_movemask_ps(ok) != 0xff) {
         return false;
     }
+    for (int side = 0; side < 2; ++side) {
+        for (int c = 0; c < 3; ++c) {
+            _mm256_storeu_ps(planes + (3 * side + c) * 8, arm[side][c]);
+        }
+    }
     // Eight fields of eight contacts to eight contacts of eight fields.
     const __m256 in[8] = {arm[0][0], arm[0][1], arm[0][2], one,
                           arm[1][0], arm[1][1], arm[1][2], _mm256_set1_ps(-1.0f)};
@@ -1047,7 +1082,7 @@ bool RowOperator::fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk) {
         _mm256_cmpgt_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(sides[1])), none));
     const __m256 sign = _mm256_set1_ps(-0.0f);
     const __m256 cfm8 = _mm256_set1_ps(m_cfm);
-    float* out = m_jByTriple.data() + kTripleGroupFloats * g;
+    float* out = m_jByTriple.data() + m_groupFloats * g;
     __m256 diag[3];
     __m256 frame[3][3], angA[3][3], angB[3][3];  // [row][component]
     for (std::size_t r = 0; r < 3; ++r) {
@@ -1061,8 +1096,10 @@ bool RowOperator::fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk) {
         for (int c = 0; c < 3; ++c) {
             const __m256 l = _mm256_blendv_ps(_mm256_xor_ps(j[kU + c], sign), j[c], hasA);
             _mm256_storeu_ps(out + (3 * c + r) * kG, l);
-            _mm256_storeu_ps(out + (3 * (c + 3) + r) * kG, j[3 + c]);
-            _mm256_storeu_ps(out + (3 * (c + 6) + r) * kG, j[kU + 3 + c]);
+            if (!arms) {  // the contact form's arms take the angular parts' place
+                _mm256_storeu_ps(out + (3 * (c + 3) + r) * kG, j[3 + c]);
+                _mm256_storeu_ps(out + (3 * (c + 6) + r) * kG, j[kU + 3 + c]);
+            }
             frame[r][c] = l;
             angA[r][c] = j[3 + c];
             angB[r][c] = j[kU + 3 + c];
@@ -1082,8 +1119,8 @@ bool RowOperator::fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk) {
     _mm256_storeu_ps(dg, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x92), m2, 0x24));
     _mm256_storeu_ps(dg + 8, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x24), m2, 0x49));
     _mm256_storeu_ps(dg + 16, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x49), m2, 0x92));
-    formOk =
-        !arms || contactArmsAvx2(frame, angA, angB, hasA, hasB, m_contactArms.data() + 8 * kG * g);
+    formOk = !arms || contactArmsAvx2(frame, angA, angB, hasA, hasB,
+                                      m_contactArms.data() + 8 * kG * g, out + 9 * kG);
     return true;
 }
 
@@ -1141,7 +1178,100 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
         _mm256_storeu_ps(w + row0 + 16, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x49), m2, 0x92));
     }
 }
+
+void RowOperator::applyContactGroups(const float* x, const float* u, float* w, int firstGroup,
+                                     int lastGroup) const {
+    // Per group, x split and w merged as in applyTripleGroups; in between, each contact's
+    // relative velocity v = (v_A + w_A x a_A) + (w_B x a_B - v_B), a_B = -r_B (a side without a
+    // body: zero sums and zero arms, so zero), then each row's cfm x + d . v.
+    const __m256 cfm8 = _mm256_set1_ps(m_cfm);
+    const __m256i split[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
+                              _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6),
+                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
+    const __m256i merge[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
+                              _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2),
+                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
+    constexpr int kG = kTripleGroup;
+    for (int g = firstGroup; g < lastGroup; ++g) {
+        const auto row0 = static_cast<std::size_t>(3 * kG) * static_cast<std::size_t>(g);
+        const std::int32_t* sides = m_bodyByTriple.data() + 2 * kG * static_cast<std::size_t>(g);
+        const float* fg = m_jByTriple.data() + m_groupFloats * static_cast<std::size_t>(g);
+        __m256 v[3];
+        for (int side = 0; side < 2; ++side) {
+            __m256 uc[kU];
+            transposedSums(u, sides + kG * side, uc);
+            const float* arm = fg + static_cast<std::size_t>((9 + 3 * side) * kG);
+            const __m256 a[3] = {_mm256_loadu_ps(arm), _mm256_loadu_ps(arm + kG),
+                                 _mm256_loadu_ps(arm + 2 * kG)};
+            const __m256 turn[3] = {_mm256_fmsub_ps(uc[4], a[2], _mm256_mul_ps(uc[5], a[1])),
+                                    _mm256_fmsub_ps(uc[5], a[0], _mm256_mul_ps(uc[3], a[2])),
+                                    _mm256_fmsub_ps(uc[3], a[1], _mm256_mul_ps(uc[4], a[0]))};
+            for (int c = 0; c < 3; ++c) {
+                v[c] = side == 0 ? _mm256_add_ps(uc[c], turn[c])
+                                 : _mm256_add_ps(v[c], _mm256_sub_ps(turn[c], uc[c]));
+            }
+        }
+        const __m256 v0 = _mm256_loadu_ps(x + row0);
+        const __m256 v1 = _mm256_loadu_ps(x + row0 + 8);
+        const __m256 v2 = _mm256_loadu_ps(x + row0 + 16);
+        // Lane q of xk[k] is x of row 3q + k of the group.
+        const __m256 xk[3] = {
+            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24),
+                                     split[0]),
+            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49),
+                                     split[1]),
+            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92),
+                                     split[2])};
+        __m256 wk[3];
+        for (int r = 0; r < 3; ++r) {
+            // Component c of row r's direction at (3 c + r) kG.
+            __m256 d = _mm256_mul_ps(cfm8, xk[r]);
+            for (int c = 0; c < 3; ++c) {
+                d = _mm256_fmadd_ps(
+                    _mm256_loadu_ps(fg + static_cast<std::size_t>((3 * c + r) * kG)), v[c], d);
+            }
+            wk[r] = d;
+        }
+        const __m256 m0 = _mm256_permutevar8x32_ps(wk[0], merge[0]);
+        const __m256 m1 = _mm256_permutevar8x32_ps(wk[1], merge[1]);
+        const __m256 m2 = _mm256_permutevar8x32_ps(wk[2], merge[2]);
+        _mm256_storeu_ps(w + row0, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x92), m2, 0x24));
+        _mm256_storeu_ps(w + row0 + 8, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x24), m2, 0x49));
+        _mm256_storeu_ps(w + row0 + 16, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x49), m2, 0x92));
+    }
+}
 #endif
+
+void RowOperator::applyContactRowsScalar(const float* x, const float* u, float* w, int firstRow,
+                                         int lastRow) const {
+    for (int i = firstRow; i < lastRow; ++i) {
+        const auto ui = static_cast<std::size_t>(i);
+        const std::size_t t = ui / 3;
+        const float* arm = m_contactArms.data() + 8 * t;
+        float v[3];
+        for (std::size_t side = 0; side < 2; ++side) {
+            const std::int32_t b = m_body[6 * t + side];
+            float s[kU] = {0, 0, 0, 0, 0, 0};
+            if (b >= 0) {
+                std::copy_n(u + static_cast<std::size_t>(kU) * static_cast<std::size_t>(b), kU, s);
+            }
+            const float* a = arm + 4 * side;
+            const float turn[3] = {std::fma(s[4], a[2], -(s[5] * a[1])),
+                                   std::fma(s[5], a[0], -(s[3] * a[2])),
+                                   std::fma(s[3], a[1], -(s[4] * a[0]))};
+            for (int c = 0; c < 3; ++c) {
+                v[c] = side == 0 ? s[c] + turn[c] : v[c] + (turn[c] - s[c]);
+            }
+        }
+        const float* ji = m_j.data() + kJ * ui;
+        const bool hasA = m_body[6 * t] >= 0;
+        float wi = m_cfm * x[i];
+        for (int c = 0; c < 3; ++c) {
+            wi = std::fma(hasA ? ji[c] : -ji[kU + c], v[c], wi);
+        }
+        w[i] = wi;
+    }
+}
 
 void RowOperator::applyRows(const float* x, const float* u, float* w, int firstRow,
                             int lastRow) const {
@@ -1157,7 +1287,11 @@ void RowOperator::applyRows(const float* x, const float* u, float* w, int firstR
             return;
         }
         applyRowsScalar(x, u, w, firstRow, kGroupRows * firstGroup);
-        applyTripleGroups(x, u, w, firstGroup, lastGroup);
+        if (m_contactForm) {
+            applyContactGroups(x, u, w, firstGroup, lastGroup);
+        } else {
+            applyTripleGroups(x, u, w, firstGroup, lastGroup);
+        }
         applyRowsScalar(x, u, w, kGroupRows * lastGroup, lastRow);
         return;
     }
@@ -1200,6 +1334,10 @@ void RowOperator::applyRows(const float* x, const float* u, float* w, int firstR
 
 void RowOperator::applyRowsScalar(const float* x, const float* u, float* w, int firstRow,
                                   int lastRow) const {
+    if (m_contactForm) {
+        applyContactRowsScalar(x, u, w, firstRow, lastRow);
+        return;
+    }
     for (int i = firstRow; i < lastRow; ++i) {
         const auto ui = static_cast<std::size_t>(i);
         const float* ji = m_j.data() + kJ * ui;
@@ -1236,10 +1374,11 @@ std::size_t RowOperator::bytes() const {
 std::size_t RowOperator::productBytes() const {
     const auto n = static_cast<std::size_t>(rows());
     // With triples, the rows after the last whole group take the scalar loop over the rows' J
-    // and bodies.
+    // and bodies (in the contact form, J's frame and the contacts' arms).
     const std::size_t tail = m_triples ? n % (3 * kTripleGroup) : 0;
     const std::size_t jFloats =
-        m_triples ? m_jByTriple.size() + kJacobianFloats * tail : m_jByPlane.size();
+        m_triples ? m_jByTriple.size() + kJacobianFloats * tail + (m_contactForm ? 8 * tail / 3 : 0)
+                  : m_jByPlane.size();
     const std::size_t bodyInts = m_triples ? m_bodyByTriple.size() + 2 * tail : m_body.size();
     // The contact form's gather reads each run's arm and its contact's impulse, which the
     // impulses' pass wrote (x and the frame, which it also reads, are counted once above).

@@ -158,8 +158,10 @@ class RowOperator {
     /// d_0, d_1, d_2 orthonormal to 1e-4 and arms that reproduce J's angular parts to 1e-4
     /// (relative). A body sums the contacts' impulses P = sum_k x_k d_k and their moments
     /// r x P instead of three K blocks times x per contact side: a third of the bytes, so that
-    /// a big wall's gather is not bound by them. The sums round differently from K's (within
-    /// a few ulps of the product), the same on any thread count.
+    /// a big wall's gather is not bound by them. A contact's rows read its relative velocity
+    /// v_A + w_A x r_A - v_B - w_B x r_B once, then d_k . v each: 15 floats a contact (frame
+    /// and arms) where J's angular parts take 27. The sums round differently from K's and J's
+    /// (within a few ulps of the product), the same on any thread count.
     bool contactForm() const { return m_contactForm; }
     static constexpr int kImpulseFloats = 4;  ///< per contact: P's xyz, and a zero
     /// Floats of the impulses a contact-form gather reads (kImpulseFloats per contact), or 0.
@@ -229,10 +231,19 @@ class RowOperator {
     /// applyRows for the whole triple groups [firstGroup, lastGroup) (triples only).
     void applyTripleGroups(const float* x, const float* u, float* w, int firstGroup,
                            int lastGroup) const;
+    /// applyTripleGroups in the contact form: each contact's relative velocity
+    /// v_A + w_A x r_A - v_B - w_B x r_B from the frame and arms, then its three rows' d_k . v.
+    void applyContactGroups(const float* x, const float* u, float* w, int firstGroup,
+                            int lastGroup) const;
 #endif
+    /// applyRowsScalar in the contact form: the same operations as applyContactGroups' lanes.
+    void applyContactRowsScalar(const float* x, const float* u, float* w, int firstRow,
+                                int lastRow) const;
 
     static constexpr int kTripleComponents = 9;
     static constexpr int kTripleGroupFloats = 3 * kTripleComponents * kTripleGroup;
+    /// A group's floats in the contact form: the frame (L's nine components) and the arms (six).
+    static constexpr int kContactGroupFloats = (kTripleComponents + 6) * kTripleGroup;
     /// m_kByBody ends with this many zeros after its entries, so that the gather reads each
     /// 6-float block with one plain 8-float load (lanes 6 and 7 are never stored).
     static constexpr int kByBodyPad = 2;
@@ -278,7 +289,13 @@ class RowOperator {
     /// holds, for each of the nine components c and row k of a contact, that component of its
     /// kTripleGroup contacts' k-th rows side by side (at g * kTripleGroupFloats + (3 c + k) *
     /// kTripleGroup). Rows after the last whole group take the scalar loop.
+    ///
+    /// In the contact form a group holds the frame as above (components 0-2), then its
+    /// contacts' arms as the runs read them, r_A's xyz and -r_B's xyz (zeros for a side without
+    /// a body), each component of the kTripleGroup contacts side by side: kContactGroupFloats a
+    /// group, what applyRows reads there in place of the angular parts.
     std::vector<float> m_jByTriple;
+    std::size_t m_groupFloats = kTripleGroupFloats;  ///< m_jByTriple's floats a group
     /// With triples, the bodies of each whole group's contacts: side A's kTripleGroup, then
     /// side B's (2 * kTripleGroup a group), so that a group reads its bodies in two loads.
     std::vector<std::int32_t> m_bodyByTriple;

@@ -205,22 +205,26 @@ TEST(RowOperator, BodyIndexDoesNotDependOnTheThreadCount) {
 // floats of padding), the entries' rows (one index a run of three, else one an entry), the
 // body offsets, J (27 floats a contact of a whole triple group and 12 a row of the rest, or 12
 // a row by plane), the rows' bodies (two a contact of a whole group and two a row of the rest,
-// or two a row) and x. Fails when the tail of rows outside whole groups, the runs' shorter
-// index, or any array is miscounted.
+// or two a row) and x; in the contact form, the impulses and arms in place of K, and a whole
+// group's frame and arms (15 floats a contact) in place of its J. Fails when the tail of rows
+// outside whole groups, the runs' shorter index, or any array is miscounted.
 TEST(RowOperator, ProductBytesCountWhatOneProductReads) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
     struct Case {
-        bool friction, sameBody, triples, runs;
+        bool friction, sameBody, triples, runs, form;
     };
-    for (const Case c : {Case{true, false, true, true}, Case{true, true, true, false},
-                         Case{false, false, false, false}}) {
+    for (const Case c :
+         {Case{true, false, true, true, false}, Case{true, true, true, false, false},
+          Case{false, false, false, false, false}, Case{true, false, true, true, true}}) {
         test::RowOperatorShape shape{2001, c.friction};  // 6003 rows: a tail of three rows
         shape.sameBody = c.sameBody;
+        shape.inverseMasses = c.form;
         const LcpProblem p = test::rowOperatorProblem(shape, seed);
         const RowOperator& op = p.op;
         ASSERT_EQ(op.triples(), c.triples);
         ASSERT_EQ(op.tripleRuns(), c.runs);
+        ASSERT_EQ(op.contactForm(), c.form);
         const std::size_t n = static_cast<std::size_t>(op.rows());
         std::size_t entries = 0;
         for (int i = 0; i < op.rows(); ++i) {
@@ -229,8 +233,14 @@ TEST(RowOperator, ProductBytesCountWhatOneProductReads) {
         const std::size_t groupRows = 3 * RowOperator::kTripleGroup;
         const std::size_t grouped = c.triples ? n / groupRows * groupRows : 0;
         const std::size_t tail = n - grouped;
-        const std::size_t floats =
-            6 * entries + 2 + n + (c.triples ? 9 * grouped + 12 * tail : 12 * n);
+        // The contact form reads, in place of K by entry, each contact's impulse (written and
+        // read) and each run's arm; for the rows, each contact's frame and arms (five floats a
+        // row of a whole group) and the tail's J rows and arms.
+        const std::size_t gather = c.form ? 2 * 4 * (n / 3) + 4 * (entries / 3) : 6 * entries + 2;
+        const std::size_t jFloats = !c.triples ? 12 * n
+                                    : c.form   ? 5 * grouped + 12 * tail + 8 * (tail / 3)
+                                               : 9 * grouped + 12 * tail;
+        const std::size_t floats = gather + n + jFloats;
         const std::size_t ints = (c.runs ? entries / 3 : entries) +
                                  static_cast<std::size_t>(op.bodies() + 1) +
                                  (c.triples ? 2 * grouped / 3 + 2 * tail : 2 * n);
@@ -380,9 +390,9 @@ TEST(RowOperator, TripleLayoutHoldsEachRowsComponentsAndDiagonals) {
 
 // The contact form (RowOperator::contactForm): contacts with friction on two bodies or one
 // against the static world, each body's W given. Its product agrees with the double-precision
-// product through K to a few float roundings, and whatever splits the impulses and the gathers
-// are computed in (one contact or body at a time, or in ranges that cut the eight-contact
-// groups) they are the same bits.
+// product through K to a few float roundings, and whatever splits the impulses, the gathers and
+// the rows are computed in (one contact, body or row at a time, or in ranges that cut the
+// eight-contact groups) they are the same bits.
 TEST(RowOperator, ContactFormAgreesWithTheRowsAndDoesNotDependOnTheSplit) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -435,6 +445,18 @@ TEST(RowOperator, ContactFormAgreesWithTheRowsAndDoesNotDependOnTheSplit) {
         for (std::size_t i = 0; i < uSize; ++i) {
             ASSERT_EQ(std::bit_cast<std::uint32_t>(uOne[i]), std::bit_cast<std::uint32_t>(u[i]))
                 << "body float " << i;
+        }
+        // The rows in pieces of 1-40 rows: pieces inside a group of eight contacts take the
+        // one-row loop, longer ones the groups, and a row is the same bits either way.
+        std::vector<float> wPieces(x.size());
+        for (int first = 0; first < p.n;) {
+            const int last = std::min(p.n, first + 1 + static_cast<int>(rng() % 40u));
+            op.applyRows(x.data(), u.data(), wPieces.data(), first, last);
+            first = last;
+        }
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(wPieces[i]), std::bit_cast<std::uint32_t>(w[i]))
+                << "row " << i;
         }
     }
 }
