@@ -57,6 +57,30 @@ inline void transpose8(const __m256 (&in)[8], __m256* out, int count = 8) {
         out[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
     }
 }
+
+// A triple group's 24 rows (eight contacts' three, consecutive from `rows`) by row of the
+// contact: lane q of out[k] is row 3 q + k (three blends and a lane permutation each).
+inline void splitTriples(const float* rows, __m256 (&out)[3]) {
+    const __m256 v0 = _mm256_loadu_ps(rows);
+    const __m256 v1 = _mm256_loadu_ps(rows + 8);
+    const __m256 v2 = _mm256_loadu_ps(rows + 16);
+    out[0] = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24),
+                                      _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    out[1] = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49),
+                                      _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6));
+    out[2] = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92),
+                                      _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+}
+
+// splitTriples' inverse: lane q of in[k] stored as row 3 q + k of the 24 at `rows`.
+inline void mergeTriples(const __m256 (&in)[3], float* rows) {
+    const __m256 m0 = _mm256_permutevar8x32_ps(in[0], _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    const __m256 m1 = _mm256_permutevar8x32_ps(in[1], _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
+    const __m256 m2 = _mm256_permutevar8x32_ps(in[2], _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+    _mm256_storeu_ps(rows, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x92), m2, 0x24));
+    _mm256_storeu_ps(rows + 8, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x24), m2, 0x49));
+    _mm256_storeu_ps(rows + 16, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x49), m2, 0x92));
+}
 #endif
 
 }  // namespace
@@ -443,9 +467,6 @@ void RowOperator::contactImpulses(const float* x, float* impulses, int firstCont
     // time in whole groups (the frame from m_jByTriple), one by one elsewhere: the same bits.
     int t = firstContact;
 #if defined(__AVX2__) && defined(__FMA__)
-    const __m256i split[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
-                              _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6),
-                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
     const int groups = rows() / (3 * kTripleGroup);
     for (; t < lastContact && t % kTripleGroup != 0; ++t) {
         contactImpulseScalar(x, impulses, t);
@@ -453,18 +474,8 @@ void RowOperator::contactImpulses(const float* x, float* impulses, int firstCont
     for (; t + kTripleGroup <= lastContact && t / kTripleGroup < groups; t += kTripleGroup) {
         const auto g = static_cast<std::size_t>(t / kTripleGroup);
         const float* l = m_jByTriple.data() + m_groupFloats * g;
-        const float* xr = x + 3 * static_cast<std::size_t>(t);
-        const __m256 v0 = _mm256_loadu_ps(xr);
-        const __m256 v1 = _mm256_loadu_ps(xr + 8);
-        const __m256 v2 = _mm256_loadu_ps(xr + 16);
-        // Lane q of xk[k] is x of the group's contact q's row k.
-        const __m256 xk[3] = {
-            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24),
-                                     split[0]),
-            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49),
-                                     split[1]),
-            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92),
-                                     split[2])};
+        __m256 xk[3];  // lane q of xk[k]: x of the group's contact q's row k
+        splitTriples(x + 3 * static_cast<std::size_t>(t), xk);
         __m256 p[4];
         for (int c = 0; c < 3; ++c) {
             // Component c of row k's frame vector at (3 c + k) kTripleGroup.
@@ -1109,16 +1120,7 @@ bool RowOperator::fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk) {
         diag[r] = _mm256_blendv_ps(d, _mm256_add_ps(d, dot6Side8(j, k, kU)), hasB);
     }
     // Back to row order (lane q of diag[r] is row 3 q + r), as applyTripleGroups stores w.
-    const __m256i merge[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
-                              _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2),
-                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
-    const __m256 m0 = _mm256_permutevar8x32_ps(diag[0], merge[0]);
-    const __m256 m1 = _mm256_permutevar8x32_ps(diag[1], merge[1]);
-    const __m256 m2 = _mm256_permutevar8x32_ps(diag[2], merge[2]);
-    float* dg = m_diagonals.data() + row0;
-    _mm256_storeu_ps(dg, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x92), m2, 0x24));
-    _mm256_storeu_ps(dg + 8, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x24), m2, 0x49));
-    _mm256_storeu_ps(dg + 16, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x49), m2, 0x92));
+    mergeTriples(diag, m_diagonals.data() + row0);
     formOk = !arms || contactArmsAvx2(frame, angA, angB, hasA, hasB,
                                       m_contactArms.data() + 8 * kG * g, out + 9 * kG);
     return true;
@@ -1131,31 +1133,16 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
     // three rows, and w put back in row order by the inverse permutations and blends.
     const __m256 cfm8 = _mm256_set1_ps(m_cfm);
     const __m256i none = _mm256_set1_epi32(-1);
-    const __m256i split[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
-                              _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6),
-                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
-    const __m256i merge[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
-                              _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2),
-                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
     constexpr int kG = kTripleGroup;
     for (int g = firstGroup; g < lastGroup; ++g) {
         const auto row0 = static_cast<std::size_t>(3 * kG) * static_cast<std::size_t>(g);
         const std::int32_t* sides = m_bodyByTriple.data() + 2 * kG * static_cast<std::size_t>(g);
-        const __m256 v0 = _mm256_loadu_ps(x + row0);
-        const __m256 v1 = _mm256_loadu_ps(x + row0 + 8);
-        const __m256 v2 = _mm256_loadu_ps(x + row0 + 16);
-        // Lane q of xk[k] is x of row 3q + k of the group.
-        __m256 wk[3] = {
-            _mm256_mul_ps(cfm8,
-                          _mm256_permutevar8x32_ps(
-                              _mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24), split[0])),
-            _mm256_mul_ps(cfm8,
-                          _mm256_permutevar8x32_ps(
-                              _mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49), split[1])),
-            _mm256_mul_ps(cfm8,
-                          _mm256_permutevar8x32_ps(
-                              _mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92), split[2]))};
-        const float* jg = m_jByTriple.data() + static_cast<std::size_t>(kTripleGroupFloats) * g;
+        __m256 wk[3];  // lane q of wk[k]: row 3 q + k of the group, cfm x to start
+        splitTriples(x + row0, wk);
+        for (__m256& v : wk) {
+            v = _mm256_mul_ps(cfm8, v);
+        }
+        const float* jg = m_jByTriple.data() + m_groupFloats * static_cast<std::size_t>(g);
         for (int side = 0; side < 2; ++side) {
             __m256 uc[kU];
             const std::int32_t* side8 = sides + kG * side;
@@ -1170,12 +1157,7 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
                 wk[r] = _mm256_blendv_ps(wk[r], _mm256_add_ps(wk[r], d), present);
             }
         }
-        const __m256 m0 = _mm256_permutevar8x32_ps(wk[0], merge[0]);
-        const __m256 m1 = _mm256_permutevar8x32_ps(wk[1], merge[1]);
-        const __m256 m2 = _mm256_permutevar8x32_ps(wk[2], merge[2]);
-        _mm256_storeu_ps(w + row0, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x92), m2, 0x24));
-        _mm256_storeu_ps(w + row0 + 8, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x24), m2, 0x49));
-        _mm256_storeu_ps(w + row0 + 16, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x49), m2, 0x92));
+        mergeTriples(wk, w + row0);
     }
 }
 
@@ -1185,12 +1167,6 @@ void RowOperator::applyContactGroups(const float* x, const float* u, float* w, i
     // relative velocity v = (v_A + w_A x a_A) + (w_B x a_B - v_B), a_B = -r_B (a side without a
     // body: zero sums and zero arms, so zero), then each row's cfm x + d . v.
     const __m256 cfm8 = _mm256_set1_ps(m_cfm);
-    const __m256i split[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
-                              _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6),
-                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
-    const __m256i merge[3] = {_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5),
-                              _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2),
-                              _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)};
     constexpr int kG = kTripleGroup;
     for (int g = firstGroup; g < lastGroup; ++g) {
         const auto row0 = static_cast<std::size_t>(3 * kG) * static_cast<std::size_t>(g);
@@ -1211,17 +1187,8 @@ void RowOperator::applyContactGroups(const float* x, const float* u, float* w, i
                                  : _mm256_add_ps(v[c], _mm256_sub_ps(turn[c], uc[c]));
             }
         }
-        const __m256 v0 = _mm256_loadu_ps(x + row0);
-        const __m256 v1 = _mm256_loadu_ps(x + row0 + 8);
-        const __m256 v2 = _mm256_loadu_ps(x + row0 + 16);
-        // Lane q of xk[k] is x of row 3q + k of the group.
-        const __m256 xk[3] = {
-            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24),
-                                     split[0]),
-            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49),
-                                     split[1]),
-            _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92),
-                                     split[2])};
+        __m256 xk[3];  // lane q of xk[k]: x of row 3 q + k of the group
+        splitTriples(x + row0, xk);
         __m256 wk[3];
         for (int r = 0; r < 3; ++r) {
             // Component c of row r's direction at (3 c + r) kG.
@@ -1232,12 +1199,7 @@ void RowOperator::applyContactGroups(const float* x, const float* u, float* w, i
             }
             wk[r] = d;
         }
-        const __m256 m0 = _mm256_permutevar8x32_ps(wk[0], merge[0]);
-        const __m256 m1 = _mm256_permutevar8x32_ps(wk[1], merge[1]);
-        const __m256 m2 = _mm256_permutevar8x32_ps(wk[2], merge[2]);
-        _mm256_storeu_ps(w + row0, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x92), m2, 0x24));
-        _mm256_storeu_ps(w + row0 + 8, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x24), m2, 0x49));
-        _mm256_storeu_ps(w + row0 + 16, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x49), m2, 0x92));
+        mergeTriples(wk, w + row0);
     }
 }
 #endif
