@@ -561,18 +561,47 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     // normal rows' bounds) also by groups of eight contacts (Workspace::contactConsts).
     const std::size_t constGroups = ws.contactRows ? n / (3 * kContactGroup) : 0;
     ws.contactConsts.resize(kContactConstFloats * constGroups);
+    // With contact rows and the operator's kept diagonals, stepScale's values read straight
+    // from them: row 3k's own, and the disc pair's (3k + 1, 3k + 2) larger one.
+    const std::span<const float> kept =
+        ws.contactRows && p.matrixFree() ? p.op.keptDiagonals() : std::span<const float>();
     const auto scales = [&](std::ptrdiff_t c) {
         const auto first = static_cast<std::size_t>(c * kMatrixFreeChunkRows);
         const std::size_t last = std::min(n, first + kMatrixFreeChunkRows);
-        for (std::size_t i = first; i < last; ++i) {
-            ws.invDiag[i] = stepScale(p, ws, o.omega, i);
+        if (!kept.empty()) {  // chunks hold whole contacts
+            for (std::size_t i = first; i < last; i += 3) {
+                ws.invDiag[i] = o.omega / kept[i];
+                ws.invDiag[i + 1] = o.omega / std::max(kept[i + 1], kept[i + 2]);
+                ws.invDiag[i + 2] = o.omega / std::max(kept[i + 2], kept[i + 1]);
+            }
+        } else {
+            for (std::size_t i = first; i < last; ++i) {
+                ws.invDiag[i] = stepScale(p, ws, o.omega, i);
+            }
         }
         // The groups whose rows lie in this chunk (chunks hold whole groups).
         for (std::size_t g = first / (3 * kContactGroup);
              g < constGroups && 3 * kContactGroup * (g + 1) <= last; ++g) {
             float* out = ws.contactConsts.data() + kContactConstFloats * g;
+            const std::size_t row0 = 3 * kContactGroup * g;
+#if defined(__AVX2__) && defined(__FMA__)
+            using kernels::strideThree;
+            const float* b = p.b.data() + row0;
+            const float* scale = ws.invDiag.data() + row0;
+            const __m256 fields[8] = {strideThree<0>(b),
+                                      strideThree<1>(b),
+                                      strideThree<2>(b),
+                                      strideThree<0>(scale),
+                                      strideThree<1>(scale),
+                                      strideThree<2>(scale),
+                                      strideThree<0>(p.lo.data() + row0),
+                                      strideThree<0>(p.hi.data() + row0)};
+            for (std::size_t f = 0; f < 8; ++f) {
+                _mm256_storeu_ps(out + f * kContactGroup, fields[f]);
+            }
+#else
             for (std::size_t lane = 0; lane < kContactGroup; ++lane) {
-                const std::size_t row = 3 * (kContactGroup * g + lane);
+                const std::size_t row = row0 + 3 * lane;
                 for (std::size_t s = 0; s < 3; ++s) {
                     out[s * kContactGroup + lane] = p.b[row + s];
                     out[(3 + s) * kContactGroup + lane] = ws.invDiag[row + s];
@@ -580,6 +609,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
                 out[6 * kContactGroup + lane] = p.lo[row];
                 out[7 * kContactGroup + lane] = p.hi[row];
             }
+#endif
         }
     };
     const std::ptrdiff_t scaleChunks =

@@ -134,6 +134,13 @@ class RowOperator {
                    ? m_diagonals[static_cast<std::size_t>(i)]
                    : computeDiagonal(i);
     }
+    /// Every row's diagonal() at once while the kept ones are current (empty otherwise: read
+    /// diagonal(i)), for loops over all rows.
+    std::span<const float> keptDiagonals() const {
+        return m_diagonals.size() * kJacobianFloats == m_j.size() && m_diagonalsCfm == m_cfm
+                   ? std::span<const float>(m_diagonals)
+                   : std::span<const float>();
+    }
     /// A_ii computed from J and K.
     float computeDiagonal(int i) const;
     /// Local step scales (docs/rigid.md, "Local step scales"): replaces every row's diagonal
