@@ -45,13 +45,28 @@ std::string LcpProblem::validate(const exec::Executor* ex) const {
     // The first row with a bad diagonal or bounds, over fixed chunks of rows (a matrix-free
     // diagonal is two J . K products a row: worth the threads on a large island).
     constexpr std::ptrdiff_t kChunk = 1024;
+    const std::span<const float> kept =
+        matrixFree() ? op.keptDiagonals() : std::span<const float>();
     const auto rowOk = [&](int i) {
-        const float d = diagonal(i);
+        const float d = kept.empty() ? diagonal(i) : kept[static_cast<std::size_t>(i)];
         return d > 0.0f && std::isfinite(d) &&
                lo[static_cast<std::size_t>(i)] <= hi[static_cast<std::size_t>(i)];
     };
     const auto firstBad = [&](std::ptrdiff_t c) {
         const int last = static_cast<int>(std::min<std::ptrdiff_t>((c + 1) * kChunk, n));
+        if (!kept.empty()) {
+            // The whole chunk tested without a branch a row (vectorized), searched only if one
+            // fails. 0 < d <= FLT_MAX is d > 0 and finite; NaNs compare false.
+            bool ok = true;
+            for (auto i = static_cast<std::size_t>(c * kChunk); i < static_cast<std::size_t>(last);
+                 ++i) {
+                ok &= kept[i] > 0.0f && kept[i] <= std::numeric_limits<float>::max() &&
+                      lo[i] <= hi[i];
+            }
+            if (ok) {
+                return n;
+            }
+        }
         for (int i = static_cast<int>(c * kChunk); i < last; ++i) {
             if (!rowOk(i)) {
                 return i;

@@ -525,7 +525,7 @@ TEST(RowOperator, ContactFormOnlyForRowsOfThatForm) {
 // Validation on three threads names the same first bad row as on the caller alone: a random
 // 6000-row problem with a zero J row (diagonal 0) and a row with lo > hi after it, both at fresh
 // random places (the diagonal's message when it comes first or on the same row, the bounds'
-// otherwise).
+// otherwise); and a row whose diagonal is infinite, named.
 TEST(RowOperator, ValidationOnThreadsReportsTheFirstBadRow) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -547,6 +547,18 @@ TEST(RowOperator, ValidationOnThreadsReportsTheFirstBadRow) {
                                    : "row " + std::to_string(crossed) + ": lo > hi"),
         std::string::npos)
         << alone;
+    // A row whose diagonal overflows to infinity, alone: named too.
+    LcpProblem huge = test::rowOperatorProblem(test::RowOperatorShape{2000, true}, seed + 1);
+    const int big = row(rng);
+    const std::size_t at = huge.op.body(big, 0) >= 0 ? 0 : RowOperator::kBodyFloats;
+    huge.op.jacobian(big)[at] = 1e30f;
+    huge.op.weighted(big)[at] = 1e30f;
+    huge.op.buildBodyIndex();
+    ASSERT_TRUE(std::isinf(huge.op.diagonal(big)));
+    const std::string named = huge.validate(test::executor().get());
+    EXPECT_NE(named.find("A(" + std::to_string(big) + "," + std::to_string(big) + ")"),
+              std::string::npos)
+        << named;
 }
 
 // The gather loads each body entry's six K floats with an eight-float load (lanes 6 and 7 hold
