@@ -373,8 +373,8 @@ RowsResult projectRowRange(const LcpProblem& p, const float* cur, float* next, W
 // probe what a pinned row adds (|x - clamp(x - w, x, x)| and 0 (w + x)). Returns where the rest
 // continues: the contacts after the last whole group of Workspace::contactConsts.
 std::ptrdiff_t contactPassAvx2(const float* cur, float* next, const Workspace& ws, float weight,
-                               bool wantResidual, std::ptrdiff_t begin, std::ptrdiff_t end,
-                               RowsResult& out) {
+                               bool wantResidual, bool wByField, std::ptrdiff_t begin,
+                               std::ptrdiff_t end, RowsResult& out) {
     using F = lanes::Float8;
     using kernels::strideThree;
     const F zero = lanes::splat<F>(0.0f);
@@ -399,9 +399,10 @@ std::ptrdiff_t contactPassAvx2(const float* cur, float* next, const Workspace& w
         const F xn{strideThree<0>(xr)};
         const F xf{strideThree<1>(xr)};
         const F xg{strideThree<2>(xr)};
-        const F wn = F{strideThree<0>(wr)} + at(0);
-        const F wf = F{strideThree<1>(wr)} + at(1);
-        const F wg = F{strideThree<2>(wr)} + at(2);
+        // w by field (RowOperator::applyGroupsByField) or in row order.
+        const F wn = F{wByField ? _mm256_loadu_ps(wr) : strideThree<0>(wr)} + at(0);
+        const F wf = F{wByField ? _mm256_loadu_ps(wr + 8) : strideThree<1>(wr)} + at(1);
+        const F wg = F{wByField ? _mm256_loadu_ps(wr + 16) : strideThree<2>(wr)} + at(2);
         const F l = at(6);
         const F h = at(7);
         F vn = kernels::rowStep(xn, wn, l, h, at(3), r, probe);
@@ -430,11 +431,14 @@ std::ptrdiff_t contactPassAvx2(const float* cur, float* next, const Workspace& w
 // their rows: the rows' and the pairs' updates of projectRowRange and pairRange, eight
 // contacts at a time where the CPU has AVX2.
 RowsResult contactRange(const LcpProblem& p, const float* cur, float* next, Workspace& ws,
-                        float weight, bool wantResidual, std::ptrdiff_t begin, std::ptrdiff_t end) {
+                        float weight, bool wantResidual, bool wByField, std::ptrdiff_t begin,
+                        std::ptrdiff_t end) {
     RowsResult out;
     std::ptrdiff_t k = begin;
 #if defined(__AVX2__) && defined(__FMA__)
-    k = contactPassAvx2(cur, next, ws, weight, wantResidual, k, end, out);
+    k = contactPassAvx2(cur, next, ws, weight, wantResidual, wByField, k, end, out);
+#else
+    (void)wByField;
 #endif
     if (k < end) {
         const RowsResult q = projectRowRange(p, cur, next, ws, weight, 3 * k, 3 * end);
@@ -495,8 +499,27 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
     if (matrixFree) {
         gatherBodies(p.op, cur, ws, ex);  // u = W J^T x^t: every row's pass reads it
     }
+    // A contact-form operator hands the contact pass its whole groups' w by field (the pass's
+    // own layout: no merge into row order and split again); the rows after them in row order.
+    // The row chunks begin at whole groups.
+    constexpr std::ptrdiff_t kGroupRows = 3 * RowOperator::kTripleGroup;
+    static_assert(kMatrixFreeChunkRows % kGroupRows == 0 &&
+                  kContactGroup == RowOperator::kTripleGroup);
+#if defined(__AVX2__) && defined(__FMA__)
+    const bool wByField = matrixFree && ws.contactRows && p.op.contactForm();
+#else
+    const bool wByField = false;
+#endif
+    const std::ptrdiff_t wholeGroups = n / kGroupRows;
     auto rows = [&](std::ptrdiff_t b, std::ptrdiff_t e) {
-        if (matrixFree) {
+        if (wByField) {
+            const std::ptrdiff_t g0 = std::min(wholeGroups, b / kGroupRows);
+            const std::ptrdiff_t g1 = std::min(wholeGroups, e / kGroupRows);
+            p.op.applyGroupsByField(cur, ws.u.data(), ws.w.data(), static_cast<int>(g0),
+                                    static_cast<int>(g1));
+            p.op.applyRows(cur, ws.u.data(), ws.w.data(),
+                           static_cast<int>(std::max(b, kGroupRows * g1)), static_cast<int>(e));
+        } else if (matrixFree) {
             p.op.applyRows(cur, ws.u.data(), ws.w.data(), static_cast<int>(b), static_cast<int>(e));
         } else {
             linalg::matVec(a + b * n, static_cast<int>(e - b), n, cur, ws.w.data() + b);
@@ -504,9 +527,9 @@ float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& 
         if (keep != nullptr) {
             std::copy(cur + b, cur + e, keep + b);
         }
-        const RowsResult q =
-            ws.contactRows ? contactRange(p, cur, next, ws, weight, wantResidual, b / 3, e / 3)
-                           : projectRowRange(p, cur, next, ws, weight, b, e);
+        const RowsResult q = ws.contactRows ? contactRange(p, cur, next, ws, weight, wantResidual,
+                                                           wByField, b / 3, e / 3)
+                                            : projectRowRange(p, cur, next, ws, weight, b, e);
         return Partial{q.r, q.probe};
     };
     const auto combine = [](Partial acc, const Partial& q) {

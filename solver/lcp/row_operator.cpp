@@ -1162,7 +1162,7 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
 }
 
 void RowOperator::applyContactGroups(const float* x, const float* u, float* w, int firstGroup,
-                                     int lastGroup) const {
+                                     int lastGroup, bool byField) const {
     // Per group, x split and w merged as in applyTripleGroups; in between, each contact's
     // relative velocity v = (v_A + w_A x a_A) + (w_B x a_B - v_B), a_B = -r_B (a side without a
     // body: zero sums and zero arms, so zero), then each row's cfm x + d . v.
@@ -1199,10 +1199,31 @@ void RowOperator::applyContactGroups(const float* x, const float* u, float* w, i
             }
             wk[r] = d;
         }
-        mergeTriples(wk, w + row0);
+        if (byField) {
+            for (int r = 0; r < 3; ++r) {
+                _mm256_storeu_ps(w + row0 + static_cast<std::size_t>(r * kG), wk[r]);
+            }
+        } else {
+            mergeTriples(wk, w + row0);
+        }
     }
 }
 #endif
+
+void RowOperator::applyGroupsByField(const float* x, const float* u, float* w, int firstGroup,
+                                     int lastGroup) const {
+#if defined(__AVX2__) && defined(__FMA__)
+    if (m_contactForm) {
+        applyContactGroups(x, u, w, firstGroup, lastGroup, true);
+        return;
+    }
+#else
+    (void)x, (void)u, (void)w, (void)firstGroup, (void)lastGroup;
+#endif
+    throw std::logic_error(
+        "RowOperator::applyGroupsByField: only for a contact-form operator "
+        "in an AVX2 build (check contactForm())");
+}
 
 void RowOperator::applyContactRowsScalar(const float* x, const float* u, float* w, int firstRow,
                                          int lastRow) const {

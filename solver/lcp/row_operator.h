@@ -189,6 +189,13 @@ class RowOperator {
                       const float* impulses = nullptr) const;
     /// (A x)_i for the rows [firstRow, lastRow), from u of gatherBodies (w indexed by row).
     void applyRows(const float* x, const float* u, float* w, int firstRow, int lastRow) const;
+    /// Contact form (AVX2 builds): applyRows of the whole groups of kTripleGroup contacts
+    /// [firstGroup, lastGroup) by field, what a pass over contacts loads: group g's 3 *
+    /// kTripleGroup floats at w + 3 * kTripleGroup * g hold its contacts' first rows, then their
+    /// second, then their third; the same values as applyRows (whole groups: rows() /
+    /// (3 * kTripleGroup)). Throws std::logic_error outside the contact form or without AVX2.
+    void applyGroupsByField(const float* x, const float* u, float* w, int firstGroup,
+                            int lastGroup) const;
     /// w = A x on the calling thread (u: scratch of kBodyFloats * bodies; the contact form's
     /// impulses are allocated here: for tests and small problems).
     void apply(const float* x, float* u, float* w) const;
@@ -239,9 +246,10 @@ class RowOperator {
     void applyTripleGroups(const float* x, const float* u, float* w, int firstGroup,
                            int lastGroup) const;
     /// applyTripleGroups in the contact form: each contact's relative velocity
-    /// v_A + w_A x r_A - v_B - w_B x r_B from the frame and arms, then its three rows' d_k . v.
-    void applyContactGroups(const float* x, const float* u, float* w, int firstGroup,
-                            int lastGroup) const;
+    /// v_A + w_A x r_A - v_B - w_B x r_B from the frame and arms, then its three rows' d_k . v;
+    /// w in row order, or (byField) as applyGroupsByField stores it.
+    void applyContactGroups(const float* x, const float* u, float* w, int firstGroup, int lastGroup,
+                            bool byField = false) const;
 #endif
     /// applyRowsScalar in the contact form: the same operations as applyContactGroups' lanes.
     void applyContactRowsScalar(const float* x, const float* u, float* w, int firstRow,

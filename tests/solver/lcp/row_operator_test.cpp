@@ -392,7 +392,7 @@ TEST(RowOperator, TripleLayoutHoldsEachRowsComponentsAndDiagonals) {
 // against the static world, each body's W given. Its product agrees with the double-precision
 // product through K to a few float roundings, and whatever splits the impulses, the gathers and
 // the rows are computed in (one contact, body or row at a time, or in ranges that cut the
-// eight-contact groups) they are the same bits.
+// eight-contact groups) they are the same bits, and so are the whole groups' rows by field.
 TEST(RowOperator, ContactFormAgreesWithTheRowsAndDoesNotDependOnTheSplit) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -458,13 +458,36 @@ TEST(RowOperator, ContactFormAgreesWithTheRowsAndDoesNotDependOnTheSplit) {
             ASSERT_EQ(std::bit_cast<std::uint32_t>(wPieces[i]), std::bit_cast<std::uint32_t>(w[i]))
                 << "row " << i;
         }
+#if defined(__AVX2__) && defined(__FMA__)
+        // The whole groups by field, in two ranges: group g's row 3 q + r at 24 g + 8 r + q.
+        constexpr int kG = RowOperator::kTripleGroup;
+        const int groups = p.n / (3 * kG);
+        std::vector<float> byField(x.size(), std::numeric_limits<float>::quiet_NaN());
+        const int cut = static_cast<int>(rng() % static_cast<unsigned>(groups + 1));
+        op.applyGroupsByField(x.data(), u.data(), byField.data(), 0, cut);
+        op.applyGroupsByField(x.data(), u.data(), byField.data(), cut, groups);
+        for (int g = 0; g < groups; ++g) {
+            for (int q = 0; q < kG; ++q) {
+                for (int r = 0; r < 3; ++r) {
+                    const auto at = static_cast<std::size_t>(3 * kG * g + kG * r + q);
+                    const auto row = static_cast<std::size_t>(3 * kG * g + 3 * q + r);
+                    ASSERT_EQ(std::bit_cast<std::uint32_t>(byField[at]),
+                              std::bit_cast<std::uint32_t>(w[row]))
+                        << "group " << g << " contact " << q << " row " << r;
+                }
+            }
+        }
+        for (std::size_t i = static_cast<std::size_t>(3 * kG * groups); i < x.size(); ++i) {
+            ASSERT_TRUE(std::isnan(byField[i])) << "row " << i << " after the groups written";
+        }
+#endif
     }
 }
 
 // The contact form is refused, and the product still agrees with the rows through K, when a
 // contact's angular part is not its arm times its direction (one row's moved by 1e-3), when
 // no W is given, or when a contact names one body on both sides; gathering a contact-form
-// operator without impulses is refused with a message.
+// operator without impulses, or asking another for its rows by field, is refused.
 TEST(RowOperator, ContactFormOnlyForRowsOfThatForm) {
     const unsigned seed = test::freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -497,6 +520,7 @@ TEST(RowOperator, ContactFormOnlyForRowsOfThatForm) {
     std::vector<float> u(static_cast<std::size_t>(RowOperator::kBodyFloats * p.op.bodies()));
     std::vector<float> x(static_cast<std::size_t>(p.n), 1.0f);
     EXPECT_THROW(p.op.gatherBodies(x.data(), u.data(), 0, p.op.bodies()), std::invalid_argument);
+    std::vector<float> w(x.size());
     // One angular component of a row with a body on side A moved: a random row in the groups
     // of eight contacts, or one of the last contacts' rows.
     for (const bool tail : {false, true}) {
@@ -516,6 +540,9 @@ TEST(RowOperator, ContactFormOnlyForRowsOfThatForm) {
     noMasses.op.buildBodyIndex();
     EXPECT_FALSE(noMasses.op.contactForm());
     EXPECT_TRUE(productMatches(noMasses));
+    // Rows by field are the contact form's only.
+    EXPECT_THROW(noMasses.op.applyGroupsByField(x.data(), u.data(), w.data(), 0, 1),
+                 std::logic_error);
     shape.sameBody = true;
     LcpProblem same = test::rowOperatorProblem(shape, static_cast<unsigned>(rng()));
     EXPECT_FALSE(same.op.contactForm());
