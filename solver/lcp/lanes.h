@@ -228,4 +228,44 @@ using FloatW = Float8;
 using FloatW = Float1;
 #endif
 
+// ---- Row triples (a contact's three rows, consecutive) by stream ----
+
+#if defined(__AVX2__) && defined(__FMA__)
+/// Lane l of the result: v[3 l + s] of the 24 floats v[0 .. 24) (stream s of row triples).
+template <int S>
+inline __m256 strideThree(const float* v) {
+    // Position p of a, b, c holds v[p], v[8 + p], v[16 + p]: exactly one is of stream S.
+    constexpr auto pick = [](int base) {
+        int mask = 0;
+        for (int p = 0; p < 8; ++p) {
+            mask |= (base + p) % 3 == S ? 1 << p : 0;
+        }
+        return mask;
+    };
+    const __m256 t =
+        _mm256_blend_ps(_mm256_blend_ps(_mm256_loadu_ps(v), _mm256_loadu_ps(v + 8), pick(8)),
+                        _mm256_loadu_ps(v + 16), pick(16));
+    return _mm256_permutevar8x32_ps(
+        t, _mm256_setr_epi32(S, (3 + S) % 8, (6 + S) % 8, (9 + S) % 8, (12 + S) % 8, (15 + S) % 8,
+                             (18 + S) % 8, (21 + S) % 8));
+}
+
+/// strideThree's inverse: v[3 l + s] = a_s lane l for the 24 floats v[0 .. 24).
+inline void storeThree(float* v, __m256 a0, __m256 a1, __m256 a2) {
+    // Lane l of stream s goes to position (3 l + s) mod 8 of the vector holding row 3 l + s.
+    const __m256 t0 = _mm256_permutevar8x32_ps(a0, _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    const __m256 t1 = _mm256_permutevar8x32_ps(a1, _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
+    const __m256 t2 = _mm256_permutevar8x32_ps(a2, _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+    _mm256_storeu_ps(v, _mm256_blend_ps(_mm256_blend_ps(t0, t1, 0x92), t2, 0x24));
+    _mm256_storeu_ps(v + 8, _mm256_blend_ps(_mm256_blend_ps(t0, t1, 0x24), t2, 0x49));
+    _mm256_storeu_ps(v + 16, _mm256_blend_ps(_mm256_blend_ps(t0, t1, 0x49), t2, 0x92));
+}
+/// The three streams of the 24 floats at v: out[s] = strideThree<s>(v).
+inline void splitThree(const float* v, __m256 (&out)[3]) {
+    out[0] = strideThree<0>(v);
+    out[1] = strideThree<1>(v);
+    out[2] = strideThree<2>(v);
+}
+#endif
+
 }  // namespace ww::lcp::lanes

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "solver/lcp/lanes.h"
+
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #endif
@@ -58,29 +60,6 @@ inline void transpose8(const __m256 (&in)[8], __m256* out, int count = 8) {
     }
 }
 
-// A triple group's 24 rows (eight contacts' three, consecutive from `rows`) by row of the
-// contact: lane q of out[k] is row 3 q + k (three blends and a lane permutation each).
-inline void splitTriples(const float* rows, __m256 (&out)[3]) {
-    const __m256 v0 = _mm256_loadu_ps(rows);
-    const __m256 v1 = _mm256_loadu_ps(rows + 8);
-    const __m256 v2 = _mm256_loadu_ps(rows + 16);
-    out[0] = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24),
-                                      _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
-    out[1] = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49),
-                                      _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6));
-    out[2] = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92),
-                                      _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
-}
-
-// splitTriples' inverse: lane q of in[k] stored as row 3 q + k of the 24 at `rows`.
-inline void mergeTriples(const __m256 (&in)[3], float* rows) {
-    const __m256 m0 = _mm256_permutevar8x32_ps(in[0], _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
-    const __m256 m1 = _mm256_permutevar8x32_ps(in[1], _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
-    const __m256 m2 = _mm256_permutevar8x32_ps(in[2], _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
-    _mm256_storeu_ps(rows, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x92), m2, 0x24));
-    _mm256_storeu_ps(rows + 8, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x24), m2, 0x49));
-    _mm256_storeu_ps(rows + 16, _mm256_blend_ps(_mm256_blend_ps(m0, m1, 0x49), m2, 0x92));
-}
 #endif
 
 }  // namespace
@@ -475,7 +454,7 @@ void RowOperator::contactImpulses(const float* x, float* impulses, int firstCont
         const auto g = static_cast<std::size_t>(t / kTripleGroup);
         const float* l = m_jByTriple.data() + m_groupFloats * g;
         __m256 xk[3];  // lane q of xk[k]: x of the group's contact q's row k
-        splitTriples(x + 3 * static_cast<std::size_t>(t), xk);
+        lanes::splitThree(x + 3 * static_cast<std::size_t>(t), xk);
         __m256 p[4];
         for (int c = 0; c < 3; ++c) {
             // Component c of row k's frame vector at (3 c + k) kTripleGroup.
@@ -1120,7 +1099,7 @@ bool RowOperator::fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk) {
         diag[r] = _mm256_blendv_ps(d, _mm256_add_ps(d, dot6Side8(j, k, kU)), hasB);
     }
     // Back to row order (lane q of diag[r] is row 3 q + r), as applyTripleGroups stores w.
-    mergeTriples(diag, m_diagonals.data() + row0);
+    lanes::storeThree(m_diagonals.data() + row0, diag[0], diag[1], diag[2]);
     formOk = !arms || contactArmsAvx2(frame, angA, angB, hasA, hasB,
                                       m_contactArms.data() + 8 * kG * g, out + 9 * kG);
     return true;
@@ -1138,7 +1117,7 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
         const auto row0 = static_cast<std::size_t>(3 * kG) * static_cast<std::size_t>(g);
         const std::int32_t* sides = m_bodyByTriple.data() + 2 * kG * static_cast<std::size_t>(g);
         __m256 wk[3];  // lane q of wk[k]: row 3 q + k of the group, cfm x to start
-        splitTriples(x + row0, wk);
+        lanes::splitThree(x + row0, wk);
         for (__m256& v : wk) {
             v = _mm256_mul_ps(cfm8, v);
         }
@@ -1157,7 +1136,7 @@ void RowOperator::applyTripleGroups(const float* x, const float* u, float* w, in
                 wk[r] = _mm256_blendv_ps(wk[r], _mm256_add_ps(wk[r], d), present);
             }
         }
-        mergeTriples(wk, w + row0);
+        lanes::storeThree(w + row0, wk[0], wk[1], wk[2]);
     }
 }
 
@@ -1188,7 +1167,7 @@ void RowOperator::applyContactGroups(const float* x, const float* u, float* w, i
             }
         }
         __m256 xk[3];  // lane q of xk[k]: x of row 3 q + k of the group
-        splitTriples(x + row0, xk);
+        lanes::splitThree(x + row0, xk);
         __m256 wk[3];
         for (int r = 0; r < 3; ++r) {
             // Component c of row r's direction at (3 c + r) kG.
@@ -1204,7 +1183,7 @@ void RowOperator::applyContactGroups(const float* x, const float* u, float* w, i
                 _mm256_storeu_ps(w + row0 + static_cast<std::size_t>(r * kG), wk[r]);
             }
         } else {
-            mergeTriples(wk, w + row0);
+            lanes::storeThree(w + row0, wk[0], wk[1], wk[2]);
         }
     }
 }

@@ -130,16 +130,12 @@ class RowOperator {
     /// A_ii = J_iA . K_iA + J_iB . K_iB + cfm (when both sides name one body, the cross terms
     /// J_iA . K_iB + J_iB . K_iA too): kept by buildBodyIndex while they match the rows and cfm.
     float diagonal(int i) const {
-        return m_diagonals.size() * kJacobianFloats == m_j.size() && m_diagonalsCfm == m_cfm
-                   ? m_diagonals[static_cast<std::size_t>(i)]
-                   : computeDiagonal(i);
+        return diagonalsKept() ? m_diagonals[static_cast<std::size_t>(i)] : computeDiagonal(i);
     }
     /// Every row's diagonal() at once while the kept ones are current (empty otherwise: read
     /// diagonal(i)), for loops over all rows.
     std::span<const float> keptDiagonals() const {
-        return m_diagonals.size() * kJacobianFloats == m_j.size() && m_diagonalsCfm == m_cfm
-                   ? std::span<const float>(m_diagonals)
-                   : std::span<const float>();
+        return diagonalsKept() ? std::span<const float>(m_diagonals) : std::span<const float>();
     }
     /// A_ii computed from J and K.
     float computeDiagonal(int i) const;
@@ -213,6 +209,11 @@ class RowOperator {
   private:
     friend struct RowOperatorProbe;  // tests: reads the layouts and corrupts them for validate
 
+    /// True while m_diagonals holds every row's computeDiagonal (one per row, made with
+    /// today's cfm).
+    bool diagonalsKept() const {
+        return m_diagonals.size() * kJacobianFloats == m_j.size() && m_diagonalsCfm == m_cfm;
+    }
     /// buildBodyIndex's parts: the counting sort of the entries by body (m_bodyStart,
     /// m_bodyEntries), and the layouts and diagonals filled from the index and the rows.
     void sortEntriesByBody();
