@@ -436,10 +436,9 @@ const float* RowOperator::impulsesOf(const float* x, std::vector<float>& impulse
             contactImpulses(x, impulses.data(), static_cast<int>(first),
                             static_cast<int>(std::min(first + kChunkContacts, contacts)));
         },
-        // The floats streamed per contact (its frame's nine, its three x, P's four): counted as
-        // a third of a product's multiply-adds, the loop stayed on the calling thread for
-        // islands under ~11 000 rows (a 20 x 20 collapse's), while the others waited for it
-        // once a pass.
+        // Work: the floats streamed per contact (its frame's nine, its three x, P's four), so
+        // that an island from ~6 000 rows (a 20 x 20 collapse's) runs this once-a-pass loop on
+        // every thread rather than on the caller while the others wait.
         16 * contacts);
     return impulses.data();
 }
