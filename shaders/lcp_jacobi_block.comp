@@ -140,7 +140,7 @@ void main() {
             history[d.historyOffset + t] = r;
         }
         const bool finite = !isinf(r) && !isnan(r);
-        if (!finite || t == d.maxIterations || t % uCheckEvery == 0u) {
+        if (lcpTestsIterate(t, uCheckEvery, d.maxIterations, r, uTolerance, uAccelerate != 0u)) {
             if (!finite) {
                 status = LCP_DIVERGED;
                 break;

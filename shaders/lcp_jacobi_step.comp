@@ -68,7 +68,8 @@ void main() {
         const uint tp = uT - 1u;
         const float r = uintBitsToFloat(residualBits[tp]);
         const bool finite = !isinf(r) && !isnan(r);
-        if (!finite || tp % uCheckEvery == 0u) {
+        // The last iterate's test is the host's (no maxIterations here: LCP_NONE never matches).
+        if (lcpTestsIterate(tp, uCheckEvery, LCP_NONE, r, uTolerance, uAccelerate != 0u)) {
             uint status = LCP_NONE;
             if (!finite) {
                 status = LCP_DIVERGED;

@@ -104,6 +104,15 @@ struct LcpMfBlock {
 // Chebyshev restart: the residual rose by more than 1 % (lcp_common.h, kChebyshevRestartRise).
 #define LCP_RESTART_RISE 1.01
 
+// Whether iterate t's residual r is tested (lcp_common.h, testsIterate): every checkEvery-th, the
+// last, a non-finite one, and with acceleration any that meets the tolerance (r is then computed
+// every pass), so that the backends stop at the same iterate.
+bool lcpTestsIterate(uint t, uint checkEvery, uint maxIterations, float r, float tolerance,
+                     bool accelerated) {
+    return t == maxIterations || isnan(r) || isinf(r) || t % checkEvery == 0u ||
+           (accelerated && tolerance > 0.0 && r <= tolerance);
+}
+
 // Residual bits of row i: |x - clamp(x - w, lo, hi)|, or +inf when w is not finite (so that
 // atomicMax over uint bits of non-negative floats keeps the largest, and NaN is never lost).
 uint lcpResidualBits(float xi, float w, float lo, float hi) {

@@ -81,7 +81,7 @@ bool stepRow(uint i, inout uint bits) {
         const uint tp = uT - 1u;
         const float r = uintBitsToFloat(residualBits[d.residualOffset + tp]);
         const bool finite = !isinf(r) && !isnan(r);
-        if (!finite || tp % uCheckEvery == 0u || tp == d.maxIterations) {
+        if (lcpTestsIterate(tp, uCheckEvery, d.maxIterations, r, uTolerance, uAccelerate != 0u)) {
             uint status = LCP_NONE;
             if (!finite) {
                 status = LCP_DIVERGED;

@@ -38,6 +38,19 @@ inline int chebyshevStart(int t, int previousStart, float rPrev1, float rPrev2) 
     return t >= 2 && rPrev1 > kChebyshevRestartRise * rPrev2 ? t : previousStart;
 }
 
+/// Whether iterate t's residual r is tested against the tolerance and for divergence: every
+/// checkEvery-th iterate, the last (t == maxIterations), a non-finite one, and, where the
+/// iteration is accelerated (Chebyshev: every pass computes r for the restart rule), any iterate
+/// that meets the tolerance, so that such a solve stops at the first pass that meets it instead
+/// of the next multiple of checkEvery. Only the checkEvery-th iterates are kept as the last good
+/// one (the fallback of a diverged solve): stopping at a converged iterate needs no copy.
+/// shaders/lcp_layout.glsl's lcpTestsIterate is the same rule.
+inline bool testsIterate(int t, int checkEvery, int maxIterations, float r, float tolerance,
+                         bool accelerated) {
+    return t == maxIterations || !std::isfinite(r) || t % checkEvery == 0 ||
+           (accelerated && tolerance > 0.0f && r <= tolerance);
+}
+
 /// Two friction rows projected jointly onto the disc ||(x_first, x_second)|| <= mu max(x_normal, 0)
 /// (FrictionCone::kDisc). first < second.
 struct FrictionPair {

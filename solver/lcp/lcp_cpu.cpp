@@ -671,12 +671,13 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
             rep.history.push_back(r);
         }
         rep.residual = r;
-        // The last pass (t == maxIt) only measures the residual of the final iterate.
-        if (t == maxIt || !std::isfinite(r) || t % every == 0) {
+        // The last pass (t == maxIt) only measures the residual of the final iterate. An
+        // accelerated pass computed r anyway: it stops the solve wherever r meets the tolerance.
+        if (testsIterate(t, every, maxIt, r, o.tolerance, !ws.weights.empty())) {
             if (mon.check(r) || t == maxIt) {
                 break;
             }
-            std::swap(ws.good, ws.kept);  // x^t, copied by the pass
+            std::swap(ws.good, ws.kept);  // x^t, copied by the pass (a checked iterate)
         }
         std::swap(cur, next);
     }

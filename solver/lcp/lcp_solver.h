@@ -109,9 +109,12 @@ struct LcpOptions {
     /// default is the paper's conservative value. Gauss-Seidel converges for 0 < omega < 2
     /// (SPD A): choosing it, set omega = defaultOmega(kGaussSeidel) (1).
     float omega = kPaperOmega;
-    int maxIterations = 0;       ///< 0 means "2n" (the paper's choice)
-    float tolerance = 0.0f;      ///< natural-map residual inf-norm; 0 = run the fixed count
-    int checkEvery = 8;          ///< residual check period when tolerance > 0
+    int maxIterations = 0;   ///< 0 means "2n" (the paper's choice)
+    float tolerance = 0.0f;  ///< natural-map residual inf-norm; 0 = run the fixed count
+    /// Residual check period when tolerance > 0: every checkEvery-th iterate is tested for
+    /// convergence and divergence and kept as the last good one. Accelerated Jacobi
+    /// (chebyshevRho > 0) also stops at any iterate that meets the tolerance (testsIterate).
+    int checkEvery = 8;
     bool recordHistory = false;  ///< residual per iteration (computing it may cost extra)
     /// Divergence: a non-finite iterate, or a checked residual above this factor times the
     /// smallest residual seen so far (and above the tolerance).

@@ -518,6 +518,45 @@ TEST(LcpCpu, StoppingRules) {
     }
 }
 
+// Accelerated Jacobi computes every pass's residual (the restart rule reads it), so it stops at
+// the first iterate that meets the tolerance whatever checkEvery is (testsIterate); plain
+// Jacobi and Gauss-Seidel stop at the first checked one. The history, recorded alongside,
+// names that iterate. Fresh contact problems with friction, checkEvery 10.
+TEST(LcpCpu, AcceleratedJacobiStopsAtTheFirstIterateUnderTheTolerance) {
+    auto solver = makeCpuLcpSolver(test::executor());
+    const unsigned seed = test::freshSeed();
+    int offCheck = 0;
+    for (unsigned k = 0; k < 6; ++k) {
+        const auto p = test::contactProblem(20, seed + k, true);
+        const auto s = test::spectrum(p);
+        for (bool accelerated : {true, false}) {
+            LcpOptions o;
+            o.omega = cappedOmega(s);
+            o.chebyshevRho = accelerated ? static_cast<float>(std::max(1.0 - o.omega * s.minScaled,
+                                                                       o.omega * s.maxScaled - 1.0))
+                                         : 0.0f;
+            o.tolerance = 1e-3f;
+            o.checkEvery = 10;
+            o.maxIterations = 20000;
+            o.recordHistory = true;
+            std::vector<float> x(static_cast<std::size_t>(p.n), 0.0f);
+            const auto rep = solver->solve(p, x, o);
+            const std::string what =
+                "seed " + std::to_string(seed + k) + (accelerated ? " accelerated" : " plain");
+            ASSERT_EQ(rep.status, LcpStatus::kConverged) << what;
+            ASSERT_EQ(rep.history.size(), static_cast<std::size_t>(rep.iterations) + 1) << what;
+            int first = -1;  // the first iterate the rule tests that meets the tolerance
+            for (int t = 0; t <= rep.iterations && first < 0; ++t) {
+                const bool tested = accelerated || t % o.checkEvery == 0;
+                first = tested && rep.history[static_cast<std::size_t>(t)] <= o.tolerance ? t : -1;
+            }
+            EXPECT_EQ(rep.iterations, first) << what;
+            offCheck += accelerated && rep.iterations % o.checkEvery != 0 ? 1 : 0;
+        }
+    }
+    EXPECT_GT(offCheck, 0) << "every accelerated solve met the tolerance at a checked iterate";
+}
+
 TEST(LcpCpu, HistoryRecordsEveryIterate) {
     auto solver = makeCpuLcpSolver(test::executor());
     const auto p = test::spdProblem(40, 8u);

@@ -243,8 +243,14 @@ TEST_F(LcpGpuMatrixFree, ConvergedSolutionsMatchLemke) {
             "contacts " + std::to_string(contacts) + " seed " + std::to_string(seed);
         ASSERT_TRUE(rep.error.empty()) << rep.error;
         ASSERT_EQ(rep.status, LcpStatus::kConverged) << what << " residual " << rep.residual;
-        EXPECT_EQ(rep.iterations % 4, 0) << what;
         EXPECT_LE(naturalResidual(p, x), 2e-5) << what;
+        // Accelerated, the solve stops at the first pass that meets the tolerance, checked or
+        // not (testsIterate): capped one pass earlier, the same solve does not converge.
+        ASSERT_GT(rep.iterations, 0) << what;
+        LcpOptions shorter = o;
+        shorter.maxIterations = rep.iterations - 1;
+        std::vector<float> y(x.size(), 0.0f);
+        EXPECT_NE(m_gpu->solve(p, y, shorter).status, LcpStatus::kConverged) << what;
         const auto ref = reference::solveBounded(p);
         ASSERT_TRUE(ref.has_value()) << what;
         const double bound = (1 + s.maxEig) / s.minEig * std::sqrt(double(p.n)) * 2e-5 + 1e-6;
