@@ -9,7 +9,16 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
 #include <thread>
+#include <vector>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#endif
 
 namespace ww::exec {
 
@@ -78,6 +87,164 @@ void Executor::run(std::ptrdiff_t nChunks, RangeFn fn, void* ctx, LoopAffinity* 
             oneapi::tbb::parallel_for(range, body);
         }
     });
+}
+
+namespace {
+/// The shared state of one runStages. `published` holds the stage's number (high half) and
+/// chunk count (low half; 0 ends the run). A stage's chunks are cut into one contiguous
+/// segment per thread slot; `next[s]` is the next chunk of segment s to take, tagged with the
+/// stage number so that a thread still holding an old stage's number never takes a chunk of a
+/// newer one. `done` counts the stage's finished chunks.
+struct Team {
+    static constexpr std::uint64_t kLow = 0xffffffffu;
+    struct alignas(64) Cursor {
+        std::atomic<std::uint64_t> next{0};
+    };
+    explicit Team(int slots) : next(static_cast<std::size_t>(slots)) {}
+    alignas(64) std::atomic<std::uint64_t> published{0};
+    alignas(64) std::atomic<std::int64_t> done{0};
+    std::vector<Cursor> next;
+    std::mutex errorMutex;
+    std::exception_ptr error;
+
+    /// Chunk where slot s's segment of a stage of n chunks begins.
+    std::int64_t segmentStart(std::int64_t n, std::size_t s) const {
+        return n * static_cast<std::int64_t>(s) / static_cast<std::int64_t>(next.size());
+    }
+    void keepError() {
+        const std::lock_guard lock(errorMutex);
+        if (!error) {
+            error = std::current_exception();
+        }
+    }
+    bool failed() {
+        const std::lock_guard lock(errorMutex);
+        return static_cast<bool>(error);
+    }
+};
+
+void relax() {
+#if defined(__x86_64__) || defined(_M_X64)
+    _mm_pause();
+#endif
+}
+}  // namespace
+
+void Executor::runStagesOnTeam(PlanFn plan, void* planCtx, ChunkFn chunk, void* chunkCtx) const {
+    Team team(m_threads);
+    const std::size_t slots = team.next.size();
+    // Plans the stage after `stage` and publishes it (no plan after a failure); its count.
+    const auto publish = [&](std::uint64_t stage) {
+        std::int64_t n = 0;
+        if (!team.failed()) {
+            try {
+                n = static_cast<std::int64_t>(plan(planCtx));
+            } catch (...) {
+                team.keepError();
+                n = 0;
+            }
+        }
+        const std::uint64_t following = stage + 1;
+        team.done.store(0, std::memory_order_relaxed);
+        for (std::size_t s = 0; s < slots; ++s) {
+            team.next[s].next.store(
+                (following << 32) | static_cast<std::uint64_t>(team.segmentStart(n, s)),
+                std::memory_order_relaxed);
+        }
+        team.published.store((following << 32) | static_cast<std::uint64_t>(n),
+                             std::memory_order_release);
+        return n;
+    };
+    if (publish(0) == 0) {
+        if (team.error) {
+            std::rethrow_exception(team.error);
+        }
+        return;
+    }
+    // Takes up to `grain` chunks of segment s of stage `stage` (n chunks); false when none is
+    // left there.
+    const auto take = [&](std::size_t s, std::uint64_t stage, std::int64_t n, std::int64_t grain,
+                          int worker, bool& last) {
+        const std::int64_t end = team.segmentStart(n, s + 1);
+        for (;;) {
+            std::uint64_t c = team.next[s].next.load(std::memory_order_relaxed);
+            const auto first = static_cast<std::int64_t>(c & Team::kLow);
+            if ((c >> 32) != stage || first >= end) {
+                return false;
+            }
+            const std::int64_t stop = std::min(end, first + grain);
+            if (!team.next[s].next.compare_exchange_weak(
+                    c, (stage << 32) | static_cast<std::uint64_t>(stop),
+                    std::memory_order_relaxed)) {
+                continue;
+            }
+            try {
+                for (std::int64_t k = first; k < stop; ++k) {
+                    chunk(chunkCtx, static_cast<std::ptrdiff_t>(k), worker);
+                }
+            } catch (...) {
+                team.keepError();
+            }
+            // The stage's last chunks plan the next: every chunk's writes are visible to it
+            // through the counter's acquire-release chain.
+            last =
+                team.done.fetch_add(stop - first, std::memory_order_acq_rel) + (stop - first) == n;
+            return true;
+        }
+    };
+    const auto member = [&](int worker) {
+        // A thread's own segment first (the same rows each pass stay in its cache), then the
+        // others' leftovers.
+        const auto own = static_cast<std::size_t>(std::max(worker, 0)) % slots;
+        std::uint64_t seen = 0;
+        int idle = 0;
+        for (;;) {
+            const std::uint64_t v = team.published.load(std::memory_order_acquire);
+            const std::uint64_t stage = v >> 32;
+            const auto n = static_cast<std::int64_t>(v & Team::kLow);
+            if (stage == seen) {
+                // Waiting for the stage's last chunks elsewhere: spin briefly, then let
+                // another thread have this core (a thread that holds a chunk may need it).
+                if (++idle < 256) {
+                    relax();
+                } else {
+                    std::this_thread::yield();
+                }
+                continue;
+            }
+            if (n == 0) {
+                return;
+            }
+            seen = stage;
+            idle = 0;
+            // Chunks are taken a few at a time (kPiecesPerThread pieces a thread): each take
+            // and each count of done chunks moves a cache line between cores.
+            const std::int64_t grain = std::max<std::int64_t>(
+                1, n / (kPiecesPerThread * static_cast<std::int64_t>(slots)));
+            bool last = false;
+            for (std::size_t k = 0; k < slots && !last; ++k) {
+                const std::size_t s = (own + k) % slots;
+                while (!last && take(s, stage, n, grain, worker, last)) {
+                }
+            }
+            if (last) {
+                publish(stage);
+            }
+        }
+    };
+    m_impl->arena.execute([&] {
+        // One task per thread; the caller runs one. A task that starts after the run ended
+        // finds the end published and returns.
+        oneapi::tbb::parallel_for(
+            oneapi::tbb::blocked_range<int>(0, m_threads, 1),
+            [&](const oneapi::tbb::blocked_range<int>&) {
+                member(oneapi::tbb::this_task_arena::current_thread_index());
+            },
+            oneapi::tbb::simple_partitioner());
+    });
+    if (team.error) {
+        std::rethrow_exception(team.error);
+    }
 }
 
 }  // namespace ww::exec

@@ -59,6 +59,9 @@ class Executor {
     static int hardwareThreads();
 
     int threads() const { return m_threads; }
+    /// True when a loop of this much work runs on the caller alone (threads() == 1, or work
+    /// below kMinParallelWork): a caller may then cut it into one chunk instead of many.
+    bool runsAlone(std::ptrdiff_t work) const { return m_threads == 1 || work < kMinParallelWork; }
 
     /// Runs fn(chunk, worker) for chunk in [0, nChunks); worker in [0, threads()) identifies
     /// the thread (for per-thread scratch) and is the only thing that differs between runs.
@@ -124,9 +127,43 @@ class Executor {
         return acc;
     }
 
+    /// Loops run back to back in one hand-off, for an iterative solver whose passes are a few
+    /// short loops each (a loop costs a few microseconds to hand to the threads and to join,
+    /// as much as a small pass's work). plan() returns the next stage's chunk count, or 0 to
+    /// end; then chunk(c, worker) runs for every c of it. plan() runs on one thread at a time,
+    /// after every chunk of the stage before has returned and its writes are visible, and
+    /// chunk() sees what plan() wrote, so plan() may combine the stage's per-chunk partials in
+    /// chunk order, decide, and say what the next stage is (the chunks read that from state
+    /// plan() set). Between stages the threads wait spinning briefly, then yielding; a thread
+    /// that joins late (descheduled, or busy) takes whatever chunks are left, so no chunk
+    /// waits on a thread that never came. Runs everything on the caller when threads() == 1
+    /// or work < kMinParallelWork (work: one stage's, as for forEachChunk). An exception from
+    /// either ends the run and is rethrown on the caller. Not nested inside another runStages.
+    template <typename Plan, typename Chunk>
+    void runStages(Plan&& plan, Chunk&& chunk, std::ptrdiff_t work = kMinParallelWork) const {
+        if (runsAlone(work)) {
+            for (std::ptrdiff_t n = plan(); n > 0; n = plan()) {
+                for (std::ptrdiff_t c = 0; c < n; ++c) {
+                    chunk(c, 0);
+                }
+            }
+            return;
+        }
+        using P = std::remove_reference_t<Plan>;
+        using C = std::remove_reference_t<Chunk>;
+        runStagesOnTeam(
+            [](void* ctx) { return (*static_cast<P*>(ctx))(); },
+            const_cast<void*>(static_cast<const void*>(&plan)),
+            [](void* ctx, std::ptrdiff_t c, int worker) { (*static_cast<C*>(ctx))(c, worker); },
+            const_cast<void*>(static_cast<const void*>(&chunk)));
+    }
+
   private:
     using RangeFn = void (*)(void* ctx, std::ptrdiff_t begin, std::ptrdiff_t end, int worker);
     void run(std::ptrdiff_t nChunks, RangeFn fn, void* ctx, LoopAffinity* affinity) const;
+    using PlanFn = std::ptrdiff_t (*)(void* ctx);
+    using ChunkFn = void (*)(void* ctx, std::ptrdiff_t chunk, int worker);
+    void runStagesOnTeam(PlanFn plan, void* planCtx, ChunkFn chunk, void* chunkCtx) const;
     static int& m_depth() {
         thread_local int depth = 0;
         return depth;
@@ -159,6 +196,22 @@ void forRanges(const Executor* ex, std::ptrdiff_t count, std::ptrdiff_t chunk, F
     forChunks(
         ex, count <= 0 ? 0 : (count + chunk - 1) / chunk,
         [&](std::ptrdiff_t c) { fn(c * chunk, std::min(count, (c + 1) * chunk)); }, work);
+}
+
+/// Executor::runStages on `ex`, or every stage's chunks in order on the calling thread when ex
+/// is null.
+template <typename Plan, typename Chunk>
+void runStages(const Executor* ex, Plan&& plan, Chunk&& chunk,
+               std::ptrdiff_t work = kMinParallelWork) {
+    if (ex != nullptr) {
+        ex->runStages(plan, chunk, work);
+        return;
+    }
+    for (std::ptrdiff_t n = plan(); n > 0; n = plan()) {
+        for (std::ptrdiff_t c = 0; c < n; ++c) {
+            chunk(c, 0);
+        }
+    }
 }
 
 /// Executor::reduce on `ex`, or the same chunks combined in chunk order on the calling thread

@@ -226,7 +226,7 @@ void finish(const LcpProblem& p, std::span<float> x, const float* iterate, const
 constexpr std::ptrdiff_t kPairChunk = 512;
 
 #if defined(__AVX2__) && defined(__FMA__)
-// pairPass's update of pairs [begin, end) 8 at a time with the kernels' pair arithmetic (the
+// The pair stage's update of pairs [begin, end) 8 at a time with the kernels' pair arithmetic (the
 // same as onePair's, so that a pair's result does not depend on where it falls); returns where
 // the scalar loop continues (the last end - begin mod 8 pairs).
 std::ptrdiff_t pairPassAvx2(const LcpProblem& p, const float* cur, float* next, const Workspace& ws,
@@ -449,128 +449,28 @@ RowsResult contactRange(const LcpProblem& p, const float* cur, float* next, Work
     return out;
 }
 
-// The disc pairs of one Jacobi pass as a pass of their own. Pairs are independent, so they
-// run in chunks on the executor's threads (ex == nullptr: on this one). Returns the pairs'
-// part of r(x^t), infinite when anything is NaN or infinite, or 0 without wantResidual.
-float pairPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws, float weight,
-               bool wantResidual, const exec::Executor* ex) {
-    const auto count = static_cast<std::ptrdiff_t>(ws.pairs.size());
-    const auto chunk = [&](std::ptrdiff_t c) {
-        return pairRange(p, cur, next, ws, weight, wantResidual, c * kPairChunk,
-                         std::min((c + 1) * kPairChunk, count));
-    };
-    const auto combine = [](RowsResult acc, const RowsResult& q) {
-        return RowsResult{std::max(acc.r, q.r), acc.probe + q.probe};
-    };
-    const std::ptrdiff_t chunks = exec::chunkCount(count, kPairChunk);
-    RowsResult total;
-    if (ex != nullptr) {
-        total = ex->reduce(chunks, RowsResult{}, chunk, combine, 16 * count);
-    } else {
-        for (std::ptrdiff_t c = 0; c < chunks; ++c) {
-            total = combine(total, chunk(c));
-        }
-    }
-    return std::isfinite(total.probe) ? total.r : kInfinity;
-}
+// The Jacobi solve's loops as stages of one Executor::runStages, so that its threads are
+// handed the work once a solve instead of two or three times a pass (each hand-off and join
+// costs a few microseconds, as much as a small island's pass). A pass is, in order:
+//   kImpulses  (contact form) each contact's impulses of x^t, RowOperator::contactImpulses;
+//   kGather    (matrix-free) u = W J^T x^t by chunks of bodies: every row's update reads it;
+//   kRows      each chunk of rows computes its part of w = A x^t + b, the residual of x^t on
+//              those rows and their x^{t+1} (contactRange for contact rows, else
+//              projectRowRange, then the chunk's own disc pairs: Workspace::chunkPairBegin), so
+//              the product and the projection share the rows while they are in that core's
+//              cache; with `keep`, each chunk also copies its rows of x^t there;
+//   kPairs     the disc pairs as a pass of their own, where they do not run with their rows.
+// Between passes one thread (the one that finished the pass's last chunk) combines the
+// chunks' residual partials in chunk order and runs the iteration's tests. r is a max and the
+// probe is only tested for finiteness, so neither depends on which thread ran which chunk.
+// With acceleration (weight != 1), next holds x^{t-1} at a pass's start and x^{t+1} at its
+// end. Without wantResidual the disc pairs' part of r is skipped (a second disc projection
+// per pair, ~9 % of a matrix-free wall pass): r is then the other rows' part only, and only
+// NaN/infinity is certain to show.
+enum class PassStage { kImpulses, kGather, kRows, kPairs };
 
-// One Jacobi pass as a single parallel loop: each chunk of kMatVecChunkRows rows computes its
-// part of w = A x^t + b, the residual of x^t on those rows and their x^{t+1}, so the matVec
-// and the projection share one hand-off and the rows stay in that core's cache. r is a max and
-// the probe only tested for finiteness, so neither depends on which thread ran which chunk.
-// ex == nullptr: on the calling thread. Returns r(x^t), infinite when anything is NaN or
-// infinite.
-// With acceleration (weight != 1), next holds x^{t-1} on entry and x^{t+1} on return.
-// With `keep`, each chunk also copies its rows of x^t there (while they are in its cache), for
-// the caller to keep as the last good iterate.
-// Without wantResidual the disc pairs' part of r is skipped (a second disc projection per pair,
-// ~9 % of a matrix-free wall pass): r is then the other rows' part only, and only NaN/infinity
-// is certain to show.
-float jacobiPass(const LcpProblem& p, const float* cur, float* next, Workspace& ws,
-                 const exec::Executor* ex, float weight, bool wantResidual = true,
-                 float* keep = nullptr) {
-    struct Partial {
-        float r = 0.0f;
-        float probe = 0.0f;
-    };
-    const float* a = p.a.data();
-    const int n = p.n;
-    const bool matrixFree = p.matrixFree();
-    if (matrixFree) {
-        gatherBodies(p.op, cur, ws, ex);  // u = W J^T x^t: every row's pass reads it
-    }
-    // A contact-form operator hands the contact pass its whole groups' w by field (the pass's
-    // own layout: no merge into row order and split again); the rows after them in row order.
-    // The row chunks begin at whole groups.
-    constexpr std::ptrdiff_t kGroupRows = 3 * RowOperator::kTripleGroup;
-    static_assert(kMatrixFreeChunkRows % kGroupRows == 0 &&
-                  kContactGroup == RowOperator::kTripleGroup);
-#if defined(__AVX2__) && defined(__FMA__)
-    const bool wByField = matrixFree && ws.contactRows && p.op.contactForm();
-#else
-    const bool wByField = false;
-#endif
-    const std::ptrdiff_t wholeGroups = n / kGroupRows;
-    auto rows = [&](std::ptrdiff_t b, std::ptrdiff_t e) {
-        if (wByField) {
-            const std::ptrdiff_t g0 = std::min(wholeGroups, b / kGroupRows);
-            const std::ptrdiff_t g1 = std::min(wholeGroups, e / kGroupRows);
-            p.op.applyGroupsByField(cur, ws.u.data(), ws.w.data(), static_cast<int>(g0),
-                                    static_cast<int>(g1));
-            p.op.applyRows(cur, ws.u.data(), ws.w.data(),
-                           static_cast<int>(std::max(b, kGroupRows * g1)), static_cast<int>(e));
-        } else if (matrixFree) {
-            p.op.applyRows(cur, ws.u.data(), ws.w.data(), static_cast<int>(b), static_cast<int>(e));
-        } else {
-            linalg::matVec(a + b * n, static_cast<int>(e - b), n, cur, ws.w.data() + b);
-        }
-        if (keep != nullptr) {
-            std::copy(cur + b, cur + e, keep + b);
-        }
-        const RowsResult q = ws.contactRows ? contactRange(p, cur, next, ws, weight, wantResidual,
-                                                           wByField, b / 3, e / 3)
-                                            : projectRowRange(p, cur, next, ws, weight, b, e);
-        return Partial{q.r, q.probe};
-    };
-    const auto combine = [](Partial acc, const Partial& q) {
-        return Partial{std::max(acc.r, q.r), acc.probe + q.probe};
-    };
-    // Each row chunk's own disc pairs right after its rows (Workspace::chunkPairBegin): their
-    // w, x^t and x^{t-1} are all in that chunk.
-    const bool pairsInChunks = ex != nullptr && !ws.chunkPairBegin.empty() && !ws.contactRows;
-    Partial total;
-    if (ex != nullptr) {
-        const std::ptrdiff_t kRows = matrixFree ? kMatrixFreeChunkRows : linalg::kMatVecChunkRows;
-        total = ex->reduce(
-            exec::chunkCount(n, kRows), Partial{},
-            [&](std::ptrdiff_t c) {
-                Partial q = rows(c * kRows, std::min<std::ptrdiff_t>(c * kRows + kRows, n));
-                if (pairsInChunks) {
-                    const auto uc = static_cast<std::size_t>(c);
-                    const RowsResult pq = pairRange(p, cur, next, ws, weight, wantResidual,
-                                                    ws.chunkPairBegin[uc], ws.chunkPairEnd[uc]);
-                    q = combine(q, Partial{pq.r, pq.probe});
-                }
-                return q;
-            },
-            combine, static_cast<std::ptrdiff_t>(p.productMacs()), &ws.passAffinity);
-    } else {
-        total = rows(0, n);
-    }
-    float r = total.r;
-    float probe = total.probe;
-    if (pairsInChunks) {
-        RowsResult stray;
-        for (const std::int32_t k : ws.strayPairs) {
-            onePair(p, cur, next, ws, weight, wantResidual, static_cast<std::size_t>(k), stray);
-        }
-        r = std::max(r, stray.r);
-        probe += stray.probe;
-    } else if (!ws.pairs.empty() && !ws.contactRows) {
-        r = std::max(r, pairPass(p, cur, next, ws, weight, wantResidual, ex));
-    }
-    return std::isfinite(probe) ? r : kInfinity;
-}
+/// Contacts per chunk of the kImpulses stage: whole groups of eight.
+constexpr std::ptrdiff_t kImpulseChunkContacts = 512;
 
 void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, Workspace& ws,
                  const exec::Executor* ex, LcpReport& rep) {
@@ -652,8 +552,60 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     chebyshevWeights(o, maxIt, ws.weights);
     int start = 0;  // Chebyshev schedule start (chebyshevStart)
     float rPrev1 = kInfinity, rPrev2 = kInfinity;
-    for (; t <= maxIt; ++t) {
-        float weight = 1.0f;
+
+    // The pass's loops (PassStage) and what they share with the plan between them.
+    const bool matrixFree = p.matrixFree();
+    const RowOperator& op = p.op;
+    const bool contactForm = matrixFree && op.contactForm();
+    // A contact-form operator hands the contact pass its whole groups' w by field (the pass's
+    // own layout: no merge into row order and split again); the rows after them in row order.
+    // The row chunks begin at whole groups.
+    constexpr std::ptrdiff_t kGroupRows = 3 * RowOperator::kTripleGroup;
+    static_assert(kMatrixFreeChunkRows % kGroupRows == 0 &&
+                  kContactGroup == RowOperator::kTripleGroup);
+#if defined(__AVX2__) && defined(__FMA__)
+    const bool wByField = contactForm && ws.contactRows;
+#else
+    const bool wByField = false;
+#endif
+    const auto rowsN = static_cast<std::ptrdiff_t>(n);
+    const std::ptrdiff_t wholeGroups = rowsN / kGroupRows;
+    const auto work = static_cast<std::ptrdiff_t>(p.productMacs());
+    // On one thread each stage is one chunk (the same bits: rows, bodies and contacts are
+    // updated independently, r is a max and the probe only tested for finiteness).
+    const bool alone = ex == nullptr || ex->runsAlone(work);
+    const std::ptrdiff_t contacts = contactForm ? op.rows() / 3 : 0;
+    const std::ptrdiff_t bodies = matrixFree ? op.bodies() : 0;
+    const std::ptrdiff_t kRows =
+        alone ? std::max<std::ptrdiff_t>(rowsN, 1)
+              : (matrixFree ? kMatrixFreeChunkRows : linalg::kMatVecChunkRows);
+    const std::ptrdiff_t kImpulses =
+        alone ? std::max<std::ptrdiff_t>(contacts, 1) : kImpulseChunkContacts;
+    const std::ptrdiff_t kBodies = alone ? std::max<std::ptrdiff_t>(bodies, 1) : kGatherChunkBodies;
+    const std::ptrdiff_t impulseChunks = exec::chunkCount(contacts, kImpulses);
+    const std::ptrdiff_t gatherChunks = exec::chunkCount(bodies, kBodies);
+    const std::ptrdiff_t rowChunks = exec::chunkCount(rowsN, kRows);
+    const auto pairCount = static_cast<std::ptrdiff_t>(ws.pairs.size());
+    // Each row chunk's own disc pairs right after its rows (Workspace::chunkPairBegin): their
+    // w, x^t and x^{t-1} are all in that chunk (their plan is for kMatrixFreeChunkRows chunks).
+    const bool pairsInChunks = !alone && !ws.chunkPairBegin.empty() && !ws.contactRows;
+    const bool pairStage = pairCount > 0 && !ws.contactRows && !pairsInChunks;
+    const std::ptrdiff_t kPairs = alone ? std::max<std::ptrdiff_t>(pairCount, 1) : kPairChunk;
+    const std::ptrdiff_t pairChunks = pairStage ? exec::chunkCount(pairCount, kPairs) : 0;
+    if (contactForm) {
+        ws.impulses.resize(op.impulseFloats());
+    }
+    ws.chunkPartials.resize(static_cast<std::size_t>(std::max(rowChunks, pairChunks)));
+
+    PassStage stage = PassStage::kRows;
+    float weight = 1.0f;
+    bool wantResidual = true;
+    float* keep = nullptr;
+    RowsResult passTotal;  // the rows' part of the pass's r and probe, before the pairs stage
+    bool begun = false;
+    // The first stage of pass t, its settings from the iterations before.
+    const auto beginPass = [&]() -> std::ptrdiff_t {
+        weight = 1.0f;
         if (!ws.weights.empty()) {
             start = chebyshevStart(t, start, rPrev1, rPrev2);
             weight = ws.weights[static_cast<std::size_t>(t - start)];
@@ -661,10 +613,32 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
         // The residual is needed at the checked iterates, for the history and for Chebyshev's
         // restart rule (which compares consecutive residuals).
         const bool checked = t == maxIt || t % every == 0;
-        const bool wantResidual = o.recordHistory || !ws.weights.empty() || checked;
+        wantResidual = o.recordHistory || !ws.weights.empty() || checked;
         // A checked iterate that passes the check becomes the good one: the pass copies it.
-        const float r = jacobiPass(p, cur, next, ws, ex, weight, wantResidual,
-                                   checked && t < maxIt ? ws.kept.data() : nullptr);
+        keep = checked && t < maxIt ? ws.kept.data() : nullptr;
+        if (impulseChunks > 0) {
+            stage = PassStage::kImpulses;
+            return impulseChunks;
+        }
+        if (gatherChunks > 0) {
+            stage = PassStage::kGather;
+            return gatherChunks;
+        }
+        stage = PassStage::kRows;
+        return rowChunks;
+    };
+    const auto combined = [&](std::ptrdiff_t chunks) {
+        RowsResult total;
+        for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+            const RowsResult& q = ws.chunkPartials[static_cast<std::size_t>(c)];
+            total.r = std::max(total.r, q.r);
+            total.probe += q.probe;
+        }
+        return total;
+    };
+    // After pass t: its residual r(x^t), the tests, then pass t + 1 or the end (true).
+    const auto endPass = [&](RowsResult total) {
+        const float r = std::isfinite(total.probe) ? total.r : kInfinity;
         rPrev2 = rPrev1;
         rPrev1 = r;
         if (o.recordHistory) {
@@ -675,12 +649,110 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
         // accelerated pass computed r anyway: it stops the solve wherever r meets the tolerance.
         if (testsIterate(t, every, maxIt, r, o.tolerance, !ws.weights.empty())) {
             if (mon.check(r) || t == maxIt) {
-                break;
+                return true;
             }
             std::swap(ws.good, ws.kept);  // x^t, copied by the pass (a checked iterate)
         }
         std::swap(cur, next);
-    }
+        ++t;
+        return t > maxIt;
+    };
+    const auto plan = [&]() -> std::ptrdiff_t {
+        if (!begun) {
+            begun = true;
+            return beginPass();
+        }
+        switch (stage) {
+            case PassStage::kImpulses:
+                if (gatherChunks > 0) {
+                    stage = PassStage::kGather;
+                    return gatherChunks;
+                }
+                stage = PassStage::kRows;
+                return rowChunks;
+            case PassStage::kGather:
+                stage = PassStage::kRows;
+                return rowChunks;
+            case PassStage::kRows: {
+                passTotal = combined(rowChunks);
+                if (pairsInChunks) {
+                    for (const std::int32_t k : ws.strayPairs) {
+                        onePair(p, cur, next, ws, weight, wantResidual, static_cast<std::size_t>(k),
+                                passTotal);
+                    }
+                }
+                if (pairStage) {
+                    stage = PassStage::kPairs;
+                    return pairChunks;
+                }
+                return endPass(passTotal) ? 0 : beginPass();
+            }
+            case PassStage::kPairs: {
+                RowsResult total = combined(pairChunks);
+                total.r = std::max(passTotal.r, total.r);
+                total.probe += passTotal.probe;
+                return endPass(total) ? 0 : beginPass();
+            }
+        }
+        return 0;
+    };
+    const auto chunk = [&](std::ptrdiff_t c, int) {
+        switch (stage) {
+            case PassStage::kImpulses: {
+                const std::ptrdiff_t first = c * kImpulses;
+                op.contactImpulses(cur, ws.impulses.data(), static_cast<int>(first),
+                                   static_cast<int>(std::min(first + kImpulses, contacts)));
+                return;
+            }
+            case PassStage::kGather: {
+                const std::ptrdiff_t b = c * kBodies;
+                op.gatherBodies(cur, ws.u.data(), static_cast<int>(b),
+                                static_cast<int>(std::min(b + kBodies, bodies)),
+                                contactForm ? ws.impulses.data() : nullptr);
+                return;
+            }
+            case PassStage::kRows: {
+                const std::ptrdiff_t b = c * kRows;
+                const std::ptrdiff_t e = std::min(b + kRows, rowsN);
+                if (wByField) {
+                    const std::ptrdiff_t g0 = std::min(wholeGroups, b / kGroupRows);
+                    const std::ptrdiff_t g1 = std::min(wholeGroups, e / kGroupRows);
+                    op.applyGroupsByField(cur, ws.u.data(), ws.w.data(), static_cast<int>(g0),
+                                          static_cast<int>(g1));
+                    op.applyRows(cur, ws.u.data(), ws.w.data(),
+                                 static_cast<int>(std::max(b, kGroupRows * g1)),
+                                 static_cast<int>(e));
+                } else if (matrixFree) {
+                    op.applyRows(cur, ws.u.data(), ws.w.data(), static_cast<int>(b),
+                                 static_cast<int>(e));
+                } else {
+                    linalg::matVec(p.a.data() + b * rowsN, static_cast<int>(e - b),
+                                   static_cast<int>(rowsN), cur, ws.w.data() + b);
+                }
+                if (keep != nullptr) {
+                    std::copy(cur + b, cur + e, keep + b);
+                }
+                RowsResult q = ws.contactRows ? contactRange(p, cur, next, ws, weight, wantResidual,
+                                                             wByField, b / 3, e / 3)
+                                              : projectRowRange(p, cur, next, ws, weight, b, e);
+                if (pairsInChunks) {
+                    const auto uc = static_cast<std::size_t>(c);
+                    const RowsResult pq = pairRange(p, cur, next, ws, weight, wantResidual,
+                                                    ws.chunkPairBegin[uc], ws.chunkPairEnd[uc]);
+                    q.r = std::max(q.r, pq.r);
+                    q.probe += pq.probe;
+                }
+                ws.chunkPartials[static_cast<std::size_t>(c)] = q;
+                return;
+            }
+            case PassStage::kPairs:
+                ws.chunkPartials[static_cast<std::size_t>(c)] =
+                    pairRange(p, cur, next, ws, weight, wantResidual, c * kPairs,
+                              std::min((c + 1) * kPairs, pairCount));
+                return;
+        }
+    };
+    exec::runStages(ex, plan, chunk, work);
     rep.iterations = t;
     finish(p, x, cur, mon, ws, ex, rep);
 }

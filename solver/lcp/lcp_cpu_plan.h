@@ -34,7 +34,7 @@ constexpr std::size_t kContactConstFloats = 8 * kContactGroup;
 
 struct Workspace {
     std::vector<float> cur, next, good, w, invDiag, lo, hi;
-    /// Jacobi: x^t copied by the pass at a checked iterate (jacobiPass's `keep`), swapped with
+    /// Jacobi: x^t copied by the pass at a checked iterate (the row stage's `keep`), swapped with
     /// good once the check accepts it.
     std::vector<float> kept;
     std::vector<float> u;         ///< matrix-free: W J^T x per body (RowOperator::kBodyFloats each)
@@ -76,9 +76,11 @@ struct Workspace {
     /// a lane permutation (strideThree). Filled with the step scales, once a solve.
     std::vector<float> contactConsts;
     bool contactRowsPossible = false;  ///< the layout allows contactRows (set by reserve)
-    /// Where the Jacobi pass's row chunks ran last pass: A's rows stay in that core's cache.
-    exec::LoopAffinity passAffinity;
-    /// The same for the matrix-free gather's body chunks.
+    /// Jacobi: each chunk's part of a pass's residual and probe (rows, then the pairs where
+    /// they have a stage of their own), combined in chunk order between the pass's stages.
+    std::vector<kernels::RowsResult> chunkPartials;
+    /// Where the matrix-free gather's body chunks of a product outside the Jacobi passes
+    /// (residualOf) ran last time: their bodies stay in that core's cache.
     exec::LoopAffinity gatherAffinity;
     /// Sizes the buffers for p and plans its pass: the disc pairs and their arrays, which pairs
     /// run with which row chunk, each row's bounds source, and whether the rows are contacts.

@@ -9,9 +9,11 @@
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -207,6 +209,151 @@ TEST(Executor, ChunksRunOnMoreThanOneThreadWhenMoreAreAsked) {
                 ASSERT_GE(workers.size(), 2u);
             }
         }
+    }
+}
+
+// runStages: a fresh random sequence of stages; every chunk of a stage runs exactly once, after
+// every chunk of the stage before returned (each chunk reads the previous stage's outputs and
+// the plan checks them all), and sees what the plan wrote for its stage; the plan runs once
+// between stages, and the run ends where it says.
+TEST(Executor, StagesRunInOrderWithEveryChunkOnceAndThePlanBetween) {
+    const std::uint32_t seed = freshSeed();
+    std::mt19937 rng(seed);
+    for (int threads : kThreadCounts) {
+        SCOPED_TRACE(std::to_string(threads) + " threads");
+        const Executor ex(threads);
+        std::vector<std::ptrdiff_t> sizes(std::uniform_int_distribution<int>(5, 40)(rng));
+        for (auto& n : sizes) {
+            n = std::uniform_int_distribution<int>(1, 300)(rng);
+        }
+        std::size_t stage = 0;  // written by the plan only
+        bool begun = false;
+        long previousSum = 0;   // the sum of the previous stage's outputs, as the plan saw it
+        std::vector<long> out;  // this stage's outputs: one per chunk
+        std::vector<std::atomic<int>> runs(300);
+        std::atomic<int> strays{0};  // chunks on a bad worker or past their stage's count
+        int plans = 0;
+        const auto plan = [&]() -> std::ptrdiff_t {
+            ++plans;
+            if (begun) {
+                long sum = 0;
+                for (std::ptrdiff_t c = 0; c < sizes[stage]; ++c) {
+                    EXPECT_EQ(runs[static_cast<std::size_t>(c)].load(), 1)
+                        << "stage " << stage << ", chunk " << c;
+                    EXPECT_EQ(out[static_cast<std::size_t>(c)],
+                              previousSum + static_cast<long>(stage * 1000 + c))
+                        << "stage " << stage << ", chunk " << c;
+                    sum += out[static_cast<std::size_t>(c)];
+                }
+                previousSum = sum % 1000003;
+                ++stage;
+            }
+            begun = true;
+            if (stage == sizes.size()) {
+                return 0;
+            }
+            out.assign(static_cast<std::size_t>(sizes[stage]), -1);
+            for (auto& r : runs) {
+                r.store(0);
+            }
+            return sizes[stage];
+        };
+        const auto chunk = [&](std::ptrdiff_t c, int worker) {
+            if (worker < 0 || worker >= threads) {
+                strays.fetch_add(1);
+            }
+            if (c >= static_cast<std::ptrdiff_t>(out.size())) {
+                strays.fetch_add(1);  // a chunk of another stage's size
+                return;
+            }
+            runs[static_cast<std::size_t>(c)].fetch_add(1);
+            // Spread the chunks' lengths so that threads finish out of order.
+            volatile long spin = 0;
+            for (long k = 0; k < (c * 7919 + static_cast<long>(stage)) % 2000; ++k) {
+                spin = spin + k;
+            }
+            out[static_cast<std::size_t>(c)] = previousSum + static_cast<long>(stage * 1000 + c);
+        };
+        // A lost chunk or a miscounted stage leaves the team waiting forever: fail loudly
+        // instead of hanging the suite.
+        std::mutex m;
+        std::condition_variable returned;
+        bool finished = false;
+        std::thread watchdog([&] {
+            std::unique_lock lock(m);
+            if (!returned.wait_for(lock, std::chrono::seconds(120), [&] { return finished; })) {
+                std::fprintf(stderr, "runStages did not return within 120 s (%d threads)\n",
+                             threads);
+                std::abort();
+            }
+        });
+        ex.runStages(plan, chunk, kMinParallelWork);
+        {
+            const std::lock_guard lock(m);
+            finished = true;
+        }
+        returned.notify_all();
+        watchdog.join();
+        EXPECT_EQ(stage, sizes.size());
+        EXPECT_EQ(plans, static_cast<int>(sizes.size()) + 1);
+        EXPECT_EQ(strays.load(), 0);
+    }
+}
+
+// The stages run on the team, not on the caller alone: with two threads or more a stage's
+// chunks are taken by at least two threads (each chunk waits, up to a deadline, until a second
+// thread has joined).
+TEST(Executor, StagesRunOnMoreThanOneThreadWhenMoreAreAsked) {
+    for (int threads : {2, 3, 8}) {
+        SCOPED_TRACE(std::to_string(threads) + " threads");
+        const Executor ex(threads);
+        std::mutex m;
+        std::condition_variable joined;
+        std::set<std::thread::id> ids;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        int stages = 0;
+        ex.runStages([&]() -> std::ptrdiff_t { return stages++ < 3 ? 16 : 0; },
+                     [&](std::ptrdiff_t, int) {
+                         std::unique_lock lock(m);
+                         ids.insert(std::this_thread::get_id());
+                         joined.notify_all();
+                         joined.wait_until(lock, deadline, [&] { return ids.size() >= 2; });
+                     });
+        ASSERT_GE(ids.size(), 2u);
+    }
+}
+
+// An exception in a chunk ends the run after its stage (no later plan) and reaches the caller;
+// one in the plan too. The executor runs the next loop normally.
+TEST(Executor, StagesRethrowWhatAChunkOrThePlanThrew) {
+    for (int threads : kThreadCounts) {
+        SCOPED_TRACE(std::to_string(threads) + " threads");
+        const Executor ex(threads);
+        int plans = 0;
+        EXPECT_THROW(ex.runStages([&]() -> std::ptrdiff_t { return ++plans < 10 ? 64 : 0; },
+                                  [&](std::ptrdiff_t c, int) {
+                                      if (plans == 3 && c == 17) {
+                                          throw std::runtime_error("chunk 17");
+                                      }
+                                  }),
+                     std::runtime_error);
+        EXPECT_EQ(plans, 3);
+        int thrownAt = 0;
+        EXPECT_THROW(ex.runStages(
+                         [&]() -> std::ptrdiff_t {
+                             if (++thrownAt == 4) {
+                                 throw std::runtime_error("plan");
+                             }
+                             return 64;
+                         },
+                         [](std::ptrdiff_t, int) {}),
+                     std::runtime_error);
+        EXPECT_EQ(thrownAt, 4);
+        std::atomic<int> after{0};
+        int stages = 0;
+        ex.runStages([&]() -> std::ptrdiff_t { return stages++ < 2 ? 64 : 0; },
+                     [&](std::ptrdiff_t, int) { after.fetch_add(1); });
+        EXPECT_EQ(after.load(), 128);
     }
 }
 
