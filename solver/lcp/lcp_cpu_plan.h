@@ -54,9 +54,9 @@ struct Workspace {
     std::vector<std::uint8_t> tripleAt;
     /// Matrix-free Jacobi with disc pairs: the pairs whose two rows both lie in row chunk c of
     /// the pass are [chunkPairBegin[c], chunkPairEnd[c]), and that chunk updates them right
-    /// after its rows, so a pass hands work to the threads twice (gather, rows and pairs)
-    /// instead of three times. The few pairs whose rows straddle two chunks (strayPairs) are
-    /// updated after the rows. Empty: the pairs get a pass of their own (dense problems, or
+    /// after its rows while their w and x are in its cache (no stage of their own). The few
+    /// pairs whose rows straddle two chunks (strayPairs) are updated after the rows. Empty: the
+    /// pairs get a stage of their own (dense problems, or
     /// pairs whose rows lie far apart).
     std::vector<std::int32_t> chunkPairBegin, chunkPairEnd, strayPairs;
     /// Per row, where a Jacobi pass takes its bounds (rowBounds): kFixedBounds (the problem's
