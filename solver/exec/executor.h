@@ -138,7 +138,9 @@ class Executor {
     /// that joins late (descheduled, or busy) takes whatever chunks are left, so no chunk
     /// waits on a thread that never came. Runs everything on the caller when threads() == 1
     /// or work < kMinParallelWork (work: one stage's, as for forEachChunk). An exception from
-    /// either ends the run and is rethrown on the caller. Not nested inside another runStages.
+    /// either ends the run and is rethrown on the caller. Neither may run loops on this
+    /// executor: a thread waiting for a nested loop may be given another member's task of the
+    /// same run, which would then wait for the chunk that thread has left half done.
     template <typename Plan, typename Chunk>
     void runStages(Plan&& plan, Chunk&& chunk, std::ptrdiff_t work = kMinParallelWork) const {
         if (runsAlone(work)) {
