@@ -69,6 +69,10 @@ inline constexpr double kLambdaStopRise = 0.002;
 /// kLambdaRefreshSteps-th step (by step count) estimates every block in full, so that the
 /// estimate follows the slow changes the tolerances let through (docs/rigid.md, "Step cost").
 inline constexpr int kLambdaRefreshSteps = 8;
+/// The dense blocks' Lanczos estimate is skipped where their Gershgorin bound times
+/// (1 + kDenseBoundRoom) is below the matrix-free blocks' estimate: the room covers the rounding
+/// between the assembled matrix the bound reads and the Jacobians the estimate multiplies by.
+inline constexpr float kDenseBoundRoom = 1e-3f;
 
 /// The tuned solver defaults (docs/rigid.md explains how they were found).
 lcp::LcpOptions defaultWallLcpOptions();
@@ -304,8 +308,9 @@ class World {
     /// lambda_max(D^-1 A) over this substep's blocks (A is block diagonal: the largest block
     /// value), each a Lanczos estimate from below: a matrix-free block through its operator's
     /// kernels in body space, from its bodies' m_lambdaModes (kLambdaMinSteps to kLambdaSteps
-    /// steps), the dense blocks' rows together through their Jacobians (kLambdaSteps).
-    float estimateBlocksLambdaMax();
+    /// steps), the dense blocks' rows together through their Jacobians (kLambdaSteps), unless
+    /// denseBound, the dense blocks' Gershgorin bound, shows that it cannot be the largest.
+    float estimateBlocksLambdaMax(float denseBound);
     void integrate(float h);
     /// applyImpulses for matrix-free block k (contacts ids, impulses x) through its operator's
     /// gather, in parallel over its bodies.

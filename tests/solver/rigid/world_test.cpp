@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "solver/lcp/lanczos.h"
+#include "solver/lcp/lcp_omega.h"
 #include "solver/rigid/scenes.h"
 #include "support/executor.h"
 #include "support/seed.h"
@@ -990,6 +991,64 @@ TEST(World, LambdaEstimateOfAnUnchangedContactSetIsReusedAndStaysClose) {
     EXPECT_EQ(settledBeforePush, pushAt - 1 - refreshesBeforePush)
         << "the wall at rest keeps its contacts (pushed at step " << pushAt << ")";
     EXPECT_GT(newContactSteps, 0) << "the push makes contacts";
+}
+
+// The dense blocks' lambda_max estimate is skipped only where their Gershgorin bound shows it
+// cannot be the largest (World::estimateBlocksLambdaMax). A light plank on the ground under a
+// grid of heavy cubes is a small island (posed dense) whose rows nearly all move the plank alone:
+// D^-1 A restricted to them has trace #rows and rank <= 6, so its lambda_max is at least
+// #rows / 6 (20 and 34 for 3 x 3 and 4 x 4 grids), above a small touching wall's (one
+// matrix-free island, ~9-12). Fresh random wall size, grid, plank mass and cube mass. On every
+// step omega stays under 2 / lambda_max of every block (a converged reference: 300 power steps
+// on the dense blocks, 150 Lanczos steps on the matrix-free one), and the estimate is at least
+// 0.9 of the largest. Fails when the dense estimate is skipped whenever a matrix-free block was
+// estimated.
+TEST(World, DenseBlocksWhoseLambdaMaxIsTheLargestAreEstimated) {
+    FreshDraw draw;
+    SCOPED_TRACE("fresh seed " + std::to_string(draw.seed));
+    World w = makeWallWorld(test::executor(), WallParams{draw(6, 9), draw(3, 5)});
+    const int grid = draw(3, 4);
+    const float spacing = 1.3f;
+    const float middle = 0.5f * static_cast<float>(grid - 1);
+    const float plankHalf = spacing * middle + 0.8f;
+    constexpr float kPlankX = 30.0f;  // far from the wall: an island of its own
+    BodyDesc plank;
+    plank.halfExtents = {plankHalf, 0.05f, plankHalf};
+    plank.position = {kPlankX, 0.05f, 0.0f};
+    plank.massKg = 0.02f * static_cast<float>(draw(1, 5));
+    w.addBody(plank);
+    for (int i = 0; i < grid; ++i) {
+        for (int j = 0; j < grid; ++j) {
+            BodyDesc cube;
+            cube.position = {kPlankX + spacing * (static_cast<float>(i) - middle), 0.6f,
+                             spacing * (static_cast<float>(j) - middle)};
+            cube.massKg = 20.0f * static_cast<float>(draw(1, 5));
+            w.addBody(cube);
+        }
+    }
+    lcp::LanczosScratch scratch;
+    int denseLargest = 0;
+    for (int s = 0; s < 10; ++s) {
+        SCOPED_TRACE("step " + std::to_string(s));
+        const StepStats& st = w.step();
+        ASSERT_EQ(st.matrixFreeBlocks, 1);
+        float matrixFree = 0.0f, dense = 0.0f;
+        for (const lcp::LcpProblem& block : w.lcpBlocks()) {
+            if (block.matrixFree()) {
+                matrixFree = lcp::lanczosLambdaMax(block.op, 150, scratch);
+            } else {
+                const std::vector<double> rho = lcp::rayleighLambdaMax(block, 300);
+                dense = std::max(dense, rho.empty() ? 0.0f : static_cast<float>(rho.back()));
+            }
+        }
+        denseLargest += dense > matrixFree ? 1 : 0;
+        const float largest = std::max(matrixFree, dense);
+        EXPECT_LT(st.omega * largest, 2.0f)
+            << "lambda_max: dense blocks " << dense << ", matrix-free " << matrixFree;
+        EXPECT_GE(st.lambdaMax, 0.9f * largest)
+            << "lambda_max: dense blocks " << dense << ", matrix-free " << matrixFree;
+    }
+    EXPECT_EQ(denseLargest, 10) << "the plank's island has the largest lambda_max";
 }
 
 }  // namespace
