@@ -15,7 +15,8 @@ namespace {
 // The chunks of the solver's matrix-free passes (lcp_cpu.cpp): small body chunks so that the
 // threads share the gather evenly, row chunks of a few pages.
 constexpr std::ptrdiff_t kBodyChunk = 32;
-constexpr std::ptrdiff_t kRowChunk = 1008;  // whole triple groups, as kMatrixFreeChunkRows
+constexpr std::ptrdiff_t kRowChunk = 1008;     // whole triple groups, as kMatrixFreeChunkRows
+constexpr std::ptrdiff_t kImpulseChunk = 512;  // contacts: whole groups of eight
 
 // A deterministic start in [0.5, 1.5] from the row index (an integer hash: a sine per row
 // cost a serial tenth of a millisecond on a 10 000-row island).
@@ -253,11 +254,16 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     if (ritz) {
         s.basis.resize(floats * static_cast<std::size_t>(iterations));
     }
+    const std::ptrdiff_t contacts = op.contactForm() ? n / 3 : 0;
+    if (contacts > 0) {
+        s.impulses.resize(op.impulseFloats());
+    }
 
     const std::ptrdiff_t bodyChunks = exec::chunkCount(op.bodies(), kBodyChunk);
     const std::ptrdiff_t rowChunks = exec::chunkCount(n, kRowChunk);
-    const auto work = static_cast<std::ptrdiff_t>(op.macs() / 2);
-    const auto bodyWork = static_cast<std::ptrdiff_t>(8 * floats);
+    const std::ptrdiff_t impulseChunks = exec::chunkCount(contacts, kImpulseChunk);
+    // Two sums a body chunk, combined in chunk order by the plan.
+    s.chunkSums.resize(2 * static_cast<std::size_t>(bodyChunks));
     const auto rowRange = [n](std::ptrdiff_t chunk) {
         const auto first = static_cast<int>(chunk * kRowChunk);
         const auto last = static_cast<int>(
@@ -280,147 +286,243 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
         const double iz = m[3] * cb[3] + m[5] * cb[4] + m[6] * cb[5];
         return m[0] * lin + ab[3] * ix + ab[4] * iy + ab[5] * iz;
     };
-    // Over fixed chunks of bodies: each(i) for every component i of a body, then |v|_M^2 of
-    // the body's part of v, summed in chunk order.
-    const auto massNormAfter = [&](const std::vector<double>& v, const auto& each) {
-        return exec::reduceChunks(
-            ex, bodyChunks, 0.0,
-            [&](std::ptrdiff_t c) {
-                const auto [first, last] = bodyRange(c);
-                double sum = 0.0;
-                for (int b = first; b < last; ++b) {
-                    for (int k = 0; k < kU; ++k) {
-                        each(kU * static_cast<std::size_t>(b) + k);
-                    }
-                    sum += massDot(v.data(), v.data(), b);
-                }
-                return sum;
-            },
-            std::plus<double>{}, bodyWork);
-    };
-
-    // 1 / A_ii per row.
-    exec::forChunks(
-        ex, rowChunks,
-        [&](std::ptrdiff_t c) {
-            const auto [first, last] = rowRange(c);
-            for (int i = first; i < last; ++i) {
-                const float d = op.diagonal(i);
-                s.invDiag[static_cast<std::size_t>(i)] = d > 0.0f ? 1.0f / d : 0.0f;
-            }
-        },
-        work);
-    // The start vector in next and qf (unnormalised), with its M norm: the hash start, or
-    // the given one (unit M norm) plus startMix times the hash start (unit M norm).
-    const bool given = o.start.size() == floats;
-    struct Norms {
-        double hash = 0.0, given = 0.0;
-    };
-    const Norms norms = exec::reduceChunks(
-        ex, bodyChunks, Norms{},
-        [&](std::ptrdiff_t c) {
-            const auto [first, last] = bodyRange(c);
-            Norms sum;
-            for (int b = first; b < last; ++b) {
-                for (int k = 0; k < kU; ++k) {
-                    const std::size_t i = kU * static_cast<std::size_t>(b) + k;
-                    s.next[i] = startComponent(i);
-                    s.q[i] = given ? static_cast<double>(o.start[i]) : 0.0;
-                    s.prev[i] = 0.0;
-                }
-                sum.hash += massDot(s.next.data(), s.next.data(), b);
-                sum.given += given ? massDot(s.q.data(), s.q.data(), b) : 0.0;
-            }
-            return sum;
-        },
-        [](Norms a, const Norms& b) {
-            return Norms{a.hash + b.hash, a.given + b.given};
-        },
-        bodyWork);
-    const bool warm = given && norms.given > 0.0 && std::isfinite(norms.given);
-    const double hashWeight = warm ? o.startMix / std::sqrt(norms.hash) : 1.0;
-    const double givenWeight = warm ? 1.0 / std::sqrt(norms.given) : 0.0;
-    const double vmv = massNormAfter(s.next, [&](std::size_t i) {
-        s.next[i] = hashWeight * s.next[i] + givenWeight * s.q[i];
-        s.qf[i] = static_cast<float>(s.next[i]);
-    });
-    if (!(vmv > 0.0)) {
-        return {};
-    }
-    // next holds beta_k q_k+1 (unnormalised, qf its float copy); scale = 1 / beta_k.
-    double scale = 1.0 / std::sqrt(vmv);
-    int step = 0;
-
-    // y = D^-1 J qf on the rows.
-    const auto scaledRows = [&](std::ptrdiff_t c) {
-        const auto [first, last] = rowRange(c);
-        op.applyRows(s.zeros.data(), s.qf.data(), s.y.data(), first, last);
-        for (int i = first; i < last; ++i) {
-            s.y[static_cast<std::size_t>(i)] *= s.invDiag[static_cast<std::size_t>(i)];
-        }
-    };
-    // u = W J^T y on the bodies; q_k = next * scale, B q_k = u * scale (into next), and
-    // <q_k, B q_k>_M.
-    const float* impulses = nullptr;
-    const auto gatherAlpha = [&](std::ptrdiff_t c) {
+    // Over body chunk c: each(i) for every component i of a body, then |v|_M^2 of the body's
+    // part of v, summed into the chunk's first sum.
+    const auto massNormAfter = [&](std::ptrdiff_t c, const std::vector<double>& v,
+                                   const auto& each) {
         const auto [first, last] = bodyRange(c);
-        op.gatherBodies(s.y.data(), s.u.data(), first, last, impulses);
         double sum = 0.0;
         for (int b = first; b < last; ++b) {
             for (int k = 0; k < kU; ++k) {
-                const std::size_t i = kU * static_cast<std::size_t>(b) + k;
-                s.q[i] = s.next[i] * scale;
-                s.next[i] = static_cast<double>(s.u[i]) * scale;
-                if (ritz) {
-                    s.basis[floats * static_cast<std::size_t>(step) + i] =
-                        static_cast<float>(s.q[i]);
-                }
+                each(kU * static_cast<std::size_t>(b) + k);
             }
-            sum += massDot(s.q.data(), s.next.data(), b);
+            sum += massDot(v.data(), v.data(), b);
         }
-        return sum;
+        s.chunkSums[2 * static_cast<std::size_t>(c)] = sum;
     };
-    // beta_k q_k+1 = B q_k - alpha_k q_k - beta_k-1 q_k-1 into next and qf (q_k into prev), and
-    // its M norm.
-    const auto orthogonalise = [&](double alpha, double betaPrev) {
-        return massNormAfter(s.next, [&](std::size_t i) {
-            const double w = s.next[i] - alpha * s.q[i] - betaPrev * s.prev[i];
-            s.prev[i] = s.q[i];
-            s.next[i] = w;
-            s.qf[i] = static_cast<float>(w);
-        });
+    // The body chunks' first (second) sums in chunk order.
+    const auto chunkTotal = [&](std::size_t which) {
+        double total = 0.0;
+        for (std::ptrdiff_t c = 0; c < bodyChunks; ++c) {
+            total += s.chunkSums[2 * static_cast<std::size_t>(c) + which];
+        }
+        return total;
     };
-    const auto product = [&](int k) -> std::optional<double> {
-        step = k;
-        exec::forChunks(ex, rowChunks, scaledRows, work);
-        impulses = op.impulsesOf(s.y.data(), s.impulses, ex);
-        return exec::reduceChunks(ex, bodyChunks, 0.0, gatherAlpha, std::plus<double>{}, work);
+
+    // The whole estimate is one Executor::runStages: set-up, then per Lanczos step the product
+    // (kRows: y = D^-1 J qf; kImpulses: the contacts' impulses of y, in contact form; kGather:
+    // u = W J^T y, q_k = next * scale, B q_k = u * scale into next, and <q_k, B q_k>_M) and
+    // the orthogonalisation (beta_k q_k+1 = B q_k - alpha_k q_k - beta_k-1 q_k-1 into next and
+    // qf, q_k into prev, and its M norm), then the Ritz vector. The plan combines each stage's
+    // chunk sums in chunk order and runs LanczosSteps's bookkeeping between the stages, so
+    // the threads are handed the work once, and the bits do not depend on their count.
+    enum class Stage {
+        kInvDiag,        // 1 / A_ii per row
+        kStartNorms,     // the hash start into next, the given one into q, and their M norms
+        kStart,          // their mix into next and qf (unnormalised), and its M norm
+        kRows,           // a Lanczos step's product: y = D^-1 J qf,
+        kImpulses,       // the contacts' impulses of y (contact form),
+        kGather,         // B q_k and alpha_k
+        kOrthogonalise,  // beta_k q_k+1 into next and qf, q_k into prev, and its M norm
+        kRitz,           // y = sum_k z_k q_k into q, and its M norm
+        kRitzScale,      // y scaled to unit M norm into s.ritz
     };
+    const bool given = o.start.size() == floats;
+    Stage stage = Stage::kInvDiag;
+    bool begun = false;
+    bool started = true;  // false: the start vector has no norm
+    double hashWeight = 1.0, givenWeight = 0.0;
+    double scale = 1.0;  // 1 / beta_k: next holds beta_k q_k+1 (unnormalised, qf its float copy)
+    int step = 0;
+    double orthAlpha = 0.0, orthBeta = 0.0;  // alpha_k and beta_k-1 of the orthogonalisation
+    std::vector<double> z;                   // T's eigenvector for theta (the Ritz vector's)
+    double unit = 0.0;
     LanczosStop stop;
     stop.maxSteps = iterations;
     stop.minSteps = o.minSteps;
     stop.stopRise = o.stopRise;
-    const double theta = lanczosRecurrence(stop, s.alpha, s.beta, product, orthogonalise,
-                                           [&](double beta) { scale = 1.0 / beta; });
-    const int steps = static_cast<int>(s.alpha.size());
-    if (ritz) {
-        // y = sum_k z_k q_k, z T's eigenvector for theta, then scaled to unit M norm.
-        const std::vector<double> z = tridiagonalTopEigenvector(s.alpha, s.beta, theta);
-        s.ritz.resize(floats);
-        const double yMy = massNormAfter(s.q, [&](std::size_t i) {
-            double y = 0.0;
-            for (int t = 0; t < steps; ++t) {
-                y += z[static_cast<std::size_t>(t)] *
-                     s.basis[floats * static_cast<std::size_t>(t) + i];
-            }
-            s.q[i] = y;
-        });
-        const double unit = yMy > 0.0 ? 1.0 / std::sqrt(yMy) : 0.0;
-        for (std::size_t i = 0; i < floats; ++i) {
-            s.ritz[i] = static_cast<float>(s.q[i] * unit);
+    LanczosSteps steps(stop, s.alpha, s.beta);
+    double theta = 0.0;
+
+    const auto beginProduct = [&]() -> std::ptrdiff_t {
+        step = steps.steps();
+        stage = Stage::kRows;
+        return rowChunks;
+    };
+    const auto finish = [&]() -> std::ptrdiff_t {
+        theta = steps.result();
+        if (!ritz) {
+            return 0;
         }
+        z = tridiagonalTopEigenvector(s.alpha, s.beta, theta);
+        s.ritz.resize(floats);
+        stage = Stage::kRitz;
+        return bodyChunks;
+    };
+    const auto plan = [&]() -> std::ptrdiff_t {
+        if (!begun) {
+            begun = true;
+            return rowChunks;
+        }
+        switch (stage) {
+            case Stage::kInvDiag:
+                stage = Stage::kStartNorms;
+                return bodyChunks;
+            case Stage::kStartNorms: {
+                const double hash = chunkTotal(0);
+                const double norm = chunkTotal(1);
+                const bool warm = given && norm > 0.0 && std::isfinite(norm);
+                hashWeight = warm ? o.startMix / std::sqrt(hash) : 1.0;
+                givenWeight = warm ? 1.0 / std::sqrt(norm) : 0.0;
+                stage = Stage::kStart;
+                return bodyChunks;
+            }
+            case Stage::kStart: {
+                const double vmv = chunkTotal(0);
+                if (!(vmv > 0.0)) {
+                    started = false;
+                    return 0;
+                }
+                scale = 1.0 / std::sqrt(vmv);
+                return beginProduct();
+            }
+            case Stage::kRows:
+                if (impulseChunks > 0) {
+                    stage = Stage::kImpulses;
+                    return impulseChunks;
+                }
+                stage = Stage::kGather;
+                return bodyChunks;
+            case Stage::kImpulses:
+                stage = Stage::kGather;
+                return bodyChunks;
+            case Stage::kGather:
+                if (steps.afterProduct(chunkTotal(0))) {
+                    orthAlpha = steps.alpha();
+                    orthBeta = steps.betaPrevious();
+                    stage = Stage::kOrthogonalise;
+                    return bodyChunks;
+                }
+                return finish();
+            case Stage::kOrthogonalise:
+                if (const std::optional<double> b = steps.afterOrthogonalise(chunkTotal(0))) {
+                    scale = 1.0 / *b;
+                    return beginProduct();
+                }
+                return finish();
+            case Stage::kRitz: {
+                const double yMy = chunkTotal(0);
+                unit = yMy > 0.0 ? 1.0 / std::sqrt(yMy) : 0.0;
+                stage = Stage::kRitzScale;
+                return bodyChunks;
+            }
+            case Stage::kRitzScale:
+                return 0;
+        }
+        return 0;
+    };
+    const auto chunk = [&](std::ptrdiff_t c, int) {
+        switch (stage) {
+            case Stage::kInvDiag: {
+                const auto [first, last] = rowRange(c);
+                for (int i = first; i < last; ++i) {
+                    const float d = op.diagonal(i);
+                    s.invDiag[static_cast<std::size_t>(i)] = d > 0.0f ? 1.0f / d : 0.0f;
+                }
+                return;
+            }
+            case Stage::kStartNorms: {
+                const auto [first, last] = bodyRange(c);
+                double hash = 0.0, norm = 0.0;
+                for (int b = first; b < last; ++b) {
+                    for (int k = 0; k < kU; ++k) {
+                        const std::size_t i = kU * static_cast<std::size_t>(b) + k;
+                        s.next[i] = startComponent(i);
+                        s.q[i] = given ? static_cast<double>(o.start[i]) : 0.0;
+                        s.prev[i] = 0.0;
+                    }
+                    hash += massDot(s.next.data(), s.next.data(), b);
+                    norm += given ? massDot(s.q.data(), s.q.data(), b) : 0.0;
+                }
+                s.chunkSums[2 * static_cast<std::size_t>(c)] = hash;
+                s.chunkSums[2 * static_cast<std::size_t>(c) + 1] = norm;
+                return;
+            }
+            case Stage::kStart:
+                massNormAfter(c, s.next, [&](std::size_t i) {
+                    s.next[i] = hashWeight * s.next[i] + givenWeight * s.q[i];
+                    s.qf[i] = static_cast<float>(s.next[i]);
+                });
+                return;
+            case Stage::kRows: {
+                const auto [first, last] = rowRange(c);
+                op.applyRows(s.zeros.data(), s.qf.data(), s.y.data(), first, last);
+                for (int i = first; i < last; ++i) {
+                    s.y[static_cast<std::size_t>(i)] *= s.invDiag[static_cast<std::size_t>(i)];
+                }
+                return;
+            }
+            case Stage::kImpulses: {
+                const std::ptrdiff_t first = c * kImpulseChunk;
+                op.contactImpulses(s.y.data(), s.impulses.data(), static_cast<int>(first),
+                                   static_cast<int>(std::min(first + kImpulseChunk, contacts)));
+                return;
+            }
+            case Stage::kGather: {
+                const auto [first, last] = bodyRange(c);
+                op.gatherBodies(s.y.data(), s.u.data(), first, last,
+                                contacts > 0 ? s.impulses.data() : nullptr);
+                double sum = 0.0;
+                for (int b = first; b < last; ++b) {
+                    for (int k = 0; k < kU; ++k) {
+                        const std::size_t i = kU * static_cast<std::size_t>(b) + k;
+                        s.q[i] = s.next[i] * scale;
+                        s.next[i] = static_cast<double>(s.u[i]) * scale;
+                        if (ritz) {
+                            s.basis[floats * static_cast<std::size_t>(step) + i] =
+                                static_cast<float>(s.q[i]);
+                        }
+                    }
+                    sum += massDot(s.q.data(), s.next.data(), b);
+                }
+                s.chunkSums[2 * static_cast<std::size_t>(c)] = sum;
+                return;
+            }
+            case Stage::kOrthogonalise:
+                massNormAfter(c, s.next, [&](std::size_t i) {
+                    const double w = s.next[i] - orthAlpha * s.q[i] - orthBeta * s.prev[i];
+                    s.prev[i] = s.q[i];
+                    s.next[i] = w;
+                    s.qf[i] = static_cast<float>(w);
+                });
+                return;
+            case Stage::kRitz: {
+                const int taken = steps.steps();
+                massNormAfter(c, s.q, [&](std::size_t i) {
+                    double y = 0.0;
+                    for (int t = 0; t < taken; ++t) {
+                        y += z[static_cast<std::size_t>(t)] *
+                             s.basis[floats * static_cast<std::size_t>(t) + i];
+                    }
+                    s.q[i] = y;
+                });
+                return;
+            }
+            case Stage::kRitzScale: {
+                const auto [first, last] = bodyRange(c);
+                for (std::size_t i = kU * static_cast<std::size_t>(first);
+                     i < kU * static_cast<std::size_t>(last); ++i) {
+                    s.ritz[i] = static_cast<float>(s.q[i] * unit);
+                }
+                return;
+            }
+        }
+    };
+    exec::runStages(ex, plan, chunk, static_cast<std::ptrdiff_t>(op.macs() / 2));
+    if (!started) {
+        return {};
     }
-    return {static_cast<float>(theta), steps};
+    return {static_cast<float>(theta), steps.steps()};
 }
 
 float lanczosLambdaMax(const RowOperator& op, int iterations, LanczosScratch& s,

@@ -34,6 +34,7 @@ struct LanczosScratch {
     std::vector<float> rowQ, rowNext, rowPrev, rowDiag, rowAq;  ///< the row-space steps'
     std::vector<float> basis;         ///< q_1 .. q_k (with LanczosOptions::ritzVector)
     std::vector<double> alpha, beta;  ///< the Lanczos tridiagonal
+    std::vector<double> chunkSums;    ///< two a body chunk: the body-space steps' partial sums
     /// With LanczosOptions::ritzVector: the Ritz vector of the returned value (kBodyFloats per
     /// body slot, unit M norm), the start of the next estimate on a similar operator.
     std::vector<float> ritz;
@@ -67,7 +68,8 @@ struct LanczosResult {
 /// apply: maxSteps steps from the hash start, and s.ritz is left empty. With an executor the
 /// passes run on its threads in fixed chunks (rows for the product's first half, bodies for the
 /// rest) and the sums are combined in chunk order, so the result does not depend on the thread
-/// count.
+/// count; in body space the whole estimate is one Executor::runStages (one hand-off to the
+/// threads instead of four loops a step).
 LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, LanczosScratch& s,
                                const exec::Executor* ex = nullptr);
 /// The same from the hash start with `iterations` steps (the start vector: a hash of each
@@ -96,10 +98,69 @@ struct LanczosStop {
     double stopRise = 0.0;
 };
 
-/// The Lanczos recurrence on the tridiagonal T_k, whatever space its vectors live in and
-/// whatever inner product they use: the one loop behind every lambda_max estimate (body space
-/// and row space here, the rigid world's Jacobian rows in rigid/assembly.cpp). The caller's
-/// passes do the vector work:
+/// The Lanczos recurrence's bookkeeping on the tridiagonal T_k (alpha, beta), whatever space
+/// its vectors live in and whatever inner product they use, for a caller that runs the vector
+/// passes itself (lanczosRecurrence below, or the stages of one Executor::runStages). Step k:
+/// the caller forms q_k and B q_k and hands alpha_k = <q_k, B q_k> (nullopt when q_k had no
+/// norm) to afterProduct; while that says the run goes on, the caller forms
+/// beta_k q_k+1 = B q_k - alpha_k q_k - beta_k-1 q_k-1 (alpha(), betaPrevious()) and hands its
+/// squared norm to afterOrthogonalise, which returns beta_k to scale q_k+1 by, or nullopt when
+/// the run ends. The run ends after stop.maxSteps steps, on an invariant subspace
+/// (beta_k <= 1e-7 |alpha_k|: T_k's eigenvalues are then exact) or by stop.stopRise.
+class LanczosSteps {
+  public:
+    LanczosSteps(const LanczosStop& stop, std::vector<double>& alpha, std::vector<double>& beta)
+        : m_stop(stop), m_alpha(alpha), m_beta(beta) {
+        m_alpha.clear();
+        m_beta.clear();
+    }
+    /// Step k's alpha_k (k = steps()); true when beta_k is to be formed next.
+    bool afterProduct(std::optional<double> a) {
+        if (!a) {
+            return false;
+        }
+        m_a = *a;
+        m_alpha.push_back(m_a);
+        const int k = steps() - 1;
+        if (m_stop.stopRise > 0.0) {
+            const double previous = m_theta;
+            m_theta = largestTridiagonalEigenvalue(m_alpha, m_beta);
+            if (k + 1 >= std::max(m_stop.minSteps, 2) &&
+                m_theta - previous <= m_stop.stopRise * m_theta) {
+                return false;
+            }
+        }
+        return k + 1 < m_stop.maxSteps;
+    }
+    /// |beta_k q_k+1|^2; beta_k, or nullopt when the run ends.
+    std::optional<double> afterOrthogonalise(double norm2) {
+        const double b = std::sqrt(norm2);
+        if (!(b > 1e-7 * std::abs(m_a))) {
+            return std::nullopt;
+        }
+        m_beta.push_back(b);
+        m_betaPrev = b;
+        return b;
+    }
+    /// Products taken so far (k of the next one).
+    int steps() const { return static_cast<int>(m_alpha.size()); }
+    double alpha() const { return m_a; }                ///< alpha_k of the last product
+    double betaPrevious() const { return m_betaPrev; }  ///< beta_k-1 (0 at k = 0)
+    /// The largest eigenvalue of T_k (0 when no step was taken).
+    double result() const { return largestTridiagonalEigenvalue(m_alpha, m_beta); }
+
+  private:
+    LanczosStop m_stop;
+    std::vector<double>& m_alpha;
+    std::vector<double>& m_beta;
+    double m_theta = 0.0;
+    double m_a = 0.0;
+    double m_betaPrev = 0.0;
+};
+
+/// The Lanczos recurrence (LanczosSteps) as one loop over the caller's passes: the loop behind
+/// the estimates whose passes are loops of their own (row space here, the rigid world's
+/// Jacobian rows in rigid/assembly.cpp):
 ///   product(k)                   forms q_k (from beta_k-1 q_k) and B q_k and returns
 ///                                alpha_k = <q_k, B q_k>, or nullopt when q_k has no norm (the
 ///                                run ends);
@@ -107,42 +168,25 @@ struct LanczosStop {
 ///                                and returns its squared norm;
 ///   advance(beta_k)              readies the next product (a scale of 1 / beta_k, or the
 ///                                normalised q_k+1).
-/// The run ends after stop.maxSteps steps, on an invariant subspace (beta_k <= 1e-7 |alpha_k|:
-/// T_k's eigenvalues are then exact) or by stop.stopRise. alpha and beta hold T_k on return;
-/// the result is its largest eigenvalue (0 when no step was taken).
+/// alpha and beta hold T_k on return; the result is its largest eigenvalue (0 when no step was
+/// taken).
 template <typename Product, typename Orthogonalise, typename Advance>
 double lanczosRecurrence(const LanczosStop& stop, std::vector<double>& alpha,
                          std::vector<double>& beta, Product&& product,
                          Orthogonalise&& orthogonalise, Advance&& advance) {
-    alpha.clear();
-    beta.clear();
-    double theta = 0.0;
-    double betaPrev = 0.0;
-    for (int k = 0; k < stop.maxSteps; ++k) {
-        const std::optional<double> a = product(k);
-        if (!a) {
-            break;
-        }
-        alpha.push_back(*a);
-        if (stop.stopRise > 0.0) {
-            const double previous = theta;
-            theta = largestTridiagonalEigenvalue(alpha, beta);
-            if (k + 1 >= std::max(stop.minSteps, 2) && theta - previous <= stop.stopRise * theta) {
-                break;
-            }
-        }
-        if (k + 1 == stop.maxSteps) {
-            break;
-        }
-        const double b = std::sqrt(orthogonalise(*a, betaPrev));
-        if (!(b > 1e-7 * std::abs(*a))) {
-            break;
-        }
-        beta.push_back(b);
-        advance(b);
-        betaPrev = b;
+    LanczosSteps steps(stop, alpha, beta);
+    if (stop.maxSteps <= 0) {
+        return steps.result();
     }
-    return largestTridiagonalEigenvalue(alpha, beta);
+    while (steps.afterProduct(product(steps.steps()))) {
+        const std::optional<double> b =
+            steps.afterOrthogonalise(orthogonalise(steps.alpha(), steps.betaPrevious()));
+        if (!b) {
+            break;
+        }
+        advance(*b);
+    }
+    return steps.result();
 }
 
 }  // namespace ww::lcp
