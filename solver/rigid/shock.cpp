@@ -253,37 +253,46 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
             }
         }
     };
-    for (int l = 1; l <= levels; ++l) {
-        const std::int32_t begin = m_levelStart[static_cast<std::size_t>(l - 1)];
-        const std::int32_t end = m_levelStart[static_cast<std::size_t>(l)];
-        const std::ptrdiff_t chunks = exec::chunkCount(end - begin, kChunkBodies);
-        const auto chunk = [&](std::ptrdiff_t c, int worker) {
-            std::vector<Row>* rows =
-                m_scratch.data() + kTogether * static_cast<std::size_t>(worker);
-            std::int64_t& sweepsDone = m_sweepsByThread[static_cast<std::size_t>(worker)];
-            const std::ptrdiff_t last =
-                std::min<std::ptrdiff_t>(end, begin + (c + 1) * kChunkBodies);
-            for (std::ptrdiff_t i = begin + c * kChunkBodies; i < last; i += kTogether) {
-                std::int32_t group[kTogether];
-                for (std::ptrdiff_t g = 0; g < kTogether; ++g) {
-                    group[g] = i + g < last ? byLevel[static_cast<std::size_t>(i + g)] : -1;
-                }
-                correctTogether(group, rows, sweepsDone);
-            }
-        };
-        if (ex != nullptr) {
-            std::ptrdiff_t work = 0;
-            for (std::int32_t i = begin; i < end; ++i) {
-                const auto ub = static_cast<std::size_t>(byLevel[static_cast<std::size_t>(i)]);
-                work += 3 * (m_supportStart[ub + 1] - m_supportStart[ub]);
-            }
-            ex->forEachChunk(chunks, chunk, work * p.sweeps * kRowSweepWork);
-        } else {
-            for (std::ptrdiff_t c = 0; c < chunks; ++c) {
-                chunk(c, 0);
+    // The levels run in order as the stages of one Executor::runStages (a level reads only the
+    // levels below, final once their stage ended): one hand-off to the threads for all of them
+    // (a 20-high wall at rest has 20 levels, a collapse's rubble ~5), on the threads when the
+    // largest level's sweeps are worth it.
+    int level = 0;  // the stage running: level `level`, [begin, end) of byLevel
+    std::int32_t begin = 0, end = 0;
+    std::ptrdiff_t largest = 0;
+    for (int l = 1; l <= levels && ex != nullptr; ++l) {
+        std::ptrdiff_t work = 0;
+        for (std::int32_t i = m_levelStart[static_cast<std::size_t>(l - 1)];
+             i < m_levelStart[static_cast<std::size_t>(l)]; ++i) {
+            const auto ub = static_cast<std::size_t>(byLevel[static_cast<std::size_t>(i)]);
+            work += 3 * (m_supportStart[ub + 1] - m_supportStart[ub]);
+        }
+        largest = std::max(largest, work);
+    }
+    const auto plan = [&]() -> std::ptrdiff_t {
+        while (level < levels) {
+            ++level;
+            begin = m_levelStart[static_cast<std::size_t>(level - 1)];
+            end = m_levelStart[static_cast<std::size_t>(level)];
+            if (end > begin) {
+                return exec::chunkCount(end - begin, kChunkBodies);
             }
         }
-    }
+        return 0;
+    };
+    const auto chunk = [&](std::ptrdiff_t c, int worker) {
+        std::vector<Row>* rows = m_scratch.data() + kTogether * static_cast<std::size_t>(worker);
+        std::int64_t& sweepsDone = m_sweepsByThread[static_cast<std::size_t>(worker)];
+        const std::ptrdiff_t last = std::min<std::ptrdiff_t>(end, begin + (c + 1) * kChunkBodies);
+        for (std::ptrdiff_t i = begin + c * kChunkBodies; i < last; i += kTogether) {
+            std::int32_t group[kTogether];
+            for (std::ptrdiff_t g = 0; g < kTogether; ++g) {
+                group[g] = i + g < last ? byLevel[static_cast<std::size_t>(i + g)] : -1;
+            }
+            correctTogether(group, rows, sweepsDone);
+        }
+    };
+    exec::runStages(ex, plan, chunk, largest * p.sweeps * kRowSweepWork);
     for (const std::int64_t s : m_sweepsByThread) {
         m_sweepsDone += s;
     }

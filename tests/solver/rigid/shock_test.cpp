@@ -358,6 +358,58 @@ TEST(Shock, KeptLevelsCorrectAsFreshOnesWhenTheOrderChanges) {
     EXPECT_EQ(dropped, 2);  // the upper box below its support: one level, not two
 }
 
+// The levels run as the stages of one executor hand-off, each after the one below: columns of
+// boxes (fresh random count, height and velocities; 2 cm between the columns, so each level is
+// a row of boxes) corrected on three threads end bit for bit where the calling thread alone
+// ends, with the same sweeps. The rows are wide enough that a level's sweeps go to the threads.
+// Fails when the levels run as one stage (an upper box then reads a lower one mid-correction).
+TEST(Shock, LevelsCorrectOnThreadsAsOnTheCallerAlone) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    const int cols = 16 + static_cast<int>(rng() % 9);
+    const int rows = 3 + static_cast<int>(rng() % 4);
+    std::vector<Body> bodies{ground()};
+    std::vector<std::pair<int, int>> pairs;
+    for (int c = 0; c < cols; ++c) {
+        for (int r = 0; r < rows; ++r) {
+            BodyDesc d;
+            d.position = {1.02f * static_cast<float>(c), 0.499f + 0.998f * static_cast<float>(r),
+                          0.0f};
+            d.massKg = 1.0f + (u(rng) + 1.0f);
+            d.linearVelocity = {0.3f * u(rng), -0.5f + 0.4f * u(rng), 0.3f * u(rng)};
+            d.angularVelocity = {0.3f * u(rng), 0.3f * u(rng), 0.3f * u(rng)};
+            bodies.push_back(makeBody(d));
+            const int id = static_cast<int>(bodies.size()) - 1;
+            pairs.emplace_back(id, r == 0 ? 0 : id - 1);
+        }
+    }
+    Scene threaded = pose(std::move(bodies), pairs, 0.6f);
+    Scene alone = threaded;
+    ShockParams p;
+    p.sweeps = 50;
+    p.friction = 0.6f;
+    p.restingSpeed = 1.0e9f;
+    ShockPropagation onThreads, onCaller;
+    const int corrected = onThreads.apply(threaded.bodies, threaded.contacts, threaded.bias,
+                                          threaded.posed, p, test::executor().get());
+    EXPECT_EQ(corrected,
+              onCaller.apply(alone.bodies, alone.contacts, alone.bias, alone.posed, p, nullptr));
+    EXPECT_EQ(corrected, cols * rows);
+    EXPECT_EQ(onThreads.levels(), rows);
+    EXPECT_EQ(onThreads.sweepsDone(), onCaller.sweepsDone());
+    for (std::size_t b = 1; b < alone.bodies.size(); ++b) {
+        for (const auto& [t, a] :
+             {std::pair{threaded.bodies[b].linearVelocity, alone.bodies[b].linearVelocity},
+              std::pair{threaded.bodies[b].angularVelocity, alone.bodies[b].angularVelocity}}) {
+            EXPECT_EQ(t.x, a.x) << "body " << b;
+            EXPECT_EQ(t.y, a.y) << "body " << b;
+            EXPECT_EQ(t.z, a.z) << "body " << b;
+        }
+    }
+}
+
 // A sphere sliding on a plane (one contact, fresh random radius, mass, mu, plane tilt and slip
 // direction in the contact's tangent frame, always including 45 degrees between the tangents),
 // coming down onto it: its normal row and its two tangent rows are decoupled (the normal goes
