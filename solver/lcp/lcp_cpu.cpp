@@ -373,8 +373,9 @@ RowsResult projectRowRange(const LcpProblem& p, const float* cur, float* next, W
 // probe what a pinned row adds (|x - clamp(x - w, x, x)| and 0 (w + x)). Returns where the rest
 // continues: the contacts after the last whole group of Workspace::contactConsts.
 std::ptrdiff_t contactPassAvx2(const float* cur, float* next, const Workspace& ws, float weight,
-                               bool wantResidual, bool wByField, std::ptrdiff_t begin,
-                               std::ptrdiff_t end, RowsResult& out) {
+                               bool wantResidual, bool wByField, const RowOperator* impulsesOf,
+                               float* impulses, std::ptrdiff_t begin, std::ptrdiff_t end,
+                               RowsResult& out) {
     using F = lanes::Float8;
     using kernels::strideThree;
     const F zero = lanes::splat<F>(0.0f);
@@ -421,6 +422,9 @@ std::ptrdiff_t contactPassAvx2(const float* cur, float* next, const Workspace& w
                                    vg);
         }
         kernels::storeThree(next + base, vn.v, vf.v, vg.v);
+        if (impulsesOf != nullptr) {
+            impulsesOf->groupImpulses(static_cast<std::size_t>(k / 8), vn.v, vf.v, vg.v, impulses);
+        }
     }
     kernels::fold(r, probe, out);
     return k;
@@ -429,14 +433,17 @@ std::ptrdiff_t contactPassAvx2(const float* cur, float* next, const Workspace& w
 
 // Contacts [begin, end) of a pass over contact rows (Workspace::contactRows), w = A x^t on
 // their rows: the rows' and the pairs' updates of projectRowRange and pairRange, eight
-// contacts at a time where the CPU has AVX2.
+// contacts at a time where the CPU has AVX2. With `impulses` (a contact-form operator) the
+// contacts' impulses of x^{t+1} too (RowOperator::contactImpulses, the same bits), which the
+// next pass's gather reads: from the registers that hold x^{t+1} where eight are done at once.
 RowsResult contactRange(const LcpProblem& p, const float* cur, float* next, Workspace& ws,
-                        float weight, bool wantResidual, bool wByField, std::ptrdiff_t begin,
-                        std::ptrdiff_t end) {
+                        float weight, bool wantResidual, bool wByField, float* impulses,
+                        std::ptrdiff_t begin, std::ptrdiff_t end) {
     RowsResult out;
     std::ptrdiff_t k = begin;
 #if defined(__AVX2__) && defined(__FMA__)
-    k = contactPassAvx2(cur, next, ws, weight, wantResidual, wByField, k, end, out);
+    k = contactPassAvx2(cur, next, ws, weight, wantResidual, wByField,
+                        impulses != nullptr ? &p.op : nullptr, impulses, k, end, out);
 #else
     (void)wByField;
 #endif
@@ -445,6 +452,9 @@ RowsResult contactRange(const LcpProblem& p, const float* cur, float* next, Work
         const RowsResult pq = pairRange(p, cur, next, ws, weight, wantResidual, k, end);
         out.r = std::max({out.r, q.r, pq.r});
         out.probe += q.probe + pq.probe;
+        if (impulses != nullptr) {
+            p.op.contactImpulses(next, impulses, static_cast<int>(k), static_cast<int>(end));
+        }
     }
     return out;
 }
@@ -453,6 +463,8 @@ RowsResult contactRange(const LcpProblem& p, const float* cur, float* next, Work
 // handed the work once a solve instead of two or three times a pass (each hand-off and join
 // costs a few microseconds, as much as a small island's pass). A pass is, in order:
 //   kImpulses  (contact form) each contact's impulses of x^t, RowOperator::contactImpulses;
+//              with contact rows only before the first pass: each pass's kRows writes the
+//              impulses of the x^{t+1} it computes (contactRange), for the next pass's gather;
 //   kGather    (matrix-free) u = W J^T x^t by chunks of bodies: every row's update reads it;
 //   kRows      each chunk of rows computes its part of w = A x^t + b, the residual of x^t on
 //              those rows and their x^{t+1} (contactRange for contact rows, else
@@ -595,6 +607,10 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
     if (contactForm) {
         ws.impulses.resize(op.impulseFloats());
     }
+    // Contact rows in contact form write the impulses of x^{t+1} as they compute it: the next
+    // pass then needs no kImpulses stage (only the first pass, for x^0, does).
+    float* passImpulses = contactForm && ws.contactRows ? ws.impulses.data() : nullptr;
+    bool impulsesOfCur = false;
     ws.chunkPartials.resize(static_cast<std::size_t>(std::max(rowChunks, pairChunks)));
 
     PassStage stage = PassStage::kRows;
@@ -616,7 +632,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
         wantResidual = o.recordHistory || !ws.weights.empty() || checked;
         // A checked iterate that passes the check becomes the good one: the pass copies it.
         keep = checked && t < maxIt ? ws.kept.data() : nullptr;
-        if (impulseChunks > 0) {
+        if (impulseChunks > 0 && !impulsesOfCur) {
             stage = PassStage::kImpulses;
             return impulseChunks;
         }
@@ -654,6 +670,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
             std::swap(ws.good, ws.kept);  // x^t, copied by the pass (a checked iterate)
         }
         std::swap(cur, next);
+        impulsesOfCur = passImpulses != nullptr;
         ++t;
         return t > maxIt;
     };
@@ -733,7 +750,7 @@ void solveJacobi(const LcpProblem& p, std::span<float> x, const LcpOptions& o, W
                     std::copy(cur + b, cur + e, keep + b);
                 }
                 RowsResult q = ws.contactRows ? contactRange(p, cur, next, ws, weight, wantResidual,
-                                                             wByField, b / 3, e / 3)
+                                                             wByField, passImpulses, b / 3, e / 3)
                                               : projectRowRange(p, cur, next, ws, weight, b, e);
                 if (pairsInChunks) {
                     const auto uc = static_cast<std::size_t>(c);

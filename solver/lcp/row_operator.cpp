@@ -454,38 +454,45 @@ void RowOperator::contactImpulses(const float* x, float* impulses, int firstCont
         contactImpulseScalar(x, impulses, t);
     }
     for (; t + kTripleGroup <= lastContact && t / kTripleGroup < groups; t += kTripleGroup) {
-        const auto g = static_cast<std::size_t>(t / kTripleGroup);
-        const float* l = m_jByTriple.data() + m_groupFloats * g;
         __m256 xk[3];  // lane q of xk[k]: x of the group's contact q's row k
         lanes::splitThree(x + 3 * static_cast<std::size_t>(t), xk);
-        __m256 p[4];
-        for (int c = 0; c < 3; ++c) {
-            // Component c of row k's frame vector at (3 c + k) kTripleGroup.
-            __m256 acc = _mm256_mul_ps(xk[0], _mm256_loadu_ps(l + (3 * c) * kTripleGroup));
-            acc = _mm256_fmadd_ps(xk[1], _mm256_loadu_ps(l + (3 * c + 1) * kTripleGroup), acc);
-            p[c] = _mm256_fmadd_ps(xk[2], _mm256_loadu_ps(l + (3 * c + 2) * kTripleGroup), acc);
-        }
-        p[3] = _mm256_setzero_ps();
-        // Four components of eight contacts to eight contacts of four.
-        const __m256 t0 = _mm256_unpacklo_ps(p[0], p[1]);
-        const __m256 t1 = _mm256_unpackhi_ps(p[0], p[1]);
-        const __m256 t2 = _mm256_unpacklo_ps(p[2], p[3]);
-        const __m256 t3 = _mm256_unpackhi_ps(p[2], p[3]);
-        const __m256 a0 = _mm256_shuffle_ps(t0, t2, 0x44);  // contact 0 | 4
-        const __m256 a1 = _mm256_shuffle_ps(t0, t2, 0xee);  // 1 | 5
-        const __m256 a2 = _mm256_shuffle_ps(t1, t3, 0x44);  // 2 | 6
-        const __m256 a3 = _mm256_shuffle_ps(t1, t3, 0xee);  // 3 | 7
-        float* out = impulses + kImpulseFloats * static_cast<std::size_t>(t);
-        _mm256_storeu_ps(out, _mm256_permute2f128_ps(a0, a1, 0x20));
-        _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(a2, a3, 0x20));
-        _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(a0, a1, 0x31));
-        _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(a2, a3, 0x31));
+        groupImpulses(static_cast<std::size_t>(t / kTripleGroup), xk[0], xk[1], xk[2], impulses);
     }
 #endif
     for (; t < lastContact; ++t) {
         contactImpulseScalar(x, impulses, t);
     }
 }
+
+#if defined(__AVX2__) && defined(__FMA__)
+void RowOperator::groupImpulses(std::size_t g, __m256 xn, __m256 xf, __m256 xg,
+                                float* impulses) const {
+    const float* l = m_jByTriple.data() + m_groupFloats * g;
+    const __m256 xk[3] = {xn, xf, xg};
+    __m256 p[4];
+    for (int c = 0; c < 3; ++c) {
+        // Component c of row k's frame vector at (3 c + k) kTripleGroup.
+        __m256 acc = _mm256_mul_ps(xk[0], _mm256_loadu_ps(l + (3 * c) * kTripleGroup));
+        acc = _mm256_fmadd_ps(xk[1], _mm256_loadu_ps(l + (3 * c + 1) * kTripleGroup), acc);
+        p[c] = _mm256_fmadd_ps(xk[2], _mm256_loadu_ps(l + (3 * c + 2) * kTripleGroup), acc);
+    }
+    p[3] = _mm256_setzero_ps();
+    // Four components of eight contacts to eight contacts of four.
+    const __m256 t0 = _mm256_unpacklo_ps(p[0], p[1]);
+    const __m256 t1 = _mm256_unpackhi_ps(p[0], p[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(p[2], p[3]);
+    const __m256 t3 = _mm256_unpackhi_ps(p[2], p[3]);
+    const __m256 a0 = _mm256_shuffle_ps(t0, t2, 0x44);  // contact 0 | 4
+    const __m256 a1 = _mm256_shuffle_ps(t0, t2, 0xee);  // 1 | 5
+    const __m256 a2 = _mm256_shuffle_ps(t1, t3, 0x44);  // 2 | 6
+    const __m256 a3 = _mm256_shuffle_ps(t1, t3, 0xee);  // 3 | 7
+    float* out = impulses + kImpulseFloats * kTripleGroup * g;
+    _mm256_storeu_ps(out, _mm256_permute2f128_ps(a0, a1, 0x20));
+    _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(a2, a3, 0x20));
+    _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(a0, a1, 0x31));
+    _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(a2, a3, 0x31));
+}
+#endif
 
 void RowOperator::contactImpulseScalar(const float* x, float* impulses, int t) const {
     const auto ut = static_cast<std::size_t>(t);

@@ -19,6 +19,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#endif
+
 #include "solver/exec/executor.h"
 
 namespace ww::lcp {
@@ -205,6 +209,14 @@ class RowOperator {
     /// each. u (kBodyFloats per body) and w are left out: a pass keeps them in cache. Call
     /// after buildBodyIndex; the benchmark's memory-bandwidth bound for a pass.
     std::size_t productBytes() const;
+
+#if defined(__AVX2__) && defined(__FMA__)
+    /// Contact form: the impulses of whole group g's kTripleGroup contacts (g < rows() /
+    /// (3 * kTripleGroup)), lane q of xn, xf, xg holding x of contact kTripleGroup g + q's
+    /// rows 0, 1, 2, into impulses (all contacts', as contactImpulses writes them): the same
+    /// operations as contactImpulses, for a pass that has the new x in registers.
+    void groupImpulses(std::size_t g, __m256 xn, __m256 xf, __m256 xg, float* impulses) const;
+#endif
 
   private:
     friend struct RowOperatorProbe;  // tests: reads the layouts and corrupts them for validate
