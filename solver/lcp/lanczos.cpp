@@ -15,8 +15,8 @@ namespace {
 // The chunks of the solver's matrix-free passes (lcp_cpu.cpp): small body chunks so that the
 // threads share the gather evenly, row chunks of a few pages.
 constexpr std::ptrdiff_t kBodyChunk = 32;
-constexpr std::ptrdiff_t kRowChunk = 1008;     // whole triple groups, as kMatrixFreeChunkRows
-constexpr std::ptrdiff_t kImpulseChunk = 512;  // contacts: whole groups of eight
+constexpr std::ptrdiff_t kRowChunk = 1008;  // whole triple groups, as kMatrixFreeChunkRows
+static_assert(kRowChunk % (3 * RowOperator::kTripleGroup) == 0);
 
 // A deterministic start in [0.5, 1.5] from the row index (an integer hash: a sine per row
 // cost a serial tenth of a millisecond on a 10 000-row island).
@@ -261,7 +261,6 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
 
     const std::ptrdiff_t bodyChunks = exec::chunkCount(op.bodies(), kBodyChunk);
     const std::ptrdiff_t rowChunks = exec::chunkCount(n, kRowChunk);
-    const std::ptrdiff_t impulseChunks = exec::chunkCount(contacts, kImpulseChunk);
     // Two sums a body chunk, combined in chunk order by the plan.
     s.chunkSums.resize(2 * static_cast<std::size_t>(bodyChunks));
     const auto rowRange = [n](std::ptrdiff_t chunk) {
@@ -310,7 +309,7 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     };
 
     // The whole estimate is one Executor::runStages: set-up, then per Lanczos step the product
-    // (kRows: y = D^-1 J qf; kImpulses: the contacts' impulses of y, in contact form; kGather:
+    // (kRows: y = D^-1 J qf, and the contacts' impulses of y in contact form; kGather:
     // u = W J^T y, q_k = next * scale, B q_k = u * scale into next, and <q_k, B q_k>_M) and
     // the orthogonalisation (beta_k q_k+1 = B q_k - alpha_k q_k - beta_k-1 q_k-1 into next and
     // qf, q_k into prev, and its M norm), then the Ritz vector. The plan combines each stage's
@@ -320,8 +319,8 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
         kInvDiag,        // 1 / A_ii per row
         kStartNorms,     // the hash start into next, the given one into q, and their M norms
         kStart,          // their mix into next and qf (unnormalised), and its M norm
-        kRows,           // a Lanczos step's product: y = D^-1 J qf,
-        kImpulses,       // the contacts' impulses of y (contact form),
+        kRows,           // a Lanczos step's product: y = D^-1 J qf (and in contact form
+                         // the impulses of y, the chunk's rows being whole contacts),
         kGather,         // B q_k and alpha_k
         kOrthogonalise,  // beta_k q_k+1 into next and qf, q_k into prev, and its M norm
         kRitz,           // y = sum_k z_k q_k into q, and its M norm
@@ -387,13 +386,6 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
                 return beginProduct();
             }
             case Stage::kRows:
-                if (impulseChunks > 0) {
-                    stage = Stage::kImpulses;
-                    return impulseChunks;
-                }
-                stage = Stage::kGather;
-                return bodyChunks;
-            case Stage::kImpulses:
                 stage = Stage::kGather;
                 return bodyChunks;
             case Stage::kGather:
@@ -460,12 +452,9 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
                 for (int i = first; i < last; ++i) {
                     s.y[static_cast<std::size_t>(i)] *= s.invDiag[static_cast<std::size_t>(i)];
                 }
-                return;
-            }
-            case Stage::kImpulses: {
-                const std::ptrdiff_t first = c * kImpulseChunk;
-                op.contactImpulses(s.y.data(), s.impulses.data(), static_cast<int>(first),
-                                   static_cast<int>(std::min(first + kImpulseChunk, contacts)));
+                if (contacts > 0) {  // the chunk's contacts' impulses of y (whole contacts)
+                    op.contactImpulses(s.y.data(), s.impulses.data(), first / 3, last / 3);
+                }
                 return;
             }
             case Stage::kGather: {
