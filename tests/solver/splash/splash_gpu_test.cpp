@@ -211,7 +211,9 @@ void expectSameDisplacementAfterOneStep(Pair& w) {
     const double cpuCorrection = w.cpu.lastStats().levelCorrectionM;
     const double meanDiff = diffSum / static_cast<double>(hc.size());
     w.gpu.step();
-    EXPECT_GT(std::abs(cpuCorrection), 1e-7);  // the bodies' entry changed W this step
+    // The bodies' entry changed W this step: a correction ten times the comparison's absolute
+    // slack (seed 1537928127 drew 8.5e-8 m, a body barely entering the water).
+    EXPECT_GT(std::abs(cpuCorrection), 1e-8);
     EXPECT_NEAR(w.gpu.lastStats().levelCorrectionM, cpuCorrection,
                 1e-9 + 1e-3 * std::abs(cpuCorrection) + meanDiff)
         << "mean height difference " << meanDiff;
