@@ -70,6 +70,19 @@ Scene pose(std::vector<Body> bodies, const std::vector<std::pair<int, int>>& pai
     return s;
 }
 
+/// Every body's velocities after body 0 (the ground) in `a` and `b`, bit for bit.
+void expectSameVelocities(const std::vector<Body>& a, const std::vector<Body>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 1; i < a.size(); ++i) {
+        for (const auto& [va, vb] : {std::pair{a[i].linearVelocity, b[i].linearVelocity},
+                                     std::pair{a[i].angularVelocity, b[i].angularVelocity}}) {
+            EXPECT_EQ(va.x, vb.x) << "body " << i;
+            EXPECT_EQ(va.y, vb.y) << "body " << i;
+            EXPECT_EQ(va.z, vb.z) << "body " << i;
+        }
+    }
+}
+
 /// The height of the lowest corner of box d, relative to its centre.
 float lowestCorner(const BodyDesc& d) {
     float lowest = 0.0f;
@@ -345,15 +358,7 @@ TEST(Shock, KeptLevelsCorrectAsFreshOnesWhenTheOrderChanges) {
         EXPECT_EQ(keptCount, freshCount);
         EXPECT_EQ(kept.levels(), once.levels());
         dropped += once.levels() == 1 && steps[step].second ? 1 : 0;
-        for (std::size_t b = 1; b < s.bodies.size(); ++b) {
-            for (const auto& [k, f] :
-                 {std::pair{s.bodies[b].linearVelocity, fresh.bodies[b].linearVelocity},
-                  std::pair{s.bodies[b].angularVelocity, fresh.bodies[b].angularVelocity}}) {
-                EXPECT_EQ(k.x, f.x) << "body " << b;
-                EXPECT_EQ(k.y, f.y) << "body " << b;
-                EXPECT_EQ(k.z, f.z) << "body " << b;
-            }
-        }
+        expectSameVelocities(s.bodies, fresh.bodies);
     }
     EXPECT_EQ(dropped, 2);  // the upper box below its support: one level, not two
 }
@@ -399,15 +404,7 @@ TEST(Shock, LevelsCorrectOnThreadsAsOnTheCallerAlone) {
     EXPECT_EQ(corrected, cols * rows);
     EXPECT_EQ(onThreads.levels(), rows);
     EXPECT_EQ(onThreads.sweepsDone(), onCaller.sweepsDone());
-    for (std::size_t b = 1; b < alone.bodies.size(); ++b) {
-        for (const auto& [t, a] :
-             {std::pair{threaded.bodies[b].linearVelocity, alone.bodies[b].linearVelocity},
-              std::pair{threaded.bodies[b].angularVelocity, alone.bodies[b].angularVelocity}}) {
-            EXPECT_EQ(t.x, a.x) << "body " << b;
-            EXPECT_EQ(t.y, a.y) << "body " << b;
-            EXPECT_EQ(t.z, a.z) << "body " << b;
-        }
-    }
+    expectSameVelocities(threaded.bodies, alone.bodies);
 }
 
 // A sphere sliding on a plane (one contact, fresh random radius, mass, mu, plane tilt and slip
