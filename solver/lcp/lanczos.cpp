@@ -332,7 +332,6 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     bool started = true;  // false: the start vector has no norm
     double hashWeight = 1.0, givenWeight = 0.0;
     double scale = 1.0;  // 1 / beta_k: next holds beta_k q_k+1 (unnormalised, qf its float copy)
-    int step = 0;
     double orthAlpha = 0.0, orthBeta = 0.0;  // alpha_k and beta_k-1 of the orthogonalisation
     std::vector<double> z;                   // T's eigenvector for theta (the Ritz vector's)
     double unit = 0.0;
@@ -344,7 +343,6 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
     double theta = 0.0;
 
     const auto beginProduct = [&]() -> std::ptrdiff_t {
-        step = steps.steps();
         stage = Stage::kRows;
         return rowChunks;
     };
@@ -461,15 +459,18 @@ LanczosResult lanczosLambdaMax(const RowOperator& op, const LanczosOptions& o, L
                 const auto [first, last] = bodyRange(c);
                 op.gatherBodies(s.y.data(), s.u.data(), first, last,
                                 contacts > 0 ? s.impulses.data() : nullptr);
+                // q_k's column of the basis: k is the number of products taken before it.
+                float* basis =
+                    ritz ? s.basis.data() + floats * static_cast<std::size_t>(steps.steps())
+                         : nullptr;
                 double sum = 0.0;
                 for (int b = first; b < last; ++b) {
                     for (int k = 0; k < kU; ++k) {
                         const std::size_t i = kU * static_cast<std::size_t>(b) + k;
                         s.q[i] = s.next[i] * scale;
                         s.next[i] = static_cast<double>(s.u[i]) * scale;
-                        if (ritz) {
-                            s.basis[floats * static_cast<std::size_t>(step) + i] =
-                                static_cast<float>(s.q[i]);
+                        if (basis != nullptr) {
+                            basis[i] = static_cast<float>(s.q[i]);
                         }
                     }
                     sum += massDot(s.q.data(), s.next.data(), b);
