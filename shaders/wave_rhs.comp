@@ -1,6 +1,8 @@
 #version 430
 // Crank–Nicolson right-hand side and warm-start guess, on the GPU beside the solve:
-//   rhs = [2 u - (1 - g) uPrev + a L (2 u + uPrev)] / (1 + g),  guess = 2 u - uPrev (or 0).
+//   rhs = [2 u - (1 - g) uPrev + a L (2 u + uPrev)] / (1 + g)
+//   guess = y + (rhs - (I - alpha L) y) / (1 + 4 alpha), y = 2 u - uPrev, alpha = a / (1 + g)
+// (or 0): the extrapolation after one Jacobi sweep of the system (solver/wave/wave_kernels.h).
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "wave_common.glsl"
 
@@ -21,7 +23,12 @@ void main() {
         return;
     }
     int k = j * uNx + i;
-    float w = 2.0 * lapU(i, j) + lapPrev(i, j);
-    rhs[k] = (2.0 * u[k] - (1.0 - uG) * uPrev[k] + uA * w) / (1.0 + uG);
-    guess[k] = uWarmStart != 0 ? 2.0 * u[k] - uPrev[k] : 0.0;
+    float lu = lapU(i, j);
+    float lp = lapPrev(i, j);
+    float b = (2.0 * u[k] - (1.0 - uG) * uPrev[k] + uA * (2.0 * lu + lp)) / (1.0 + uG);
+    rhs[k] = b;
+    float alpha = uA / (1.0 + uG);
+    float y = 2.0 * u[k] - uPrev[k];
+    guess[k] = uWarmStart != 0 ? y + (b - (y - alpha * (2.0 * lu - lp))) / (1.0 + 4.0 * alpha)
+                               : 0.0;
 }

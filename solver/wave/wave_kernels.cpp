@@ -53,33 +53,46 @@ const float* zeroRow(int nx) {
 void cnRhs(const exec::Executor& ex, const GridCoeffs& k, const float* u, const float* uPrev,
            float* rhs, float* guess, bool warmStart) {
     const float* zeros = zeroRow(k.nx);
-    const float a = k.a;
-    const float inv = 1.0f / (1.0f + k.g);
-    const float keep = 1.0f - k.g;
-    const int nx = k.nx;
-    forRows(ex, k, [&](int j) {
+    forRows(ex, k, [&, zeros](int j) {
+        // Locals, not captures: the loops' stores could alias a captured reference, and each
+        // step would reload it.
+        const float a = k.a;
+        const float inv = 1.0f / (1.0f + k.g);
+        const float keep = 1.0f - k.g;
+        // The warm start (wave_kernels.h): y = 2 u - uPrev, then one Jacobi sweep of
+        // (I - alpha L) x = rhs from y, its L y = 2 L u - L uPrev from the Laplacians above.
+        const float alpha = a * inv;
+        const float invDiag = 1.0f / (1.0f + 4.0f * alpha);
+        const int nx = k.nx;
         const Rows ru = rowsOf(k, u, j, zeros);
         const Rows rp = rowsOf(k, uPrev, j, zeros);
         float* out = rhs + static_cast<std::size_t>(j) * nx;
         float* gs = guess + static_cast<std::size_t>(j) * nx;
-        auto edge = [&](int i) {
-            const float w = 2.0f * lapAt(ru, i, nx, k.neumannX) + lapAt(rp, i, nx, k.neumannX);
-            out[i] = (2.0f * ru.row[i] - keep * rp.row[i] + a * w) * inv;
+        const float* u0 = ru.row;
+        const float* p0 = rp.row;
+        const auto edge = [&](int i) {
+            const float lu = lapAt(ru, i, nx, k.neumannX);
+            const float lp = lapAt(rp, i, nx, k.neumannX);
+            out[i] = (2.0f * u0[i] - keep * p0[i] + a * (2.0f * lu + lp)) * inv;
+            const float y = 2.0f * u0[i] - p0[i];
+            gs[i] = y + (out[i] - (y - alpha * (2.0f * lu - lp))) * invDiag;
         };
-        edge(0);
+        const float* uUp = ru.up;
+        const float* uDn = ru.dn;
+        const float* pUp = rp.up;
+        const float* pDn = rp.dn;
 #pragma omp simd
         for (int i = 1; i < nx - 1; ++i) {
-            const float lu = ru.row[i - 1] + ru.row[i + 1] + ru.up[i] + ru.dn[i] - 4.0f * ru.row[i];
-            const float lp = rp.row[i - 1] + rp.row[i + 1] + rp.up[i] + rp.dn[i] - 4.0f * rp.row[i];
-            out[i] = (2.0f * ru.row[i] - keep * rp.row[i] + a * (2.0f * lu + lp)) * inv;
+            const float lu = u0[i - 1] + u0[i + 1] + uUp[i] + uDn[i] - 4.0f * u0[i];
+            const float lp = p0[i - 1] + p0[i + 1] + pUp[i] + pDn[i] - 4.0f * p0[i];
+            const float b = (2.0f * u0[i] - keep * p0[i] + a * (2.0f * lu + lp)) * inv;
+            const float y = 2.0f * u0[i] - p0[i];
+            out[i] = b;
+            gs[i] = y + (b - (y - alpha * (2.0f * lu - lp))) * invDiag;
         }
+        edge(0);
         edge(nx - 1);
-        if (warmStart) {
-#pragma omp simd
-            for (int i = 0; i < nx; ++i) {
-                gs[i] = 2.0f * ru.row[i] - rp.row[i];
-            }
-        } else {
+        if (!warmStart) {
             std::fill(gs, gs + nx, 0.0f);
         }
     });
@@ -103,13 +116,22 @@ double lapRef(const GridCoeffs& k, const float* u, int i, int j) {
 
 }  // namespace
 
-void cnRhsReference(const GridCoeffs& k, const float* u, const float* uPrev, float* rhs) {
+void cnRhsReference(const GridCoeffs& k, const float* u, const float* uPrev, float* rhs,
+                    float* guess) {
+    const double alpha = double(k.a) / (1.0 + k.g);
     for (int j = 0; j < k.ny; ++j) {
         for (int i = 0; i < k.nx; ++i) {
             const std::size_t c = static_cast<std::size_t>(j) * k.nx + i;
-            const double w = 2.0 * lapRef(k, u, i, j) + lapRef(k, uPrev, i, j);
-            rhs[c] =
-                static_cast<float>((2.0 * u[c] - (1.0 - k.g) * uPrev[c] + k.a * w) / (1.0 + k.g));
+            const double lu = lapRef(k, u, i, j);
+            const double lp = lapRef(k, uPrev, i, j);
+            const double b =
+                (2.0 * u[c] - (1.0 - k.g) * uPrev[c] + k.a * (2.0 * lu + lp)) / (1.0 + k.g);
+            rhs[c] = static_cast<float>(b);
+            if (guess != nullptr) {
+                const double y = 2.0 * u[c] - double(uPrev[c]);
+                guess[c] = static_cast<float>(y + (b - (y - alpha * (2.0 * lu - lp))) /
+                                                      (1.0 + 4.0 * alpha));
+            }
         }
     }
 }

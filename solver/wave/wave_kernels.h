@@ -46,10 +46,18 @@ inline void setBoundary(GridCoeffs& k, cg::Boundary b) {
     k.neumannY = cg::neumannY(b);
 }
 
-/// rhs of the CN system and the warm-start guess (2 u - uPrev, or 0 when !warmStart).
+/// rhs of the CN system (I - alpha L) x = rhs, alpha = a / (1 + g), and the warm-start guess
+/// (0 when !warmStart): the prediction y = 2 u - uPrev after one Jacobi sweep of that system,
+///   guess = y + (rhs - (I - alpha L) y) / (1 + 4 alpha),
+/// which shrinks every eigencomponent of y's error by at least 4 alpha / (1 + 4 alpha) (the
+/// sweep's iteration matrix I - (I - alpha L) / (1 + 4 alpha) has eigenvalues
+/// alpha (4 - lambda) / (1 + 4 alpha), lambda in [0, 8] those of -L). L y = 2 L u - L uPrev
+/// comes from the Laplacians the right-hand side takes: no pass over memory of its own.
 void cnRhs(const exec::Executor& ex, const GridCoeffs& k, const float* u, const float* uPrev,
            float* rhs, float* guess, bool warmStart);
-void cnRhsReference(const GridCoeffs& k, const float* u, const float* uPrev, float* rhs);
+/// cnRhs in double, one cell at a time (and its warm-start guess where `guess` is given).
+void cnRhsReference(const GridCoeffs& k, const float* u, const float* uPrev, float* rhs,
+                    float* guess = nullptr);
 /// One explicit step into uNext.
 void explicitStep(const exec::Executor& ex, const GridCoeffs& k, const float* u, const float* uPrev,
                   float* uNext);
