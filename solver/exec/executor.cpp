@@ -1,6 +1,8 @@
 // The executor on oneTBB (see executor.h).
 #include "solver/exec/executor.h"
 
+#include "solver/exec/float_mode.h"
+
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/info.h>
@@ -66,6 +68,8 @@ constexpr std::ptrdiff_t kPiecesPerThread = 2;
 }  // namespace
 
 void Executor::run(std::ptrdiff_t nChunks, RangeFn fn, void* ctx, LoopAffinity* affinity) const {
+    // The chunks run in the caller's floating-point mode on every thread (float_mode.h).
+    const std::uint64_t mode = floatMode();
     m_impl->arena.execute([&] {
         // Chunks are the unit of work (the caller sized them); the auto partitioner groups
         // neighbouring chunks for a thread and splits further only when others go idle, the
@@ -79,6 +83,7 @@ void Executor::run(std::ptrdiff_t nChunks, RangeFn fn, void* ctx, LoopAffinity* 
             affinity != nullptr ? std::max<std::ptrdiff_t>(1, (nChunks + pieces - 1) / pieces) : 1;
         const oneapi::tbb::blocked_range<std::ptrdiff_t> range(0, nChunks, grain);
         const auto body = [&](const oneapi::tbb::blocked_range<std::ptrdiff_t>& r) {
+            const FloatModeScope callersMode(mode);
             fn(ctx, r.begin(), r.end(), oneapi::tbb::this_task_arena::current_thread_index());
         };
         if (affinity != nullptr) {
@@ -232,12 +237,14 @@ void Executor::runStagesOnTeam(PlanFn plan, void* planCtx, ChunkFn chunk, void* 
             }
         }
     };
+    const std::uint64_t mode = floatMode();  // every member's, and so the plans' too
     m_impl->arena.execute([&] {
         // One task per thread; the caller runs one. A task that starts after the run ended
         // finds the end published and returns.
         oneapi::tbb::parallel_for(
             oneapi::tbb::blocked_range<int>(0, m_threads, 1),
             [&](const oneapi::tbb::blocked_range<int>&) {
+                const FloatModeScope callersMode(mode);
                 member(oneapi::tbb::this_task_arena::current_thread_index());
             },
             oneapi::tbb::simple_partitioner());

@@ -9,6 +9,7 @@
 
 #include "solver/core/hash.h"
 #include "solver/core/timer.h"
+#include "solver/exec/float_mode.h"
 #include "solver/lcp/lcp_omega.h"
 
 namespace ww::rigid {
@@ -180,6 +181,7 @@ Status World::setBackend(Backend backend, const gpu::ShaderLibrary* shaders) {
 }
 
 const StepStats& World::step() {
+    const exec::FlushSubnormals flush;  // as the water's step (solver/exec/float_mode.h)
     Stopwatch total;
     m_stats = StepStats{};
     m_stats.bodies = bodyCount();

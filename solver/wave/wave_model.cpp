@@ -8,6 +8,7 @@
 
 #include "solver/core/hash.h"
 #include "solver/core/timer.h"
+#include "solver/exec/float_mode.h"
 #include "solver/gpu/gpu_context.h"
 
 namespace ww::wave {
@@ -88,6 +89,7 @@ Status WaveModel::setParams(const WaveParams& params) {
     if (r.dtRatio != 1.0f || r.from.g != r.to.g || r.from.a != r.to.a || r.fromCn != r.toCn) {
         r.from.neumannX = r.to.neumannX;  // one stencil for both relations
         r.from.neumannY = r.to.neumannY;
+        const exec::FlushSubnormals flush;
         m_impl->retime(r, m_params);
     }
     return {};
@@ -192,6 +194,7 @@ void WaveModel::addWakeImpulses(float dt, float width, float height) {
 }
 
 StepStats WaveModel::step() {
+    const exec::FlushSubnormals flush;  // the implicit solution's tails (float_mode.h)
     Stopwatch total;
     collectImpulses(m_params.dt());
     const GridCoeffs k = coeffs();

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "solver/exec/executor.h"
+#include "solver/exec/float_mode.h"
 #include "support/seed.h"
 
 namespace ww::exec {
@@ -320,6 +322,67 @@ TEST(Executor, StagesRunOnMoreThanOneThreadWhenMoreAreAsked) {
                          joined.wait_until(lock, deadline, [&] { return ids.size() >= 2; });
                      });
         ASSERT_GE(ids.size(), 2u);
+    }
+}
+
+// Every thread of a loop or a stage run computes in the caller's floating-point mode: under
+// FlushSubnormals a product that underflows to a subnormal (1e-20 * 1e-20) is 0 on each thread
+// that ran a chunk, and so is a subnormal operand (1e-40 * 1); without it both stay subnormal.
+// Each chunk waits, up to a deadline, until a second thread has joined, so that the workers'
+// mode is tested and not the caller's alone.
+TEST(Executor, EveryThreadComputesInTheCallersFloatMode) {
+    if (kFlushSubnormalBits == 0) {
+        GTEST_SKIP() << "no flush-to-zero control on this architecture";
+    }
+    for (int threads : {2, 3}) {
+        const Executor ex(threads);
+        for (const bool flush : {true, false}) {
+            for (int form = 0; form < 2; ++form) {
+                SCOPED_TRACE(std::to_string(threads) + " threads, flush " + std::to_string(flush) +
+                             ", form " + std::to_string(form));
+                std::mutex m;
+                std::condition_variable joined;
+                std::set<std::thread::id> ids;
+                std::vector<float> products;
+                const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+                const auto chunk = [&] {
+                    volatile float tiny = 1e-20f;
+                    volatile float subnormal = 1e-40f;
+                    volatile float one = 1.0f;
+                    const float underflow = tiny * tiny;
+                    const float operand = subnormal * one;
+                    std::unique_lock lock(m);
+                    ids.insert(std::this_thread::get_id());
+                    products.push_back(underflow);
+                    products.push_back(operand);
+                    joined.notify_all();
+                    joined.wait_until(lock, deadline, [&] { return ids.size() >= 2; });
+                };
+                {
+                    const std::optional<FlushSubnormals> mode =
+                        flush ? std::optional<FlushSubnormals>(std::in_place) : std::nullopt;
+                    if (form == 0) {
+                        ex.parallelFor(16, [&](std::ptrdiff_t) { chunk(); });
+                    } else {
+                        int stages = 0;
+                        ex.runStages([&]() -> std::ptrdiff_t { return stages++ < 2 ? 8 : 0; },
+                                     [&](std::ptrdiff_t, int) { chunk(); });
+                    }
+                }
+                ASSERT_GE(ids.size(), 2u);
+                for (const float v : products) {
+                    if (flush) {
+                        ASSERT_EQ(v, 0.0f);
+                    } else {
+                        ASSERT_GT(v, 0.0f);
+                        ASSERT_LT(v, 1.2e-38f);
+                    }
+                }
+            }
+        }
+        // The caller's mode is restored after the scope.
+        volatile float tiny = 1e-20f;
+        EXPECT_GT(tiny * tiny, 0.0f);
     }
 }
 
