@@ -2,7 +2,8 @@
 // Crank–Nicolson right-hand side and warm-start guess, on the GPU beside the solve:
 //   rhs = [2 u - (1 - g) uPrev + a L (2 u + uPrev)] / (1 + g)
 //   guess = y + (rhs - (I - alpha L) y) / (1 + 4 alpha), y = 2 u - uPrev, alpha = a / (1 + g)
-// (or 0): the extrapolation after one Jacobi sweep of the system (solver/wave/wave_kernels.h).
+// (or 0): the extrapolation after the first Jacobi sweep of the system; wave_sweep.comp runs the
+// second (solver/wave/wave_kernels.h).
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "wave_common.glsl"
 

@@ -31,10 +31,11 @@ class GpuWaveBackend final : public WaveBackend {
         if (Status st = g->m_cg->prepare(cg::GpuOperator::fromStencil(system)); !st) {
             return st.error();
         }
-        const char* files[] = {"wave_rhs.comp", "wave_explicit.comp", "wave_disturb.comp",
-                               "wave_retime.comp"};
-        gpu::Program* programs[] = {&g->m_rhsProgram, &g->m_explicit, &g->m_disturb, &g->m_retime};
-        for (int k = 0; k < 4; ++k) {
+        const char* files[] = {"wave_rhs.comp", "wave_sweep.comp", "wave_explicit.comp",
+                               "wave_disturb.comp", "wave_retime.comp"};
+        gpu::Program* programs[] = {&g->m_rhsProgram, &g->m_sweep, &g->m_explicit, &g->m_disturb,
+                                    &g->m_retime};
+        for (int k = 0; k < 5; ++k) {
             auto p = library.build(gpu::ProgramSpec::computeStage(files[k]));
             if (!p) {
                 return p.error();
@@ -50,6 +51,11 @@ class GpuWaveBackend final : public WaveBackend {
             b = std::move(buf).value();
         }
         auto rhs = gpu::Buffer::create(bytes, nullptr, "wave rhs");
+        auto firstSweep = gpu::Buffer::create(bytes, nullptr, "wave warm start, first sweep");
+        if (!firstSweep) {
+            return firstSweep.error();
+        }
+        g->m_firstSweep = std::move(firstSweep).value();
         auto imp =
             gpu::Buffer::create(kMaxImpulsesPerStep * sizeof(Impulse), nullptr, "wave impulses");
         if (!rhs) {
@@ -89,11 +95,19 @@ class GpuWaveBackend final : public WaveBackend {
         bool solved = true;
         if (in.params.scheme == Scheme::kCrankNicolson) {
             m_rhs.bind(2);
-            uNext.bind(3);
+            // The warm start: the first sweep into its own buffer, the second into uNext (or,
+            // without a warm start, zeros into uNext at once).
+            (in.params.warmStart ? m_firstSweep : uNext).bind(3);
             setGrid(m_rhsProgram, k);
             m_rhsProgram.set("uWarmStart", in.params.warmStart ? 1 : 0);
             (void)gpu::dispatch(m_rhsProgram, gx, gy);
             gpu::barrier();
+            if (in.params.warmStart) {
+                uNext.bind(5);
+                setGrid(m_sweep, k);
+                (void)gpu::dispatch(m_sweep, gx, gy);
+                gpu::barrier();
+            }
             m_timer.end();
             stats.rhsMs = m_timer.elapsedMs();
             solved = recordSolve(stats, m_cg->solve(cg::GpuOperator::fromStencil(in.system), m_rhs,
@@ -191,12 +205,14 @@ class GpuWaveBackend final : public WaveBackend {
     std::size_t m_cells = 0;
     std::unique_ptr<cg::GpuCgBackend> m_cg;
     gpu::Program m_rhsProgram;
+    gpu::Program m_sweep;
     gpu::Program m_explicit;
     gpu::Program m_disturb;
     gpu::Program m_retime;
     std::array<gpu::Buffer, 3> m_u;
     HeightRing m_ring;
     gpu::Buffer m_rhs;
+    gpu::Buffer m_firstSweep;  ///< the warm start's first sweep (wave_sweep.comp reads it)
     gpu::Buffer m_impulses;
     gpu::TimerQuery m_timer;
 };

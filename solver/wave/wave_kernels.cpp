@@ -50,58 +50,124 @@ const float* zeroRow(int nx) {
 
 }  // namespace
 
+namespace {
+
+/// Rows per chunk of cnRhs: each chunk also forms the first sweep of the row above and below
+/// it (2 rows in kSweepBlockRows more work), which its second sweep reads.
+constexpr int kSweepBlockRows = 16;
+
+/// Row j of the CN right-hand side into `out`, and of the extrapolation after the first sweep
+/// into `swept` (wave_kernels.h).
+void rhsRow(const GridCoeffs& k, const float* u, const float* uPrev, int j, const float* zeros,
+            float* out, float* swept) {
+    // Locals, not the caller's references: the loop's stores could alias a reference, and
+    // each step would reload it.
+    const float a = k.a;
+    const float inv = 1.0f / (1.0f + k.g);
+    const float keep = 1.0f - k.g;
+    const float alpha = a * inv;
+    const float invDiag = 1.0f / (1.0f + 4.0f * alpha);
+    const int nx = k.nx;
+    const Rows ru = rowsOf(k, u, j, zeros);
+    const Rows rp = rowsOf(k, uPrev, j, zeros);
+    const float* u0 = ru.row;
+    const float* p0 = rp.row;
+    // y = 2 u - uPrev, its L y = 2 L u - L uPrev from the Laplacians the right-hand side takes.
+    const auto edge = [&](int i) {
+        const float lu = lapAt(ru, i, nx, k.neumannX);
+        const float lp = lapAt(rp, i, nx, k.neumannX);
+        out[i] = (2.0f * u0[i] - keep * p0[i] + a * (2.0f * lu + lp)) * inv;
+        const float y = 2.0f * u0[i] - p0[i];
+        swept[i] = y + (out[i] - (y - alpha * (2.0f * lu - lp))) * invDiag;
+    };
+    const float* uUp = ru.up;
+    const float* uDn = ru.dn;
+    const float* pUp = rp.up;
+    const float* pDn = rp.dn;
+#pragma omp simd
+    for (int i = 1; i < nx - 1; ++i) {
+        const float lu = u0[i - 1] + u0[i + 1] + uUp[i] + uDn[i] - 4.0f * u0[i];
+        const float lp = p0[i - 1] + p0[i + 1] + pUp[i] + pDn[i] - 4.0f * p0[i];
+        const float b = (2.0f * u0[i] - keep * p0[i] + a * (2.0f * lu + lp)) * inv;
+        const float y = 2.0f * u0[i] - p0[i];
+        out[i] = b;
+        swept[i] = y + (b - (y - alpha * (2.0f * lu - lp))) * invDiag;
+    }
+    edge(0);
+    edge(nx - 1);
+}
+
+/// The second sweep of row j: x1 = x0 + (b - (I - alpha L) x0) / (1 + 4 alpha), x0's rows as
+/// `r` (with the boundary's ghost rows), b the row's right-hand side.
+void sweepRow(const GridCoeffs& k, const Rows& r, const float* b, float* x1) {
+    const float alpha = k.a / (1.0f + k.g);
+    const float invDiag = 1.0f / (1.0f + 4.0f * alpha);
+    const int nx = k.nx;
+    const float* x0 = r.row;
+    const float* up = r.up;
+    const float* dn = r.dn;
+    const auto edge = [&](int i) {
+        x1[i] = x0[i] + (b[i] - (x0[i] - alpha * lapAt(r, i, nx, k.neumannX))) * invDiag;
+    };
+#pragma omp simd
+    for (int i = 1; i < nx - 1; ++i) {
+        const float lx = x0[i - 1] + x0[i + 1] + up[i] + dn[i] - 4.0f * x0[i];
+        x1[i] = x0[i] + (b[i] - (x0[i] - alpha * lx)) * invDiag;
+    }
+    edge(0);
+    edge(nx - 1);
+}
+
+}  // namespace
+
 void cnRhs(const exec::Executor& ex, const GridCoeffs& k, const float* u, const float* uPrev,
            float* rhs, float* guess, bool warmStart) {
     const float* zeros = zeroRow(k.nx);
-    forRows(ex, k, [&, zeros](int j) {
-        // Locals, not captures: the loops' stores could alias a captured reference, and each
-        // step would reload it.
-        const float a = k.a;
-        const float inv = 1.0f / (1.0f + k.g);
-        const float keep = 1.0f - k.g;
-        // The warm start (wave_kernels.h): y = 2 u - uPrev, then one Jacobi sweep of
-        // (I - alpha L) x = rhs from y, its L y = 2 L u - L uPrev from the Laplacians above.
-        const float alpha = a * inv;
-        const float invDiag = 1.0f / (1.0f + 4.0f * alpha);
-        const int nx = k.nx;
-        const Rows ru = rowsOf(k, u, j, zeros);
-        const Rows rp = rowsOf(k, uPrev, j, zeros);
-        float* out = rhs + static_cast<std::size_t>(j) * nx;
-        float* gs = guess + static_cast<std::size_t>(j) * nx;
-        const float* u0 = ru.row;
-        const float* p0 = rp.row;
-        const auto edge = [&](int i) {
-            const float lu = lapAt(ru, i, nx, k.neumannX);
-            const float lp = lapAt(rp, i, nx, k.neumannX);
-            out[i] = (2.0f * u0[i] - keep * p0[i] + a * (2.0f * lu + lp)) * inv;
-            const float y = 2.0f * u0[i] - p0[i];
-            gs[i] = y + (out[i] - (y - alpha * (2.0f * lu - lp))) * invDiag;
-        };
-        const float* uUp = ru.up;
-        const float* uDn = ru.dn;
-        const float* pUp = rp.up;
-        const float* pDn = rp.dn;
-#pragma omp simd
-        for (int i = 1; i < nx - 1; ++i) {
-            const float lu = u0[i - 1] + u0[i + 1] + uUp[i] + uDn[i] - 4.0f * u0[i];
-            const float lp = p0[i - 1] + p0[i + 1] + pUp[i] + pDn[i] - 4.0f * p0[i];
-            const float b = (2.0f * u0[i] - keep * p0[i] + a * (2.0f * lu + lp)) * inv;
-            const float y = 2.0f * u0[i] - p0[i];
-            out[i] = b;
-            gs[i] = y + (b - (y - alpha * (2.0f * lu - lp))) * invDiag;
-        }
-        edge(0);
-        edge(nx - 1);
-        if (!warmStart) {
-            std::fill(gs, gs + nx, 0.0f);
-        }
-    });
+    const auto nx = static_cast<std::size_t>(k.nx);
+    if (!warmStart) {
+        forRows(ex, k, [&, zeros](int j) {
+            thread_local std::vector<float> unused;
+            unused.resize(nx);
+            rhsRow(k, u, uPrev, j, zeros, rhs + j * nx, unused.data());
+            std::fill(guess + j * nx, guess + (j + 1) * nx, 0.0f);
+        });
+        return;
+    }
+    // Chunks of rows: the first sweep of the chunk's rows and of the one above and below it
+    // into scratch (the halo rows' right-hand side too, not stored: the next chunk writes it),
+    // then the second sweep of the chunk's rows into guess.
+    const int blocks = static_cast<int>(exec::chunkCount(k.ny, kSweepBlockRows));
+    ex.parallelFor(
+        blocks,
+        [&, zeros](std::ptrdiff_t block) {
+            const int j0 = static_cast<int>(block) * kSweepBlockRows;
+            const int j1 = std::min(k.ny, j0 + kSweepBlockRows);
+            const int h0 = std::max(0, j0 - 1);
+            const int h1 = std::min(k.ny, j1 + 1);
+            thread_local std::vector<float> scratch;
+            scratch.resize(static_cast<std::size_t>(h1 - h0 + 1) * nx);
+            float* haloRhs = scratch.data() + static_cast<std::size_t>(h1 - h0) * nx;
+            const auto x0 = [&](int j) {
+                return scratch.data() + static_cast<std::size_t>(j - h0) * nx;
+            };
+            for (int j = h0; j < h1; ++j) {
+                const bool own = j >= j0 && j < j1;
+                rhsRow(k, u, uPrev, j, zeros, own ? rhs + j * nx : haloRhs, x0(j));
+            }
+            for (int j = j0; j < j1; ++j) {
+                const Rows r{j > 0 ? x0(j - 1) : (k.neumannY ? x0(j) : zeros), x0(j),
+                             j + 1 < k.ny ? x0(j + 1) : (k.neumannY ? x0(j) : zeros)};
+                sweepRow(k, r, rhs + j * nx, guess + j * nx);
+            }
+        },
+        std::ptrdiff_t{k.nx} * k.ny);
 }
 
 namespace {
 
 // Value at (i, j) with ghost cells, for the scalar references.
-double at(const GridCoeffs& k, const float* u, int i, int j, int ci, int cj) {
+template <typename T>
+double at(const GridCoeffs& k, const T* u, int i, int j, int ci, int cj) {
     if (i >= 0 && i < k.nx && j >= 0 && j < k.ny) {
         return u[static_cast<std::size_t>(j) * k.nx + i];
     }
@@ -109,7 +175,8 @@ double at(const GridCoeffs& k, const float* u, int i, int j, int ci, int cj) {
     return mirrored ? u[static_cast<std::size_t>(cj) * k.nx + ci] : 0.0;
 }
 
-double lapRef(const GridCoeffs& k, const float* u, int i, int j) {
+template <typename T>
+double lapRef(const GridCoeffs& k, const T* u, int i, int j) {
     return at(k, u, i - 1, j, i, j) + at(k, u, i + 1, j, i, j) + at(k, u, i, j - 1, i, j) +
            at(k, u, i, j + 1, i, j) - 4.0 * at(k, u, i, j, i, j);
 }
@@ -119,19 +186,29 @@ double lapRef(const GridCoeffs& k, const float* u, int i, int j) {
 void cnRhsReference(const GridCoeffs& k, const float* u, const float* uPrev, float* rhs,
                     float* guess) {
     const double alpha = double(k.a) / (1.0 + k.g);
+    const double invDiag = 1.0 / (1.0 + 4.0 * alpha);
+    const std::size_t cells = static_cast<std::size_t>(k.nx) * k.ny;
+    std::vector<double> b(cells);
+    std::vector<double> x0(cells);
     for (int j = 0; j < k.ny; ++j) {
         for (int i = 0; i < k.nx; ++i) {
             const std::size_t c = static_cast<std::size_t>(j) * k.nx + i;
             const double lu = lapRef(k, u, i, j);
             const double lp = lapRef(k, uPrev, i, j);
-            const double b =
-                (2.0 * u[c] - (1.0 - k.g) * uPrev[c] + k.a * (2.0 * lu + lp)) / (1.0 + k.g);
-            rhs[c] = static_cast<float>(b);
-            if (guess != nullptr) {
-                const double y = 2.0 * u[c] - double(uPrev[c]);
-                guess[c] = static_cast<float>(y + (b - (y - alpha * (2.0 * lu - lp))) /
-                                                      (1.0 + 4.0 * alpha));
-            }
+            b[c] = (2.0 * u[c] - (1.0 - k.g) * uPrev[c] + k.a * (2.0 * lu + lp)) / (1.0 + k.g);
+            rhs[c] = static_cast<float>(b[c]);
+            const double y = 2.0 * u[c] - double(uPrev[c]);
+            x0[c] = y + (b[c] - (y - alpha * (2.0 * lu - lp))) * invDiag;
+        }
+    }
+    if (guess == nullptr) {
+        return;
+    }
+    for (int j = 0; j < k.ny; ++j) {
+        for (int i = 0; i < k.nx; ++i) {
+            const std::size_t c = static_cast<std::size_t>(j) * k.nx + i;
+            const double lx = lapRef(k, x0.data(), i, j);
+            guess[c] = static_cast<float>(x0[c] + (b[c] - (x0[c] - alpha * lx)) * invDiag);
         }
     }
 }

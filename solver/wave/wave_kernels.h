@@ -47,12 +47,15 @@ inline void setBoundary(GridCoeffs& k, cg::Boundary b) {
 }
 
 /// rhs of the CN system (I - alpha L) x = rhs, alpha = a / (1 + g), and the warm-start guess
-/// (0 when !warmStart): the prediction y = 2 u - uPrev after one Jacobi sweep of that system,
-///   guess = y + (rhs - (I - alpha L) y) / (1 + 4 alpha),
-/// which shrinks every eigencomponent of y's error by at least 4 alpha / (1 + 4 alpha) (the
-/// sweep's iteration matrix I - (I - alpha L) / (1 + 4 alpha) has eigenvalues
-/// alpha (4 - lambda) / (1 + 4 alpha), lambda in [0, 8] those of -L). L y = 2 L u - L uPrev
-/// comes from the Laplacians the right-hand side takes: no pass over memory of its own.
+/// (0 when !warmStart): the prediction y = 2 u - uPrev after two Jacobi sweeps of that system,
+///   x0 = y + (rhs - (I - alpha L) y) / (1 + 4 alpha),  guess = x0 + (rhs - (I - alpha L) x0) / (1
+///   + 4 alpha).
+/// Each sweep shrinks every eigencomponent of the error by at least 4 alpha / (1 + 4 alpha) (its
+/// iteration matrix I - (I - alpha L) / (1 + 4 alpha) has eigenvalues alpha (4 - lambda) /
+/// (1 + 4 alpha), lambda in [0, 8] those of -L). L y = 2 L u - L uPrev comes from the
+/// Laplacians the right-hand side takes; the second sweep runs on rows of x0 the same pass has
+/// just made (chunks of rows, each forming x0 of its neighbours' edge rows too): no pass over
+/// memory of their own.
 void cnRhs(const exec::Executor& ex, const GridCoeffs& k, const float* u, const float* uPrev,
            float* rhs, float* guess, bool warmStart);
 /// cnRhs in double, one cell at a time (and its warm-start guess where `guess` is given).

@@ -94,7 +94,8 @@ std::vector<Variant> builtVariants() {
     // No defines: the GPU wave backend, SplashGpu, GpuOps (linalg) and `wavewall info`.
     const std::pair<const char*, std::vector<const char*>> plain[] = {
         {"the GPU wave backend (solver/wave/wave_backend_gpu.cpp)",
-         {"wave_rhs.comp", "wave_explicit.comp", "wave_disturb.comp", "wave_retime.comp"}},
+         {"wave_rhs.comp", "wave_sweep.comp", "wave_explicit.comp", "wave_disturb.comp",
+          "wave_retime.comp"}},
         {"SplashGpu::create",
          {"splash_reduce.comp", "splash_sample.comp", "splash_splat.comp", "splash_distribute.comp",
           "splash_spread.comp", "splash_apply.comp", "splash_correct.comp"}},
@@ -224,7 +225,8 @@ TEST(ShaderValidation, EveryBuiltVariantPassesTheReferenceCompiler) {
             ++checked;
         }
         if (stagesOk && stageFiles.size() == 2) {
-            const test::CommandResult link = runValidator("-l " + stageFiles[0] + " " + stageFiles[1]);
+            const test::CommandResult link =
+                runValidator("-l " + stageFiles[0] + " " + stageFiles[1]);
             EXPECT_EQ(link.code, 0) << "linking the stages fails:\n" << link.output;
         }
     }
