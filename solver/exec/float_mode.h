@@ -1,9 +1,9 @@
 // The calling thread's floating-point mode, and subnormal numbers flushed to zero.
 //
-// A CPU computes with subnormal floats (|x| < 1.2e-38) in microcode, tens to a hundred times
-// slower than with normal ones. The implicit water's solution has exponentially small tails
-// across the whole pool, so its stencil and CG passes meet them in most cells: a 1024^2 step
-// with rain ran 2.6 times slower (docs/wave.md, "Subnormal numbers"). The solvers' steps run
+// Many x86 cores compute with subnormal floats (|x| < 1.2e-38) through a microcode assist, tens
+// of times slower than with normal ones. The implicit water's solution has exponentially small
+// tails across the whole pool, so its stencil and CG passes meet them: a 1024^2 step with rain
+// ran 2.6 times slower on an Intel Xeon (docs/wave.md, "Subnormal numbers"). The solvers' steps run
 // with subnormals flushed to zero (FlushSubnormals); no quantity of theirs means anything at
 // 1e-38 (heights in m, impulses in N s). The executor's threads take the mode of the thread
 // that hands them work (FloatModeScope), so results stay the same on any thread count.
