@@ -263,8 +263,8 @@ double dtVelocity(const GridCoeffs& k, bool crankNicolson, const float* u, const
 
 }  // namespace
 
-double energy(const GridCoeffs& k, bool crankNicolson, float cellSize, float waveSpeed, float dt,
-              const float* u, const float* uPrev) {
+double energyReference(const GridCoeffs& k, bool crankNicolson, float cellSize, float waveSpeed,
+                       float dt, const float* u, const float* uPrev) {
     // Potential term: sum over the edges (i,j)-(i+1,j) and (i,j)-(i,j+1), plus Dirichlet ghost
     // edges. CN: the state energy of (u^n, v^n); leapfrog: its modified energy, the bilinear
     // form at (u, uPrev) with v = (u - uPrev) / dt.
@@ -299,6 +299,110 @@ double energy(const GridCoeffs& k, bool crankNicolson, float cellSize, float wav
     }
     const double h2 = double(cellSize) * cellSize;
     return 0.5 * h2 * kinetic + 0.5 * double(waveSpeed) * waveSpeed * potential;
+}
+
+namespace {
+
+/// Rows per chunk of energy's sums.
+constexpr int kEnergyChunkRows = 16;
+
+struct EnergySums {
+    double kinetic = 0.0;    ///< sum of (dt v)^2
+    double potential = 0.0;  ///< sum over the edges and the Dirichlet ghost edges
+};
+
+/// Row j's terms of energyReference's sums, its interior columns vectorized.
+EnergySums energyRow(const GridCoeffs& k, bool crankNicolson, const float* u, const float* uPrev,
+                     int j, const float* zeros) {
+    const int nx = k.nx;
+    const double a = k.a;
+    const double keep = 1.0 - k.g;
+    const Rows ru = rowsOf(k, u, j, zeros);
+    const Rows rp = rowsOf(k, uPrev, j, zeros);
+    const float* u0 = ru.row;
+    const float* p0 = rp.row;
+    const float* uUp = ru.up;
+    const float* uDn = ru.dn;
+    const float* pUp = rp.up;
+    const float* pDn = rp.dn;
+    const bool below = j + 1 < k.ny;  // the edge to row j + 1 exists (not a ghost)
+    // Dirichlet ghost edges of this row's cells along y (both ends for a one-row grid).
+    const int ghostsY = k.neumannY ? 0 : (j == 0) + (j + 1 == k.ny);
+    // Cell i's terms, one at a time (the first and last columns): dt v (CN's state velocity,
+    // leapfrog's difference), its x and y edges and its Dirichlet ghost edges.
+    const auto lap = [&](const Rows& r, int i) {
+        const double c = r.row[i];
+        const double ghost = k.neumannX ? c : 0.0;
+        return (i > 0 ? double(r.row[i - 1]) : ghost) +
+               (i + 1 < nx ? double(r.row[i + 1]) : ghost) + r.up[i] + r.dn[i] - 4.0 * c;
+    };
+    const auto terms = [&](int i, double& kin, double& pot) {
+        const double w = double(u0[i]) - p0[i];
+        const double v = crankNicolson ? keep * w + a * (lap(ru, i) + lap(rp, i)) : w;
+        kin += v * v;
+        const auto edge = [&](double du, double dp) { return crankNicolson ? du * du : du * dp; };
+        if (i + 1 < nx) {
+            pot += edge(double(u0[i]) - u0[i + 1], double(p0[i]) - p0[i + 1]);
+        }
+        if (below) {
+            pot += edge(double(u0[i]) - uDn[i], double(p0[i]) - pDn[i]);
+        }
+        const int ghostsX = k.neumannX ? 0 : (i == 0) + (i + 1 == nx);
+        const double ghost = crankNicolson ? double(u0[i]) * u0[i] : double(u0[i]) * p0[i];
+        pot += (ghostsX + ghostsY) * ghost;
+    };
+    EnergySums s;
+    double kin = 0.0;
+    double pot = 0.0;
+#pragma omp simd reduction(+ : kin, pot)
+    for (int i = 1; i < nx - 1; ++i) {
+        const double lu = double(u0[i - 1]) + u0[i + 1] + uUp[i] + uDn[i] - 4.0 * double(u0[i]);
+        const double lp = double(p0[i - 1]) + p0[i + 1] + pUp[i] + pDn[i] - 4.0 * double(p0[i]);
+        const double w = double(u0[i]) - p0[i];
+        const double v = crankNicolson ? keep * w + a * (lu + lp) : w;
+        kin += v * v;
+        const double dxu = double(u0[i]) - u0[i + 1];
+        const double dxp = double(p0[i]) - p0[i + 1];
+        const double dyu = below ? double(u0[i]) - uDn[i] : 0.0;
+        const double dyp = below ? double(p0[i]) - pDn[i] : 0.0;
+        const double ghost = crankNicolson ? double(u0[i]) * u0[i] : double(u0[i]) * p0[i];
+        pot += (crankNicolson ? dxu * dxu + dyu * dyu : dxu * dxp + dyu * dyp) + ghostsY * ghost;
+    }
+    s.kinetic = kin;
+    s.potential = pot;
+    terms(0, s.kinetic, s.potential);
+    if (nx > 1) {
+        terms(nx - 1, s.kinetic, s.potential);
+    }
+    return s;
+}
+
+}  // namespace
+
+double energy(const exec::Executor& ex, const GridCoeffs& k, bool crankNicolson, float cellSize,
+              float waveSpeed, float dt, const float* u, const float* uPrev) {
+    const float* zeros = zeroRow(k.nx);
+    const EnergySums sums = ex.reduce(
+        exec::chunkCount(k.ny, kEnergyChunkRows), EnergySums{},
+        [&, zeros](std::ptrdiff_t c) {
+            EnergySums part;
+            const int first = static_cast<int>(c) * kEnergyChunkRows;
+            for (int j = first; j < std::min(k.ny, first + kEnergyChunkRows); ++j) {
+                const EnergySums row = energyRow(k, crankNicolson, u, uPrev, j, zeros);
+                part.kinetic += row.kinetic;
+                part.potential += row.potential;
+            }
+            return part;
+        },
+        [](EnergySums acc, const EnergySums& part) {
+            acc.kinetic += part.kinetic;
+            acc.potential += part.potential;
+            return acc;
+        },
+        std::ptrdiff_t{k.nx} * k.ny);
+    const double h2 = double(cellSize) * cellSize;
+    const double kinetic = sums.kinetic / (double(dt) * dt);
+    return 0.5 * h2 * kinetic + 0.5 * double(waveSpeed) * waveSpeed * sums.potential;
 }
 
 void retime(const Retime& r, const float* u, const float* uPrev, float* out, float* guess) {

@@ -65,9 +65,14 @@ void cnRhsReference(const GridCoeffs& k, const float* u, const float* uPrev, flo
 void explicitStep(const exec::Executor& ex, const GridCoeffs& k, const float* u, const float* uPrev,
                   float* uNext);
 void explicitStepReference(const GridCoeffs& k, const float* u, const float* uPrev, float* uNext);
-/// The scheme's conserved energy of the pair (u^n, u^n-1) (see above).
-double energy(const GridCoeffs& k, bool crankNicolson, float cellSize, float waveSpeed, float dt,
-              const float* u, const float* uPrev);
+/// The scheme's conserved energy of the pair (u^n, u^n-1) (see above): chunks of rows on the
+/// executor, each row's interior vectorized, summed in double in chunk order (the same value on
+/// any thread count).
+double energy(const exec::Executor& ex, const GridCoeffs& k, bool crankNicolson, float cellSize,
+              float waveSpeed, float dt, const float* u, const float* uPrev);
+/// The same, one cell at a time with the ghost rule spelled out (the reference).
+double energyReference(const GridCoeffs& k, bool crankNicolson, float cellSize, float waveSpeed,
+                       float dt, const float* u, const float* uPrev);
 
 /// A change of dt, damping or scheme: the coefficients before and after and dtNew / dtOld.
 struct Retime {

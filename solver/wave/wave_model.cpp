@@ -220,8 +220,9 @@ double WaveModel::energy() const {
         u = copyU;
         uPrev = copyPrev;
     }
-    return wave::energy(coeffs(), m_params.scheme == Scheme::kCrankNicolson, m_params.cellSize(),
-                        m_params.waveSpeed, m_params.dt(), u.data(), uPrev.data());
+    return wave::energy(*m_ex, coeffs(), m_params.scheme == Scheme::kCrankNicolson,
+                        m_params.cellSize(), m_params.waveSpeed, m_params.dt(), u.data(),
+                        uPrev.data());
 }
 
 std::vector<float> WaveModel::heights() const {
