@@ -57,13 +57,16 @@ std::string LcpProblem::validate(const exec::Executor* ex) const {
         if (!kept.empty()) {
             // The whole chunk tested without a branch a row (vectorized), searched only if one
             // fails. 0 < d <= FLT_MAX is d > 0 and finite; NaNs compare false.
-            bool ok = true;
+            // Integer flags, OR-reduced (GCC does not vectorize a bool's &=).
+            int off = 0;
             for (auto i = static_cast<std::size_t>(c * kChunk); i < static_cast<std::size_t>(last);
                  ++i) {
-                ok &= kept[i] > 0.0f && kept[i] <= std::numeric_limits<float>::max() &&
-                      lo[i] <= hi[i];
+                off |= (static_cast<int>(kept[i] > 0.0f) &
+                        static_cast<int>(kept[i] <= std::numeric_limits<float>::max()) &
+                        static_cast<int>(lo[i] <= hi[i])) ^
+                       1;
             }
-            if (ok) {
+            if (off == 0) {
                 return n;
             }
         }
@@ -114,6 +117,40 @@ std::string LcpProblem::validate(const exec::Executor* ex) const {
             }
             return {};
         };
+        // The common form first, without a branch a row (vectorized): each row a normal (-1)
+        // or a friction row one or two rows after its normal, mu >= 0, and a disc pair's two
+        // rows of one mu. Only when some chunk is not of that form do the scans below find the
+        // first bad row (or that the problem is valid all the same: a box cone's rows of one
+        // normal may differ in mu, and a friction row may name a normal further away).
+        const auto commonForm = [&](std::ptrdiff_t c) {
+            const int first = static_cast<int>(c * kChunk);
+            const int last = static_cast<int>(std::min<std::ptrdiff_t>((c + 1) * kChunk, n));
+            bool ok = true;
+            for (int i = first; i < std::min(last, 2); ++i) {  // rows 0 and 1: no row i - 2
+                const int k = frictionNormal[i];
+                ok = ok &&
+                     (k == -1 || (i == 1 && k == 0 && frictionNormal[0] == -1 && mu[1] >= 0.0f));
+            }
+            // Integer flags, OR-reduced (GCC does not vectorize a bool's &=).
+            int off = 0;
+            for (int i = std::max(first, 2); i < last; ++i) {
+                const int k = frictionNormal[i];
+                const int k1 = frictionNormal[i - 1];
+                const int k2 = frictionNormal[i - 2];
+                const int muOk = static_cast<int>(mu[i] >= 0.0f);
+                const int afterOne = static_cast<int>(k == i - 1) & static_cast<int>(k1 < 0) & muOk;
+                const int afterTwo =
+                    static_cast<int>(k == i - 2) & static_cast<int>(k2 < 0) & muOk &
+                    (static_cast<int>(k1 != k) | static_cast<int>(mu[i - 1] == mu[i]));
+                off |= (static_cast<int>(k == -1) | afterOne | afterTwo) ^ 1;
+            }
+            return ok && off == 0;
+        };
+        if (exec::reduceChunks(
+                ex, chunks, true, commonForm, [](bool x, bool y) { return x && y; },
+                static_cast<std::ptrdiff_t>(n))) {
+            return {};
+        }
         struct Scan {
             int bad;
             bool local;

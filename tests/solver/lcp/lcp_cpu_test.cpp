@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <utility>
@@ -344,6 +345,53 @@ TEST(LcpProblem, ChecksOnThreadsReportTheFirstBadRowAsASerialScan) {
         expectFirst(p, "normal row " + std::to_string(3 * to) +
                            " has more than two friction rows; the disc cone pairs two (use the "
                            "box cone for more)");
+    }
+    // Faults within a contact's layout, which the vectorized check of the common form must
+    // pass on to the scans: a friction row's mu negative or NaN (both rows of the pair, so
+    // that the pair's mu agree), a normal row naming the friction row two above it (with no
+    // row after it naming that normal, which would give it away), and a friction row naming
+    // itself.
+    for (const float badMu : {-0.25f, std::numeric_limits<float>::quiet_NaN()}) {
+        const auto [first, second] = twoContacts();
+        LcpProblem p = clean;
+        for (const int c : {first, second}) {
+            p.mu[static_cast<std::size_t>(3 * c + 1)] = badMu;
+            p.mu[static_cast<std::size_t>(3 * c + 2)] = badMu;
+        }
+        expectFirst(p,
+                    "row " + std::to_string(3 * first + 1) + ": friction coefficient must be >= 0");
+    }
+    {
+        const auto [first, second] = twoContacts();
+        LcpProblem p = clean;
+        for (const int c : {first, second}) {
+            if (c > 0) {
+                p.frictionNormal[static_cast<std::size_t>(3 * c)] = 3 * c - 2;
+            }
+        }
+        const int bad = first > 0 ? first : second;
+        expectFirst(p, "row " + std::to_string(3 * bad) + ": its normal row " +
+                           std::to_string(3 * bad - 2) + " is itself a friction row");
+    }
+    {
+        // Contact c + 1's normal names contact c's first friction row and its own friction
+        // rows become normals: only that row is wrong.
+        const int c = std::uniform_int_distribution<int>(0, kContacts - 2)(rng);
+        LcpProblem p = clean;
+        p.frictionNormal[static_cast<std::size_t>(3 * c + 3)] = 3 * c + 1;
+        p.frictionNormal[static_cast<std::size_t>(3 * c + 4)] = -1;
+        p.frictionNormal[static_cast<std::size_t>(3 * c + 5)] = -1;
+        expectFirst(p, "row " + std::to_string(3 * c + 3) + ": its normal row " +
+                           std::to_string(3 * c + 1) + " is itself a friction row");
+    }
+    {
+        const auto [first, second] = twoContacts();
+        LcpProblem p = clean;
+        for (const int c : {first, second}) {
+            p.frictionNormal[static_cast<std::size_t>(3 * c + 2)] = 3 * c + 2;
+        }
+        expectFirst(p, "row " + std::to_string(3 * first + 2) + ": friction normal index " +
+                           std::to_string(3 * first + 2) + " out of range");
     }
 }
 

@@ -774,6 +774,13 @@ TEST(MatrixFree, StaleOrBrokenOperatorIsRejected) {
     bad.op.setBodies(0, bad.op.bodies(), bad.op.body(0, 1));  // a body slot out of range
     EXPECT_NE(bad.validate().find("names body"), std::string::npos) << bad.validate();
     bad = q.matrixFree;
+    // A row moved to another body after buildBodyIndex: the index is stale until rebuilt.
+    const int row = bad.n / 2;
+    bad.op.setBodies(row, bad.op.body(row, 0) == 0 ? 1 : 0, bad.op.body(row, 1));
+    EXPECT_NE(bad.validate().find("stale"), std::string::npos) << bad.validate();
+    bad.op.buildBodyIndex();
+    EXPECT_EQ(bad.validate(), "");
+    bad = q.matrixFree;
     lcp::RowOperatorProbe::bodyEntries(bad.op).pop_back();  // index no longer matches
     EXPECT_NE(bad.validate().find("stale"), std::string::npos) << bad.validate();
     bad = q.matrixFree;
