@@ -20,6 +20,11 @@ void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
 
 Contact makeContact(int a, int b, const ContactPoint& cp) {
     Contact c;
+    setContactPoint(c, a, b, cp);
+    return c;
+}
+
+void setContactPoint(Contact& c, int a, int b, const ContactPoint& cp) {
     c.bodyA = a;
     c.bodyB = b;
     c.feature = cp.feature;
@@ -27,7 +32,6 @@ Contact makeContact(int a, int b, const ContactPoint& cp) {
     c.normal = cp.normal;
     c.separation = cp.separation;
     tangentBasis(c.normal, c.tangent1, c.tangent2);
-    return c;
 }
 
 namespace {
@@ -105,15 +109,17 @@ void ContactCache::store(const std::vector<Contact>& contacts, const exec::Execu
         m_runFrom[static_cast<std::size_t>(c)] =
             std::max(at, m_runFrom[static_cast<std::size_t>(c - 1)]);
     }
-    const auto entryOf = [](const Contact& ct) {
-        return Entry{ct.bodyA,
-                     ct.bodyB,
-                     ct.feature,
-                     ct.impulse[0],
-                     ct.tangent1 * ct.impulse[1] + ct.tangent2 * ct.impulse[2],
-                     ct.normal,
-                     ct.anchored ? 1u : 0u,
-                     ct.anchored ? ct.anchor : ContactAnchor{}};
+    // Field by field into the entry: an Entry built on the stack and copied was stored in
+    // pieces and loaded back whole, each load waiting on the stores it overlaps.
+    const auto writeEntry = [](Entry& e, const Contact& ct) {
+        e.bodyA = ct.bodyA;
+        e.bodyB = ct.bodyB;
+        e.feature = ct.feature;
+        e.normalImpulse = ct.impulse[0];
+        e.friction = ct.tangent1 * ct.impulse[1] + ct.tangent2 * ct.impulse[2];
+        e.normal = ct.normal;
+        e.anchored = ct.anchored ? 1u : 0u;
+        e.anchor = ct.anchored ? ct.anchor : ContactAnchor{};
     };
     exec::forChunks(
         ex, chunks,
@@ -136,11 +142,11 @@ void ContactCache::store(const std::vector<Contact>& contacts, const exec::Execu
                         order[at] = static_cast<std::uint32_t>(i);
                     }
                     for (std::size_t i = 0; i < length; ++i) {
-                        m_entries[run + i] = entryOf(contacts[run + order[i]]);
+                        writeEntry(m_entries[run + i], contacts[run + order[i]]);
                     }
                 } else {
                     for (std::size_t i = run; i < stop; ++i) {
-                        m_entries[i] = entryOf(contacts[i]);
+                        writeEntry(m_entries[i], contacts[i]);
                     }
                     std::sort(m_entries.begin() + static_cast<std::ptrdiff_t>(run),
                               m_entries.begin() + static_cast<std::ptrdiff_t>(stop), entryBefore);
@@ -282,7 +288,10 @@ bool reuseManifold(std::span<const ContactCache::Entry> entries, int bodyA, int 
         cp.normal = n;
         cp.separation = s;
         cp.feature = e.feature;
-        Contact c = makeContact(bodyA, bodyB, cp);
+        // Written in place: a Contact made on the stack and copied into `out` was stored in
+        // pieces and loaded back whole.
+        Contact& c = out.emplace_back();
+        setContactPoint(c, bodyA, bodyB, cp);
         c.impulse[0] = factor * e.normalImpulse;
         c.impulse[1] = factor * dot(e.friction, c.tangent1);
         c.impulse[2] = factor * dot(e.friction, c.tangent2);
@@ -290,7 +299,6 @@ bool reuseManifold(std::span<const ContactCache::Entry> entries, int bodyA, int 
         c.anchored = true;
         c.reused = true;
         c.anchor = e.anchor;
-        out.push_back(c);
     }
     return true;
 }

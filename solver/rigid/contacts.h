@@ -58,6 +58,10 @@ void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
 /// The contact of narrow-phase point cp between bodies a and b (normal from b to a), with its
 /// tangents; impulses zero, not warm started.
 Contact makeContact(int a, int b, const ContactPoint& cp);
+/// makeContact's fields (bodies, feature, point, normal, separation, tangents) written into c,
+/// the rest of c left as it is: for a contact made in place (a fresh Contact is
+/// makeContact's).
+void setContactPoint(Contact& c, int a, int b, const ContactPoint& cp);
 
 /// Sets c's anchor from its point, normal and separation and the poses of a and b (the
 /// bodies c.bodyA and c.bodyB), and marks it anchored.

@@ -374,9 +374,11 @@ void World::collide(float h) {
                     points.clear();
                     rigid::collide(bi, bj, pairParams, points);
                     for (const ContactPoint& cp : points) {
-                        out.push_back(makeContact(i, j, cp));
+                        // In place (makeContact's contact, without a copy from the stack).
+                        Contact& c = out.emplace_back();
+                        setContactPoint(c, i, j, cp);
                         if (keepable) {
-                            anchorContact(out.back(), bi, bj);
+                            anchorContact(c, bi, bj);
                         }
                     }
                     // Without warmStartMovingPairs a moving pair's points stay cold
