@@ -159,25 +159,39 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
         bool triples = true, runs = true;
     };
     const auto checkContacts = [&](std::ptrdiff_t c) {
-        Layout out;
+        // Integer flags OR-reduced, without a branch a row (a chain of && branched on every
+        // comparison): `notTriple` gathers each contact's body mismatches and, for a row with
+        // both bodies, J_A's and J_B's linear parts differing in any bit but the sign;
+        // `sameBody` a row naming one body on both sides.
+        std::uint32_t notTriple = 0;
+        std::uint32_t sameBody = 0;
         const std::size_t last =
             std::min(n / 3, (static_cast<std::size_t>(c) + 1) * kChunkContacts);
         for (std::size_t t = static_cast<std::size_t>(c) * kChunkContacts; t < last; ++t) {
             const std::int32_t* bt = m_body.data() + 6 * t;
-            out.triples =
-                out.triples && bt[0] == bt[2] && bt[0] == bt[4] && bt[1] == bt[3] && bt[1] == bt[5];
+            notTriple |= static_cast<std::uint32_t>(bt[0] != bt[2]) |
+                         static_cast<std::uint32_t>(bt[0] != bt[4]) |
+                         static_cast<std::uint32_t>(bt[1] != bt[3]) |
+                         static_cast<std::uint32_t>(bt[1] != bt[5]);
             for (std::size_t i = 3 * t; i < 3 * t + 3; ++i) {
-                if (m_body[2 * i] >= 0 && m_body[2 * i + 1] >= 0) {
-                    for (std::size_t cpt = 0; cpt < 3; ++cpt) {
-                        out.triples =
-                            out.triples && std::bit_cast<std::uint32_t>(-m_j[kJ * i + cpt]) ==
-                                               std::bit_cast<std::uint32_t>(m_j[kJ * i + kU + cpt]);
-                    }
+                const std::int32_t a = m_body[2 * i];
+                const std::int32_t b = m_body[2 * i + 1];
+                // All ones when both sides have a body, else zero.
+                const std::uint32_t both =
+                    0u -
+                    static_cast<std::uint32_t>(static_cast<int>(a >= 0) & static_cast<int>(b >= 0));
+                std::uint32_t differ = 0;
+                for (std::size_t cpt = 0; cpt < 3; ++cpt) {
+                    // -x and y equal bit for bit: x's bits with the sign flipped are y's.
+                    differ |= std::bit_cast<std::uint32_t>(m_j[kJ * i + cpt]) ^ 0x80000000u ^
+                              std::bit_cast<std::uint32_t>(m_j[kJ * i + kU + cpt]);
                 }
-                out.runs = out.runs && (m_body[2 * i] < 0 || m_body[2 * i] != m_body[2 * i + 1]);
+                notTriple |= differ & both;
+                sameBody |=
+                    static_cast<std::uint32_t>(static_cast<int>(a >= 0) & static_cast<int>(a == b));
             }
         }
-        return out;
+        return Layout{notTriple == 0, notTriple == 0 && sameBody == 0};
     };
     const Layout layout = n % 3 != 0
                               ? Layout{false, false}
@@ -204,21 +218,25 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
     const std::size_t wideFrom = m_k.size() >= 8 ? m_k.size() - 8 : 0;
     const auto byBody = [&](std::ptrdiff_t c) {
         const auto last = static_cast<std::size_t>(std::min(entries, (c + 1) * kChunk));
+        if (m_contactForm) {
+            // Runs of three entries (the contact form has tripleRuns): each run's first row
+            // and its contact arm and sign, (r_A, 1) or (-r_B, -1); no K.
+            for (std::size_t e = (static_cast<std::size_t>(c * kChunk) + 2) / 3 * 3; e < last;
+                 e += 3) {
+                const auto entry = static_cast<std::size_t>(m_bodyEntries[e]);
+                m_runRow[e / 3] = static_cast<std::int32_t>(entry >> 1);
+                std::memcpy(m_armByRun.data() + 4 * (e / 3),
+                            m_contactArms.data() + 8 * ((entry >> 1) / 3) + 4 * (entry & 1),
+                            4 * sizeof(float));
+            }
+            return;
+        }
         for (auto e = static_cast<std::size_t>(c * kChunk); e < last; ++e) {
             const auto entry = static_cast<std::size_t>(m_bodyEntries[e]);
             if (!m_tripleRuns) {
                 m_entryRow[e] = static_cast<std::int32_t>(entry >> 1);
             } else if (e % 3 == 0) {
                 m_runRow[e / 3] = static_cast<std::int32_t>(entry >> 1);
-            }
-            if (m_contactForm) {
-                // The run's contact arm and sign, (r_A, 1) or (-r_B, -1): no K.
-                if (e % 3 == 0) {
-                    std::memcpy(m_armByRun.data() + 4 * (e / 3),
-                                m_contactArms.data() + 8 * ((entry >> 1) / 3) + 4 * (entry & 1),
-                                4 * sizeof(float));
-                }
-                continue;
             }
             const std::size_t at = kJ * (entry >> 1) + kU * (entry & 1);
             const float* from = m_k.data() + at;
