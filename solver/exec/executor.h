@@ -62,6 +62,11 @@ class Executor {
     /// True when a loop of this much work runs on the caller alone (threads() == 1, or work
     /// below kMinParallelWork): a caller may then cut it into one chunk instead of many.
     bool runsAlone(std::ptrdiff_t work) const { return m_threads == 1 || work < kMinParallelWork; }
+    /// Whether forEachChunk(nChunks, fn, work) runs fn on the caller, chunk 0 first, each chunk
+    /// after the one before (then a loop may append its chunks' output straight to one list).
+    bool runsInOrder(std::ptrdiff_t nChunks, std::ptrdiff_t work) const {
+        return runsAlone(work) || nChunks == 1;
+    }
 
     /// Runs fn(chunk, worker) for chunk in [0, nChunks); worker in [0, threads()) identifies
     /// the thread (for per-thread scratch) and is the only thing that differs between runs.
@@ -75,7 +80,7 @@ class Executor {
         if (nChunks <= 0) {
             return;
         }
-        if (m_threads == 1 || nChunks == 1 || work < kMinParallelWork) {
+        if (runsInOrder(nChunks, work)) {
             for (std::ptrdiff_t c = 0; c < nChunks; ++c) {
                 fn(c, 0);
             }
