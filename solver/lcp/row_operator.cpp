@@ -745,10 +745,9 @@ std::string RowOperator::validate(int n, const exec::Executor* ex) const {
         ex, exec::chunkCount(entries, kChunk), entries,
         [&](std::ptrdiff_t c) {
             const std::ptrdiff_t last = std::min(entries, (c + 1) * kChunk);
-            // The whole chunk tested without a branch an entry (vectorized), searched only if
-            // one is out of range.
-            // -1 <= b < m_bodies as one unsigned compare, OR-reduced in an integer (GCC does
-            // not vectorize a bool's &=).
+            // The whole chunk tested first, -1 <= b < m_bodies as one unsigned compare OR-reduced
+            // in an integer (vectorized; GCC does not vectorize a bool's &=), then searched only
+            // if an entry is out of range.
             const auto limit = static_cast<std::uint32_t>(m_bodies);
             std::uint32_t out = 0;
             for (std::ptrdiff_t e = c * kChunk; e < last; ++e) {
