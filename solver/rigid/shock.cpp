@@ -126,6 +126,7 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
         const std::int32_t first = m_supportStart[ub];
         const std::int32_t count = m_supportStart[ub + 1] - first;
         rows.clear();
+        RowJacobian jac[3];  // contactJacobians writes every field: zeroed once, not a contact
         for (std::int32_t q = 0; q < count; ++q) {
             const auto k =
                 static_cast<std::size_t>(m_supports[static_cast<std::size_t>(first + q)]);
@@ -136,7 +137,6 @@ int ShockPropagation::apply(std::vector<Body>& bodies, const std::vector<Contact
             const bool sideA = c.bodyA == b;
             const Body& lower = bodies[static_cast<std::size_t>(sideA ? c.bodyB : c.bodyA)];
             const bool pinSpin = length(lower.angularVelocity) <= p.followSpinAbove;
-            RowJacobian jac[3];
             contactJacobians(c, bodies[static_cast<std::size_t>(c.bodyA)],
                              bodies[static_cast<std::size_t>(c.bodyB)], jac);
             for (int r = 0; r < 3; ++r) {
