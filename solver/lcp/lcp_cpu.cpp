@@ -901,6 +901,11 @@ LcpReport solveOne(const LcpProblem& p, std::span<float> x, const LcpOptions& o,
     Stopwatch sw;
     LcpReport rep;
     rep.error = checkInput(p, x.size(), o, ex);
+    if (rep.error.empty() && o.method != LcpMethod::kJacobi && p.matrixFree() && !p.op.hasRows()) {
+        rep.error =
+            "Gauss-Seidel reads the operator's J and K rows, and this one was built in the "
+            "contact form without them: assemble it with its rows";
+    }
     if (!rep.error.empty()) {
         rep.status = LcpStatus::kDiverged;
         rep.residual = kInfinity;

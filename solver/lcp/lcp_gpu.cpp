@@ -245,6 +245,10 @@ class GpuLcpSolver final : public LcpSolver {
         if (!p.matrixFree()) {
             return checkInput(p, xSize, o);
         }
+        if (!p.op.hasRows()) {
+            return "the GPU solver uploads the operator's J and K rows, and this one was built in "
+                   "the contact form without them: assemble it with its rows";
+        }
         std::string why = checkMatrixFreeIndex(p.op);
         if (why.empty()) {
             why = checkInput(p, xSize, o);

@@ -80,6 +80,7 @@ void RowOperator::buildBodyIndex(const exec::Executor* ex) {
         exec::copyChunked(ex, m_body, m_indexedBody);
         m_indexedBodies = m_bodies;
     }
+    m_rowsWritten = true;
     fillLayouts(ex);
 }
 
@@ -218,19 +219,6 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
     const std::size_t wideFrom = m_k.size() >= 8 ? m_k.size() - 8 : 0;
     const auto byBody = [&](std::ptrdiff_t c) {
         const auto last = static_cast<std::size_t>(std::min(entries, (c + 1) * kChunk));
-        if (m_contactForm) {
-            // Runs of three entries (the contact form has tripleRuns): each run's first row
-            // and its contact arm and sign, (r_A, 1) or (-r_B, -1); no K.
-            for (std::size_t e = (static_cast<std::size_t>(c * kChunk) + 2) / 3 * 3; e < last;
-                 e += 3) {
-                const auto entry = static_cast<std::size_t>(m_bodyEntries[e]);
-                m_runRow[e / 3] = static_cast<std::int32_t>(entry >> 1);
-                std::memcpy(m_armByRun.data() + 4 * (e / 3),
-                            m_contactArms.data() + 8 * ((entry >> 1) / 3) + 4 * (entry & 1),
-                            4 * sizeof(float));
-            }
-            return;
-        }
         for (auto e = static_cast<std::size_t>(c * kChunk); e < last; ++e) {
             const auto entry = static_cast<std::size_t>(m_bodyEntries[e]);
             if (!m_tripleRuns) {
@@ -321,12 +309,114 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
             },
             40 * static_cast<std::ptrdiff_t>(n));
     }
-    m_armByRun.resize(m_contactForm ? 4 * (m_bodyEntries.size() / 3) : 0);
     m_kByBody.resize(m_contactForm ? 0 : kU * m_bodyEntries.size() + kByBodyPad);
     std::fill(m_kByBody.end() - (m_contactForm ? 0 : kByBodyPad), m_kByBody.end(), 0.0f);
-    // About 8 loads and stores an entry.
-    exec::forChunks(ex, entryChunks, byBody, 8 * entries);
+    if (m_contactForm) {
+        fillContactRuns(ex);
+    } else {
+        m_armByRun.clear();
+        // About 8 loads and stores an entry.
+        exec::forChunks(ex, entryChunks, byBody, 8 * entries);
+    }
     m_diagonalsCfm = m_cfm;
+}
+
+void RowOperator::fillContactRuns(const exec::Executor* ex) {
+    // Runs of three entries (the contact form has tripleRuns): each run's first row and its
+    // contact arm and sign, (r_A, 1) or (-r_B, -1); no K.
+    constexpr std::ptrdiff_t kChunkRuns = 1024;
+    const std::size_t runs = m_bodyEntries.size() / 3;
+    m_runRow.resize(runs);
+    m_armByRun.resize(4 * runs);
+    exec::forRanges(
+        ex, static_cast<std::ptrdiff_t>(runs), kChunkRuns,
+        [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            for (auto q = static_cast<std::size_t>(first); q < static_cast<std::size_t>(last);
+                 ++q) {
+                const auto entry = static_cast<std::size_t>(m_bodyEntries[3 * q]);
+                m_runRow[q] = static_cast<std::int32_t>(entry >> 1);
+                std::memcpy(m_armByRun.data() + 4 * q,
+                            m_contactArms.data() + 8 * ((entry >> 1) / 3) + 4 * (entry & 1),
+                            4 * sizeof(float));
+            }
+        },
+        static_cast<std::ptrdiff_t>(8 * runs));
+}
+
+void RowOperator::beginContactForm() {
+    const auto n = static_cast<std::size_t>(rows());
+    const std::size_t groups = n / (3 * kTripleGroup);
+    m_contactForm = false;  // until finishContactForm
+    m_groupFloats = kContactGroupFloats;
+    m_jByTriple.resize(kContactGroupFloats * groups);
+    m_bodyByTriple.resize(2 * kTripleGroup * groups);
+    m_contactArms.resize(8 * (n / 3));
+    m_diagonals.resize(n);
+    m_diagonalsCfm = std::numeric_limits<float>::quiet_NaN();  // until every row's is written
+}
+
+bool RowOperator::fillContactGroup(std::size_t g, const float* j, const float* k) {
+#if defined(__AVX2__) && defined(__FMA__)
+    if (!hasBodyInverseMasses() || m_groupFloats != kContactGroupFloats ||
+        kContactGroupFloats * (g + 1) > m_jByTriple.size()) {
+        return false;
+    }
+    bool formOk = true;
+    return fillTripleGroupAvx2(g, true, formOk, j, k) && formOk;
+#else
+    (void)g;
+    (void)j;
+    (void)k;
+    return false;
+#endif
+}
+
+bool RowOperator::finishContactForm(const exec::Executor* ex) {
+    const auto n = static_cast<std::size_t>(rows());
+    if (n % 3 != 0 || !hasBodyInverseMasses() || m_groupFloats != kContactGroupFloats ||
+        m_contactArms.size() != 8 * (n / 3) || m_diagonals.size() != n) {
+        return false;
+    }
+    // The rows after the last whole group, checked as fillLayouts checks them: one body pair a
+    // contact, no body on both sides, J_B's linear part J_A's negated bit for bit, and the
+    // contact form's frame and arms (contactArms).
+    const std::size_t tail = 3 * kTripleGroup * (n / (3 * kTripleGroup));
+    for (std::size_t t = tail / 3; t < n / 3; ++t) {
+        const std::int32_t* bt = m_body.data() + 6 * t;
+        if (bt[0] != bt[2] || bt[0] != bt[4] || bt[1] != bt[3] || bt[1] != bt[5] ||
+            (bt[0] >= 0 && bt[0] == bt[1])) {
+            return false;
+        }
+        for (std::size_t i = 3 * t; i < 3 * t + 3; ++i) {
+            if (bt[0] >= 0 && bt[1] >= 0) {
+                for (std::size_t c = 0; c < 3; ++c) {
+                    if (std::bit_cast<std::uint32_t>(m_j[kJ * i + c]) !=
+                        (std::bit_cast<std::uint32_t>(m_j[kJ * i + kU + c]) ^ 0x80000000u)) {
+                        return false;
+                    }
+                }
+            }
+            m_diagonals[i] = computeDiagonal(static_cast<int>(i));
+        }
+        if (!contactArms(t, m_contactArms.data() + 8 * t)) {
+            return false;
+        }
+    }
+    if (m_indexedBodies != m_bodies || !exec::equalChunked(ex, m_body, m_indexedBody)) {
+        sortEntriesByBody();
+        exec::copyChunked(ex, m_body, m_indexedBody);
+        m_indexedBodies = m_bodies;
+    }
+    m_triples = true;
+    m_tripleRuns = true;
+    m_contactForm = true;
+    m_rowsWritten = false;
+    m_entryRow.clear();
+    m_kByBody.clear();
+    m_jByPlane.clear();
+    fillContactRuns(ex);
+    m_diagonalsCfm = m_cfm;
+    return true;
 }
 
 bool RowOperator::fillTripleGroup(std::size_t g, bool arms) {
@@ -514,13 +604,11 @@ void RowOperator::groupImpulses(std::size_t g, __m256 xn, __m256 xf, __m256 xg,
 
 void RowOperator::contactImpulseScalar(const float* x, float* impulses, int t) const {
     const auto ut = static_cast<std::size_t>(t);
-    const bool hasA = m_body[6 * ut] >= 0;
     float* out = impulses + kImpulseFloats * ut;
     for (int c = 0; c < 3; ++c) {
         float d[3];
         for (int k = 0; k < 3; ++k) {
-            const float* jr = m_j.data() + kJ * (3 * ut + static_cast<std::size_t>(k));
-            d[k] = hasA ? jr[c] : -jr[kU + c];
+            d[k] = frameAt(ut, static_cast<std::size_t>(k), static_cast<std::size_t>(c));
         }
         const float* xr = x + 3 * ut;
         float acc = xr[0] * d[0];
@@ -624,6 +712,11 @@ void RowOperator::gatherContacts(const float* impulses, float* u, int firstBody,
 }
 
 float RowOperator::localStepBound(int body) const {
+    if (!m_rowsWritten) {
+        throw std::logic_error(
+            "localStepBound reads J and K: this operator was built in the contact form without "
+            "rows (RowOperator::finishContactForm)");
+    }
     // T = sum over the body's entries of K_e J_e^T / (J_e . K_e): W^(1/2) H W^(-1/2) for H the
     // sum of the projectors onto W^(1/2) J_e^T, so T has H's eigenvalues, the nonzero ones of
     // the body's part G_b = J_b W_b J_b^T of A scaled by its own diagonal. tr(T) is the entry
@@ -676,6 +769,11 @@ float RowOperator::localStepBound(int body) const {
 }
 
 float RowOperator::useLocalStepDiagonals(const exec::Executor* ex) {
+    if (!m_rowsWritten) {
+        throw std::logic_error(
+            "local step scales read J and K: this operator was built in the contact form "
+            "without rows (RowOperator::finishContactForm); assemble it with its rows");
+    }
     const auto n = static_cast<std::size_t>(rows());
     m_localBound.resize(static_cast<std::size_t>(m_bodies));
     constexpr std::ptrdiff_t kChunkBodies = 256;
@@ -729,6 +827,11 @@ std::string RowOperator::validate(int n, const exec::Executor* ex) const {
     }
     if (m_bodies < 0) {
         return "the matrix-free operator has a negative body count";
+    }
+    if (!m_rowsWritten && (!m_contactForm || !diagonalsKept())) {
+        return "the matrix-free operator was built in the contact form without rows, and its "
+               "contact form or diagonals are gone (cfm changed since finishContactForm?): "
+               "assemble it again";
     }
     if (!m_bodyMass.empty() &&
         m_bodyMass.size() != kMassFloats * static_cast<std::size_t>(m_bodies)) {
@@ -1075,7 +1178,8 @@ inline __m256 dotSideB8(const float* j, std::size_t stride, const __m256 (&uc)[k
 
 }  // namespace
 
-bool RowOperator::fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk) {
+bool RowOperator::fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk, const float* jRows,
+                                      const float* kRows) {
     constexpr std::size_t kG = kTripleGroup;
     const std::size_t row0 = 3 * kG * g;
     // The group's bodies: each contact's first row's sides (evens and odds of six-int strides).
@@ -1103,8 +1207,8 @@ bool RowOperator::fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk) {
         // Lane q: the group's contact q's row r (row0 + 3 q + r), rows 3 kJ floats apart.
         __m256 j[kJ];
         __m256 k[kJ];
-        transposeRows12(m_j.data() + kJ * (row0 + r), 3 * kJ, j);
-        transposeRows12(m_k.data() + kJ * (row0 + r), 3 * kJ, k);
+        transposeRows12(jRows + kJ * r, 3 * kJ, j);
+        transposeRows12(kRows + kJ * r, 3 * kJ, k);
         // Component c of row r at (3 c + r) kG: L (J_A's linear part where side A has a body,
         // else J_B's negated), J_A's angular part, J_B's angular part.
         for (int c = 0; c < 3; ++c) {
@@ -1249,11 +1353,9 @@ void RowOperator::applyContactRowsScalar(const float* x, const float* u, float* 
                 v[c] = side == 0 ? s[c] + turn[c] : v[c] + (turn[c] - s[c]);
             }
         }
-        const float* ji = m_j.data() + kJ * ui;
-        const bool hasA = m_body[6 * t] >= 0;
         float wi = m_cfm * x[i];
-        for (int c = 0; c < 3; ++c) {
-            wi = std::fma(hasA ? ji[c] : -ji[kU + c], v[c], wi);
+        for (std::size_t c = 0; c < 3; ++c) {
+            wi = std::fma(frameAt(t, ui % 3, c), v[c], wi);
         }
         w[i] = wi;
     }
@@ -1376,6 +1478,11 @@ std::size_t RowOperator::productBytes() const {
 
 void applyRowOperatorDouble(const RowOperator& op, std::span<const float> x,
                             std::vector<double>& w) {
+    if (!op.hasRows()) {
+        throw std::logic_error(
+            "applyRowOperatorDouble reads J and K: this operator was built in the contact form "
+            "without rows (RowOperator::finishContactForm)");
+    }
     const int n = op.rows();
     std::vector<double> u(static_cast<std::size_t>(kU) * op.bodies(), 0.0);
     for (int i = 0; i < n; ++i) {

@@ -129,6 +129,33 @@ class RowOperator {
     /// in runs of a contact's three rows.
     bool tripleRuns() const { return m_tripleRuns; }
 
+    // --- The contact form without rows (an assembler's fast path) ---
+    //
+    // A contact assembler may hand the contact form its rows as it makes them, a group of
+    // kTripleGroup contacts at a time, instead of writing J and K into the operator for
+    // buildBodyIndex to read back: after resize, allocateBodyInverseMasses and
+    // beginContactForm, for each whole group g (contacts 8g .. 8g + 7, rows 24g .. 24g + 23)
+    // setBodies of its rows, then fillContactGroup(g, j, k) with the group's 24 rows of J at j
+    // and of K at k (kJacobianFloats a row, laid out as jacobian() and weighted() are). The
+    // rows after the last whole group are written into the operator as usual. Then
+    // finishContactForm. The layouts, diagonals and products are those buildBodyIndex makes
+    // from the same rows, bit for bit.
+
+    /// Sizes the contact form's group layouts for rows() rows.
+    void beginContactForm();
+    /// Group g's layouts and its rows' diagonals from its rows at j and k; false when one of its
+    /// contacts is not of the contact form (see contactForm), or a row names one body on both
+    /// sides, or the build has no AVX2 (then write every row and call buildBodyIndex).
+    bool fillContactGroup(std::size_t g, const float* j, const float* k);
+    /// The body index and the rest of the layouts; false when the rows after the last whole
+    /// group are not of the contact form (then write every row and call buildBodyIndex). On
+    /// success hasRows() is false: J and K of the groups' rows were never written, and what
+    /// reads them (Gauss-Seidel, the GPU upload, local step scales, applyRowOperatorDouble, a
+    /// diagonal for another cfm) refuses the operator.
+    bool finishContactForm(const exec::Executor* ex = nullptr);
+    /// False for an operator made by finishContactForm: its whole groups' J and K are not held.
+    bool hasRows() const { return m_rowsWritten; }
+
     // --- The products ---
 
     /// A_ii = J_iA . K_iA + J_iB . K_iB + cfm (when both sides name one body, the cross terms
@@ -239,7 +266,14 @@ class RowOperator {
     /// fillTripleGroup eight rows at a time (the same values, bit for bit; the arms checked to
     /// the same tolerance, within roundings); false, having written nothing, when a row of the
     /// group names one body on both sides.
-    bool fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk);
+    bool fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk) {
+        const std::size_t row0 = 3 * static_cast<std::size_t>(kTripleGroup) * g;
+        return fillTripleGroupAvx2(g, arms, formOk, m_j.data() + kJacobianFloats * row0,
+                                   m_k.data() + kJacobianFloats * row0);
+    }
+    /// The same from the group's rows of J at j and of K at k (row-major, as m_j and m_k).
+    bool fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk, const float* j,
+                             const float* k);
 #endif
     /// contactImpulses for contact t alone (the same bits as the eight-contact steps).
     void contactImpulseScalar(const float* x, float* impulses, int t) const;
@@ -249,6 +283,19 @@ class RowOperator {
     /// The contact form's check and arms of contact t (scalar): false when its rows are not of
     /// that form.
     bool contactArms(std::size_t t, float* arms) const;
+    /// Component c of the frame vector of contact t's row k (L: J_A's linear part, or J_B's
+    /// negated where side A has no body): from the group layout for a contact of a whole group
+    /// (the same value; there the rows may not be held), else from J.
+    float frameAt(std::size_t t, std::size_t k, std::size_t c) const {
+        const std::size_t g = t / kTripleGroup;
+        if (m_triples && g < m_jByTriple.size() / m_groupFloats) {
+            return m_jByTriple[m_groupFloats * g + (3 * c + k) * kTripleGroup + t % kTripleGroup];
+        }
+        const float* jr = m_j.data() + kJacobianFloats * (3 * t + k);
+        return m_body[6 * t] >= 0 ? jr[c] : -jr[kBodyFloats + c];
+    }
+    /// fillLayouts' contact-form pass over the entries: each run's first row and arm.
+    void fillContactRuns(const exec::Executor* ex);
     /// gatherBodies over units of kRun entries (1: m_entryRow, 3: m_runRow).
     template <int kRun>
     void gatherUnits(const float* x, float* u, int firstBody, int lastBody) const;
@@ -303,6 +350,8 @@ class RowOperator {
     /// Contact form: each contact's arms as its runs read them, (r_A, 1, -r_B, -1); and each
     /// run's, in m_runRow's order (in place of m_kByBody, which stays empty).
     bool m_contactForm = false;
+    /// False after finishContactForm: the whole groups' rows of m_j and m_k were not written.
+    bool m_rowsWritten = true;
     std::vector<float> m_contactArms;
     std::vector<float> m_armByRun;
     /// J as kJacobianFloats planes (plane c of row i at c * rows + i), so that applyRows loads

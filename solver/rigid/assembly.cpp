@@ -13,6 +13,7 @@ namespace {
 
 // Contacts per chunk of the matrix-free assembly's parallel loop.
 constexpr int kAssemblyChunkContacts = 256;
+constexpr int kJacobian = lcp::RowOperator::kJacobianFloats;
 /// Contacts per chunk of buildSlots' read of the contacts' bodies.
 constexpr int kSlotChunkContacts = 2048;
 
@@ -150,13 +151,39 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
         dst[4] = ang.y;
         dst[5] = ang.z;
     };
+    // A contact's three rows of J at jd and of K at kd (12 floats a row, as the operator's).
+    const auto putRows = [&](const RowJacobian(&jac)[3], float* jd, float* kd) {
+        for (int r = 0; r < 3; ++r) {
+            const RowJacobian& jr = jac[r];
+            put(jd + kJacobian * r, jr.linA, jr.angA);
+            put(jd + kJacobian * r + 6, jr.linB, jr.angB);
+            put(kd + kJacobian * r, jr.mLinA, jr.mAngA);
+            put(kd + kJacobian * r + 6, jr.mLinB, jr.mAngB);
+        }
+    };
+    constexpr int kGroup = lcp::RowOperator::kTripleGroup;
+    static_assert(kAssemblyChunkContacts % kGroup == 0, "chunks hold whole groups");
+    // The contact form without rows: each whole group's rows made in a local buffer and handed
+    // to the operator's layouts from there (RowOperator::fillContactGroup), instead of written
+    // into it and read back by buildBodyIndex; the rows after the last whole group as usual.
+    const bool direct = !p.operatorRows && count >= kGroup;
+    const int groupContacts = direct ? count / kGroup * kGroup : 0;
+    op.allocateBodyMasses();
+    op.allocateBodyInverseMasses();
+    if (direct) {
+        op.beginContactForm();
+    }
     // Each contact's three rows (J, K, bodies, then b, bounds and guess) depend on it alone.
+    // Returns whether the chunk's groups were all of the contact form (true without them).
     const auto chunk = [&](std::ptrdiff_t c) {
         const int first = static_cast<int>(c) * kAssemblyChunkContacts;
         const int last = std::min(count, first + kAssemblyChunkContacts);
         // Declared once a chunk: contactJacobians writes every field, and a RowJacobian's
         // zeroing (a 288-byte memset) a contact was 0.5 % of a 1-thread collapse step.
         RowJacobian jac[3];
+        alignas(32) float groupJ[3 * kGroup * kJacobian];
+        alignas(32) float groupK[3 * kGroup * kJacobian];
+        bool form = true;
         for (int k = first; k < last; ++k) {
             const Contact& ct = contacts[ids[k]];
             const Body& a = bodies[ct.bodyA];
@@ -165,25 +192,29 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
             const int slotB = b.isStatic() ? -1 : m_bodySlot[ct.bodyB];
             contactJacobians(ct, a, b, jac);
             for (int r = 0; r < 3; ++r) {
-                const int row = 3 * k + r;
-                const RowJacobian& jr = jac[r];
-                op.setBodies(row, slotA, slotB);
-                float* jd = op.jacobian(row).data();
-                float* kd = op.weighted(row).data();
-                put(jd, jr.linA, jr.angA);
-                put(jd + 6, jr.linB, jr.angB);
-                put(kd, jr.mLinA, jr.mAngA);
-                put(kd + 6, jr.mLinB, jr.mAngB);
+                op.setBodies(3 * k + r, slotA, slotB);
+            }
+            if (k < groupContacts) {
+                const std::size_t at = 3 * kJacobian * static_cast<std::size_t>(k % kGroup);
+                putRows(jac, groupJ + at, groupK + at);
+                if (k % kGroup == kGroup - 1) {
+                    form =
+                        op.fillContactGroup(static_cast<std::size_t>(k / kGroup), groupJ, groupK) &&
+                        form;
+                }
+            } else {
+                putRows(jac, op.jacobian(3 * k).data(), op.weighted(3 * k).data());
             }
             assembleContactRows(bodies, contacts, jac, ids, p, out, guess, k);
         }
+        return form;
     };
-    exec::forChunks(ex, exec::chunkCount(count, kAssemblyChunkContacts), chunk,
-                    60 * static_cast<std::ptrdiff_t>(count));
+    const std::ptrdiff_t chunks = exec::chunkCount(count, kAssemblyChunkContacts);
+    const bool groupsOk = exec::reduceChunks(
+        ex, chunks, true, chunk, [](bool x, bool y) { return x && y; },
+        60 * static_cast<std::ptrdiff_t>(count));
     // Each slot's mass matrix (the Lanczos estimate's inner product): the mass and
     // I = R diag(1 / invInertiaBody) R^T.
-    op.allocateBodyMasses();
-    op.allocateBodyInverseMasses();
     for (std::size_t slot = 0; slot < m_slotBodies.size(); ++slot) {
         const Body& b = bodies[m_slotBodies[slot]];
         const Vec3 inertia{b.invInertiaBody.x > 0.0f ? 1.0f / b.invInertiaBody.x : 0.0f,
@@ -213,6 +244,26 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
         w[4] = inv.c[1].y;
         w[5] = inv.c[2].y;
         w[6] = inv.c[2].z;
+    }
+    if (direct) {
+        if (groupsOk && op.finishContactForm(ex)) {
+            releaseSlots();
+            return;
+        }
+        // Not of the contact form: the groups' rows written after all, for buildBodyIndex.
+        exec::forChunks(
+            ex, exec::chunkCount(groupContacts, kAssemblyChunkContacts),
+            [&](std::ptrdiff_t c) {
+                const int first = static_cast<int>(c) * kAssemblyChunkContacts;
+                const int last = std::min(groupContacts, first + kAssemblyChunkContacts);
+                RowJacobian jac[3];
+                for (int k = first; k < last; ++k) {
+                    const Contact& ct = contacts[ids[k]];
+                    contactJacobians(ct, bodies[ct.bodyA], bodies[ct.bodyB], jac);
+                    putRows(jac, op.jacobian(3 * k).data(), op.weighted(3 * k).data());
+                }
+            },
+            40 * static_cast<std::ptrdiff_t>(groupContacts));
     }
     releaseSlots();
     op.buildBodyIndex(ex);

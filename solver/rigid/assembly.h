@@ -44,6 +44,11 @@ struct AssemblyParams {
     float restitution = 0.0f;           ///< e
     float restitutionThreshold = 1.0f;  ///< m/s: slower impacts do not bounce
     float cfm = 0.0f;                   ///< added to the diagonal of A
+    /// Matrix-free: write every row's J and K into the operator. False: where its contacts are
+    /// of the contact form, the operator takes its groups' rows as they are made and does not
+    /// hold them (lcp::RowOperator::finishContactForm; only the CPU's Jacobi solver reads such
+    /// an operator), which saves writing and reading back 288 bytes a contact.
+    bool operatorRows = true;
 };
 
 /// J and M^-1 J^T of contact c's three rows (normal, tangent1, tangent2) between its bodies a

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 #include <span>
+#include <string_view>
 
 #include "solver/core/hash.h"
 #include "solver/core/timer.h"
@@ -622,6 +623,12 @@ void World::assembleAndSolve(float h) {
     // Local step scales need every block's rows by body (posed matrix-free).
     const bool localSteps =
         m_params.localStepOmega > 0.0f && m_params.lcp.method == lcp::LcpMethod::kJacobi;
+    // Only the CPU's Jacobi solver reads an operator in the contact form without its J and K
+    // rows (RowOperator::finishContactForm); Gauss-Seidel, the GPU upload and local step
+    // scales read the rows.
+    ap.operatorRows = m_params.operatorRows || localSteps ||
+                      m_params.lcp.method != lcp::LcpMethod::kJacobi ||
+                      std::string_view(solver->backendName()) != "cpu";
     // The shock pass's velocity bias of every posed contact row, written as the rows are.
     if (m_params.shockSweeps > 0) {
         // Every posed row's entry is written by the assembly; the shock pass reads no other.

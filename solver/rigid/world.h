@@ -149,6 +149,12 @@ struct WorldParams {
     /// Resting box-box and box-plane pairs keep their contact manifold while their relative
     /// pose holds (contacts.h, reuseManifold); false makes every pair afresh each step.
     bool keepManifolds = true;
+    /// Keep every matrix-free block's J and K rows (lcp::RowOperator::hasRows) for a caller
+    /// that reads them from lcpBlocks() (Gauss-Seidel, the GPU solver, applyRowOperatorDouble).
+    /// False (the default): with the CPU's Jacobi solver a block of the contact form is built
+    /// without them (RowOperator::finishContactForm: the same products, bit for bit, without
+    /// writing and reading back 288 bytes a contact); with any other solver they are kept.
+    bool operatorRows = false;
     /// Work budget: the iteration cap is lowered so that iterations * sum_k c_k stays below
     /// this, c_k the multiply-adds of one product with block k's A (n_k^2 dense, 24 n_k
     /// matrix-free: LcpProblem::productMacs); at least 10 iterations are kept. 0 = no budget

@@ -478,6 +478,21 @@ TEST_F(LcpGpuMatrixFree, MalformedOperatorsAreRejected) {
          ""},
         {"K missing a row",
          [](LcpProblem& p) { Probe::k(p.op).resize(Probe::k(p.op).size() - 12); }, "rows"},
+#if defined(__AVX2__) && defined(__FMA__)  // elsewhere no operator is built without rows
+        {"contact form built without rows (RowOperator::finishContactForm)",
+         [](LcpProblem& p) {
+             test::RowOperatorShape form;
+             form.contacts = 20;
+             form.friction = true;
+             form.sameBody = false;
+             form.inverseMasses = true;
+             p = test::rowOperatorProblem(form, 11u);
+             if (!test::dropContactFormRows(p)) {
+                 p.n = -1;  // not of the contact form: refused anyway, and the message shows it
+             }
+         },
+         "without them"},
+#endif
     };
     for (const Case& c : cases) {
         LcpProblem bad = good;

@@ -13,10 +13,12 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "lcp_generators.h"
+#include "row_operator_probe.h"
 #include "solver/lcp/lcp_solver.h"
 
 namespace ww::test {
@@ -161,6 +163,36 @@ inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigne
     }
     p.op.buildBodyIndex();  // after cfm: the kept diagonals include it
     return p;
+}
+
+/// p's operator rebuilt in the contact form without rows (lcp::RowOperator::finishContactForm):
+/// each whole group's rows handed over from a copy, after the operator's own rows of those
+/// groups and every layout were overwritten with NaN, so that anything still reading them, or
+/// a layout left unwritten, shows. False where a
+/// group or the rows after the last whole group are not of the contact form.
+inline bool dropContactFormRows(lcp::LcpProblem& p, const exec::Executor* ex = nullptr) {
+    lcp::RowOperator& op = p.op;
+    constexpr int kJ = lcp::RowOperator::kJacobianFloats;
+    constexpr int kG = lcp::RowOperator::kTripleGroup;
+    const int groups = op.rows() / (3 * kG);
+    const auto groupRows = static_cast<std::size_t>(3 * kG * groups);
+    std::vector<float> j(kJ * groupRows), k(kJ * groupRows);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (std::size_t row = 0; row < groupRows; ++row) {
+        const int r = static_cast<int>(row);
+        std::copy(op.jacobian(r).begin(), op.jacobian(r).end(), j.begin() + kJ * row);
+        std::copy(op.weighted(r).begin(), op.weighted(r).end(), k.begin() + kJ * row);
+        std::fill(op.jacobian(r).begin(), op.jacobian(r).end(), nan);
+        std::fill(op.weighted(r).begin(), op.weighted(r).end(), nan);
+    }
+    lcp::RowOperatorProbe::poisonLayouts(op);
+    op.beginContactForm();
+    bool ok = true;
+    for (int g = 0; g < groups; ++g) {
+        const std::size_t at = static_cast<std::size_t>(kJ * 3 * kG) * static_cast<std::size_t>(g);
+        ok = op.fillContactGroup(static_cast<std::size_t>(g), j.data() + at, k.data() + at) && ok;
+    }
+    return ok && op.finishContactForm(ex);
 }
 
 /// The same problem posed dense (A = denseFromRowOperator(op)).

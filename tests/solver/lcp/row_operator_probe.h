@@ -2,7 +2,9 @@
 // corrupt them on purpose to see validate() and the GPU upload refuse a stale operator.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "solver/lcp/row_operator.h"
@@ -27,6 +29,22 @@ struct RowOperatorProbe {
         return op.m_bodyByTriple;
     }
     static const std::vector<float>& diagonals(const RowOperator& op) { return op.m_diagonals; }
+    static const std::vector<float>& contactArms(const RowOperator& op) { return op.m_contactArms; }
+    static const std::vector<float>& armByRun(const RowOperator& op) { return op.m_armByRun; }
+    /// Overwrites every layout buildBodyIndex derives (NaN floats, -7 indices) and forgets the
+    /// indexed bodies, so that a rebuild that skips a part shows.
+    static void poisonLayouts(RowOperator& op) {
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        for (std::vector<float>* v : {&op.m_diagonals, &op.m_jByTriple, &op.m_contactArms,
+                                      &op.m_armByRun, &op.m_kByBody, &op.m_jByPlane}) {
+            std::fill(v->begin(), v->end(), nan);
+        }
+        for (std::vector<std::int32_t>* v :
+             {&op.m_runRow, &op.m_bodyByTriple, &op.m_bodyEntries, &op.m_entryRow}) {
+            std::fill(v->begin(), v->end(), -7);
+        }
+        op.m_indexedBodies = -1;
+    }
 };
 
 }  // namespace ww::lcp

@@ -711,5 +711,171 @@ TEST(RowOperator, LocalStepDiagonalsBoundAFromAbove) {
     }
 }
 
+// Bit-equal float vectors (NaN included), or the first index where they differ.
+::testing::AssertionResult sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+    if (a.size() != b.size()) {
+        return ::testing::AssertionFailure() << "sizes " << a.size() << " and " << b.size();
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (std::bit_cast<std::uint32_t>(a[i]) != std::bit_cast<std::uint32_t>(b[i])) {
+            return ::testing::AssertionFailure()
+                   << "float " << i << ": " << a[i] << " and " << b[i];
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+// The contact form handed each whole group's rows as they are made (beginContactForm,
+// fillContactGroup, finishContactForm), without the operator holding them, is the operator
+// buildBodyIndex makes from the same rows: the same layouts, diagonals, products and Jacobi
+// iterates, bit for bit, with a tail of 0-7 contacts after the last whole group and products
+// taken in pieces that start inside a group (the one-contact loops then read the frame from
+// the group). The groups' own rows are NaN in the operator (test::dropContactFormRows), so a
+// path that still read them would differ.
+TEST(RowOperator, ContactFormWithoutRowsIsTheRowsBuildBitForBit) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    for (const int contacts : {8, 37, 40, 100 + static_cast<int>(rng() % 300u)}) {
+        SCOPED_TRACE(std::to_string(contacts) + " contacts");
+        test::RowOperatorShape shape;
+        shape.contacts = contacts;
+        shape.friction = true;
+        shape.sameBody = false;
+        shape.inverseMasses = true;
+        const LcpProblem p = test::rowOperatorProblem(shape, static_cast<unsigned>(rng()));
+        ASSERT_TRUE(p.op.contactForm());
+        LcpProblem q = p;
+#if !(defined(__AVX2__) && defined(__FMA__))
+        // Without AVX2 the groups are not taken from outside: the caller writes the rows.
+        EXPECT_FALSE(test::dropContactFormRows(q, test::executor().get()));
+        continue;
+#endif
+        ASSERT_TRUE(test::dropContactFormRows(q, test::executor().get()));
+        EXPECT_TRUE(p.op.hasRows());
+        EXPECT_FALSE(q.op.hasRows());
+        EXPECT_TRUE(q.op.contactForm());
+        EXPECT_EQ(q.validate(), "");
+        using Probe = RowOperatorProbe;
+        EXPECT_TRUE(sameBits(Probe::jByTriple(q.op), Probe::jByTriple(p.op)));
+        EXPECT_TRUE(sameBits(Probe::diagonals(q.op), Probe::diagonals(p.op)));
+        EXPECT_TRUE(sameBits(Probe::contactArms(q.op), Probe::contactArms(p.op)));
+        EXPECT_TRUE(sameBits(Probe::armByRun(q.op), Probe::armByRun(p.op)));
+        EXPECT_EQ(Probe::bodyByTriple(q.op), Probe::bodyByTriple(p.op));
+        EXPECT_EQ(Probe::runRow(q.op), Probe::runRow(p.op));
+        EXPECT_EQ(q.op.bodyStart().size(), p.op.bodyStart().size());
+        EXPECT_TRUE(std::equal(q.op.bodyEntries().begin(), q.op.bodyEntries().end(),
+                               p.op.bodyEntries().begin(), p.op.bodyEntries().end()));
+        EXPECT_EQ(q.op.productBytes(), p.op.productBytes());
+
+        std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+        std::vector<float> x(static_cast<std::size_t>(p.n));
+        for (float& v : x) {
+            v = value(rng);
+        }
+        const auto uSize = static_cast<std::size_t>(RowOperator::kBodyFloats * p.op.bodies());
+        std::vector<float> uP(uSize), wP(x.size()), uQ(uSize), wQ(x.size());
+        p.op.apply(x.data(), uP.data(), wP.data());
+        q.op.apply(x.data(), uQ.data(), wQ.data());
+        EXPECT_TRUE(sameBits(uQ, uP));
+        EXPECT_TRUE(sameBits(wQ, wP));
+        // Impulses from contact 3 on in pieces of 1-11 (a piece starting inside a group takes
+        // the one-contact loop there), rows in pieces of 1-40 from row 5.
+        std::vector<float> impP(p.op.impulseFloats()), impQ(q.op.impulseFloats());
+        p.op.contactImpulses(x.data(), impP.data(), 3, contacts);
+        for (int first = 3; first < contacts;) {
+            const int last = std::min(contacts, first + 1 + static_cast<int>(rng() % 11u));
+            q.op.contactImpulses(x.data(), impQ.data(), first, last);
+            first = last;
+        }
+        EXPECT_TRUE(sameBits(impQ, impP));
+        std::vector<float> rowsQ(x.size());
+        for (int first = 5; first < p.n;) {
+            const int last = std::min(p.n, first + 1 + static_cast<int>(rng() % 40u));
+            q.op.applyRows(x.data(), uP.data(), rowsQ.data(), first, last);
+            first = last;
+        }
+        std::fill(rowsQ.begin(), rowsQ.begin() + 5, 0.0f);
+        std::vector<float> rowsP(x.size());
+        p.op.applyRows(x.data(), uP.data(), rowsP.data(), 5, p.n);
+        std::fill(rowsP.begin(), rowsP.begin() + 5, 0.0f);
+        EXPECT_TRUE(sameBits(rowsQ, rowsP));
+
+        // Projected Jacobi, 30 passes from zero, on three threads.
+        auto solver = makeCpuLcpSolver(test::executor());
+        LcpOptions o;
+        o.omega = 0.3f;
+        o.maxIterations = 30;
+        o.tolerance = 0.0f;
+        std::vector<float> xP(x.size(), 0.0f), xQ(x.size(), 0.0f);
+        const LcpReport rP = solver->solve(p, xP, o);
+        const LcpReport rQ = solver->solve(q, xQ, o);
+        ASSERT_EQ(rP.error, "");
+        ASSERT_EQ(rQ.error, "");
+        EXPECT_EQ(rQ.iterations, rP.iterations);
+        EXPECT_TRUE(sameBits(xQ, xP));
+    }
+}
+
+// What reads an operator's J and K refuses one built without them: Gauss-Seidel (an error
+// report), the double-precision product, the local step scales (a logic error), validation
+// once cfm changed (the kept diagonals are then stale and cannot be recomputed). A group or a
+// tail contact whose frame is not orthonormal, or a contact naming one body on both sides,
+// is not of the contact form: the build without rows says so (the caller then writes the
+// rows).
+TEST(RowOperator, OperatorWithoutRowsIsRefusedWhereRowsAreRead) {
+    const unsigned seed = test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    test::RowOperatorShape shape;
+    shape.contacts = 29;  // 3 groups and 5 contacts after them
+    shape.friction = true;
+    shape.sameBody = false;
+    shape.inverseMasses = true;
+    const LcpProblem p = test::rowOperatorProblem(shape, seed);
+    ASSERT_TRUE(p.op.contactForm());
+    LcpProblem q = p;
+#if !(defined(__AVX2__) && defined(__FMA__))
+    GTEST_SKIP() << "without AVX2 no operator is built without rows (the build writes them)";
+#endif
+    ASSERT_TRUE(test::dropContactFormRows(q));
+    auto solver = makeCpuLcpSolver(test::executor());
+    LcpOptions gs;
+    gs.method = LcpMethod::kGaussSeidel;
+    gs.omega = kGaussSeidelOmega;
+    std::vector<float> x(static_cast<std::size_t>(p.n), 0.0f);
+    EXPECT_EQ(solver->solve(p, x, gs).error, "");
+    std::fill(x.begin(), x.end(), 0.0f);
+    EXPECT_NE(solver->solve(q, x, gs).error.find("Gauss-Seidel reads the operator's J and K"),
+              std::string::npos);
+    std::vector<double> w;
+    EXPECT_NO_THROW(applyRowOperatorDouble(p.op, x, w));
+    EXPECT_THROW(applyRowOperatorDouble(q.op, x, w), std::logic_error);
+    EXPECT_THROW(q.op.localStepBound(0), std::logic_error);
+    {
+        LcpProblem r = q;
+        EXPECT_THROW(r.op.useLocalStepDiagonals(), std::logic_error);
+        r.op.setCfm(2.0f * r.op.cfm());
+        EXPECT_NE(r.validate().find("without rows"), std::string::npos) << r.validate();
+    }
+    // One contact's normal row scaled by 1.01 (its frame no longer orthonormal): in a group,
+    // then after the last one; then a contact naming one body on both sides.
+    for (const int contact : {4, 26}) {
+        LcpProblem bad = p;
+        for (int c = 0; c < RowOperator::kJacobianFloats; ++c) {
+            bad.op.jacobian(3 * contact)[static_cast<std::size_t>(c)] *= 1.01f;
+        }
+        EXPECT_FALSE(test::dropContactFormRows(bad)) << "contact " << contact;
+        EXPECT_FALSE(bad.op.contactForm()) << "contact " << contact;
+    }
+    for (const int contact : {4, 26}) {
+        LcpProblem bad = p;
+        const std::int32_t b = bad.op.body(3 * contact, 0) >= 0 ? bad.op.body(3 * contact, 0) : 0;
+        for (int r = 0; r < 3; ++r) {
+            bad.op.setBodies(3 * contact + r, b, b);
+        }
+        EXPECT_FALSE(test::dropContactFormRows(bad)) << "contact " << contact;
+    }
+}
+
 }  // namespace
 }  // namespace ww::lcp

@@ -4,6 +4,7 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -489,8 +490,8 @@ TEST(Islands, RandomGraphsMatchBreadthFirstComponents) {
                 expected.islandStart.push_back(static_cast<int>(k) + 1);
             }
         }
-        for (const exec::Executor* ex : {static_cast<const exec::Executor*>(nullptr),
-                                         ww::test::executor().get()}) {
+        for (const exec::Executor* ex :
+             {static_cast<const exec::Executor*>(nullptr), ww::test::executor().get()}) {
             IslandBuilder& ib = ex != nullptr ? threadedBuilder : serialBuilder;
             for (int again = 0; again < 2; ++again) {
                 IslandSet set;
@@ -798,6 +799,86 @@ TEST(MatrixFree, StaleOrBrokenOperatorIsRejected) {
     EXPECT_EQ(r.status, lcp::LcpStatus::kDiverged);
     EXPECT_FALSE(r.error.empty());
     EXPECT_EQ(x, q.guess) << "a rejected problem must leave x untouched";
+}
+
+// The matrix-free assembly without rows (AssemblyParams::operatorRows false: the operator built
+// in the contact form from each group's rows as they are made) poses the problem the assembly
+// with rows poses: the same b, bounds, guess and shock-pass bias, and an operator with the same
+// diagonals and products, bit for bit, with 0-7 contacts after the last group of eight; only the
+// rows of the groups are not held (hasRows false). Fewer than eight contacts have no group:
+// every row is written. A contact whose frame is not orthonormal (its normal 1 % long), in a
+// group or after the last one, is not of the contact form: that block is posed from its rows,
+// as with operatorRows (hasRows true, the same products).
+TEST(MatrixFree, AssemblyWithoutRowsIsTheRowsAssemblyBitForBit) {
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const auto bits = [](const std::vector<float>& a, const std::vector<float>& b) {
+        return a.size() == b.size() &&
+               std::equal(a.begin(), a.end(), b.begin(), [](float x, float y) {
+                   return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
+               });
+    };
+    for (const int count : {5, 30, 61}) {
+        for (const int stretched : {-1, 3, count - 2}) {
+            SCOPED_TRACE(std::to_string(count) + " contacts, stretched " +
+                         std::to_string(stretched));
+            RandomScene s = makeRandomScene(seed + static_cast<unsigned>(count), 12, count);
+            if (stretched >= 0) {
+                s.contacts[static_cast<std::size_t>(stretched)].normal *= 1.01f;
+            }
+            std::vector<int> ids(s.contacts.size());
+            std::iota(ids.begin(), ids.end(), 0);
+            AssemblyParams p;
+            p.restitution = 0.3f;
+            p.cfm = 1e-3f;
+            lcp::LcpProblem withRows, without;
+            std::vector<float> guessRows(3 * ids.size()), guessWithout(3 * ids.size());
+            std::vector<float> biasRows(3 * ids.size()), biasWithout(3 * ids.size());
+            ContactAssembler assembler;
+            assembler.setRowBiasOutput(biasRows);
+            assembler.assembleMatrixFree(s.bodies, s.contacts, ids, p, withRows, guessRows,
+                                         test::executor().get());
+            p.operatorRows = false;
+            assembler.setRowBiasOutput(biasWithout);
+            assembler.assembleMatrixFree(s.bodies, s.contacts, ids, p, without, guessWithout,
+                                         test::executor().get());
+#if defined(__AVX2__) && defined(__FMA__)
+            const bool groups = count >= lcp::RowOperator::kTripleGroup;
+#else
+            const bool groups = false;  // without AVX2 every row is written
+#endif
+            EXPECT_EQ(without.op.hasRows(), !groups || stretched >= 0);
+            EXPECT_TRUE(withRows.op.hasRows());
+            EXPECT_EQ(without.op.contactForm(), withRows.op.contactForm());
+            EXPECT_EQ(withRows.op.contactForm(), stretched < 0);
+            EXPECT_EQ(without.validate(), "");
+            EXPECT_TRUE(bits(without.b, withRows.b));
+            EXPECT_TRUE(bits(guessWithout, guessRows));
+            EXPECT_TRUE(bits(biasWithout, biasRows));
+            EXPECT_EQ(without.lo, withRows.lo);
+            EXPECT_EQ(without.mu, withRows.mu);
+            EXPECT_EQ(without.frictionNormal, withRows.frictionNormal);
+            std::vector<float> dWithout, dRows;
+            for (int i = 0; i < withRows.n; ++i) {
+                dWithout.push_back(without.op.diagonal(i));
+                dRows.push_back(withRows.op.diagonal(i));
+            }
+            EXPECT_TRUE(bits(dWithout, dRows));
+            std::mt19937 rng(seed);
+            std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+            std::vector<float> x(static_cast<std::size_t>(withRows.n));
+            for (float& v : x) {
+                v = u(rng);
+            }
+            const auto bodyFloats =
+                static_cast<std::size_t>(lcp::RowOperator::kBodyFloats * withRows.op.bodies());
+            std::vector<float> uA(bodyFloats), wA(x.size()), uB(bodyFloats), wB(x.size());
+            withRows.op.apply(x.data(), uA.data(), wA.data());
+            without.op.apply(x.data(), uB.data(), wB.data());
+            EXPECT_TRUE(bits(uB, uA));
+            EXPECT_TRUE(bits(wB, wA));
+        }
+    }
 }
 
 // Dense and matrix-free projected Jacobi run the same iteration; their products differ only in
