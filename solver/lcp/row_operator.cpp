@@ -75,13 +75,17 @@ void RowOperator::resize(int rowCount, int bodyCount) {
 void RowOperator::buildBodyIndex(const exec::Executor* ex) {
     // The index is a function of the rows' bodies alone: when they are those of the last build
     // (a resting block, step after step), it stands, and only the layouts below are refilled.
+    refreshBodyIndex(ex);
+    m_rowsWritten = true;
+    fillLayouts(ex);
+}
+
+void RowOperator::refreshBodyIndex(const exec::Executor* ex) {
     if (m_indexedBodies != m_bodies || !exec::equalChunked(ex, m_body, m_indexedBody)) {
         sortEntriesByBody();
         exec::copyChunked(ex, m_body, m_indexedBody);
         m_indexedBodies = m_bodies;
     }
-    m_rowsWritten = true;
-    fillLayouts(ex);
 }
 
 void RowOperator::sortEntriesByBody() {
@@ -149,6 +153,29 @@ void RowOperator::sortEntriesByBody() {
     }
 }
 
+void RowOperator::tripleFlags(std::size_t t, std::uint32_t& notTriple,
+                              std::uint32_t& sameBody) const {
+    const std::int32_t* bt = m_body.data() + 6 * t;
+    notTriple |=
+        static_cast<std::uint32_t>(bt[0] != bt[2]) | static_cast<std::uint32_t>(bt[0] != bt[4]) |
+        static_cast<std::uint32_t>(bt[1] != bt[3]) | static_cast<std::uint32_t>(bt[1] != bt[5]);
+    for (std::size_t i = 3 * t; i < 3 * t + 3; ++i) {
+        const std::int32_t a = m_body[2 * i];
+        const std::int32_t b = m_body[2 * i + 1];
+        // All ones when both sides have a body, else zero.
+        const std::uint32_t both =
+            0u - static_cast<std::uint32_t>(static_cast<int>(a >= 0) & static_cast<int>(b >= 0));
+        std::uint32_t differ = 0;
+        for (std::size_t cpt = 0; cpt < 3; ++cpt) {
+            // -x and y equal bit for bit: x's bits with the sign flipped are y's.
+            differ |= std::bit_cast<std::uint32_t>(m_j[kJ * i + cpt]) ^ 0x80000000u ^
+                      std::bit_cast<std::uint32_t>(m_j[kJ * i + kU + cpt]);
+        }
+        notTriple |= differ & both;
+        sameBody |= static_cast<std::uint32_t>(static_cast<int>(a >= 0) & static_cast<int>(a == b));
+    }
+}
+
 void RowOperator::fillLayouts(const exec::Executor* ex) {
     const auto n = static_cast<std::size_t>(rows());
     // The copies below (K by entry and J by plane) run in fixed chunks of entries and rows; so
@@ -160,37 +187,14 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
         bool triples = true, runs = true;
     };
     const auto checkContacts = [&](std::ptrdiff_t c) {
-        // Integer flags OR-reduced, without a branch a row (a chain of && branched on every
-        // comparison): `notTriple` gathers each contact's body mismatches and, for a row with
-        // both bodies, J_A's and J_B's linear parts differing in any bit but the sign;
-        // `sameBody` a row naming one body on both sides.
+        // Integer flags OR-reduced (tripleFlags), without a branch a row: a chain of && branched
+        // on every comparison.
         std::uint32_t notTriple = 0;
         std::uint32_t sameBody = 0;
         const std::size_t last =
             std::min(n / 3, (static_cast<std::size_t>(c) + 1) * kChunkContacts);
         for (std::size_t t = static_cast<std::size_t>(c) * kChunkContacts; t < last; ++t) {
-            const std::int32_t* bt = m_body.data() + 6 * t;
-            notTriple |= static_cast<std::uint32_t>(bt[0] != bt[2]) |
-                         static_cast<std::uint32_t>(bt[0] != bt[4]) |
-                         static_cast<std::uint32_t>(bt[1] != bt[3]) |
-                         static_cast<std::uint32_t>(bt[1] != bt[5]);
-            for (std::size_t i = 3 * t; i < 3 * t + 3; ++i) {
-                const std::int32_t a = m_body[2 * i];
-                const std::int32_t b = m_body[2 * i + 1];
-                // All ones when both sides have a body, else zero.
-                const std::uint32_t both =
-                    0u -
-                    static_cast<std::uint32_t>(static_cast<int>(a >= 0) & static_cast<int>(b >= 0));
-                std::uint32_t differ = 0;
-                for (std::size_t cpt = 0; cpt < 3; ++cpt) {
-                    // -x and y equal bit for bit: x's bits with the sign flipped are y's.
-                    differ |= std::bit_cast<std::uint32_t>(m_j[kJ * i + cpt]) ^ 0x80000000u ^
-                              std::bit_cast<std::uint32_t>(m_j[kJ * i + kU + cpt]);
-                }
-                notTriple |= differ & both;
-                sameBody |=
-                    static_cast<std::uint32_t>(static_cast<int>(a >= 0) & static_cast<int>(a == b));
-            }
+            tripleFlags(t, notTriple, sameBody);
         }
         return Layout{notTriple == 0, notTriple == 0 && sameBody == 0};
     };
@@ -377,36 +381,21 @@ bool RowOperator::finishContactForm(const exec::Executor* ex) {
         m_contactArms.size() != 8 * (n / 3) || m_diagonals.size() != n) {
         return false;
     }
-    // The rows after the last whole group, checked as fillLayouts checks them: one body pair a
-    // contact, no body on both sides, J_B's linear part J_A's negated bit for bit, and the
-    // contact form's frame and arms (contactArms).
+    // The rows after the last whole group, checked as fillLayouts checks them (tripleFlags,
+    // then the contact form's frame and arms: contactArms), with their diagonals.
     const std::size_t tail = 3 * kTripleGroup * (n / (3 * kTripleGroup));
     for (std::size_t t = tail / 3; t < n / 3; ++t) {
-        const std::int32_t* bt = m_body.data() + 6 * t;
-        if (bt[0] != bt[2] || bt[0] != bt[4] || bt[1] != bt[3] || bt[1] != bt[5] ||
-            (bt[0] >= 0 && bt[0] == bt[1])) {
+        std::uint32_t notTriple = 0;
+        std::uint32_t sameBody = 0;
+        tripleFlags(t, notTriple, sameBody);
+        if ((notTriple | sameBody) != 0 || !contactArms(t, m_contactArms.data() + 8 * t)) {
             return false;
         }
         for (std::size_t i = 3 * t; i < 3 * t + 3; ++i) {
-            if (bt[0] >= 0 && bt[1] >= 0) {
-                for (std::size_t c = 0; c < 3; ++c) {
-                    if (std::bit_cast<std::uint32_t>(m_j[kJ * i + c]) !=
-                        (std::bit_cast<std::uint32_t>(m_j[kJ * i + kU + c]) ^ 0x80000000u)) {
-                        return false;
-                    }
-                }
-            }
             m_diagonals[i] = computeDiagonal(static_cast<int>(i));
         }
-        if (!contactArms(t, m_contactArms.data() + 8 * t)) {
-            return false;
-        }
     }
-    if (m_indexedBodies != m_bodies || !exec::equalChunked(ex, m_body, m_indexedBody)) {
-        sortEntriesByBody();
-        exec::copyChunked(ex, m_body, m_indexedBody);
-        m_indexedBodies = m_bodies;
-    }
+    refreshBodyIndex(ex);
     m_triples = true;
     m_tripleRuns = true;
     m_contactForm = true;

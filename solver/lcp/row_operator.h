@@ -256,6 +256,12 @@ class RowOperator {
     /// buildBodyIndex's parts: the counting sort of the entries by body (m_bodyStart,
     /// m_bodyEntries), and the layouts and diagonals filled from the index and the rows.
     void sortEntriesByBody();
+    /// The counting sort, where the rows' bodies are not those the index was last sorted from.
+    void refreshBodyIndex(const exec::Executor* ex);
+    /// ORs into notTriple when contact t's three rows are not on one body pair, or where a row
+    /// has both bodies, J_B's linear part is not J_A's negated bit for bit; into sameBody when a
+    /// row names one body on both sides (fillLayouts' and finishContactForm's checks).
+    void tripleFlags(std::size_t t, std::uint32_t& notTriple, std::uint32_t& sameBody) const;
     void fillLayouts(const exec::Executor* ex);
 
     /// With triples: group g's part of m_jByTriple and m_bodyByTriple, and its rows' diagonals;
