@@ -68,11 +68,49 @@ void RowOperator::resize(int rowCount, int bodyCount) {
     const auto n = static_cast<std::size_t>(rowCount);
     m_bodies = bodyCount;
     m_body.resize(2 * n);
+    m_rowsFrom = 0;
     m_j.resize(kJ * n);
     m_k.resize(kJ * n);
 }
 
+void RowOperator::resizeContactForm(int rowCount, int bodyCount) {
+    const auto n = static_cast<std::size_t>(rowCount);
+    m_bodies = bodyCount;
+    m_body.resize(2 * n);
+    m_rowsFrom = 3 * kTripleGroup * (n / (3 * kTripleGroup));
+    m_j.resize(kJ * (n - m_rowsFrom));
+    m_k.resize(kJ * (n - m_rowsFrom));
+    m_rowsWritten = false;
+}
+
+void RowOperator::holdAllRows() {
+    if (m_rowsFrom == 0) {
+        return;
+    }
+    const std::size_t held = m_j.size();
+    const std::size_t at = kJ * m_rowsFrom;
+    for (std::vector<float>* v : {&m_j, &m_k}) {
+        v->resize(at + held);
+        std::copy_backward(v->begin(), v->begin() + static_cast<std::ptrdiff_t>(held), v->end());
+    }
+    m_rowsFrom = 0;
+}
+
+void RowOperator::throwRowNotHeld(int row) const {
+    throw std::logic_error("row " + std::to_string(row) +
+                           " of the matrix-free operator has no J and K: it was sized for the "
+                           "contact form without rows (resizeContactForm), which holds rows " +
+                           std::to_string(m_rowsFrom) + " and on; call holdAllRows first");
+}
+
 void RowOperator::buildBodyIndex(const exec::Executor* ex) {
+    if (m_rowsFrom != 0) {
+        throw std::logic_error(
+            "buildBodyIndex reads every row's J and K, and this operator holds them only from "
+            "row " +
+            std::to_string(m_rowsFrom) +
+            " (resizeContactForm): call holdAllRows and write every row first");
+    }
     // The index is a function of the rows' bodies alone: when they are those of the last build
     // (a resting block, step after step), it stands, and only the layouts below are refilled.
     refreshBodyIndex(ex);
@@ -168,8 +206,8 @@ void RowOperator::tripleFlags(std::size_t t, std::uint32_t& notTriple,
         std::uint32_t differ = 0;
         for (std::size_t cpt = 0; cpt < 3; ++cpt) {
             // -x and y equal bit for bit: x's bits with the sign flipped are y's.
-            differ |= std::bit_cast<std::uint32_t>(m_j[kJ * i + cpt]) ^ 0x80000000u ^
-                      std::bit_cast<std::uint32_t>(m_j[kJ * i + kU + cpt]);
+            differ |= std::bit_cast<std::uint32_t>(jRow(i)[cpt]) ^ 0x80000000u ^
+                      std::bit_cast<std::uint32_t>(jRow(i)[kU + cpt]);
         }
         notTriple |= differ & both;
         sameBody |= static_cast<std::uint32_t>(static_cast<int>(a >= 0) & static_cast<int>(a == b));
@@ -247,7 +285,7 @@ void RowOperator::fillLayouts(const exec::Executor* ex) {
         }
     };
     constexpr std::size_t kGroupRows = 3 * kTripleGroup;
-    m_jByPlane.resize(m_triples ? 0 : m_j.size());
+    m_jByPlane.resize(m_triples ? 0 : kJ * n);
     // A candidate's groups hold the contact form's frame and arms; should a contact not be of
     // that form, they are filled again below with J's angular parts.
     m_groupFloats = formCandidate ? kContactGroupFloats : kTripleGroupFloats;
@@ -427,7 +465,7 @@ bool RowOperator::fillTripleGroup(std::size_t g, bool arms) {
         for (std::size_t r = 0; r < 3; ++r) {
             for (std::size_t lane = 0; lane < kTripleGroup; ++lane) {
                 const std::size_t row = kGroupRows * g + 3 * lane + r;
-                const float* jr = m_j.data() + kJ * row;
+                const float* jr = jRow(row);
                 // L (J_A's linear part, or J_B's negated), J_A's angular, J_B's.
                 const float v = cpt >= 6               ? jr[cpt + 3]
                                 : cpt >= 3             ? jr[cpt]
@@ -455,8 +493,7 @@ bool RowOperator::fillTripleGroup(std::size_t g, bool arms) {
 }
 
 bool RowOperator::contactArms(std::size_t t, float* arms) const {
-    const float* j[3] = {m_j.data() + kJ * (3 * t), m_j.data() + kJ * (3 * t + 1),
-                         m_j.data() + kJ * (3 * t + 2)};
+    const float* j[3] = {jRow(3 * t), jRow(3 * t + 1), jRow(3 * t + 2)};
     const bool hasA = m_body[6 * t] >= 0;
     const bool hasB = m_body[6 * t + 1] >= 0;
     constexpr float kTolerance = 1e-4f;
@@ -715,8 +752,8 @@ float RowOperator::localStepBound(int body) const {
     const auto b = static_cast<std::size_t>(body);
     for (std::int32_t at = m_bodyStart[b]; at < m_bodyStart[b + 1]; ++at) {
         const auto entry = static_cast<std::size_t>(m_bodyEntries[static_cast<std::size_t>(at)]);
-        const float* j = m_j.data() + kJ * (entry >> 1) + kU * (entry & 1);
-        const float* k = m_k.data() + kJ * (entry >> 1) + kU * (entry & 1);
+        const float* j = jRow(entry >> 1) + kU * (entry & 1);
+        const float* k = kRow(entry >> 1) + kU * (entry & 1);
         const double g = dot6(j, k);
         if (!(g > 0.0)) {
             continue;  // a row side without inertia (or not finite: validation reports it)
@@ -789,8 +826,8 @@ float RowOperator::useLocalStepDiagonals(const exec::Executor* ex) {
         [&](std::ptrdiff_t c) {
             const std::size_t last = std::min(n, static_cast<std::size_t>((c + 1) * kChunkRows));
             for (auto i = static_cast<std::size_t>(c * kChunkRows); i < last; ++i) {
-                const float* ji = m_j.data() + kJ * i;
-                const float* ki = m_k.data() + kJ * i;
+                const float* ji = jRow(i);
+                const float* ki = kRow(i);
                 float d = m_cfm;
                 for (std::size_t side = 0; side < 2; ++side) {
                     const std::int32_t b = m_body[2 * i + side];
@@ -809,10 +846,18 @@ float RowOperator::useLocalStepDiagonals(const exec::Executor* ex) {
 
 std::string RowOperator::validate(int n, const exec::Executor* ex) const {
     const auto un = static_cast<std::size_t>(n);
-    if (m_body.size() != 2 * un || m_j.size() != kJ * un || m_k.size() != kJ * un) {
+    const std::size_t held = un - std::min(un, m_rowsFrom);
+    if (m_body.size() != 2 * un || m_j.size() != kJ * held || m_k.size() != kJ * held) {
         return "the matrix-free operator has " + std::to_string(m_body.size() / 2) +
                " rows of bodies, " + std::to_string(m_j.size() / kJ) + " of J and " +
-               std::to_string(m_k.size() / kJ) + " of K; expected " + std::to_string(n);
+               std::to_string(m_k.size() / kJ) + " of K; expected " + std::to_string(held) +
+               " of " + std::to_string(n);
+    }
+    if (m_rowsFrom > un || (m_rowsWritten && m_rowsFrom != 0) ||
+        (m_rowsFrom != 0 && m_rowsFrom != 3 * kTripleGroup * (un / (3 * kTripleGroup)))) {
+        return "the matrix-free operator holds J and K from row " + std::to_string(m_rowsFrom) +
+               " of " + std::to_string(n) +
+               ", which is neither all rows nor those after its whole groups";
     }
     if (m_bodies < 0) {
         return "the matrix-free operator has a negative body count";
@@ -870,7 +915,7 @@ std::string RowOperator::validate(int n, const exec::Executor* ex) const {
         m_kByBody.size() != (m_contactForm ? 0 : kU * m_bodyEntries.size() + kByBodyPad) ||
         m_armByRun.size() != (m_contactForm ? 4 * (m_bodyEntries.size() / 3) : 0) ||
         (m_contactForm && (!m_tripleRuns || !hasBodyInverseMasses())) ||
-        m_jByPlane.size() != (m_triples ? 0 : m_j.size()) ||
+        m_jByPlane.size() != (m_triples ? 0 : kJ * un) ||
         m_jByTriple.size() !=
             (m_triples ? m_groupFloats * (un / (3 * kTripleGroup)) : std::size_t{0}) ||
         m_groupFloats !=
@@ -1417,7 +1462,7 @@ void RowOperator::applyRowsScalar(const float* x, const float* u, float* w, int 
     }
     for (int i = firstRow; i < lastRow; ++i) {
         const auto ui = static_cast<std::size_t>(i);
-        const float* ji = m_j.data() + kJ * ui;
+        const float* ji = jRow(ui);
         const std::int32_t a = m_body[2 * ui];
         const std::int32_t b = m_body[2 * ui + 1];
         float wi = m_cfm * x[i];

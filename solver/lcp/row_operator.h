@@ -56,23 +56,20 @@ class RowOperator {
         m_body[2 * static_cast<std::size_t>(row)] = bodyA;
         m_body[2 * static_cast<std::size_t>(row) + 1] = bodyB;
     }
-    /// Row i's J blocks: J_A (linear xyz, angular xyz), then J_B.
+    /// Row i's J blocks: J_A (linear xyz, angular xyz), then J_B. Throws std::logic_error for a
+    /// row the operator does not hold (before rowsHeldFrom(): resizeContactForm).
     std::span<float, kJacobianFloats> jacobian(int row) {
-        return std::span<float, kJacobianFloats>(
-            m_j.data() + kJacobianFloats * static_cast<std::size_t>(row), kJacobianFloats);
+        return std::span<float, kJacobianFloats>(jRow(heldRow(row)), kJacobianFloats);
     }
     std::span<const float, kJacobianFloats> jacobian(int row) const {
-        return std::span<const float, kJacobianFloats>(
-            m_j.data() + kJacobianFloats * static_cast<std::size_t>(row), kJacobianFloats);
+        return std::span<const float, kJacobianFloats>(jRow(heldRow(row)), kJacobianFloats);
     }
-    /// Row i's K blocks, K_A = W_A J_A^T then K_B, in J's order.
+    /// Row i's K blocks, K_A = W_A J_A^T then K_B, in J's order (held as J is).
     std::span<float, kJacobianFloats> weighted(int row) {
-        return std::span<float, kJacobianFloats>(
-            m_k.data() + kJacobianFloats * static_cast<std::size_t>(row), kJacobianFloats);
+        return std::span<float, kJacobianFloats>(kRow(heldRow(row)), kJacobianFloats);
     }
     std::span<const float, kJacobianFloats> weighted(int row) const {
-        return std::span<const float, kJacobianFloats>(
-            m_k.data() + kJacobianFloats * static_cast<std::size_t>(row), kJacobianFloats);
+        return std::span<const float, kJacobianFloats>(kRow(heldRow(row)), kJacobianFloats);
     }
     /// Each body slot's mass matrix M_b = W_b^-1 (optional: the products do not read it;
     /// lanczosLambdaMax, lanczos.h, needs it for its inner product). allocateBodyMasses sizes
@@ -133,16 +130,25 @@ class RowOperator {
     //
     // A contact assembler may hand the contact form its rows as it makes them, a group of
     // kTripleGroup contacts at a time, instead of writing J and K into the operator for
-    // buildBodyIndex to read back: after resize, allocateBodyInverseMasses and
-    // beginContactForm, for each whole group g (contacts 8g .. 8g + 7, rows 24g .. 24g + 23)
-    // setBodies of its rows, then fillContactGroup(g, j, k) with the group's 24 rows of J at j
-    // and of K at k (kJacobianFloats a row, laid out as jacobian() and weighted() are). The
-    // rows after the last whole group are written into the operator as usual. Then
-    // finishContactForm. The layouts, diagonals and products are those buildBodyIndex makes
-    // from the same rows, bit for bit.
+    // buildBodyIndex to read back: after resizeContactForm (or resize),
+    // allocateBodyInverseMasses and beginContactForm, for each whole group g (contacts 8g ..
+    // 8g + 7, rows 24g .. 24g + 23) setBodies of its rows, then fillContactGroup(g, j, k) with
+    // the group's 24 rows of J at j and of K at k (kJacobianFloats a row, laid out as jacobian()
+    // and weighted() are). The rows after the last whole group are written into the operator as
+    // usual. Then finishContactForm. The layouts, diagonals and products are those
+    // buildBodyIndex makes from the same rows, bit for bit.
 
     /// Sizes the contact form's group layouts for rows() rows.
     void beginContactForm();
+    /// resize for that build: J and K held only for the rows after the last whole group
+    /// (rowsHeldFrom() = 3 kTripleGroup (rows / (3 kTripleGroup))), the groups' 288 bytes a
+    /// contact never allocated. jacobian() and weighted() of a row before that throw.
+    void resizeContactForm(int rows, int bodies);
+    /// J and K held for every row again (the groups' rows unspecified, the rows held before
+    /// kept): where a contact-form build falls back to writing every row for buildBodyIndex.
+    void holdAllRows();
+    /// The first row whose J and K the operator holds (0 after resize or holdAllRows).
+    int rowsHeldFrom() const { return static_cast<int>(m_rowsFrom); }
     /// Group g's layouts and its rows' diagonals from its rows at j and k; false when one of its
     /// contacts is not of the contact form (see contactForm), or a row names one body on both
     /// sides, or the build has no AVX2 (then write every row and call buildBodyIndex).
@@ -251,8 +257,30 @@ class RowOperator {
     /// True while m_diagonals holds every row's computeDiagonal (one per row, made with
     /// today's cfm).
     bool diagonalsKept() const {
-        return m_diagonals.size() * kJacobianFloats == m_j.size() && m_diagonalsCfm == m_cfm;
+        return m_diagonals.size() == static_cast<std::size_t>(rows()) && m_diagonalsCfm == m_cfm;
     }
+    /// Row i of J and of K in m_j and m_k (which hold rows m_rowsFrom ..), unchecked.
+    float* jRow(std::size_t row) {
+        return m_j.data() + kJacobianFloats * (row - m_rowsFrom);
+    }
+    const float* jRow(std::size_t row) const {
+        return m_j.data() + kJacobianFloats * (row - m_rowsFrom);
+    }
+    float* kRow(std::size_t row) {
+        return m_k.data() + kJacobianFloats * (row - m_rowsFrom);
+    }
+    const float* kRow(std::size_t row) const {
+        return m_k.data() + kJacobianFloats * (row - m_rowsFrom);
+    }
+    /// The row, checked to be one whose J and K are held (the public accessors' check).
+    std::size_t heldRow(int row) const {
+        const auto r = static_cast<std::size_t>(row);
+        if (r < m_rowsFrom) {
+            throwRowNotHeld(row);
+        }
+        return r;
+    }
+    [[noreturn]] void throwRowNotHeld(int row) const;
     /// buildBodyIndex's parts: the counting sort of the entries by body (m_bodyStart,
     /// m_bodyEntries), and the layouts and diagonals filled from the index and the rows.
     void sortEntriesByBody();
@@ -274,8 +302,7 @@ class RowOperator {
     /// group names one body on both sides.
     bool fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk) {
         const std::size_t row0 = 3 * static_cast<std::size_t>(kTripleGroup) * g;
-        return fillTripleGroupAvx2(g, arms, formOk, m_j.data() + kJacobianFloats * row0,
-                                   m_k.data() + kJacobianFloats * row0);
+        return fillTripleGroupAvx2(g, arms, formOk, jRow(row0), kRow(row0));
     }
     /// The same from the group's rows of J at j and of K at k (row-major, as m_j and m_k).
     bool fillTripleGroupAvx2(std::size_t g, bool arms, bool& formOk, const float* j,
@@ -297,7 +324,7 @@ class RowOperator {
         if (m_triples && g < m_jByTriple.size() / m_groupFloats) {
             return m_jByTriple[m_groupFloats * g + (3 * c + k) * kTripleGroup + t % kTripleGroup];
         }
-        const float* jr = m_j.data() + kJacobianFloats * (3 * t + k);
+        const float* jr = jRow(3 * t + k);
         return m_body[6 * t] >= 0 ? jr[c] : -jr[kBodyFloats + c];
     }
     /// fillLayouts' contact-form pass over the entries: each run's first row and arm.
@@ -333,8 +360,10 @@ class RowOperator {
     int m_bodies = 0;
     float m_cfm = 0.0f;
     std::vector<std::int32_t> m_body;  ///< 2 per row: body of side A, of side B; -1 = none
-    std::vector<float> m_j;            ///< kJacobianFloats per row: J_A, J_B
-    std::vector<float> m_k;            ///< kJacobianFloats per row: K_A = W J_A^T, K_B
+    std::vector<float> m_j;            ///< kJacobianFloats per held row: J_A, J_B
+    std::vector<float> m_k;            ///< kJacobianFloats per held row: K_A = W J_A^T, K_B
+    /// The first row m_j and m_k hold (0 but after resizeContactForm).
+    std::size_t m_rowsFrom = 0;
     std::vector<float> m_bodyMass;     ///< kMassFloats per body slot, or empty
     std::vector<float> m_bodyInvMass;  ///< kMassFloats per body slot (W_b), or empty
 
@@ -408,8 +437,8 @@ inline float RowOperator::computeDiagonal(int i) const {
 #endif
     };
     const auto ui = static_cast<std::size_t>(i);
-    const float* ji = m_j.data() + kJacobianFloats * ui;
-    const float* ki = m_k.data() + kJacobianFloats * ui;
+    const float* ji = jRow(ui);
+    const float* ki = kRow(ui);
     float d = m_cfm;
     const std::int32_t a = m_body[2 * ui];
     const std::int32_t b = m_body[2 * ui + 1];

@@ -136,7 +136,19 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
     out.a.clear();
     buildSlots(bodies, contacts, ids, false, ex);
     lcp::RowOperator& op = out.op;
-    op.resize(n, static_cast<int>(m_slotBodies.size()));
+    constexpr int kGroup = lcp::RowOperator::kTripleGroup;
+    static_assert(kAssemblyChunkContacts % kGroup == 0, "chunks hold whole groups");
+    // The contact form without rows: each whole group's rows made in a local buffer and handed
+    // to the operator's layouts from there (RowOperator::fillContactGroup), instead of written
+    // into it and read back by buildBodyIndex; the operator holds only the rows after the last
+    // whole group (resizeContactForm), written as usual.
+    const bool direct = !p.operatorRows && count >= kGroup;
+    const int groupContacts = direct ? count / kGroup * kGroup : 0;
+    if (direct) {
+        op.resizeContactForm(n, static_cast<int>(m_slotBodies.size()));
+    } else {
+        op.resize(n, static_cast<int>(m_slotBodies.size()));
+    }
     op.setCfm(p.cfm);
     out.b.resize(n);
     out.lo.resize(n);
@@ -161,13 +173,6 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
             put(kd + kJacobian * r + 6, jr.mLinB, jr.mAngB);
         }
     };
-    constexpr int kGroup = lcp::RowOperator::kTripleGroup;
-    static_assert(kAssemblyChunkContacts % kGroup == 0, "chunks hold whole groups");
-    // The contact form without rows: each whole group's rows made in a local buffer and handed
-    // to the operator's layouts from there (RowOperator::fillContactGroup), instead of written
-    // into it and read back by buildBodyIndex; the rows after the last whole group as usual.
-    const bool direct = !p.operatorRows && count >= kGroup;
-    const int groupContacts = direct ? count / kGroup * kGroup : 0;
     op.allocateBodyMasses();
     op.allocateBodyInverseMasses();
     if (direct) {
@@ -251,6 +256,7 @@ void ContactAssembler::assembleMatrixFree(const std::vector<Body>& bodies,
             return;
         }
         // Not of the contact form: the groups' rows written after all, for buildBodyIndex.
+        op.holdAllRows();
         exec::forChunks(
             ex, exec::chunkCount(groupContacts, kAssemblyChunkContacts),
             [&](std::ptrdiff_t c) {

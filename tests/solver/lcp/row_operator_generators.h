@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "lcp_generators.h"
@@ -165,25 +166,68 @@ inline lcp::LcpProblem rowOperatorProblem(const RowOperatorShape& shape, unsigne
     return p;
 }
 
+/// What dropContactFormRows leaves of the whole groups' rows in the operator.
+enum class GroupRows {
+    kNotHeld,  ///< never held (RowOperator::resizeContactForm), as the assembler builds it
+    kNaN,      ///< held, every float NaN
+};
+
 /// p's operator rebuilt in the contact form without rows (lcp::RowOperator::finishContactForm):
-/// each whole group's rows handed over from a copy, after the operator's own rows of those
-/// groups and every layout were overwritten with NaN, so that anything still reading them, or
-/// a layout left unwritten, shows. False where a
-/// group or the rows after the last whole group are not of the contact form.
-inline bool dropContactFormRows(lcp::LcpProblem& p, const exec::Executor* ex = nullptr) {
+/// each whole group's rows handed over from a copy, every layout overwritten with NaN first, and
+/// the operator's own rows of those groups either not held or NaN (`groupRows`), so that
+/// anything still reading them, or a layout left unwritten, shows. False where a group or the
+/// rows after the last whole group are not of the contact form.
+inline bool dropContactFormRows(lcp::LcpProblem& p, const exec::Executor* ex = nullptr,
+                                GroupRows groupRows = GroupRows::kNotHeld) {
     lcp::RowOperator& op = p.op;
     constexpr int kJ = lcp::RowOperator::kJacobianFloats;
     constexpr int kG = lcp::RowOperator::kTripleGroup;
-    const int groups = op.rows() / (3 * kG);
-    const auto groupRows = static_cast<std::size_t>(3 * kG * groups);
-    std::vector<float> j(kJ * groupRows), k(kJ * groupRows);
-    const float nan = std::numeric_limits<float>::quiet_NaN();
-    for (std::size_t row = 0; row < groupRows; ++row) {
-        const int r = static_cast<int>(row);
-        std::copy(op.jacobian(r).begin(), op.jacobian(r).end(), j.begin() + kJ * row);
-        std::copy(op.weighted(r).begin(), op.weighted(r).end(), k.begin() + kJ * row);
-        std::fill(op.jacobian(r).begin(), op.jacobian(r).end(), nan);
-        std::fill(op.weighted(r).begin(), op.weighted(r).end(), nan);
+    const int n = op.rows();
+    const int groups = n / (3 * kG);
+    const int groupEnd = 3 * kG * groups;
+    std::vector<float> j(kJ * static_cast<std::size_t>(n)), k(kJ * static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r) {
+        std::copy(op.jacobian(r).begin(), op.jacobian(r).end(), j.begin() + kJ * r);
+        std::copy(op.weighted(r).begin(), op.weighted(r).end(), k.begin() + kJ * r);
+    }
+    if (groupRows == GroupRows::kNotHeld) {
+        // A fresh operator, as an assembler builds one: what it never held cannot be read back
+        // from a storage that once held every row.
+        lcp::RowOperator fresh;
+        fresh.resizeContactForm(n, op.bodies());
+        if (fresh.rowsHeldFrom() != groupEnd) {
+            return false;
+        }
+        fresh.setCfm(op.cfm());
+        for (int r = 0; r < n; ++r) {
+            fresh.setBodies(r, op.body(r, 0), op.body(r, 1));
+        }
+        if (op.hasBodyMasses()) {
+            fresh.allocateBodyMasses();
+        }
+        if (op.hasBodyInverseMasses()) {
+            fresh.allocateBodyInverseMasses();
+        }
+        for (int b = 0; b < op.bodies(); ++b) {
+            if (op.hasBodyMasses()) {
+                std::copy(op.bodyMass(b).begin(), op.bodyMass(b).end(), fresh.bodyMass(b).begin());
+            }
+            if (op.hasBodyInverseMasses()) {
+                std::copy(op.bodyInverseMass(b).begin(), op.bodyInverseMass(b).end(),
+                          fresh.bodyInverseMass(b).begin());
+            }
+        }
+        for (int r = groupEnd; r < n; ++r) {
+            std::copy(j.begin() + kJ * r, j.begin() + kJ * (r + 1), fresh.jacobian(r).begin());
+            std::copy(k.begin() + kJ * r, k.begin() + kJ * (r + 1), fresh.weighted(r).begin());
+        }
+        op = std::move(fresh);
+    } else {
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        for (int r = 0; r < groupEnd; ++r) {
+            std::fill(op.jacobian(r).begin(), op.jacobian(r).end(), nan);
+            std::fill(op.weighted(r).begin(), op.weighted(r).end(), nan);
+        }
     }
     lcp::RowOperatorProbe::poisonLayouts(op);
     op.beginContactForm();

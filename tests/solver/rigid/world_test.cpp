@@ -566,6 +566,14 @@ TEST(World, OperatorWithoutRowsStepsAsTheOneWithRows) {
         bool matrixFree = false;
         EXPECT_TRUE(rowsOfBlocks(b, matrixFree)) << "step " << s;
         withoutRows += !rowsOfBlocks(a, matrixFree) ? 1 : 0;
+        // A block built without rows holds J and K only for the rows after its whole groups.
+        constexpr int kGroupRows = 3 * lcp::RowOperator::kTripleGroup;
+        for (const lcp::LcpProblem& block : a.lcpBlocks()) {
+            if (block.matrixFree() && !block.op.hasRows()) {
+                EXPECT_EQ(block.op.rowsHeldFrom(), block.n / kGroupRows * kGroupRows)
+                    << "step " << s;
+            }
+        }
     }
 #if defined(__AVX2__) && defined(__FMA__)
     EXPECT_GT(withoutRows, 50);
