@@ -166,8 +166,11 @@ class RowOperator {
 
     /// A_ii = J_iA . K_iA + J_iB . K_iB + cfm (when both sides name one body, the cross terms
     /// J_iA . K_iB + J_iB . K_iA too): kept by buildBodyIndex while they match the rows and cfm.
+    /// Throws std::logic_error where it would have to compute the diagonal of a row whose J and
+    /// K are not held (resizeContactForm, then cfm changed).
     float diagonal(int i) const {
-        return diagonalsKept() ? m_diagonals[static_cast<std::size_t>(i)] : computeDiagonal(i);
+        return diagonalsKept() ? m_diagonals[static_cast<std::size_t>(i)]
+                               : computeDiagonal(static_cast<int>(heldRow(i)));
     }
     /// Every row's diagonal() at once while the kept ones are current (empty otherwise: read
     /// diagonal(i)), for loops over all rows.

@@ -835,6 +835,15 @@ TEST(RowOperator, ContactFormWithoutRowsIsTheRowsBuildBitForBit) {
             EXPECT_TRUE(sameBits(xQ, xP));
 
             if (mode == test::GroupRows::kNotHeld) {
+                // With cfm changed the kept diagonals are stale, and a group row's cannot be
+                // made again without its rows: an error, not a read outside the storage.
+                if (groupEnd > 0) {
+                    const float cfm = q.op.cfm();
+                    q.op.setCfm(cfm + 1e-3f);
+                    EXPECT_THROW((void)q.op.diagonal(0), std::logic_error);
+                    q.op.setCfm(cfm);
+                    EXPECT_EQ(q.op.diagonal(0), p.op.diagonal(0));
+                }
                 // The assembler's fallback: every row held again with the tail's rows in place,
                 // the groups' written, and buildBodyIndex makes p's operator.
                 q.op.holdAllRows();
