@@ -194,8 +194,10 @@ int collideBoxBox(const Body& a, const Body& b, const NarrowPhaseParams& p,
     }
     float bestA = -INFINITY, bestB = -INFINITY, bestE = -INFINITY;
     int axisA = 0, axisB = 0, edgeI = 0, edgeJ = 0;
+    float dInA[3];  // d in a's frame
     for (int i = 0; i < 3; ++i) {
-        const float s = std::fabs(dot(d, a.rotation.col(i))) -
+        dInA[i] = dot(d, a.rotation.col(i));
+        const float s = std::fabs(dInA[i]) -
                         (ha[i] + hb[0] * absC[i][0] + hb[1] * absC[i][1] + hb[2] * absC[i][2]);
         if (s > p.margin) {
             return 0;
@@ -219,24 +221,30 @@ int collideBoxBox(const Body& a, const Body& b, const NarrowPhaseParams& p,
             axisB = j;
         }
     }
+    // The edge axes L = a_i x b_j in a's frame, from c alone. With i1, i2 = i + 1, i + 2 and
+    // j1, j2 = j + 1, j + 2 (mod 3): L = c[i1][j] a_i2 - c[i2][j] a_i1, so |L|^2 = c[i1][j]^2 +
+    // c[i2][j]^2 and d . L = c[i1][j] dInA[i2] - c[i2][j] dInA[i1]; a's radius along L is
+    // ha[i1] |c[i2][j]| + ha[i2] |c[i1][j]|, b's (b_k . L = a_i . (b_j x b_k)) hb[j1] |c[i][j2]|
+    // + hb[j2] |c[i][j1]|. The separation s = (|d . L| - ra - rb) / |L| is compared as s |L|,
+    // divided only for a new best axis.
     for (int i = 0; i < 3; ++i) {
+        const int i1 = (i + 1) % 3;
+        const int i2 = (i + 2) % 3;
         for (int j = 0; j < 3; ++j) {
-            const Vec3 l = cross(a.rotation.col(i), b.rotation.col(j));
-            const float len = length(l);
+            const int j1 = (j + 1) % 3;
+            const int j2 = (j + 2) % 3;
+            const float len = std::sqrt(c[i1][j] * c[i1][j] + c[i2][j] * c[i2][j]);
             if (len < 1.0e-4f) {
                 continue;  // parallel edges: covered by the face axes
             }
-            float ra = 0.0f, rb = 0.0f;
-            for (int k = 0; k < 3; ++k) {
-                ra += ha[k] * std::fabs(dot(a.rotation.col(k), l));
-                rb += hb[k] * std::fabs(dot(b.rotation.col(k), l));
-            }
-            const float s = (std::fabs(dot(d, l)) - ra - rb) / len;
-            if (s > p.margin) {
+            const float ra = ha[i1] * absC[i2][j] + ha[i2] * absC[i1][j];
+            const float rb = hb[j1] * absC[i][j2] + hb[j2] * absC[i][j1];
+            const float gap = std::fabs(c[i1][j] * dInA[i2] - c[i2][j] * dInA[i1]) - ra - rb;
+            if (gap > p.margin * len) {
                 return 0;
             }
-            if (s > bestE) {
-                bestE = s;
+            if (gap > bestE * len) {
+                bestE = gap / len;
                 edgeI = i;
                 edgeJ = j;
             }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "solver/rigid/broad_phase.h"
@@ -258,6 +259,131 @@ TEST(NarrowPhase, RandomBoxPairsAgreeWithSeparationBounds) {
                 << "seed " << seed << " trial " << t;
         }
     }
+}
+
+// The separating-axis test in double precision: the largest separation of two boxes over their
+// fifteen axes (six face normals and the nine edge crosses, each normalized), and its axis.
+struct SatReference {
+    double separation = -1e300;
+    bool edge = false;
+    double axis[3] = {0, 0, 0};
+    double faceCos = 0.0;  ///< the largest |cos| between axis and a face normal of either box
+};
+
+SatReference satReference(const Body& a, const Body& b) {
+    const auto col = [](const Body& x, int i, double out[3]) {
+        const Vec3 c = x.rotation.col(i);
+        out[0] = c.x;
+        out[1] = c.y;
+        out[2] = c.z;
+    };
+    double ca[3][3], cb[3][3];
+    for (int i = 0; i < 3; ++i) {
+        col(a, i, ca[i]);
+        col(b, i, cb[i]);
+    }
+    const double ha[3] = {a.halfExtents.x, a.halfExtents.y, a.halfExtents.z};
+    const double hb[3] = {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z};
+    const double d[3] = {double(b.position.x) - a.position.x, double(b.position.y) - a.position.y,
+                         double(b.position.z) - a.position.z};
+    const auto dot3 = [](const double* x, const double* y) {
+        return x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+    };
+    SatReference ref;
+    ref.faceCos = 0.0;
+    const auto test = [&](const double* l, bool edge) {
+        double gap = std::fabs(dot3(d, l));
+        for (int k = 0; k < 3; ++k) {
+            gap -= ha[k] * std::fabs(dot3(ca[k], l)) + hb[k] * std::fabs(dot3(cb[k], l));
+        }
+        if (gap > ref.separation) {
+            ref.separation = gap;
+            ref.edge = edge;
+            std::copy(l, l + 3, ref.axis);
+        }
+    };
+    for (int i = 0; i < 3; ++i) {
+        test(ca[i], false);
+        test(cb[i], false);
+    }
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            double l[3] = {ca[i][1] * cb[j][2] - ca[i][2] * cb[j][1],
+                           ca[i][2] * cb[j][0] - ca[i][0] * cb[j][2],
+                           ca[i][0] * cb[j][1] - ca[i][1] * cb[j][0]};
+            const double len = std::sqrt(dot3(l, l));
+            if (len < 1e-3) {
+                continue;  // parallel edges: the face axes cover them
+            }
+            for (double& v : l) {
+                v /= len;
+            }
+            test(l, true);
+        }
+    }
+    for (int k = 0; k < 3; ++k) {
+        ref.faceCos = std::max(
+            {ref.faceCos, std::fabs(dot3(ca[k], ref.axis)), std::fabs(dot3(cb[k], ref.axis))});
+    }
+    return ref;
+}
+
+// Random box pairs near touching against the double-precision separating-axis test: no contact
+// where some axis separates them by more than the margin, an edge contact's depth and normal
+// those of the reference's best axis (an edge axis), and no point of a face manifold deeper than
+// the reference's separation (the face axis chosen is within the axis tolerance of the best),
+// unless the best axis is an edge axis near a face normal, which gets the face's manifold
+// (NarrowPhaseParams::faceAlignedEdgeCos: its points are deeper by design).
+TEST(NarrowPhase, RandomBoxPairsMatchTheSeparatingAxisTestInDouble) {
+    const unsigned seed = ww::test::freshSeed();
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> half(0.2f, 0.7f);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    const NarrowPhaseParams p;
+    constexpr double kTol = 2.0e-4;  // float geometry of ~1 m boxes and absC's 1e-6 slack
+    int near = 0, edges = 0, faces = 0, apart = 0;
+    for (int t = 0; t < 20000 && near < 600; ++t) {
+        const Body a = box({unit(rng), unit(rng), unit(rng)}, {half(rng), half(rng), half(rng)},
+                           randomRotation(rng));
+        const Vec3 dir = normalize(Vec3{unit(rng), unit(rng), unit(rng)});
+        const Vec3 hb{half(rng), half(rng), half(rng)};
+        const float dist =
+            (length(a.halfExtents) + length(hb)) * (0.45f + 0.4f * std::fabs(unit(rng)));
+        const Body b = box(a.position + dir * dist, hb, randomRotation(rng));
+        const SatReference ref = satReference(a, b);
+        if (ref.separation < -0.15 || ref.separation > 0.05) {
+            continue;
+        }
+        ++near;
+        std::vector<ContactPoint> out;
+        collide(a, b, p, out);
+        const std::string where = "seed " + std::to_string(seed) + " trial " + std::to_string(t) +
+                                  ", reference separation " + std::to_string(ref.separation);
+        if (ref.separation > p.margin + kTol) {
+            ++apart;
+            EXPECT_TRUE(out.empty()) << where;
+            continue;
+        }
+        for (const ContactPoint& c : out) {
+            const bool edge = (c.feature & 0x80000000u) != 0;
+            if (edge) {
+                ++edges;
+                EXPECT_TRUE(ref.edge) << where;
+                EXPECT_NEAR(c.separation, ref.separation, kTol) << where;
+                const double along =
+                    ref.axis[0] * c.normal.x + ref.axis[1] * c.normal.y + ref.axis[2] * c.normal.z;
+                EXPECT_GT(std::fabs(along), 1.0 - 1e-4) << where;
+            } else if (!ref.edge || ref.faceCos < p.faceAlignedEdgeCos - 1e-3) {
+                ++faces;
+                EXPECT_GE(c.separation, ref.separation - 2.0 * p.axisTolerance - kTol) << where;
+            }
+        }
+    }
+    // The draw must reach every branch: separated pairs, edge contacts and face manifolds.
+    EXPECT_EQ(near, 600) << "seed " << seed;
+    EXPECT_GT(apart, 30) << "seed " << seed;
+    EXPECT_GT(edges, 30) << "seed " << seed;
+    EXPECT_GT(faces, 300) << "seed " << seed;
 }
 
 TEST(BroadPhase, SortAndSweepMatchesBruteForceOnRandomScenes) {
