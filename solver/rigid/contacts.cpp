@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <tuple>
 
 namespace ww::rigid {
 
-void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
+// Not inlined: one compiled form, so that a normal's tangents are the same bits whichever caller
+// made them (where it is inlined the compiler fuses its multiply-adds differently).
+[[gnu::noinline]] void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
     // Cross with the world axis least aligned with n: continuous in n near the wall's
     // normals (x, y, z and their negatives), which is where persistence matters.
     const Vec3 ax = std::fabs(n.x) < 0.57735f
@@ -32,6 +35,23 @@ void setContactPoint(Contact& c, int a, int b, const ContactPoint& cp) {
     c.normal = cp.normal;
     c.separation = cp.separation;
     tangentBasis(c.normal, c.tangent1, c.tangent2);
+}
+
+void setContactPoint(Contact& c, int a, int b, const ContactPoint& cp, TangentMemo& memo) {
+    c.bodyA = a;
+    c.bodyB = b;
+    c.feature = cp.feature;
+    c.point = cp.point;
+    c.normal = cp.normal;
+    c.separation = cp.separation;
+    // Bit for bit: a -0 component would give tangents whose zeros differ in sign.
+    if (!memo.valid || std::memcmp(&memo.normal, &cp.normal, sizeof(Vec3)) != 0) {
+        memo.normal = cp.normal;
+        tangentBasis(cp.normal, memo.t1, memo.t2);
+        memo.valid = true;
+    }
+    c.tangent1 = memo.t1;
+    c.tangent2 = memo.t2;
 }
 
 namespace {
@@ -274,6 +294,7 @@ bool reuseManifold(std::span<const ContactCache::Entry> entries, int bodyA, int 
         return false;
     }
     const std::size_t start = out.size();
+    TangentMemo memo;
     for (const ContactCache::Entry& e : entries) {
         const Vec3 onA = a.position + a.rotation * e.anchor.onA;
         const Vec3 onB = b.position + b.rotation * e.anchor.onB;
@@ -291,7 +312,7 @@ bool reuseManifold(std::span<const ContactCache::Entry> entries, int bodyA, int 
         // Written in place: a Contact made on the stack and copied into `out` was stored in
         // pieces and loaded back whole.
         Contact& c = out.emplace_back();
-        setContactPoint(c, bodyA, bodyB, cp);
+        setContactPoint(c, bodyA, bodyB, cp, memo);
         c.impulse[0] = factor * e.normalImpulse;
         c.impulse[1] = factor * dot(e.friction, c.tangent1);
         c.impulse[2] = factor * dot(e.friction, c.tangent2);

@@ -63,6 +63,17 @@ Contact makeContact(int a, int b, const ContactPoint& cp);
 /// makeContact's).
 void setContactPoint(Contact& c, int a, int b, const ContactPoint& cp);
 
+/// The tangent basis of the last normal seen, for the points of one manifold, which share their
+/// normal: tangentBasis (a normalization) then runs once a manifold, with the same bits.
+struct TangentMemo {
+    Vec3 normal;
+    Vec3 t1, t2;
+    bool valid = false;
+};
+/// setContactPoint, the tangents taken from memo where cp's normal is memo's bit for bit (and
+/// memo updated otherwise).
+void setContactPoint(Contact& c, int a, int b, const ContactPoint& cp, TangentMemo& memo);
+
 /// Sets c's anchor from its point, normal and separation and the poses of a and b (the
 /// bodies c.bodyA and c.bodyB), and marks it anchored.
 void anchorContact(Contact& c, const Body& a, const Body& b);

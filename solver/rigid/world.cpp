@@ -358,7 +358,7 @@ void World::collide(float h) {
                 // Box-box and box-plane pairs of resting bodies keep their manifold while their
                 // relative pose holds (contacts.h). A moving pair is made afresh: its
                 // speculative points (the margin grows with speed) are what keeps debris out of
-                // the bricks it falls on.
+                // the bricks it falls on (docs/rigid.md, "What we tried": moving pairs kept too).
                 const auto flat = [](const Body& b) {
                     return b.kind == BodyKind::kBox || b.kind == BodyKind::kPlane;
                 };
@@ -383,10 +383,11 @@ void World::collide(float h) {
                 } else {
                     points.clear();
                     rigid::collide(bi, bj, pairParams, points);
+                    TangentMemo memo;
                     for (const ContactPoint& cp : points) {
                         // In place (makeContact's contact, without a copy from the stack).
                         Contact& c = out.emplace_back();
-                        setContactPoint(c, i, j, cp);
+                        setContactPoint(c, i, j, cp, memo);
                         if (keepable) {
                             anchorContact(c, bi, bj);
                         }

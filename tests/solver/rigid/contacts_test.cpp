@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <tuple>
@@ -25,6 +27,68 @@ Contact contactWithNormal(const Vec3& n) {
     c.normal = normalize(n);
     tangentBasis(c.normal, c.tangent1, c.tangent2);
     return c;
+}
+
+// The points of a manifold share their normal, and setContactPoint with a TangentMemo takes the
+// tangents from the last point's where the normal is the same bits: the tangents must be
+// tangentBasis's bit for bit on every point, through runs of equal normals, changes of normal,
+// and normals that differ from the last only in the sign of a zero (whose tangents' zeros
+// differ in sign: a memo comparing values, not bits, hands the wrong ones over).
+TEST(ContactPoints, TangentMemoGivesTangentBasisBitForBit) {
+    const unsigned seed = ww::test::freshSeed();
+    SCOPED_TRACE("fresh seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> g;
+    std::uniform_int_distribution<int> pick(0, 5);
+    const auto bits = [](const Vec3& v) {
+        std::uint32_t out[3];
+        std::memcpy(out, &v, sizeof(out));
+        return std::tuple{out[0], out[1], out[2]};
+    };
+    TangentMemo memo;
+    Vec3 normal = normalize(Vec3{g(rng), g(rng), g(rng)});
+    int zeroFlips = 0;
+    for (int k = 0; k < 2000; ++k) {
+        switch (pick(rng)) {
+            case 0:  // a new random normal
+                normal = normalize(Vec3{g(rng), g(rng), g(rng)});
+                break;
+            case 1: {  // an axis, with zeros of either sign
+                const float s = g(rng) < 0.0f ? -1.0f : 1.0f;
+                const float z1 = g(rng) < 0.0f ? -0.0f : 0.0f;
+                const float z2 = g(rng) < 0.0f ? -0.0f : 0.0f;
+                normal = pick(rng) % 3 == 0
+                             ? Vec3{s, z1, z2}
+                             : (pick(rng) % 2 == 0 ? Vec3{z1, s, z2} : Vec3{z1, z2, s});
+                break;
+            }
+            case 2:  // the same normal with one zero's sign flipped, where it has a zero
+                if (normal.x == 0.0f || normal.y == 0.0f || normal.z == 0.0f) {
+                    (normal.x == 0.0f ? normal.x : normal.y == 0.0f ? normal.y : normal.z) *= -1.0f;
+                    ++zeroFlips;
+                }
+                break;
+            default:  // the same normal again (the manifold's next point)
+                break;
+        }
+        ContactPoint cp;
+        cp.point = {g(rng), g(rng), g(rng)};
+        cp.normal = normal;
+        cp.separation = g(rng);
+        cp.feature = static_cast<std::uint32_t>(k);
+        Contact withMemo;
+        setContactPoint(withMemo, 2, 3, cp, memo);
+        Vec3 t1, t2;
+        tangentBasis(normal, t1, t2);
+        ASSERT_EQ(bits(withMemo.tangent1), bits(t1)) << "point " << k;
+        ASSERT_EQ(bits(withMemo.tangent2), bits(t2)) << "point " << k;
+        ASSERT_EQ(bits(withMemo.normal), bits(normal));
+        EXPECT_EQ(withMemo.bodyA, 2);
+        EXPECT_EQ(withMemo.bodyB, 3);
+        EXPECT_EQ(withMemo.feature, cp.feature);
+        EXPECT_EQ(withMemo.separation, cp.separation);
+    }
+    EXPECT_GT(zeroFlips, 20) << "the draw must flip zeros' signs";
 }
 
 // tangentBasis crosses n with the world axis least aligned with it, switching from x to z
