@@ -221,12 +221,14 @@ int collideBoxBox(const Body& a, const Body& b, const NarrowPhaseParams& p,
             axisB = j;
         }
     }
-    // The edge axes L = a_i x b_j in a's frame, from c alone. With i1, i2 = i + 1, i + 2 and
-    // j1, j2 = j + 1, j + 2 (mod 3): L = c[i1][j] a_i2 - c[i2][j] a_i1, so |L|^2 = c[i1][j]^2 +
-    // c[i2][j]^2 and d . L = c[i1][j] dInA[i2] - c[i2][j] dInA[i1]; a's radius along L is
-    // ha[i1] |c[i2][j]| + ha[i2] |c[i1][j]|, b's (b_k . L = a_i . (b_j x b_k)) hb[j1] |c[i][j2]|
-    // + hb[j2] |c[i][j1]|. The separation s = (|d . L| - ra - rb) / |L| is compared as s |L|,
-    // divided only for a new best axis.
+    // The edge axes L = a_i x b_j in a's frame, from the cosines c and dInA. With i1, i2 = i + 1,
+    // i + 2 and j1, j2 = j + 1, j + 2 (mod 3): L = c[i1][j] a_i2 - c[i2][j] a_i1, so |L|^2 =
+    // c[i1][j]^2 + c[i2][j]^2 and d . L = c[i1][j] dInA[i2] - c[i2][j] dInA[i1]; a's radius along
+    // L is ha[i1] |c[i2][j]| + ha[i2] |c[i1][j]|, b's (b_k . L = a_i . (b_j x b_k)) hb[j1]
+    // |c[i][j2]| + hb[j2] |c[i][j1]|, both with the face axes' absC (|c| + 1e-6: a separation
+    // lower by at most 1e-6 (ha + hb) / |L|, on the side of contact, where near-parallel edges
+    // meet and the face axes decide). The separation s = (|d . L| - ra - rb) / |L| is compared
+    // as s |L|, divided only for a new best axis.
     for (int i = 0; i < 3; ++i) {
         const int i1 = (i + 1) % 3;
         const int i2 = (i + 2) % 3;
