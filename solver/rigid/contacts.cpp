@@ -28,13 +28,8 @@ Contact makeContact(int a, int b, const ContactPoint& cp) {
 }
 
 void setContactPoint(Contact& c, int a, int b, const ContactPoint& cp) {
-    c.bodyA = a;
-    c.bodyB = b;
-    c.feature = cp.feature;
-    c.point = cp.point;
-    c.normal = cp.normal;
-    c.separation = cp.separation;
-    tangentBasis(c.normal, c.tangent1, c.tangent2);
+    TangentMemo fresh;
+    setContactPoint(c, a, b, cp, fresh);
 }
 
 void setContactPoint(Contact& c, int a, int b, const ContactPoint& cp, TangentMemo& memo) {
