@@ -295,6 +295,7 @@ SatReference satReference(const Body& a, const Body& b) {
     };
     SatReference ref;
     ref.faceCos = 0.0;
+    // Axis l's separation, kept as the best where it separates more than every one before.
     const auto test = [&](const double* l, bool edge) {
         double gap = std::fabs(dot3(d, l));
         for (int k = 0; k < 3; ++k) {
@@ -305,6 +306,7 @@ SatReference satReference(const Body& a, const Body& b) {
             ref.edge = edge;
             std::copy(l, l + 3, ref.axis);
         }
+        return gap;
     };
     for (int i = 0; i < 3; ++i) {
         test(ca[i], false);
@@ -322,12 +324,7 @@ SatReference satReference(const Body& a, const Body& b) {
             for (double& v : l) {
                 v /= len;
             }
-            test(l, true);
-            double gap = std::fabs(dot3(d, l));
-            for (int k = 0; k < 3; ++k) {
-                gap -= ha[k] * std::fabs(dot3(ca[k], l)) + hb[k] * std::fabs(dot3(cb[k], l));
-            }
-            ref.edges.push_back({gap, {l[0], l[1], l[2]}});
+            ref.edges.push_back({test(l, true), {l[0], l[1], l[2]}});
         }
     }
     for (int k = 0; k < 3; ++k) {
