@@ -13,13 +13,6 @@ function(ww_configure_target target)
     if(WW_NATIVE AND NOT WW_SANITIZE)
         target_compile_options(${target} PRIVATE -march=native)
     endif()
-    # No multiply-adds fused behind the source's back: a * b + c rounds twice everywhere, and a
-    # fused one is written out (std::fma, _mm256_fmadd_ps). GCC's default (fast) fuses where it
-    # sees fit, which differs between a function's inlined copies and with -march, so one
-    # formula gave different bits by caller; code that must agree bit for bit (a contact's
-    # tangents, the shock pass's row bias against the LCP's b, one lane against eight) then
-    # agrees by what it says, in native and portable builds and with Clang alike.
-    target_compile_options(${target} PRIVATE -ffp-contract=off)
     # The source root in the build; installed targets get include/wavewall instead
     # (cmake/WavewallInstall.cmake).
     target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)

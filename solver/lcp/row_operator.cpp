@@ -1033,9 +1033,9 @@ void RowOperator::gatherUnits(const float* x, float* u, int firstBody, int lastB
 
 namespace {
 
-// J_side . u_body of a row in applyRows's scalar loop. With FMA, in the order the eight-row
-// vector loop repeats lane by lane: fma(j0, u0, j1 u1), then j2 .. j5 added by fused
-// multiply-adds (written out: the build fuses none of its own).
+// J_side . u_body of a row in applyRows's scalar loop. With FMA, in the order GCC contracts dot6
+// into, which the eight-row vector loop repeats lane by lane: fma(j0, u0, j1 u1), then j2 .. j5
+// added by fused multiply-adds.
 inline float dotSide(const float* ji, const float* ub) {
 #if defined(__AVX2__) && defined(__FMA__)
     float d = ji[1] * ub[1];

@@ -368,10 +368,9 @@ void ContactAssembler::assembleContactRows(const std::vector<Body>& bodies,
         out.b[row] = vd + dot(d, gRel) + (r == 0 ? normalBias(c, vd, p) : 0.0f);
         if (!m_rowBias.empty()) {
             // b - J (v + dt g), J (v + dt g) in the shock pass's order of products: its row
-            // velocities then agree with the LCP's b, the build fusing no multiply-adds the
-            // source does not write (cmake/WavewallWarnings.cmake; the bias term alone differs
-            // from b - J v by b's own rounding, which sent the 100 x 100 wall's warm starts past
-            // the tolerance: docs/rigid.md).
+            // velocities then agree with the LCP's b up to the compiler's fusing of those
+            // products (the bias term alone differs from b - J v by b's own rounding, which
+            // sent the 100 x 100 wall's warm starts past the tolerance: docs/rigid.md).
             const RowJacobian& j = jac[r];
             const float jv = dot(j.linA, vA) + dot(j.angA, a.angularVelocity) + dot(j.linB, vB) +
                              dot(j.angB, b.angularVelocity);

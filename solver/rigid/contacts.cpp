@@ -9,9 +9,8 @@
 
 namespace ww::rigid {
 
-// One compiled form, so that a normal's tangents are the same bits whichever caller made them
-// (also because the build fuses no multiply-adds of its own: where GCC fused them, its inlined
-// copies fused them differently; cmake/WavewallWarnings.cmake).
+// Not inlined: one compiled form, so that a normal's tangents are the same bits whichever caller
+// made them (where it is inlined the compiler fuses its multiply-adds differently).
 [[gnu::noinline]] void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
     // Cross with the world axis least aligned with n: continuous in n near the wall's
     // normals (x, y, z and their negatives), which is where persistence matters.
